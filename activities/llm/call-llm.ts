@@ -1,0 +1,109 @@
+/**
+ * The `callLlm` activity: one Chat Completions request through the `openai` client, with the
+ * `X-Cairn-*` headers of DESIGN §5, cancellation wired to the activity, and errors classified.
+ */
+import { Context } from '@temporalio/activity';
+import type OpenAI from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import type { LlmCallInput, LlmCallResult, LlmMessage, LlmToolSpec } from '../../workflows/llm-types';
+import { classifyLlmError } from './classify-llm-error';
+
+const HEARTBEAT_EVERY_MS = 5_000;
+
+/** What the LLM activities need from the outside world. */
+export interface LlmDeps {
+  openai: OpenAI;
+  /** Model name used when the agent input names none. */
+  defaultModel: string;
+}
+
+function toOpenAiMessage(message: LlmMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.toolCalls?.length
+          ? {
+              tool_calls: message.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            }
+          : {}),
+      };
+  }
+}
+
+function toOpenAiTool(tool: LlmToolSpec): ChatCompletionTool {
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
+}
+
+/** Builds the request body; exported for unit tests. */
+export function buildRequest(input: LlmCallInput, defaultModel: string): ChatCompletionCreateParamsNonStreaming {
+  const m = input.model ?? {};
+  return {
+    model: m.name ?? defaultModel,
+    messages: input.messages.map(toOpenAiMessage),
+    ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
+    ...(m.topP !== undefined ? { top_p: m.topP } : {}),
+    ...(m.maxTokens !== undefined ? { max_tokens: m.maxTokens } : {}),
+    ...(input.tools?.length ? { tools: input.tools.map(toOpenAiTool) } : {}),
+    ...(input.json ? { response_format: { type: 'json_object' as const } } : {}),
+  };
+}
+
+/** Creates the LLM activities over an injected client. */
+export function createLlmActivities({ openai, defaultModel }: LlmDeps) {
+  return {
+    /** One model call; see LlmCallInput. */
+    async callLlm(input: LlmCallInput): Promise<LlmCallResult> {
+      const headers: Record<string, string> = { 'X-Cairn-Purpose': input.purpose, 'X-Cairn-Agent': input.agentId };
+      if (input.stepId !== undefined) headers['X-Cairn-Step'] = input.stepId;
+      const context = Context.current();
+      // Heartbeats are how a cancellation reaches a running activity (PLATFORM: Activities).
+      const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+      let completion;
+      try {
+        completion = await openai.chat.completions.create(buildRequest(input, defaultModel), {
+          headers,
+          signal: context.cancellationSignal,
+        });
+      } catch (err) {
+        throw classifyLlmError(err);
+      } finally {
+        clearInterval(beat);
+      }
+      const choice = completion.choices?.[0];
+      if (!choice) throw classifyLlmError(new Error('the completion has no choices'));
+      const toolCalls = (choice.message.tool_calls ?? []).flatMap((c) =>
+        c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+      );
+      const usage = completion.usage;
+      return {
+        content: choice.message.content ?? null,
+        toolCalls,
+        finishReason: choice.finish_reason,
+        model: completion.model,
+        usage: {
+          promptTokens: usage?.prompt_tokens ?? 0,
+          completionTokens: usage?.completion_tokens ?? 0,
+          totalTokens: usage?.total_tokens ?? 0,
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Turns whatever the `openai` client threw into an `ApplicationFailure` with a stable code
+ * (workflows/error-codes.ts) and the right retry behaviour (DESIGN §4.6): 408 / 409 / 429 /
+ * 5xx / timeouts / connection failures retry — 429 after the endpoint's Retry-After — while
+ * 400 / 401 / 403 / 404 / 422 never do. The openai client's own retries are off, so Temporal's
+ * retry policy is the only one and each attempt shows in the UI.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { ErrorCode } from '../../workflows/error-codes';
+
+function failure(code: ErrorCode, message: string, retryable: boolean, details: unknown[] = []): ApplicationFailure {
+  return ApplicationFailure.create({ type: code, message, nonRetryable: !retryable, details });
+}
+
+/**
+ * Milliseconds to wait from a `Retry-After` (seconds or HTTP date) or `retry-after-ms` header.
+ * @param now the current time in ms, for HTTP dates.
+ */
+export function retryAfterMs(headers: Headers | undefined, now: number): number | undefined {
+  const ms = Number(headers?.get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const value = headers?.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Maps an error from an LLM call to the failure the activity should throw. */
+export function classifyLlmError(err: unknown, now = Date.now()): ApplicationFailure {
+  if (err instanceof ApplicationFailure) return err;
+  if (err instanceof APIUserAbortError) return failure('LLM_TIMEOUT', 'LLM call cancelled', true);
+  if (err instanceof APIConnectionTimeoutError) return failure('LLM_TIMEOUT', 'LLM call timed out', true);
+  if (err instanceof APIError) {
+    const { status, headers } = err as APIError;
+    const text = `LLM endpoint answered ${status ?? 'no status'}: ${err.message}`;
+    if (status === undefined) return failure('LLM_UNAVAILABLE', text, true);
+    if (status === 429) {
+      const delay = retryAfterMs(headers, now);
+      return ApplicationFailure.create({
+        type: 'LLM_RATE_LIMITED',
+        message: text,
+        ...(delay !== undefined ? { nextRetryDelay: delay } : {}),
+      });
+    }
+    if (status === 408 || status === 409 || status >= 500) return failure('LLM_UNAVAILABLE', text, true, [status]);
+    if (status === 401 || status === 403) return failure('LLM_AUTH', text, false, [status]);
+    return failure('LLM_REJECTED', text, false, [status]);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return failure('LLM_BAD_RESPONSE', `LLM endpoint gave an unusable answer: ${message}`, true);
+}

@@ -1,0 +1,161 @@
+/**
+ * Cairn's configuration: one zod schema over the environment (DESIGN §5), read once at start by
+ * the worker, the client, the CLI and the HTTP server. A bad value fails fast with one line per
+ * variable naming it, what was expected and what was found.
+ */
+import { z } from 'zod';
+
+/** The default task queue (DESIGN §5). */
+export const DEFAULT_TASK_QUEUE = 'cairn';
+/** OpenAI's endpoint, used when only OPENAI_API_KEY is set. */
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+/** The embedded dev server's gRPC address (`npm run server`). */
+export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((s) => (s === '' ? undefined : s))
+  .optional();
+
+const port = z.coerce
+  .number({ error: 'expected a port number' })
+  .int('expected a whole number')
+  .min(1, 'expected a port between 1 and 65535')
+  .max(65535, 'expected a port between 1 and 65535');
+
+const positiveInt = (what: string) =>
+  z.coerce
+    .number({ error: `expected ${what}` })
+    .int('expected a whole number')
+    .positive('expected a number above 0');
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const hostPort = z
+  .string()
+  .trim()
+  .regex(/^[^\s:/]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/, 'expected host:port, e.g. 127.0.0.1:7233');
+
+const url = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+
+/** The environment variables Cairn reads, exactly as named in the README's table. */
+export const envSchema = z.object({
+  TEMPORAL_ADDRESS: hostPort.optional(),
+  TEMPORAL_NAMESPACE: optionalText,
+  TEMPORAL_API_KEY: optionalText,
+  TEMPORAL_TLS: bool.optional(),
+  TEMPORAL_TLS_CERT_PATH: optionalText,
+  TEMPORAL_TLS_KEY_PATH: optionalText,
+  CAIRN_TASK_QUEUE: z.string().trim().min(1, 'expected a non-empty task queue name').optional(),
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: url.optional(),
+  CAIRN_MODEL: optionalText,
+  CAIRN_LLM_TIMEOUT_MS: positiveInt('a timeout in milliseconds').optional(),
+  CAIRN_LLM_RATE_LIMIT: z.coerce
+    .number({ error: 'expected LLM calls per second' })
+    .positive('expected a number above 0')
+    .optional(),
+  CAIRN_WORKSPACE: optionalText,
+  CAIRN_HTTP_PORT: port.optional(),
+  CAIRN_API_TOKEN: z.string().min(16, 'expected at least 16 characters (a guessable token is no token)').optional(),
+});
+
+/** Names of every environment variable in the schema. */
+export type EnvName = keyof typeof envSchema.shape;
+/** The variables the docker-compose file and the README must know about. */
+export const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[];
+
+/** Resolved configuration, with defaults applied. */
+export interface CairnConfig {
+  temporal: {
+    address: string;
+    /** False when TEMPORAL_ADDRESS is unset: `npm start` then runs the embedded dev server. */
+    addressConfigured: boolean;
+    namespace: string;
+    apiKey?: string;
+    tls?: { certPath?: string; keyPath?: string };
+  };
+  taskQueue: string;
+  llm: {
+    /**
+     * True when neither OPENAI_BASE_URL nor OPENAI_API_KEY is set: the labelled offline demo
+     * model (DESIGN §2) answers instead. Never chosen when an endpoint is configured.
+     */
+    demo: boolean;
+    /** The OpenAI-compatible endpoint; OpenAI's own when only a key is given. */
+    baseUrl: string;
+    apiKey?: string;
+    model: string;
+    timeoutMs: number;
+    ratePerSecond?: number;
+  };
+  workspace: string;
+  http: { port: number; apiToken?: string };
+}
+
+/** Thrown when the environment holds bad values; `lines` has one line per bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly lines: string[]) {
+    super(`Invalid configuration:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function describe(text: string | undefined): string {
+  if (text === undefined) return 'nothing';
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
+}
+
+/**
+ * Reads and validates the configuration from `env` (normally `process.env`).
+ * @param cwd base for the default workspace folder.
+ * @throws ConfigError with one line per bad variable.
+ */
+export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): CairnConfig {
+  const picked: Record<string, string> = {};
+  for (const name of ENV_NAMES) {
+    const value = env[name];
+    if (value !== undefined && value !== '') picked[name] = value;
+  }
+  const parsed = envSchema.safeParse(picked);
+  if (!parsed.success) {
+    const seen = new Set<string>();
+    const lines: string[] = [];
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? '(environment)');
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const secret = name.endsWith('_KEY') || name.endsWith('_TOKEN');
+      lines.push(`${name}: ${issue.message}, got ${secret ? 'a hidden value' : describe(picked[name])}`);
+    }
+    throw new ConfigError(lines);
+  }
+  const e = parsed.data;
+  const tlsWanted = e.TEMPORAL_TLS ?? Boolean(e.TEMPORAL_API_KEY || e.TEMPORAL_TLS_CERT_PATH);
+  if (Boolean(e.TEMPORAL_TLS_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_KEY_PATH)) {
+    throw new ConfigError(['TEMPORAL_TLS_CERT_PATH / TEMPORAL_TLS_KEY_PATH: expected both or neither for mTLS']);
+  }
+  return {
+    temporal: {
+      address: e.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS,
+      addressConfigured: e.TEMPORAL_ADDRESS !== undefined,
+      namespace: e.TEMPORAL_NAMESPACE ?? 'default',
+      ...(e.TEMPORAL_API_KEY ? { apiKey: e.TEMPORAL_API_KEY } : {}),
+      ...(tlsWanted ? { tls: { certPath: e.TEMPORAL_TLS_CERT_PATH, keyPath: e.TEMPORAL_TLS_KEY_PATH } } : {}),
+    },
+    taskQueue: e.CAIRN_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
+    llm: {
+      demo: e.OPENAI_BASE_URL === undefined && e.OPENAI_API_KEY === undefined,
+      baseUrl: e.OPENAI_BASE_URL ?? OPENAI_BASE_URL,
+      apiKey: e.OPENAI_API_KEY,
+      model: e.CAIRN_MODEL ?? 'gpt-4o-mini',
+      timeoutMs: e.CAIRN_LLM_TIMEOUT_MS ?? 120_000,
+      ratePerSecond: e.CAIRN_LLM_RATE_LIMIT,
+    },
+    workspace: e.CAIRN_WORKSPACE ?? `${cwd.replace(/\/$/, '')}/.data/workspace`,
+    http: { port: e.CAIRN_HTTP_PORT ?? 3000, apiToken: e.CAIRN_API_TOKEN },
+  };
+}

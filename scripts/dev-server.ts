@@ -1,0 +1,112 @@
+/**
+ * Starts the real Temporal CLI dev server (`temporal server start-dev`) as a child process and
+ * waits until it answers. Used by `npm run server`, `npm start` and the jest global setup, so
+ * every run registers the same search attributes.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Connection } from '@temporalio/client';
+
+/** Custom search attributes Cairn upserts (DESIGN §5); all must be registered at start. */
+export const SEARCH_ATTRIBUTES = { AgentPhase: 'Keyword', AgentAwaitingInput: 'Bool' } as const;
+
+const ROOT = join(__dirname, '..');
+
+/** Finds or installs the `temporal` binary (scripts/ensure-temporal.sh) and returns its path. */
+export function ensureTemporalCli(): string {
+  const out = execFileSync('bash', [join(ROOT, 'scripts/ensure-temporal.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return out.trim();
+}
+
+/** The first line of `temporal --version`. */
+export function temporalVersion(cli: string): string {
+  return execFileSync(cli, ['--version'], { encoding: 'utf8' }).split('\n')[0] ?? 'unknown';
+}
+
+export interface DevServerOptions {
+  cli: string;
+  /** SQLite file; created with its folder. */
+  dbFile: string;
+  port: number;
+  /** Web UI port; omit for a headless server. */
+  uiPort?: number;
+  ip?: string;
+  /** Server log file; defaults to inheriting the parent's stderr. */
+  logFile?: string;
+  /** Extra `--dynamic-config-value K=JSON` pairs. */
+  dynamicConfig?: Record<string, unknown>;
+  /** How long to wait for the server to answer. */
+  readyTimeoutMs?: number;
+}
+
+/** A started dev server. */
+export interface DevServer {
+  address: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts the dev server and resolves once its gRPC endpoint answers a health check. */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const ip = options.ip ?? '127.0.0.1';
+  mkdirSync(dirname(options.dbFile), { recursive: true });
+  const args = ['server', 'start-dev', '--db-filename', options.dbFile, '--ip', ip, '--port', String(options.port)];
+  args.push(...(options.uiPort ? ['--ui-port', String(options.uiPort)] : ['--headless']));
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) {
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  }
+  args.push('--log-level', 'warn');
+  const log = options.logFile ? openSync(options.logFile, 'a') : 'inherit';
+  const child = spawn(options.cli, args, { stdio: ['ignore', log, log], detached: false });
+  const address = `${ip}:${options.port}`;
+  const exited = new Promise<never>((_, reject) => {
+    child.once('exit', (code) => reject(new Error(`temporal dev server exited early with code ${code}`)));
+    child.once('error', reject);
+  });
+  try {
+    await Promise.race([waitUntilServing(address, options.readyTimeoutMs ?? 60_000), exited]);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+  exited.catch(() => undefined); // later exits are reported by stop() or the owner
+  return {
+    address,
+    process: child,
+    stop: () => stopProcess(child),
+  };
+}
+
+async function waitUntilServing(address: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await connection.healthService.check({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      lastError = err;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`temporal dev server at ${address} did not answer within ${timeoutMs} ms: ${String(lastError)}`);
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await done;
+  clearTimeout(timer);
+}

@@ -1,0 +1,89 @@
+/**
+ * What the scripted LLM can be told to answer: one value per Chat Completions request.
+ * Build them with the `reply` helpers so tests read like a conversation.
+ */
+
+/** One tool call the fake model makes. `arguments` objects are JSON-encoded on the wire. */
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  arguments: unknown;
+}
+
+/** Token usage reported in the response; computed from text sizes when left out. */
+export interface ScriptedUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** A normal 200 answer: content and/or tool calls. */
+export interface MessageReply {
+  kind: 'message';
+  content: string | null;
+  toolCalls: ScriptedToolCall[];
+  usage?: ScriptedUsage;
+  delayMs?: number;
+}
+
+/** An HTTP error, e.g. 429 with Retry-After, 500, 400. */
+export interface ErrorReply {
+  kind: 'error';
+  status: number;
+  message: string;
+  retryAfterSeconds?: number;
+  delayMs?: number;
+}
+
+/** Never answers; the request stays open until the client gives up or the fake closes. */
+export interface HangReply {
+  kind: 'hang';
+}
+
+/** A 200 whose body is not JSON at all: a broken endpoint or proxy. */
+export interface BrokenBodyReply {
+  kind: 'broken-body';
+}
+
+export type ScriptedReply = MessageReply | ErrorReply | HangReply | BrokenBodyReply;
+
+/** Helpers that build replies. */
+export const reply = {
+  /** Plain assistant text. */
+  text(content: string, extra: Partial<Omit<MessageReply, 'kind' | 'content'>> = {}): MessageReply {
+    return { kind: 'message', content, toolCalls: [], ...extra };
+  },
+  /** A JSON value as the message content (how the planner returns a plan). */
+  json(value: unknown, extra: Partial<Omit<MessageReply, 'kind' | 'content'>> = {}): MessageReply {
+    return reply.text(JSON.stringify(value), extra);
+  },
+  /** Content that looks like JSON but does not parse. */
+  malformedJson(): MessageReply {
+    return reply.text('{"task": "unfinished", "steps": [{"id": "s1", ');
+  },
+  /** Valid JSON that matches no schema of ours. */
+  schemaBreakingJson(): MessageReply {
+    return reply.json({ tasks: 'not a plan', steps: 'should be a list', replan: 42 });
+  },
+  /** One or more tool calls (ids default to call_1, call_2, ... in request order). */
+  toolCalls(calls: ScriptedToolCall[], extra: Partial<Omit<MessageReply, 'kind' | 'toolCalls'>> = {}): MessageReply {
+    return { kind: 'message', content: null, toolCalls: calls, ...extra };
+  },
+  /** A single tool call. */
+  toolCall(name: string, args: unknown, id?: string): MessageReply {
+    return reply.toolCalls([{ name, arguments: args, ...(id ? { id } : {}) }]);
+  },
+  /** An HTTP error status with an OpenAI-shaped error body. */
+  error(status: number, message = `scripted error ${status}`): ErrorReply {
+    return { kind: 'error', status, message };
+  },
+  /** 429 Too Many Requests with a Retry-After header. */
+  rateLimited(retryAfterSeconds: number): ErrorReply {
+    return { kind: 'error', status: 429, message: 'rate limited (scripted)', retryAfterSeconds };
+  },
+  hang(): HangReply {
+    return { kind: 'hang' };
+  },
+  brokenBody(): BrokenBodyReply {
+    return { kind: 'broken-body' };
+  },
+};

@@ -1,0 +1,223 @@
+/**
+ * The one scripted LLM fake shared by every test and benchmark: a real HTTP server speaking
+ * OpenAI Chat Completions (`POST /v1/chat/completions`), so the real `openai` client talks to
+ * it over a socket. Tests program it as a queue of replies or a function of the request; it
+ * records every request with its headers and time, and fails loudly when its script runs out.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { MessageReply, ScriptedReply } from './replies';
+
+/** A request the fake received. */
+export interface RecordedRequest {
+  /** 0-based order of arrival. */
+  index: number;
+  /** `Date.now()` when the request arrived. */
+  receivedAt: number;
+  /** `Date.now()` when the answer was sent (undefined while pending or for a hang). */
+  answeredAt?: number;
+  /** Lower-cased header names, as Node gives them. */
+  headers: Record<string, string>;
+  body: ChatCompletionCreateParamsNonStreaming;
+}
+
+/** Decides the reply from the request; return undefined to fall through to the queue. */
+export type ReplyFunction = (request: RecordedRequest) => ScriptedReply | undefined;
+
+export interface ScriptedLlmOptions {
+  /** Delay added before every answer (a reply's own `delayMs` wins). */
+  latencyMs?: number;
+}
+
+const SCRIPT_EXHAUSTED = 'scripted-llm: script exhausted';
+
+/** A running fake; `baseUrl` is what OPENAI_BASE_URL should be set to. */
+export class ScriptedLlm {
+  readonly requests: RecordedRequest[] = [];
+  /** Requests that arrived with nothing scripted for them (each also got an HTTP 400). */
+  readonly unscripted: RecordedRequest[] = [];
+  private readonly queue: ScriptedReply[] = [];
+  private handler: ReplyFunction | undefined;
+  private readonly sockets = new Set<Socket>();
+  private readonly waiters: { count: number; resolve: () => void }[] = [];
+
+  private constructor(
+    private readonly server: Server,
+    private readonly options: ScriptedLlmOptions,
+  ) {}
+
+  /** Starts a fake on a free loopback port. */
+  static async start(options: ScriptedLlmOptions = {}): Promise<ScriptedLlm> {
+    const server = createServer();
+    const fake = new ScriptedLlm(server, options);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      fake.handle(req, res).catch((err: unknown) => {
+        res.destroy(err instanceof Error ? err : new Error(String(err)));
+      });
+    });
+    server.on('connection', (socket) => {
+      fake.sockets.add(socket);
+      socket.on('close', () => fake.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  /** The OpenAI base URL of this fake (ends in `/v1`). */
+  get baseUrl(): string {
+    const { port } = this.server.address() as AddressInfo;
+    return `http://127.0.0.1:${port}/v1`;
+  }
+
+  /** Appends replies to the queue, answered in order. */
+  enqueue(...replies: ScriptedReply[]): this {
+    this.queue.push(...replies);
+    return this;
+  }
+
+  /** Answers every request with `fn`; where it returns undefined the queue is used. */
+  respondWith(fn: ReplyFunction): this {
+    this.handler = fn;
+    return this;
+  }
+
+  /** Replies still queued. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Resolves once at least `count` requests have arrived. */
+  async waitForRequests(count: number): Promise<void> {
+    if (this.requests.length >= count) return;
+    await new Promise<void>((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  /** Requests whose `X-Cairn-Purpose` header is `purpose`. */
+  requestsFor(purpose: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.headers['x-cairn-purpose'] === purpose);
+  }
+
+  /**
+   * Stops the server, cutting hanging requests. Throws if any request went unscripted, so a
+   * test whose script ran out fails even when the workflow swallowed the error.
+   */
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.unscripted.length > 0) {
+      const purposes = this.unscripted.map((r) => `#${r.index} ${r.headers['x-cairn-purpose'] ?? '?'}`).join(', ');
+      throw new Error(`${SCRIPT_EXHAUSTED}: ${this.unscripted.length} request(s) had no scripted reply (${purposes})`);
+    }
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      return sendJson(res, 404, { error: { message: `scripted-llm: no route ${req.method} ${req.url}` } });
+    }
+    const body = JSON.parse(raw) as ChatCompletionCreateParamsNonStreaming & { stream?: boolean };
+    const recorded: RecordedRequest = {
+      index: this.requests.length,
+      receivedAt: Date.now(),
+      headers: flattenHeaders(req),
+      body,
+    };
+    this.requests.push(recorded);
+    this.wakeWaiters();
+    if (body.stream) {
+      return sendJson(res, 400, { error: { message: 'scripted-llm: streaming is not supported' } });
+    }
+    const scripted = this.handler?.(recorded) ?? this.queue.shift();
+    if (!scripted) {
+      this.unscripted.push(recorded);
+      const message = `${SCRIPT_EXHAUSTED} at request #${recorded.index}`;
+      process.stderr.write(`${message} (purpose ${recorded.headers['x-cairn-purpose'] ?? '?'})\n`);
+      return sendJson(res, 400, { error: { message, type: 'invalid_request_error', code: 'script_exhausted' } });
+    }
+    if (scripted.kind === 'hang') return; // the socket stays open until the client or close() ends it
+    const delay = ('delayMs' in scripted ? scripted.delayMs : undefined) ?? this.options.latencyMs ?? 0;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    recorded.answeredAt = Date.now();
+    switch (scripted.kind) {
+      case 'broken-body':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"id": "chatcmpl-broken", "choices": [');
+        return;
+      case 'error': {
+        const headers: Record<string, string> = {};
+        if (scripted.retryAfterSeconds !== undefined) headers['retry-after'] = String(scripted.retryAfterSeconds);
+        return sendJson(res, scripted.status, { error: { message: scripted.message, type: 'scripted' } }, headers);
+      }
+      case 'message':
+        return sendJson(res, 200, completion(recorded, scripted));
+    }
+  }
+
+  private wakeWaiters(): void {
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const waiter = this.waiters[i];
+      if (waiter && this.requests.length >= waiter.count) {
+        this.waiters.splice(i, 1);
+        waiter.resolve();
+      }
+    }
+  }
+}
+
+function completion(request: RecordedRequest, scripted: MessageReply): ChatCompletion {
+  const toolCalls = scripted.toolCalls.map((call, i) => ({
+    id: call.id ?? `call_${request.index}_${i + 1}`,
+    type: 'function' as const,
+    function: {
+      name: call.name,
+      arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+    },
+  }));
+  const promptTokens = scripted.usage?.promptTokens ?? Math.ceil(JSON.stringify(request.body.messages).length / 4);
+  const completionTokens =
+    scripted.usage?.completionTokens ?? Math.ceil(((scripted.content ?? '') + JSON.stringify(toolCalls)).length / 4);
+  return {
+    id: `chatcmpl-scripted-${request.index}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: request.body.model,
+    choices: [
+      {
+        index: 0,
+        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+        logprobs: null,
+        message: {
+          role: 'assistant',
+          content: scripted.content,
+          refusal: null,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
+      },
+    ],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
+  };
+}
+
+function flattenHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(value));
+}

@@ -1,0 +1,62 @@
+/**
+ * Jest global setup: starts ONE real Temporal dev server for the whole run (free port,
+ * throw-away SQLite file, Cairn's search attributes), bundles the workflow code once, and
+ * publishes both to the test processes.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { ensureTemporalCli, startDevServer, temporalVersion, type DevServer } from '../../scripts/dev-server';
+import { WORKFLOWS_PATH } from '../../worker/create-worker';
+import { publishRunInfo } from './run-info';
+
+declare global {
+  var cairnDevServer: DevServer | undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function globalSetup(): Promise<void> {
+  const started = Date.now();
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
+  const cli = ensureTemporalCli();
+  const [server, bundle] = await Promise.all([
+    startDevServer({
+      cli,
+      dbFile: join(dir, 'temporal.db'),
+      port: await freePort(),
+      logFile: join(dir, 'temporal.log'),
+    }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }),
+  ]);
+  globalThis.cairnDevServer = server;
+  const workflowBundlePath = join(dir, 'workflow-bundle.js');
+  writeFileSync(workflowBundlePath, bundle.code);
+  publishRunInfo({ temporalAddress: server.address, workflowBundlePath, temporalCli: cli });
+  process.stdout.write(
+    `\n[cairn tests] Temporal dev server: ${cli} — ${temporalVersion(cli)}\n` +
+      `[cairn tests] listening on ${server.address}, data in ${dir}, ready in ${Date.now() - started} ms\n`,
+  );
+}
+
+/** The bundler's info logs drown the test output; warnings and errors still show. */
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};

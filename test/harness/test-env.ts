@@ -1,0 +1,58 @@
+/**
+ * Per-test helpers over the run's shared dev server: a client, a unique task queue and
+ * workflow ids, a configuration pointing at the scripted LLM, and a worker that runs only for
+ * the duration of a test body.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { loadConfig, type CairnConfig } from '../../config/config';
+import { createWorker } from '../../worker/create-worker';
+import type { ScriptedLlm } from '../fake-llm/scripted-llm';
+import { runInfo } from './run-info';
+
+/** A short unique suffix for task queues and workflow ids. */
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+/** Configuration for a test: the run's dev server, a fresh task queue, the fake's endpoint. */
+export function testConfig(llm: ScriptedLlm, env: Record<string, string> = {}): CairnConfig {
+  return loadConfig({
+    TEMPORAL_ADDRESS: runInfo().temporalAddress,
+    CAIRN_TASK_QUEUE: uniqueId('test-queue'),
+    OPENAI_BASE_URL: llm.baseUrl,
+    CAIRN_MODEL: 'scripted-model',
+    CAIRN_LLM_TIMEOUT_MS: '10000',
+    ...env,
+  });
+}
+
+/** A client on the run's dev server; close its connection with `closeClient`. */
+export async function connectClient(): Promise<Client> {
+  const connection = await Connection.connect({ address: runInfo().temporalAddress });
+  return new Client({ connection });
+}
+
+/** Closes a client's connection. */
+export async function closeClient(client: Client): Promise<void> {
+  await client.connection.close();
+}
+
+/**
+ * Runs `body` while a worker with the run's workflow bundle polls `config.taskQueue`, then
+ * shuts the worker down and closes its connection.
+ */
+export async function withWorker<T>(config: CairnConfig, body: (worker: Worker) => Promise<T>): Promise<T> {
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  try {
+    const worker = await createWorker({
+      config,
+      connection,
+      workflows: { workflowBundle: { codePath: runInfo().workflowBundlePath } },
+    });
+    return await worker.runUntil(() => body(worker));
+  } finally {
+    await connection.close();
+  }
+}

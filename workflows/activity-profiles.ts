@@ -1,0 +1,12 @@
+/**
+ * Named activity option profiles (STYLE §1). LLM calls are slow and rate-limited: long
+ * start-to-close, heartbeats so cancellation reaches them, capped exponential retries (a 429
+ * overrides the delay with the endpoint's Retry-After).
+ */
+import type { ActivityOptions } from '@temporalio/workflow';
+
+export const llmProfile: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
+};

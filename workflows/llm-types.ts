@@ -1,0 +1,66 @@
+/**
+ * The JSON shapes that cross the LLM activity boundary: what a workflow asks of the model and
+ * what comes back. Types only — the openai package never reaches workflow code.
+ */
+
+/** Why a model call is made; sent as the `X-Cairn-Purpose` header (DESIGN §5). */
+export type LlmPurpose = 'plan' | 'replan' | 'step' | 'summary' | 'model';
+
+/** Per-agent model settings (DESIGN §3 `model`). */
+export interface ModelSettings {
+  name?: string;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+}
+
+/** A tool call the model made. `arguments` is the raw JSON text the model wrote. */
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** One conversation message, in a provider-neutral JSON form. */
+export type LlmMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: LlmToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** A tool offered to the model, its parameters as JSON Schema. */
+export interface LlmToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Token counts for one call, a step or a whole agent. */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** Input of the `callLlm` activity. */
+export interface LlmCallInput {
+  purpose: LlmPurpose;
+  /** Workflow id of the agent (header `X-Cairn-Agent`). */
+  agentId: string;
+  /** Step id (header `X-Cairn-Step`), for step calls. */
+  stepId?: string;
+  model?: ModelSettings;
+  messages: LlmMessage[];
+  tools?: LlmToolSpec[];
+  /** Ask for a JSON object in the content. */
+  json?: boolean;
+}
+
+/** Result of the `callLlm` activity. */
+export interface LlmCallResult {
+  content: string | null;
+  toolCalls: LlmToolCall[];
+  finishReason: string;
+  model: string;
+  usage: TokenUsage;
+}
