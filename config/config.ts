@@ -131,7 +131,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       const secret = name.endsWith('_KEY') || name.endsWith('_TOKEN');
       lines.push(`${name}: ${issue.message}, got ${secret ? 'a hidden value' : describe(picked[name])}`);
     }
-    throw new ConfigError(lines);
+    throw new ConfigError(lines.sort());
   }
   const e = parsed.data;
   const tlsWanted = e.TEMPORAL_TLS ?? Boolean(e.TEMPORAL_API_KEY || e.TEMPORAL_TLS_CERT_PATH);

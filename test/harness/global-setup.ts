@@ -4,28 +4,16 @@
  * publishes both to the test processes.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureTemporalCli, startDevServer, temporalVersion, type DevServer } from '../../scripts/dev-server';
 import { WORKFLOWS_PATH } from '../../worker/create-worker';
+import { freePort } from './free-port';
 import { publishRunInfo } from './run-info';
 
 declare global {
   var cairnDevServer: DevServer | undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export default async function globalSetup(): Promise<void> {

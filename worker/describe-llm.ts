@@ -1,0 +1,9 @@
+/** One line saying which LLM a worker talks to — never the key. */
+import type { CairnConfig } from '../config/config';
+
+export function describeLlm({ llm }: CairnConfig): string {
+  if (llm.demo) {
+    return 'LLM: none configured (set OPENAI_BASE_URL and/or OPENAI_API_KEY); model calls will fail until you do';
+  }
+  return `LLM: ${llm.model} at ${llm.baseUrl}`;
+}
