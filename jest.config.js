@@ -18,4 +18,5 @@ module.exports = {
   setupFiles: ['<rootDir>/test/harness/quiet-runtime.ts'],
   testTimeout: 60_000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/harness/summary-reporter.js'],
 };

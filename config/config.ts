@@ -60,6 +60,7 @@ export const envSchema = z.object({
     .optional(),
   CAIRN_WORKSPACE: optionalText,
   CAIRN_HTTP_PORT: port.optional(),
+  CAIRN_HTTP_HOST: optionalText,
   CAIRN_API_TOKEN: z.string().min(16, 'expected at least 16 characters (a guessable token is no token)').optional(),
 });
 
@@ -93,7 +94,8 @@ export interface CairnConfig {
     ratePerSecond?: number;
   };
   workspace: string;
-  http: { port: number; apiToken?: string };
+  /** `host` is 127.0.0.1 unless set (0.0.0.0 in containers). */
+  http: { host: string; port: number; apiToken?: string };
 }
 
 /** Thrown when the environment holds bad values; `lines` has one line per bad variable. */
@@ -156,6 +158,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       ratePerSecond: e.CAIRN_LLM_RATE_LIMIT,
     },
     workspace: e.CAIRN_WORKSPACE ?? `${cwd.replace(/\/$/, '')}/.data/workspace`,
-    http: { port: e.CAIRN_HTTP_PORT ?? 3000, apiToken: e.CAIRN_API_TOKEN },
+    http: { host: e.CAIRN_HTTP_HOST ?? '127.0.0.1', port: e.CAIRN_HTTP_PORT ?? 3000, apiToken: e.CAIRN_API_TOKEN },
   };
 }

@@ -7,7 +7,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities } from '../activities/create-activities';
 import { createOpenAiClient } from '../activities/llm/openai-client';
 import type { CairnConfig } from '../config/config';
-import { connectionOptions } from './connect';
+import { connectionOptions } from '../config/temporal-connection';
 
 /** Where the worker gets workflow code: a prebuilt bundle (tests) or the source folder. */
 export type WorkflowSource = Pick<WorkerOptions, 'workflowBundle'> | Pick<WorkerOptions, 'workflowsPath'>;

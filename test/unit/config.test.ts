@@ -21,7 +21,7 @@ test('an empty environment gives the embedded defaults and the demo model', () =
   expect(config.taskQueue).toBe(DEFAULT_TASK_QUEUE);
   expect(config.llm.demo).toBe(true);
   expect(config.workspace).toBe('/srv/cairn/.data/workspace');
-  expect(config.http).toEqual({ port: 3000, apiToken: undefined });
+  expect(config.http).toEqual({ host: '127.0.0.1', port: 3000, apiToken: undefined });
 });
 
 test('every variable is read', () => {
@@ -37,6 +37,7 @@ test('every variable is read', () => {
     CAIRN_LLM_RATE_LIMIT: '2.5',
     CAIRN_WORKSPACE: '/data/ws',
     CAIRN_HTTP_PORT: '8080',
+    CAIRN_HTTP_HOST: '0.0.0.0',
     CAIRN_API_TOKEN: 'a-long-enough-token',
   });
   expect(config).toEqual({
@@ -57,7 +58,7 @@ test('every variable is read', () => {
       ratePerSecond: 2.5,
     },
     workspace: '/data/ws',
-    http: { port: 8080, apiToken: 'a-long-enough-token' },
+    http: { host: '0.0.0.0', port: 8080, apiToken: 'a-long-enough-token' },
   });
 });
 

@@ -3,7 +3,7 @@
  * API key for Temporal Cloud. Shared by the worker (NativeConnection) and clients (Connection).
  */
 import { readFileSync } from 'node:fs';
-import type { CairnConfig } from '../config/config';
+import type { CairnConfig } from './config';
 
 /** Options accepted by both `NativeConnection.connect` and `Connection.connect`. */
 export interface TemporalConnectionOptions {

@@ -1,0 +1,40 @@
+/**
+ * `npm run setup-cluster`: registers Cairn's search attributes (AgentPhase, AgentAwaitingInput)
+ * on the configured Temporal cluster, skipping those already there. The embedded dev server
+ * registers them itself; a self-hosted cluster (docker-compose.yml) needs this once.
+ * Temporal Cloud namespaces are set up in the Cloud UI or with tcld instead.
+ */
+import { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { loadConfigOrExit } from '../config/load-config-or-exit';
+import { connectionOptions } from '../config/temporal-connection';
+import { SEARCH_ATTRIBUTES } from './dev-server';
+
+const { IndexedValueType } = temporal.api.enums.v1;
+const TYPES = { Keyword: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD, Bool: IndexedValueType.INDEXED_VALUE_TYPE_BOOL };
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const namespace = config.temporal.namespace;
+  const connection = await Connection.connect(connectionOptions(config.temporal));
+  try {
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+    const missing = Object.entries(SEARCH_ATTRIBUTES).filter(([name]) => customAttributes?.[name] === undefined);
+    if (missing.length === 0) {
+      console.log(`Search attributes already registered in namespace ${namespace}.`);
+      return;
+    }
+    await connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(missing.map(([name, type]) => [name, TYPES[type]])),
+    });
+    console.log(`Registered ${missing.map(([name]) => name).join(', ')} in namespace ${namespace}.`);
+  } finally {
+    await connection.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
