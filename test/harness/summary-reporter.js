@@ -1,14 +1,14 @@
 /**
  * Prints the run's closing line in the plain form CI reads ("tests: N passed, N failed"),
- * after jest's own summary.
+ * as the very last line of the run.
  */
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
-    process.stdout.write(
-      `tests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
-    );
+    const line = `tests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`;
+    // On exit, so it closes the output after jest's own summary.
+    process.once('exit', () => process.stdout.write(line));
   }
 }
 
