@@ -2,15 +2,48 @@
  * The activity factory: every side effect Cairn performs, built from injected dependencies so
  * the worker passes real clients and tests pass fakes (STYLE §2).
  */
-import { createLlmActivities, type LlmDeps } from './llm/call-llm';
+import type { Client } from '@temporalio/client';
+import type OpenAI from 'openai';
+import { askUserTool } from '../workflows/interactions/ask-schema';
+import type { LlmToolSpec } from '../workflows/llm-types';
+import { finishStepTool } from '../workflows/tools/finish-step';
+import { createLlmActivities } from './llm/call-llm';
+import { conversationReader } from './llm/read-conversation';
+import { readFileTool } from './tools/builtin/read-file';
+import { createToolActivities } from './tools/create-tool-activities';
+import type { ToolDefinition } from './tools/define-tool';
+import { createToolRegistry } from './tools/tool-registry';
 
 /** Everything activities need from outside. */
-export type ActivityDeps = LlmDeps;
+export interface ActivityDeps {
+  openai: OpenAI;
+  defaultModel: string;
+  /** Temporal client, for reading conversations lent by reference. */
+  temporal: Client;
+  workspace: string;
+  /** Extra tools beside the built-ins (user modules, tests). */
+  tools?: ToolDefinition[];
+}
+
+/** Built-in tools implemented in the workflows themselves; the model still needs their specs. */
+const WORKFLOW_TOOLS: Record<string, LlmToolSpec> = { ask_user: askUserTool, finish_step: finishStepTool };
+
+/** The registry's tools: built-ins plus the extras. */
+export function builtinTools(): ToolDefinition[] {
+  return [readFileTool];
+}
 
 /** Builds the activity implementations registered on the worker. */
 export function createActivities(deps: ActivityDeps) {
+  const registry = createToolRegistry([...builtinTools(), ...(deps.tools ?? [])]);
   return {
-    ...createLlmActivities(deps),
+    ...createLlmActivities({
+      openai: deps.openai,
+      defaultModel: deps.defaultModel,
+      readConversation: conversationReader(deps.temporal),
+      toolSpec: (name) => WORKFLOW_TOOLS[name] ?? registry.spec(name),
+    }),
+    ...createToolActivities({ registry, workspace: deps.workspace }),
   };
 }
 

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   if (!config.temporal.addressConfigured && !(await isServing(config.temporal.address))) {
     server = await startEmbeddedServer();
   }
-  const worker = await createWorker({ config });
+  const { worker, close } = await createWorker({ config });
   const ui = config.temporal.addressConfigured ? '(your cluster’s UI)' : `http://${EMBEDDED.ip}:${EMBEDDED.uiPort}`;
   console.log(
     [
@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
   await worker.run(); // returns after SIGINT / SIGTERM once the worker has drained
+  await close();
   await server?.stop();
 }
 

@@ -3,17 +3,17 @@
  * the configuration. Used by `npm run worker`, `npm start` and the tests, so all three run
  * the same wiring.
  */
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/create-activities';
 import { createOpenAiClient } from '../activities/llm/openai-client';
+import type { ToolDefinition } from '../activities/tools/define-tool';
 import type { CairnConfig } from '../config/config';
 import { connectionOptions } from '../config/temporal-connection';
+import { WORKFLOWS_PATH } from './workflows-path';
 
 /** Where the worker gets workflow code: a prebuilt bundle (tests) or the source folder. */
 export type WorkflowSource = Pick<WorkerOptions, 'workflowBundle'> | Pick<WorkerOptions, 'workflowsPath'>;
-
-/** The path of the workflow bundle entry, for `bundleWorkflowCode` and `workflowsPath`. */
-export const WORKFLOWS_PATH = require.resolve('../workflows');
 
 export interface CreateWorkerOptions {
   config: CairnConfig;
@@ -21,18 +21,51 @@ export interface CreateWorkerOptions {
   workflows?: WorkflowSource;
   /** Reuse a connection (tests); otherwise one is opened from the configuration. */
   connection?: NativeConnection;
+  /** Tools beside the built-ins. */
+  tools?: ToolDefinition[];
+}
+
+/** A worker and what to close after it stops. */
+export interface CairnWorker {
+  worker: Worker;
+  /** Closes the connections this function opened. */
+  close: () => Promise<void>;
 }
 
 /** Creates (but does not run) a worker on `config.taskQueue`. */
-export async function createWorker({ config, workflows, connection }: CreateWorkerOptions): Promise<Worker> {
-  const conn = connection ?? (await NativeConnection.connect(connectionOptions(config.temporal)));
-  const activities = createActivities({ openai: createOpenAiClient(config.llm), defaultModel: config.llm.model });
-  return Worker.create({
-    connection: conn,
+export async function createWorker({
+  config,
+  workflows,
+  connection,
+  tools,
+}: CreateWorkerOptions): Promise<CairnWorker> {
+  const options = connectionOptions(config.temporal);
+  const workerConnection = connection ?? (await NativeConnection.connect(options));
+  // Activities read conversations through a client connection of their own.
+  const clientConnection = await Connection.connect(options);
+  const activities = createActivities({
+    openai: createOpenAiClient(config.llm),
+    defaultModel: config.llm.model,
+    temporal: new Client({ connection: clientConnection, namespace: config.temporal.namespace }),
+    workspace: config.workspace,
+    ...(tools ? { tools } : {}),
+  });
+  const worker = await Worker.create({
+    connection: workerConnection,
     namespace: config.temporal.namespace,
     taskQueue: config.taskQueue,
     ...(workflows ?? { workflowsPath: WORKFLOWS_PATH }),
     activities,
+    // Heartbeats are how cancellation reaches an activity; the default throttle (80% of the
+    // heartbeat timeout) would leave a cancelled LLM call running for up to 24 s.
+    maxHeartbeatThrottleInterval: '2 seconds',
     ...(config.llm.ratePerSecond ? { maxTaskQueueActivitiesPerSecond: config.llm.ratePerSecond } : {}),
   });
+  return {
+    worker,
+    close: async () => {
+      await clientConnection.close();
+      if (!connection) await workerConnection.close();
+    },
+  };
 }

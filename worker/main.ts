@@ -8,9 +8,10 @@ import { describeLlm } from './describe-llm';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const worker = await createWorker({ config });
+  const { worker, close } = await createWorker({ config });
   console.log(`Worker on task queue "${config.taskQueue}" at ${config.temporal.address}; ${describeLlm(config)}`);
   await worker.run();
+  await close();
 }
 
 main().catch((err: unknown) => {

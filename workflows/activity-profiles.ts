@@ -10,3 +10,9 @@ export const llmProfile: ActivityOptions = {
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
 };
+
+/** Tools: shorter, retried a few times (the registry turns bad arguments into tool errors). */
+export const toolProfile: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
+};

@@ -15,6 +15,14 @@ export const ERROR_CODES = [
   'LLM_REJECTED',
   /** The endpoint answered with something that is not a chat completion; retried. */
   'LLM_BAD_RESPONSE',
+  /** The agent input breaks the schema (the message lists each `path: message`). */
+  'INVALID_INPUT',
+  /** The planner produced an invalid plan three times in a row. */
+  'PLAN_INVALID',
+  /** A step failed and the failure policy (or a human) ended the agent. */
+  'STEP_FAILED',
+  /** A step used up its rounds without calling finish_step. */
+  'STEP_ROUNDS_EXHAUSTED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

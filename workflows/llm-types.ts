@@ -50,8 +50,15 @@ export interface LlmCallInput {
   /** Step id (header `X-Cairn-Step`), for step calls. */
   stepId?: string;
   model?: ModelSettings;
-  messages: LlmMessage[];
-  tools?: LlmToolSpec[];
+  /** The conversation inline — only for one-off calls whose prompt is small and fixed. */
+  messages?: LlmMessage[];
+  /**
+   * The conversation by reference: the activity reads it with the `conversation` query, so
+   * growing conversations never enter history as activity input (DESIGN §4.13).
+   */
+  conversation?: { workflowId: string; runId: string; key: string; length: number };
+  /** Tools offered to the model, by name; the activity resolves their JSON Schemas. */
+  toolNames?: string[];
   /** Ask for a JSON object in the content. */
   json?: boolean;
 }

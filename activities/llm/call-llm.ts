@@ -9,16 +9,21 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
+import { ApplicationFailure } from '@temporalio/common';
 import type { LlmCallInput, LlmCallResult, LlmMessage, LlmToolSpec } from '../../workflows/llm-types';
 import { classifyLlmError } from './classify-llm-error';
 
-const HEARTBEAT_EVERY_MS = 5_000;
+const HEARTBEAT_EVERY_MS = 1_000;
 
 /** What the LLM activities need from the outside world. */
 export interface LlmDeps {
   openai: OpenAI;
   /** Model name used when the agent input names none. */
   defaultModel: string;
+  /** Reads a conversation lent by reference (the workflow's `conversation` query). */
+  readConversation(ref: NonNullable<LlmCallInput['conversation']>): Promise<LlmMessage[]>;
+  /** The model-facing spec of a tool name (built-in or registered). */
+  toolSpec(name: string): LlmToolSpec | undefined;
 }
 
 function toOpenAiMessage(message: LlmMessage): ChatCompletionMessageParam {
@@ -53,32 +58,63 @@ function toOpenAiTool(tool: LlmToolSpec): ChatCompletionTool {
 }
 
 /** Builds the request body; exported for unit tests. */
-export function buildRequest(input: LlmCallInput, defaultModel: string): ChatCompletionCreateParamsNonStreaming {
+export function buildRequest(
+  input: LlmCallInput,
+  messages: LlmMessage[],
+  tools: LlmToolSpec[],
+  defaultModel: string,
+): ChatCompletionCreateParamsNonStreaming {
   const m = input.model ?? {};
   return {
     model: m.name ?? defaultModel,
-    messages: input.messages.map(toOpenAiMessage),
+    messages: messages.map(toOpenAiMessage),
     ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
     ...(m.topP !== undefined ? { top_p: m.topP } : {}),
     ...(m.maxTokens !== undefined ? { max_tokens: m.maxTokens } : {}),
-    ...(input.tools?.length ? { tools: input.tools.map(toOpenAiTool) } : {}),
+    ...(tools.length ? { tools: tools.map(toOpenAiTool) } : {}),
     ...(input.json ? { response_format: { type: 'json_object' as const } } : {}),
   };
 }
 
 /** Creates the LLM activities over an injected client. */
-export function createLlmActivities({ openai, defaultModel }: LlmDeps) {
+/** The conversation of a call: inline, or read by reference and checked for length. */
+async function conversationOf(input: LlmCallInput, deps: LlmDeps): Promise<LlmMessage[]> {
+  if (input.messages) return input.messages;
+  if (!input.conversation)
+    throw ApplicationFailure.nonRetryable('an LLM call needs messages or a conversation', 'LLM_REJECTED');
+  const messages = await deps.readConversation(input.conversation);
+  if (messages.length !== input.conversation.length) {
+    // The run moved on (or was reset) under this call: retrying reads it afresh.
+    throw ApplicationFailure.retryable(
+      `conversation "${input.conversation.key}" has ${messages.length} messages, expected ${input.conversation.length}`,
+      'LLM_BAD_RESPONSE',
+    );
+  }
+  return messages;
+}
+
+function toolsOf(input: LlmCallInput, deps: LlmDeps): LlmToolSpec[] {
+  return (input.toolNames ?? []).map((name) => {
+    const spec = deps.toolSpec(name);
+    if (!spec) throw ApplicationFailure.nonRetryable(`no tool named "${name}" on this worker`, 'LLM_REJECTED');
+    return spec;
+  });
+}
+
+export function createLlmActivities(deps: LlmDeps) {
+  const { openai, defaultModel } = deps;
   return {
     /** One model call; see LlmCallInput. */
     async callLlm(input: LlmCallInput): Promise<LlmCallResult> {
       const headers: Record<string, string> = { 'X-Cairn-Purpose': input.purpose, 'X-Cairn-Agent': input.agentId };
       if (input.stepId !== undefined) headers['X-Cairn-Step'] = input.stepId;
+      const request = buildRequest(input, await conversationOf(input, deps), toolsOf(input, deps), defaultModel);
       const context = Context.current();
       // Heartbeats are how a cancellation reaches a running activity (PLATFORM: Activities).
       const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
       let completion;
       try {
-        completion = await openai.chat.completions.create(buildRequest(input, defaultModel), {
+        completion = await openai.chat.completions.create(request, {
           headers,
           signal: context.cancellationSignal,
         });

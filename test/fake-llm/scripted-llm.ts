@@ -17,6 +17,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** `Date.now()` when the answer was sent (undefined while pending or for a hang). */
   answeredAt?: number;
+  /** `usage.total_tokens` of the answer, when it was a completion. */
+  reportedTokens?: number;
   /** Lower-cased header names, as Node gives them. */
   headers: Record<string, string>;
   body: ChatCompletionCreateParamsNonStreaming;
@@ -149,8 +151,11 @@ export class ScriptedLlm {
         if (scripted.retryAfterSeconds !== undefined) headers['retry-after'] = String(scripted.retryAfterSeconds);
         return sendJson(res, scripted.status, { error: { message: scripted.message, type: 'scripted' } }, headers);
       }
-      case 'message':
-        return sendJson(res, 200, completion(recorded, scripted));
+      case 'message': {
+        const body = completion(recorded, scripted);
+        recorded.reportedTokens = body.usage?.total_tokens;
+        return sendJson(res, 200, body);
+      }
     }
   }
 

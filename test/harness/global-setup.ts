@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureTemporalCli, startDevServer, temporalVersion, type DevServer } from '../../scripts/dev-server';
-import { WORKFLOWS_PATH } from '../../worker/create-worker';
+import { WORKFLOWS_PATH } from '../../worker/workflows-path';
 import { freePort } from './free-port';
+import { quietLogger } from './quiet-logger';
 import { publishRunInfo } from './run-info';
 
 declare global {
@@ -38,13 +39,3 @@ export default async function globalSetup(): Promise<void> {
       `[cairn tests] listening on ${server.address}, data in ${dir}, ready in ${Date.now() - started} ms\n`,
   );
 }
-
-/** The bundler's info logs drown the test output; warnings and errors still show. */
-const quietLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => console.warn(message),
-  error: (message: string) => console.error(message),
-};

@@ -3,7 +3,7 @@
  * run here when CAIRN_RECORD_HISTORIES=1; the replay test replays every saved file against the
  * current workflow code, so a non-deterministic change fails CI.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -13,23 +13,38 @@ const { History } = temporal.api.history.v1;
 export const HISTORIES_DIR = join(__dirname, '..', 'fixtures', 'histories');
 
 /**
- * Saves the handle's history as `<name>.binpb` (protobuf binary, what `temporal workflow show
- * --output json` can re-export) when recording is switched on. Binary because the SDK's
- * `historyToJSON` trips over its own nested protobufjs copy under jest.
+ * Saves the handle's history as `<name>@<workflow id>.binpb` (protobuf binary) when recording is
+ * switched on. The workflow id is kept because replay needs it (child ids derive from it).
+ * Binary because the SDK's `historyToJSON` trips over its own nested protobufjs copy under jest.
  */
 export async function recordHistory(name: string, handle: WorkflowHandle): Promise<void> {
   if (process.env.CAIRN_RECORD_HISTORIES !== '1') return;
   const history = await handle.fetchHistory();
-  writeFileSync(join(HISTORIES_DIR, `${name}.binpb`), History.encode(history).finish());
+  for (const old of readdirSync(HISTORIES_DIR).filter((f) => f.startsWith(`${name}@`))) {
+    rmSync(join(HISTORIES_DIR, old));
+  }
+  const file = `${name}@${encodeURIComponent(handle.workflowId)}.binpb`;
+  writeFileSync(join(HISTORIES_DIR, file), History.encode(history).finish());
 }
 
-/** Every saved history, with its file name as the workflow id. */
-export function savedHistories(): { workflowId: string; history: temporal.api.history.v1.IHistory }[] {
+/** A saved history: its scenario name, the workflow id it ran under, and the events. */
+export interface SavedHistory {
+  name: string;
+  workflowId: string;
+  history: temporal.api.history.v1.IHistory;
+}
+
+/** Every saved history. */
+export function savedHistories(): SavedHistory[] {
   return readdirSync(HISTORIES_DIR)
     .filter((f) => f.endsWith('.binpb'))
     .sort()
-    .map((f) => ({
-      workflowId: f.replace(/\.binpb$/, ''),
-      history: History.decode(readFileSync(join(HISTORIES_DIR, f))),
-    }));
+    .map((f) => {
+      const [name = f, workflowId = name] = f.replace(/\.binpb$/, '').split('@');
+      return {
+        name,
+        workflowId: decodeURIComponent(workflowId),
+        history: History.decode(readFileSync(join(HISTORIES_DIR, f))),
+      };
+    });
 }

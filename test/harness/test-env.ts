@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { ToolDefinition } from '../../activities/tools/define-tool';
 import { loadConfig, type CairnConfig } from '../../config/config';
 import { createWorker } from '../../worker/create-worker';
 import type { ScriptedLlm } from '../fake-llm/scripted-llm';
@@ -43,15 +44,24 @@ export async function closeClient(client: Client): Promise<void> {
  * Runs `body` while a worker with the run's workflow bundle polls `config.taskQueue`, then
  * shuts the worker down and closes its connection.
  */
-export async function withWorker<T>(config: CairnConfig, body: (worker: Worker) => Promise<T>): Promise<T> {
+export async function withWorker<T>(
+  config: CairnConfig,
+  body: (worker: Worker) => Promise<T>,
+  tools?: ToolDefinition[],
+): Promise<T> {
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
-    const worker = await createWorker({
+    const { worker, close } = await createWorker({
       config,
       connection,
       workflows: { workflowBundle: { codePath: runInfo().workflowBundlePath } },
+      ...(tools ? { tools } : {}),
     });
-    return await worker.runUntil(() => body(worker));
+    try {
+      return await worker.runUntil(() => body(worker));
+    } finally {
+      await close();
+    }
   } finally {
     await connection.close();
   }

@@ -11,12 +11,23 @@ import { savedHistories } from '../harness/histories';
 const histories = savedHistories();
 
 test('there are recorded histories to replay', () => {
-  expect(histories.map((h) => h.workflowId)).toEqual(expect.arrayContaining(['llm-check']));
+  expect(histories.map((h) => h.name)).toEqual(
+    expect.arrayContaining([
+      'llm-check',
+      'agent-asks',
+      'agent-diamond',
+      'agent-plan-check',
+      'agent-replan',
+      'agent-step-failure-retry',
+      'agent-summary',
+      'step-tools',
+    ]),
+  );
 });
 
-test.each(histories.map((h) => [h.workflowId, h] as const))('replays %s deterministically', async (_name, history) => {
+test.each(histories.map((h) => [h.name, h] as const))('replays %s deterministically', async (_name, history) => {
   await Worker.runReplayHistory(
-    { workflowBundle: { codePath: runInfo().workflowBundlePath }, replayName: history.workflowId },
+    { workflowBundle: { codePath: runInfo().workflowBundlePath }, replayName: history.name },
     history.history,
     history.workflowId,
   );

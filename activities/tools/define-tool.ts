@@ -1,0 +1,32 @@
+/**
+ * The tool interface: a zod-typed input, an effect, and a `run` that returns text for the
+ * model. Built-ins, user modules and (later) MCP servers all produce these.
+ */
+import type { z } from 'zod';
+
+/** What a running tool gets besides its arguments. */
+export interface ToolContext {
+  /** Root folder the file tools are confined to. */
+  workspace: string;
+  /** `<agent id>/<step id>/<call id>`: the same key on every retry of the same call. */
+  idempotencyKey: string;
+  /** Aborted when the activity is cancelled. */
+  signal: AbortSignal;
+}
+
+/** A tool the model can call. */
+export interface ToolDefinition<Input = unknown> {
+  name: string;
+  description: string;
+  input: z.ZodType<Input>;
+  /** `write` tools have side effects (they will need approval). */
+  effect: 'read' | 'write';
+  /** True when running twice with the same idempotency key is harmless. */
+  idempotent?: boolean;
+  run(args: Input, context: ToolContext): Promise<string>;
+}
+
+/** Defines a tool with its argument types inferred from the zod schema. */
+export function defineTool<S extends z.ZodType>(tool: ToolDefinition<z.output<S>> & { input: S }): ToolDefinition {
+  return tool;
+}

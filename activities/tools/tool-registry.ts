@@ -1,0 +1,60 @@
+/**
+ * The tool registry: looks tools up by name, derives the model's JSON Schemas from their zod
+ * inputs (never a hand-written copy), and runs a call after validating its arguments.
+ */
+import { z } from 'zod';
+import type { LlmToolSpec } from '../../workflows/llm-types';
+import type { ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
+import type { ToolContext, ToolDefinition } from './define-tool';
+
+export interface ToolRegistry {
+  /** The catalogue, limited to `allow` when given. */
+  list(allow?: string[]): ToolInfo[];
+  /** The model-facing spec of a registered tool. */
+  spec(name: string): LlmToolSpec | undefined;
+  /** Validates `rawArguments` and runs the tool; problems come back as `ok: false`. */
+  run(name: string, rawArguments: string, context: ToolContext): Promise<ToolCallOutcome>;
+}
+
+/** Formats zod issues as `path: message` lines. */
+function issueLines(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('\n');
+}
+
+/** Builds a registry; duplicate names are a programming error. */
+export function createToolRegistry(tools: ToolDefinition[]): ToolRegistry {
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of tools) {
+    if (byName.has(tool.name)) throw new Error(`two tools are named "${tool.name}"`);
+    byName.set(tool.name, tool);
+  }
+  return {
+    list: (allow) =>
+      [...byName.values()]
+        .filter((t) => !allow || allow.includes(t.name))
+        .map(({ name, description, effect }) => ({ name, description, effect })),
+    spec(name) {
+      const tool = byName.get(name);
+      if (!tool) return undefined;
+      const parameters = z.toJSONSchema(tool.input) as Record<string, unknown>;
+      return { name: tool.name, description: tool.description, parameters };
+    },
+    async run(name, rawArguments, context) {
+      const tool = byName.get(name);
+      if (!tool) return { ok: false, output: `unknown tool "${name}"` };
+      let value: unknown;
+      try {
+        value = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
+      } catch {
+        return { ok: false, output: `invalid arguments for ${name}: not valid JSON` };
+      }
+      const parsed = tool.input.safeParse(value);
+      if (!parsed.success) return { ok: false, output: `invalid arguments for ${name}:\n${issueLines(parsed.error)}` };
+      try {
+        return { ok: true, output: await tool.run(parsed.data, context) };
+      } catch (err) {
+        return { ok: false, output: `${name} failed: ${err instanceof Error ? err.message : String(err)}` };
+      }
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Helpers for agent integration tests: start an agent on a test's queue, wait for the state
+ * to reach a condition, find open interactions, answer them, and build plan replies.
+ */
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { CairnConfig } from '../../config/config';
+import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentState } from '../../workflows/agent/agent-state';
+import { agentWorkflow } from '../../workflows/agent/agent-workflow';
+import type { Interaction, InteractionKind } from '../../workflows/interactions/interaction-types';
+import { answerUpdate, stateQuery } from '../../workflows/messages';
+import type { Plan, PlanStep } from '../../workflows/plan/plan-types';
+import { reply } from '../fake-llm/replies';
+import { uniqueId } from './test-env';
+import { waitUntil } from './wait-until';
+
+export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
+
+/** Starts an agent on the test's task queue. */
+export function startAgent(client: Client, config: CairnConfig, input: AgentInput): Promise<AgentHandle> {
+  return client.workflow.start(agentWorkflow, {
+    taskQueue: config.taskQueue,
+    workflowId: uniqueId('agent-test'),
+    args: [input],
+  });
+}
+
+/** The agent's state. */
+export function stateOf(handle: AgentHandle): Promise<AgentState> {
+  return handle.query(stateQuery);
+}
+
+/** Waits until the state satisfies `predicate`, returning it. */
+export function waitForState(
+  handle: AgentHandle,
+  description: string,
+  predicate: (state: AgentState) => boolean,
+): Promise<AgentState> {
+  return waitUntil(description, async () => {
+    const state = await stateOf(handle);
+    return predicate(state) ? state : undefined;
+  });
+}
+
+/** Waits for an open interaction of `kind` (and step, when given) and returns it, typed by kind. */
+export async function waitForInteraction<K extends InteractionKind>(
+  handle: AgentHandle,
+  kind: K,
+  stepId?: string,
+): Promise<Extract<Interaction, { kind: K }>> {
+  const matches = (i: Interaction): i is Extract<Interaction, { kind: K }> =>
+    i.status === 'open' && i.kind === kind && (stepId === undefined || i.stepId === stepId);
+  const state = await waitForState(handle, `an open ${kind}${stepId ? ` for ${stepId}` : ''}`, (s) =>
+    s.interactions.some(matches),
+  );
+  const found = state.interactions.find(matches);
+  if (!found) throw new Error(`no open ${kind}`);
+  return found;
+}
+
+/** Answers by update (the validator's verdict comes back at once). */
+export function answer(handle: AgentHandle, interactionId: string, value: unknown, by = 'tester') {
+  return handle.executeUpdate(answerUpdate, { args: [{ interactionId, answer: value, by }] });
+}
+
+/** Sends an answer the update must reject, and returns the validator's message. */
+export async function rejection(handle: AgentHandle, interactionId: string, value: unknown): Promise<string> {
+  const error = await answer(handle, interactionId, value).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  if (!(error instanceof WorkflowUpdateFailedError))
+    throw new Error(`expected the update to be rejected, got ${String(error)}`);
+  return error.cause?.message ?? '';
+}
+
+/** A step with defaults. */
+export function step(id: string, dependsOn: string[] = [], extra: Partial<PlanStep> = {}): PlanStep {
+  return { id, title: `Step ${id}`, description: `Do ${id}`, depends_on: dependsOn, ...extra };
+}
+
+/** A plan of `steps`. */
+export function plan(steps: PlanStep[], extra: Partial<Plan> = {}): Plan {
+  return { task: 'test task', language: 'en', steps, replan: [], ...extra };
+}
+
+/** The planner's reply carrying `value` as JSON content. */
+export const planReply = (value: Plan) => reply.json(value);
+
+/** A step's reply finishing with `result`. */
+export const finish = (result: string) => reply.toolCall('finish_step', { result });

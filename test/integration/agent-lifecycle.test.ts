@@ -1,0 +1,137 @@
+/**
+ * Acceptance 7, 8 and 9 — the summary (and its mechanical fallback), ReAct mode, LLM faults
+ * seen through the agent, and cancellation mid-execution.
+ */
+import { WorkflowFailedError } from '@temporalio/client';
+import { CancelledFailure } from '@temporalio/common';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { finish, plan, planReply, startAgent, stateOf, step, waitForState } from '../harness/agents';
+import { recordHistory } from '../harness/histories';
+import { withWorker } from '../harness/test-env';
+
+const bed = agentTestbed();
+
+test('the final answer comes from the summary call, in the plan language', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1'), step('s2')], { language: 'fr' }))],
+      'step:s1': [finish('un')],
+      'step:s2': [finish('deux')],
+      summary: [reply.text('Réponse finale', { usage: { promptTokens: 10, completionTokens: 5 } })],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'en français' });
+    const result = await handle.result();
+    expect(result.answer).toBe('Réponse finale');
+    const summaryPrompt = JSON.stringify(bed.llm.requestsFor('summary')[0]?.body.messages);
+    expect(summaryPrompt).toContain('\\"fr\\"');
+    expect(summaryPrompt).toContain('un');
+    expect(summaryPrompt).toContain('deux');
+    const state = await stateOf(handle);
+    expect(state.phase).toBe('completed');
+    expect(state.result).toBe('Réponse finale');
+    const stepTokens = state.steps.reduce((n, s) => n + s.usage.totalTokens, 0);
+    expect(stepTokens).toBe(sumUsage('step'));
+    // The agent's total is every call the fake answered: planner, steps and summary.
+    expect(state.usage.totalTokens).toBe(sumUsage('plan') + sumUsage('step') + sumUsage('summary'));
+    expect(sumUsage('summary')).toBe(15);
+    await recordHistory('agent-summary', handle);
+  });
+});
+
+/** Total tokens the fake reported in its answers for a purpose. */
+function sumUsage(purpose: string): number {
+  return bed.llm.requestsFor(purpose).reduce((n, r) => n + (r.reportedTokens ?? 0), 0);
+}
+
+test('when the summary call fails for good, a mechanical summary is the answer', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1', [], { title: 'Gather facts' })]))],
+      'step:s1': [finish('the facts')],
+      summary: [reply.error(400, 'context too long')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'summarise' });
+    const result = await handle.result();
+    expect(result.answer).toContain('Gather facts (completed)');
+    expect(result.answer).toContain('the facts');
+    expect((await stateOf(handle)).events.some((e) => e.message.includes('mechanical summary'))).toBe(true);
+  });
+});
+
+test('ReAct mode runs one step on the whole task, with no planner call', async () => {
+  bed.llm.respondWith(byRoute({ 'step:task': [finish('direct answer')] }));
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'just do it', mode: { plan: false } });
+    expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'direct answer' });
+    expect(bed.llm.requestsFor('plan')).toHaveLength(0);
+    expect(JSON.stringify(bed.llm.requests[0]?.body.messages)).toContain('just do it');
+    expect((await stateOf(handle)).steps.map((s) => s.id)).toEqual(['task']);
+  });
+});
+
+test('LLM faults: a 429 waits its Retry-After, a 500 retries, then planning goes on', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [reply.rateLimited(2), reply.error(503), planReply(plan([step('s1')]))],
+      'step:s1': [finish('ok')],
+      summary: [reply.text('done')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    await (await startAgent(bed.client, bed.config, { task: 'flaky endpoint' })).result();
+    const [first, second, third] = bed.llm.requestsFor('plan').map((r) => r.receivedAt);
+    expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1_900);
+    expect(third).toBeDefined();
+  });
+});
+
+test('a 401 fails the agent at once with a clear error in state and in the workflow result', async () => {
+  bed.llm.respondWith(byRoute({ plan: [reply.error(401, 'invalid api key')] }));
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'no key' });
+    const error = await handle.result().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    expect((error as WorkflowFailedError).cause?.message).toMatch(
+      /^LLM_AUTH: LLM endpoint answered 401: .*invalid api key/,
+    );
+    const state = await stateOf(handle);
+    expect(state.phase).toBe('failed');
+    expect(state.error).toMatch(/^LLM_AUTH: .*401/);
+    expect(bed.llm.requests).toHaveLength(1);
+  });
+});
+
+test('cancel mid-execution stops the running step and its LLM call; finished results are kept', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1'), step('s2', ['s1'])]))],
+      'step:s1': [finish('kept result')],
+      'step:s2': [reply.hang()],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'long job' });
+    await waitForState(handle, 's2 running', (s) => s.steps[1]?.status === 'running');
+    await bed.llm.waitForRequests(3);
+    await handle.cancel();
+    const error = await handle.result().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    expect((error as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+    const state = await stateOf(handle);
+    expect(state.phase).toBe('cancelled');
+    expect(state.steps.map((s) => [s.id, s.status, s.result])).toEqual([
+      ['s1', 'completed', 'kept result'],
+      ['s2', 'cancelled', undefined],
+    ]);
+    const child = bed.client.workflow.getHandle(`${handle.workflowId}/step-s2`);
+    expect((await child.describe()).status.name).toBe('CANCELLED');
+    const events = (await child.fetchHistory()).events ?? [];
+    expect(events.some((e) => e.activityTaskCancelRequestedEventAttributes)).toBe(true);
+  });
+});

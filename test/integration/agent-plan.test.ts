@@ -1,0 +1,145 @@
+/**
+ * Acceptance 2 and 3 — plan validation with correction messages, and the human plan check
+ * (confirm, revise, edit, cancel).
+ */
+import { WorkflowFailedError } from '@temporalio/client';
+import { reply, type ScriptedReply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import {
+  answer,
+  rejection,
+  finish,
+  plan,
+  planReply,
+  startAgent,
+  stateOf,
+  step,
+  waitForInteraction,
+} from '../harness/agents';
+import { recordHistory } from '../harness/histories';
+import { withWorker } from '../harness/test-env';
+
+const bed = agentTestbed();
+
+const lastUserMessage = (purposeIndex: number): string => {
+  const messages = bed.llm.requestsFor('plan')[purposeIndex]?.body.messages ?? [];
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  return typeof last?.content === 'string' ? last.content : '';
+};
+
+const good = plan([step('s1')]);
+const okRoutes = { 'step:s1': [finish('one')], summary: [reply.text('done')] };
+
+describe('plan validation', () => {
+  test.each<[string, ScriptedReply, RegExp]>([
+    ['malformed JSON', reply.malformedJson(), /not valid JSON/],
+    ['schema errors', reply.schemaBreakingJson(), /steps: /],
+    ['a cycle', planReply(plan([step('s1', ['s2']), step('s2', ['s1'])])), /cycle: s1 → s2 → s1|cycle: s2 → s1 → s2/],
+    ['an unknown dependency', planReply(plan([step('s1', ['ghost'])])), /step "s1": depends on unknown step "ghost"/],
+    ['a duplicate id', planReply(plan([step('s1'), step('s1')])), /step "s1": duplicate id/],
+  ])('%s gets a correction naming the problem, then a valid plan runs', async (_name, bad, named) => {
+    bed.llm.respondWith(byRoute({ plan: [bad, planReply(good)], ...okRoutes }));
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'validate me' });
+      expect(await handle.result()).toMatchObject({ status: 'completed' });
+      expect(lastUserMessage(1)).toMatch(/That plan cannot be used/);
+      expect(lastUserMessage(1)).toMatch(named);
+      expect((await stateOf(handle)).revision).toBe(1);
+    });
+  });
+
+  test('three bad plans in a row fail the agent with the errors', async () => {
+    bed.llm.respondWith(
+      byRoute({ plan: [reply.malformedJson(), reply.malformedJson(), planReply(plan([step('a', ['b'])]))] }),
+    );
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'hopeless' });
+      const error = await handle.result().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WorkflowFailedError);
+      const cause = (error as WorkflowFailedError).cause;
+      expect(cause?.message).toMatch(/3 invalid plans in a row: step "a": depends on unknown step "b"/);
+      const state = await stateOf(handle);
+      expect(state.phase).toBe('failed');
+      expect(state.error).toMatch(/unknown step "b"/);
+      expect(bed.llm.requestsFor('plan')).toHaveLength(3);
+    });
+  });
+});
+
+describe('plan check', () => {
+  test('confirm executes with no further planner call', async () => {
+    bed.llm.respondWith(byRoute({ plan: [planReply(good)], ...okRoutes }));
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'check me', mode: { confirmPlan: true } });
+      const check = await waitForInteraction(handle, 'plan.check');
+      expect(check).toMatchObject({ plan: good, revision: 1 });
+      expect((await stateOf(handle)).phase).toBe('awaiting_input');
+      await answer(handle, check.id, { decision: 'confirm' });
+      await handle.result();
+      expect(bed.llm.requestsFor('plan')).toHaveLength(1);
+      await recordHistory('agent-plan-check', handle);
+    });
+  });
+
+  test('revise sends the feedback to the planner and bumps the revision', async () => {
+    const revised = plan([step('s1'), step('s2', ['s1'])]);
+    bed.llm.respondWith(
+      byRoute({ plan: [planReply(good), planReply(revised)], ...okRoutes, 'step:s2': [finish('two')] }),
+    );
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'check me', mode: { confirmPlan: true } });
+      const first = await waitForInteraction(handle, 'plan.check');
+      expect(await rejection(handle, first.id, { decision: 'revise' })).toMatch(/feedback/);
+      await answer(handle, first.id, { decision: 'revise', feedback: 'Add a review step' });
+      const second = await waitForInteraction(handle, 'plan.check');
+      expect(second).toMatchObject({ revision: 2, plan: revised });
+      expect(lastUserMessage(1)).toContain('Add a review step');
+      await answer(handle, second.id, { decision: 'confirm' });
+      await handle.result();
+      expect((await stateOf(handle)).steps.map((s) => s.status)).toEqual(['completed', 'completed']);
+    });
+  });
+
+  test('edit replaces the plan after validation; an invalid edit is rejected by the update', async () => {
+    const edited = plan([step('e1'), step('e2', ['e1'])]);
+    bed.llm.respondWith(
+      byRoute({
+        plan: [planReply(good)],
+        'step:e1': [finish('E1')],
+        'step:e2': [finish('E2')],
+        summary: [reply.text('done')],
+      }),
+    );
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'check me', mode: { confirmPlan: true } });
+      const check = await waitForInteraction(handle, 'plan.check');
+      expect(await rejection(handle, check.id, { decision: 'edit', plan: plan([step('e1', ['nowhere'])]) })).toMatch(
+        /depends on unknown step "nowhere"/,
+      );
+      await answer(handle, check.id, { decision: 'edit', plan: edited });
+      await handle.result();
+      const state = await stateOf(handle);
+      expect(state.revision).toBe(2);
+      expect(state.plan).toEqual(edited);
+      expect(state.steps.map((s) => [s.id, s.result])).toEqual([
+        ['e1', 'E1'],
+        ['e2', 'E2'],
+      ]);
+      expect(bed.llm.requestsFor('plan')).toHaveLength(1);
+    });
+  });
+
+  test('cancel ends the agent', async () => {
+    bed.llm.respondWith(byRoute({ plan: [planReply(good)] }));
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'check me', mode: { confirmPlan: true } });
+      const check = await waitForInteraction(handle, 'plan.check');
+      await answer(handle, check.id, { decision: 'cancel' });
+      expect(await handle.result()).toMatchObject({ status: 'cancelled' });
+      const state = await stateOf(handle);
+      expect(state.phase).toBe('cancelled');
+      expect(bed.llm.requestsFor('step')).toHaveLength(0);
+    });
+  });
+});

@@ -1,0 +1,82 @@
+/** The agent state functions: bounded timeline with a cursor, interactions and audit records. */
+import {
+  MAX_EVENTS,
+  addEvent,
+  addUsage,
+  createAgentState,
+  openInteraction,
+  openInteractions,
+  recordAnswer,
+  stateSince,
+} from '../../workflows/agent/agent-state';
+import { progressMarkdown } from '../../workflows/agent/progress-markdown';
+
+test('the timeline keeps the last MAX_EVENTS events and the sequence keeps counting', () => {
+  const state = createAgentState('t');
+  for (let i = 0; i < MAX_EVENTS + 25; i++) addEvent(state, 1000 + i, { type: 'tool.called', message: `e${i}` });
+  expect(state.events).toHaveLength(MAX_EVENTS);
+  expect(state.eventSeq).toBe(MAX_EVENTS + 25);
+  expect(state.events[0]?.seq).toBe(26);
+  expect(state.events.at(-1)).toMatchObject({ seq: MAX_EVENTS + 25, at: 1000 + MAX_EVENTS + 24 });
+});
+
+test('stateSince returns only events after the cursor', () => {
+  const state = createAgentState('t');
+  for (let i = 0; i < 5; i++) addEvent(state, i, { type: 'replan', message: `e${i}` });
+  expect(stateSince(state, 3).events.map((e) => e.seq)).toEqual([4, 5]);
+  expect(stateSince(state).events).toHaveLength(5);
+  expect(stateSince(state, 5).events).toEqual([]);
+});
+
+test('interactions get sequential ids, an opened event, and an audit record when answered', () => {
+  const state = createAgentState('t');
+  const a = openInteraction(state, 10, { kind: 'ask.query', prompt: 'Who?' });
+  const b = openInteraction(state, 11, { kind: 'step.failure', prompt: 'Retry?', error: 'boom' }, 's2');
+  expect([a.id, b.id]).toEqual(['i1', 'i2']);
+  expect(b.stepId).toBe('s2');
+  expect(openInteractions(state)).toHaveLength(2);
+  recordAnswer(state, 20, a, { text: 'engineers' }, 'ann');
+  expect(a).toMatchObject({ status: 'answered', answer: { text: 'engineers' }, by: 'ann', answeredAt: 20 });
+  expect(openInteractions(state).map((i) => i.id)).toEqual(['i2']);
+  expect(state.events.map((e) => [e.type, e.interactionId])).toEqual([
+    ['interaction.opened', 'i1'],
+    ['interaction.opened', 'i2'],
+    ['interaction.answered', 'i1'],
+  ]);
+});
+
+test('usage adds up field by field', () => {
+  const total = { promptTokens: 1, completionTokens: 2, totalTokens: 3 };
+  addUsage(total, { promptTokens: 10, completionTokens: 20, totalTokens: 30 });
+  expect(total).toEqual({ promptTokens: 11, completionTokens: 22, totalTokens: 33 });
+});
+
+test('progress markdown shows phase, revision, each step with its dependencies, and waiting input', () => {
+  const state = createAgentState('t');
+  state.phase = 'executing';
+  state.revision = 2;
+  state.plan = {
+    task: 't',
+    language: 'en',
+    replan: [],
+    steps: [
+      { id: 's1', title: 'One', description: '', depends_on: [] },
+      { id: 's2', title: 'Two', description: '', depends_on: ['s1'] },
+    ],
+  };
+  const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  state.steps = [
+    { id: 's1', title: 'One', status: 'completed', usage, toolCalls: [], rounds: 1, attempts: 1 },
+    { id: 's2', title: 'Two', status: 'waiting', usage, toolCalls: [], rounds: 1, attempts: 1 },
+  ];
+  openInteraction(state, 1, { kind: 'ask.query', prompt: 'Region?' }, 's2');
+  expect(progressMarkdown(state)).toBe(
+    [
+      '**executing** · plan r2 · 0 tokens',
+      '- ● `s1` One',
+      '- ⏸ `s2` Two ← s1',
+      '',
+      'Waiting for input: i1 (ask.query)',
+    ].join('\n'),
+  );
+});

@@ -1,0 +1,60 @@
+/**
+ * The agent workflow's input (DESIGN §3, §5 "Workflow input"): one zod schema that fills the
+ * defaults, shared by the workflow (which validates again, so the Temporal UI and the CLI
+ * cannot start a broken agent) and every client.
+ */
+import { z } from 'zod';
+
+const modelSchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  topP: z.number().gt(0).max(1).optional(),
+  maxTokens: z.number().int().positive().max(1_000_000).optional(),
+});
+
+const limitsSchema = z.object({
+  /** Clarifying questions while planning; the mission caps it at 3. */
+  maxAsks: z.number().int().min(0).max(3).default(3),
+  maxStepRounds: z.number().int().min(1).max(1000).default(30),
+  maxReplans: z.number().int().min(0).max(20).default(2),
+  maxParallelSteps: z.number().int().min(1).max(100).default(4),
+  tokenBudget: z.number().int().positive().optional(),
+  deadlineMs: z.number().int().positive().optional(),
+});
+
+export const agentInputSchema = z.object({
+  task: z.string().trim().min(1, 'the task is empty').max(20_000),
+  systemPrompt: z.string().max(20_000).optional(),
+  files: z.array(z.string().min(1)).max(50).optional(),
+  model: modelSchema.optional(),
+  mode: z
+    .object({
+      plan: z.boolean().default(true),
+      ask: z.boolean().default(false),
+      confirmPlan: z.boolean().default(false),
+    })
+    .prefault({}),
+  /** Allow list of tool names; absent means every registered tool. */
+  tools: z.array(z.string().min(1)).max(100).optional(),
+  limits: limitsSchema.prefault({}),
+  onStepFailure: z.enum(['fail', 'continue', 'ask']).default('fail'),
+  /** Set for agents started by the `sub_agent` tool: they never wait for a plan check. */
+  nested: z.boolean().default(false),
+});
+
+/** What callers send (defaults optional). */
+export type AgentInput = z.input<typeof agentInputSchema>;
+/** The input with every default filled in. */
+export type AgentSettings = z.output<typeof agentInputSchema>;
+
+/** Parses the input; errors come back as `path: message` lines. */
+export function parseAgentInput(
+  value: unknown,
+): { ok: true; settings: AgentSettings } | { ok: false; errors: string[] } {
+  const parsed = agentInputSchema.safeParse(value);
+  if (parsed.success) return { ok: true, settings: parsed.data };
+  return {
+    ok: false,
+    errors: parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`),
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * One agent run's live context inside `agentWorkflow`: the state the `state` query returns,
+ * the settings, the planner's conversation, and everything that touches interactions —
+ * opening them, validating and recording answers (update and signal), and routing answers to
+ * the step that asked. Phase changes keep the search attributes and current details current.
+ */
+import {
+  ApplicationFailure,
+  condition,
+  getExternalWorkflowHandle,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { Conversations } from '../conversation';
+import { validateAnswer } from '../interactions/validate-answer';
+import type { Answer, AnswerCheck, AnswerInput, InteractionSpec } from '../interactions/interaction-types';
+import {
+  answerSignal,
+  answerUpdate,
+  stateQuery,
+  stepInteractionSignal,
+  stepAnswerSignal,
+  stepProgressSignal,
+  type AnswerAccepted,
+  type StepInteractionRequest,
+  type StepProgress,
+} from '../messages';
+import { checkPlanValue } from '../plan/check-plan';
+import { AgentAwaitingInputKey, AgentPhaseKey } from '../search-attributes';
+import type { AgentSettings } from './agent-input';
+import {
+  addEvent,
+  addUsage,
+  createAgentState,
+  openInteraction,
+  openInteractions,
+  recordAnswer,
+  stateSince,
+  stepRun,
+  type AgentEvent,
+  type AgentPhase,
+  type AgentState,
+} from './agent-state';
+import { progressMarkdown } from './progress-markdown';
+
+/** Where a step's interaction came from, to send the answer back. */
+interface StepRequestRoute {
+  stepId: string;
+  requestId: string;
+}
+
+export class AgentRun {
+  readonly state: AgentState;
+  readonly conversations = new Conversations();
+  readonly agentId = workflowInfo().workflowId;
+  private readonly stepRoutes: Record<string, StepRequestRoute> = {};
+  private visible = '';
+
+  constructor(readonly settings: AgentSettings) {
+    this.state = createAgentState(settings.task);
+  }
+
+  /** Registers the query, signal and update handlers; call first thing in the workflow. */
+  serve(): this {
+    this.conversations.serve();
+    setHandler(stateQuery, (args) => stateSince(this.state, args?.afterSeq));
+    setHandler(answerUpdate, (input) => this.accept(input), {
+      validator: (input: AnswerInput) => {
+        const check = this.check(input);
+        if (!check.ok) throw new Error(check.error);
+      },
+    });
+    setHandler(answerSignal, async (input) => {
+      const check = this.check(input);
+      if (check.ok) return void (await this.accept(input));
+      this.event({ type: 'answer.rejected', message: `answer to ${input.interactionId} rejected: ${check.error}` });
+    });
+    setHandler(stepInteractionSignal, (request) => this.openForStep(request));
+    setHandler(stepProgressSignal, (progress) => this.recordProgress(progress));
+    this.syncVisibility();
+    return this;
+  }
+
+  /** Adds a timeline event at workflow time. */
+  event(event: Omit<AgentEvent, 'seq' | 'at'>): void {
+    addEvent(this.state, Date.now(), event);
+  }
+
+  /** Moves to `phase`, keeping search attributes and current details in step. */
+  setPhase(phase: AgentPhase): void {
+    this.state.phase = phase;
+    this.syncVisibility();
+  }
+
+  /** Opens an agent-level interaction and waits for its answer. */
+  async ask(spec: InteractionSpec, stepId?: string): Promise<Answer> {
+    const interaction = openInteraction(this.state, Date.now(), spec, stepId);
+    this.syncVisibility();
+    await condition(() => interaction.status !== 'open');
+    if (!interaction.answer) throw ApplicationFailure.nonRetryable(`interaction ${interaction.id} closed unanswered`);
+    return interaction.answer;
+  }
+
+  /** Validates an answer against the open interaction it names. */
+  check(input: AnswerInput): AnswerCheck {
+    const interaction = this.state.interactions.find((i) => i.id === input.interactionId);
+    return validateAnswer(interaction, input, checkPlanValue);
+  }
+
+  /** Records a valid answer; a step's answer is forwarded to the step that asked. */
+  private async accept(input: AnswerInput): Promise<AnswerAccepted> {
+    const check = this.check(input);
+    if (!check.ok) throw ApplicationFailure.nonRetryable(check.error, 'INVALID_ANSWER');
+    const interaction = this.state.interactions.find((i) => i.id === input.interactionId);
+    if (!interaction) throw ApplicationFailure.nonRetryable(`no interaction "${input.interactionId}"`);
+    recordAnswer(this.state, Date.now(), interaction, check.answer, input.by);
+    this.syncVisibility();
+    const route = this.stepRoutes[interaction.id];
+    if (route) {
+      const step = stepRun(this.state, route.stepId);
+      if (step?.status === 'waiting') step.status = 'running';
+      await getExternalWorkflowHandle(this.stepWorkflowId(route.stepId)).signal(stepAnswerSignal, {
+        requestId: route.requestId,
+        interactionId: interaction.id,
+        answer: check.answer,
+        ...(input.by !== undefined ? { by: input.by } : {}),
+      });
+    }
+    return { interactionId: interaction.id, answer: check.answer };
+  }
+
+  private openForStep(request: StepInteractionRequest): void {
+    const interaction = openInteraction(this.state, Date.now(), request.spec, request.stepId);
+    this.stepRoutes[interaction.id] = { stepId: request.stepId, requestId: request.requestId };
+    const step = stepRun(this.state, request.stepId);
+    if (step) step.status = 'waiting';
+    this.syncVisibility();
+  }
+
+  private recordProgress(progress: StepProgress): void {
+    const step = stepRun(this.state, progress.stepId);
+    if (!step) return;
+    step.rounds = progress.round;
+    addUsage(step.usage, progress.usage);
+    addUsage(this.state.usage, progress.usage);
+    for (const call of progress.toolCalls) {
+      step.toolCalls.push(call);
+      this.event({ type: 'tool.called', stepId: step.id, message: `${call.name} → ${call.outcome}` });
+    }
+  }
+
+  /** The child workflow id of a step (DESIGN §5). */
+  stepWorkflowId(stepId: string): string {
+    return `${this.agentId}/step-${stepId}`;
+  }
+
+  private syncVisibility(): void {
+    const awaiting = openInteractions(this.state).length > 0;
+    // Upsert only on change: each upsert is a history event.
+    if (this.visible !== `${this.state.phase}/${awaiting}`) {
+      this.visible = `${this.state.phase}/${awaiting}`;
+      upsertSearchAttributes([
+        { key: AgentPhaseKey, value: this.state.phase },
+        { key: AgentAwaitingInputKey, value: awaiting },
+      ]);
+    }
+    setCurrentDetails(progressMarkdown(this.state));
+  }
+}

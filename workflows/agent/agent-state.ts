@@ -1,0 +1,172 @@
+/**
+ * The agent state returned by the `state` query (DESIGN §3, §5): plain JSON only, so it
+ * survives queries and continue-as-new. The functions here mutate a state object the workflow
+ * owns; they are pure apart from that and unit-tested without Temporal.
+ */
+import type { Answer, Interaction, InteractionSpec } from '../interactions/interaction-types';
+import type { TokenUsage } from '../llm-types';
+import type { Plan, StepStatus } from '../plan/plan-types';
+
+export type AgentPhase =
+  'planning' | 'awaiting_input' | 'executing' | 'replanning' | 'summarizing' | 'completed' | 'failed' | 'cancelled';
+
+/** One tool call a step made. */
+export interface ToolCallRecord {
+  callId: string;
+  name: string;
+  /** The arguments as the model wrote them, cut to a readable length. */
+  arguments: string;
+  outcome: 'ok' | 'error';
+  durationMs: number;
+}
+
+/** One step run (DESIGN §3 "Step run"). */
+export interface StepRun {
+  id: string;
+  title: string;
+  status: StepStatus;
+  result?: string;
+  error?: string;
+  usage: TokenUsage;
+  toolCalls: ToolCallRecord[];
+  rounds: number;
+  attempts: number;
+  startedAt?: number;
+  endedAt?: number;
+}
+
+export type AgentEventType =
+  | 'plan.created'
+  | 'plan.revised'
+  | 'plan.rejected'
+  | 'step.started'
+  | 'step.finished'
+  | 'tool.called'
+  | 'interaction.opened'
+  | 'interaction.answered'
+  | 'answer.rejected'
+  | 'replan'
+  | 'summary'
+  | 'agent.finished';
+
+/** A timeline entry; `seq` only grows, so a UI asks for `afterSeq` to get what is new. */
+export interface AgentEvent {
+  seq: number;
+  at: number;
+  type: AgentEventType;
+  message: string;
+  stepId?: string;
+  interactionId?: string;
+}
+
+export interface AgentState {
+  phase: AgentPhase;
+  task: string;
+  plan?: Plan;
+  revision: number;
+  steps: StepRun[];
+  interactions: Interaction[];
+  usage: TokenUsage;
+  events: AgentEvent[];
+  /** The seq of the last event ever added (events older than the window are dropped). */
+  eventSeq: number;
+  asks: number;
+  replans: number;
+  result?: string;
+  error?: string;
+}
+
+/** How many events the timeline keeps. */
+export const MAX_EVENTS = 200;
+
+export const zeroUsage = (): TokenUsage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+
+/** A fresh state for `task`. */
+export function createAgentState(task: string): AgentState {
+  return {
+    phase: 'planning',
+    task,
+    revision: 0,
+    steps: [],
+    interactions: [],
+    usage: zeroUsage(),
+    events: [],
+    eventSeq: 0,
+    asks: 0,
+    replans: 0,
+  };
+}
+
+/** Adds `b` into `a`. */
+export function addUsage(a: TokenUsage, b: TokenUsage): void {
+  a.promptTokens += b.promptTokens;
+  a.completionTokens += b.completionTokens;
+  a.totalTokens += b.totalTokens;
+}
+
+/** Appends a timeline event, dropping the oldest beyond MAX_EVENTS. */
+export function addEvent(state: AgentState, at: number, event: Omit<AgentEvent, 'seq' | 'at'>): void {
+  state.eventSeq += 1;
+  state.events.push({ seq: state.eventSeq, at, ...event });
+  if (state.events.length > MAX_EVENTS) state.events.splice(0, state.events.length - MAX_EVENTS);
+}
+
+/** Opens an interaction with the next id (`i1`, `i2`, ...). */
+export function openInteraction(state: AgentState, at: number, spec: InteractionSpec, stepId?: string): Interaction {
+  const interaction: Interaction = {
+    ...spec,
+    id: `i${state.interactions.length + 1}`,
+    status: 'open',
+    createdAt: at,
+    ...(stepId !== undefined ? { stepId } : {}),
+  };
+  state.interactions.push(interaction);
+  addEvent(state, at, {
+    type: 'interaction.opened',
+    message: `${spec.kind}: ${spec.prompt}`,
+    interactionId: interaction.id,
+    ...(stepId !== undefined ? { stepId } : {}),
+  });
+  return interaction;
+}
+
+/** Records an accepted answer as the audit record and closes the interaction. */
+export function recordAnswer(
+  state: AgentState,
+  at: number,
+  interaction: Interaction,
+  answer: Answer,
+  by?: string,
+): void {
+  interaction.status = 'answered';
+  interaction.answer = answer;
+  interaction.answeredAt = at;
+  if (by !== undefined) interaction.by = by;
+  addEvent(state, at, {
+    type: 'interaction.answered',
+    message: `${interaction.kind} answered${by ? ` by ${by}` : ''}`,
+    interactionId: interaction.id,
+    ...(interaction.stepId !== undefined ? { stepId: interaction.stepId } : {}),
+  });
+}
+
+/** The open interactions. */
+export function openInteractions(state: AgentState): Interaction[] {
+  return state.interactions.filter((i) => i.status === 'open');
+}
+
+/** The step run for `id`. */
+export function stepRun(state: AgentState, id: string): StepRun | undefined {
+  return state.steps.find((s) => s.id === id);
+}
+
+/** Statuses by step id, as the scheduler wants them. */
+export function stepStatuses(state: AgentState): Record<string, StepStatus> {
+  return Object.fromEntries(state.steps.map((s) => [s.id, s.status]));
+}
+
+/** The state with only events after `afterSeq` (the timeline cursor). */
+export function stateSince(state: AgentState, afterSeq?: number): AgentState {
+  if (afterSeq === undefined) return state;
+  return { ...state, events: state.events.filter((e) => e.seq > afterSeq) };
+}

@@ -1,0 +1,183 @@
+/**
+ * `agentWorkflow` — one agent task, start to finish (DESIGN §4): plan (asking the user while
+ * asks remain), plan check by a human, execution of the steps as parallel child workflows,
+ * replans, and the summary. ReAct mode (plan off) runs one step on the whole task.
+ * Everything a person needs to see is in the `state` query; answers arrive by the `answer`
+ * update or signal.
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  isCancellation,
+} from '@temporalio/workflow';
+import { listTools } from '../activity-proxies';
+import { parsePlanOutput, parseReplanOutput } from '../plan/check-plan';
+import type { Plan } from '../plan/plan-types';
+import type { ToolInfo } from '../tools/tool-types';
+import { parseAgentInput, type AgentInput } from './agent-input';
+import { AgentRun } from './agent-run';
+import { zeroUsage } from './agent-state';
+import { executePlan } from './execution';
+import { PLANNER, obtainPlan } from './planning';
+import { plannerSystemPrompt, plannerTaskMessage, planRevisionMessage, replanMessage } from './prompts';
+import { summarize } from './summary';
+
+/** What `agentWorkflow` returns. */
+export interface AgentResult {
+  status: 'completed' | 'cancelled';
+  answer?: string;
+  usage: { promptTokens: number; completionTokens: number; totalTokens: number };
+}
+
+export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
+  const parsed = parseAgentInput(input);
+  if (!parsed.ok) {
+    throw ApplicationFailure.nonRetryable(`invalid agent input: ${parsed.errors.join('; ')}`, 'INVALID_INPUT');
+  }
+  const run = new AgentRun(parsed.settings).serve();
+  try {
+    const result = await runAgent(run);
+    await condition(allHandlersFinished);
+    return result;
+  } catch (err) {
+    if (isCancellation(err)) {
+      run.state.phase = 'cancelled';
+      for (const step of run.state.steps)
+        if (step.status === 'running' || step.status === 'waiting') step.status = 'cancelled';
+      run.event({ type: 'agent.finished', message: 'cancelled' });
+      run.setPhase('cancelled');
+      throw err;
+    }
+    const failure = describeFailure(err);
+    run.state.error = failure.message;
+    run.event({ type: 'agent.finished', message: `failed: ${failure.message}` });
+    run.setPhase('failed');
+    throw ApplicationFailure.nonRetryable(failure.message, failure.code);
+  }
+}
+
+/** A clear message and code for why the agent failed (an LLM 401 says LLM_AUTH, not "Activity task failed"). */
+function describeFailure(err: unknown): { code: string; message: string } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) {
+    const code = cause.type ?? 'STEP_FAILED';
+    return { code, message: err instanceof ActivityFailure ? `${code}: ${cause.message}` : cause.message };
+  }
+  return { code: 'STEP_FAILED', message: cause instanceof Error ? cause.message : String(cause) };
+}
+
+async function runAgent(run: AgentRun): Promise<AgentResult> {
+  const { settings, state } = run;
+  const tools = await listTools.executeWithOptions({ summary: 'tool catalogue' }, [settings.tools]);
+  let plan = settings.mode.plan ? await planWithCheck(run, tools) : reactPlan(settings.task);
+  if (!settings.mode.plan) adoptPlan(run, plan);
+  if (state.phase === 'cancelled') return { status: 'cancelled', usage: state.usage };
+
+  for (;;) {
+    run.setPhase('executing');
+    const outcome = await executePlan(run, tools);
+    if (outcome.kind === 'failed') throw ApplicationFailure.nonRetryable(outcome.error, 'STEP_FAILED');
+    if (outcome.kind === 'done') break;
+    plan = await replan(run, plan);
+  }
+
+  run.setPhase('summarizing');
+  state.result = settings.mode.plan ? await summarize(run) : (state.steps[0]?.result ?? '');
+  run.event({ type: 'agent.finished', message: 'completed' });
+  run.setPhase('completed');
+  return { status: 'completed', answer: state.result, usage: state.usage };
+}
+
+/** Plans, then (top-level agents with confirmPlan) waits for a human to check the plan. */
+async function planWithCheck(run: AgentRun, tools: ToolInfo[]): Promise<Plan> {
+  const { settings, state } = run;
+  run.conversations.append(
+    PLANNER,
+    { role: 'system', content: plannerSystemPrompt(tools, settings.mode.ask, settings.systemPrompt) },
+    { role: 'user', content: plannerTaskMessage(settings.task, settings.files) },
+  );
+  let plan = await obtainPlan(run, 'plan', parsePlanOutput);
+  adoptPlan(run, plan);
+  while (settings.mode.confirmPlan && !settings.nested) {
+    run.setPhase('awaiting_input');
+    const answer = await run.ask({ kind: 'plan.check', prompt: 'Check the plan', plan, revision: state.revision });
+    if (!('decision' in answer) || answer.decision === 'confirm') break;
+    if (answer.decision === 'cancel') {
+      run.event({ type: 'agent.finished', message: 'cancelled at plan check' });
+      run.setPhase('cancelled');
+      return plan;
+    }
+    if (answer.decision === 'edit' && 'plan' in answer && answer.plan) {
+      // The human wrote this plan: it needs no second check.
+      adoptPlan(run, answer.plan);
+      return answer.plan;
+    }
+    run.setPhase('planning');
+    run.conversations.append(PLANNER, {
+      role: 'user',
+      content: planRevisionMessage(('feedback' in answer && answer.feedback) || ''),
+    });
+    plan = await obtainPlan(run, 'plan', parsePlanOutput);
+    adoptPlan(run, plan);
+  }
+  return plan;
+}
+
+/** Makes `plan` current: bumps the revision and keeps settled step runs. */
+function adoptPlan(run: AgentRun, plan: Plan): void {
+  const { state } = run;
+  const previous = state.steps;
+  state.plan = plan;
+  state.revision += 1;
+  state.steps = plan.steps.map(
+    (step) =>
+      previous.find((p) => p.id === step.id && p.status !== 'pending') ?? {
+        id: step.id,
+        title: step.title,
+        status: 'pending',
+        usage: zeroUsage(),
+        toolCalls: [],
+        rounds: 0,
+        attempts: 0,
+      },
+  );
+  run.event({
+    type: state.revision === 1 ? 'plan.created' : 'plan.revised',
+    message: `plan r${state.revision}: ${plan.steps.map((s) => s.id).join(', ')}`,
+  });
+}
+
+/** Asks the planner for the remaining steps, keeping the settled ones (DESIGN §4.7). */
+async function replan(run: AgentRun, plan: Plan): Promise<Plan> {
+  const { state } = run;
+  run.setPhase('replanning');
+  state.replans += 1;
+  run.event({ type: 'replan', message: `replan ${state.replans}` });
+  const kept = state.steps.filter((s) => s.status !== 'pending').map((s) => s.id);
+  run.conversations.append(PLANNER, {
+    role: 'user',
+    content: replanMessage(
+      plan,
+      state.steps
+        .filter((s) => kept.includes(s.id))
+        .map((s) => ({ id: s.id, title: s.title, status: s.status, result: s.result })),
+    ),
+  });
+  const next = await obtainPlan(run, 'replan', (content) => parseReplanOutput(plan, kept, content));
+  adoptPlan(run, next);
+  return next;
+}
+
+/** ReAct mode: the whole task as one step. */
+function reactPlan(task: string): Plan {
+  return {
+    task,
+    language: 'en',
+    steps: [
+      { id: 'task', title: task.length > 80 ? `${task.slice(0, 77)}...` : task, description: task, depends_on: [] },
+    ],
+    replan: [],
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Planning (DESIGN §4.1): asks the planner for a plan, answering its `ask_user` calls through
+ * interactions while asks remain, and sending a correction naming the errors when its output
+ * breaks the plan rules — at most 3 bad plans in a row, then the agent fails with them.
+ */
+import { ApplicationFailure } from '@temporalio/workflow';
+import { callLlm } from '../activity-proxies';
+import { parseAskArgs, toInteractionSpec } from '../interactions/ask-schema';
+import type { LlmToolCall } from '../llm-types';
+import type { PlanCheck, Plan } from '../plan/plan-types';
+import { ASK_USER } from '../tools/tool-types';
+import type { AgentRun } from './agent-run';
+import { addUsage } from './agent-state';
+import { planCorrectionMessage } from './prompts';
+
+export const PLANNER = 'planner';
+const MAX_BAD_PLANS = 3;
+
+function canAsk(run: AgentRun, purpose: 'plan' | 'replan'): boolean {
+  const { mode, limits } = run.settings;
+  return purpose === 'plan' && mode.ask && run.state.asks < limits.maxAsks;
+}
+
+/** Answers the planner's tool calls (only `ask_user` is offered) as tool messages. */
+async function answerToolCalls(run: AgentRun, calls: LlmToolCall[], purpose: 'plan' | 'replan'): Promise<void> {
+  for (const call of calls) {
+    const reply = (content: string) =>
+      run.conversations.append(PLANNER, { role: 'tool', toolCallId: call.id, content });
+    if (call.name !== ASK_USER || !canAsk(run, purpose)) {
+      reply(
+        `error: ${call.name === ASK_USER ? 'no more questions are allowed; plan with what you know' : `unknown tool "${call.name}"; answer with the plan`}`,
+      );
+      continue;
+    }
+    const parsed = parseAskArgs(call.arguments);
+    if (!parsed.ok) {
+      reply(`error: invalid ask_user arguments:\n${parsed.errors.join('\n')}`);
+      continue;
+    }
+    run.state.asks += 1;
+    run.setPhase('awaiting_input');
+    const answer = await run.ask(toInteractionSpec(parsed.request));
+    run.setPhase(purpose === 'plan' ? 'planning' : 'replanning');
+    reply(JSON.stringify(answer));
+  }
+}
+
+/**
+ * Calls the planner until `check` accepts its output.
+ * @param check turns the reply's content into a plan (full plan, or a replan merge).
+ */
+export async function obtainPlan(
+  run: AgentRun,
+  purpose: 'plan' | 'replan',
+  check: (content: string | null) => PlanCheck,
+): Promise<Plan> {
+  for (let strikes = 0; ;) {
+    const offerAsk = canAsk(run, purpose);
+    const reply = await callLlm.executeWithOptions({ summary: `${purpose} r${run.state.revision + 1}` }, [
+      {
+        purpose,
+        agentId: run.agentId,
+        conversation: run.conversations.ref(PLANNER),
+        toolNames: offerAsk ? [ASK_USER] : [],
+        json: !offerAsk,
+        ...(run.settings.model ? { model: run.settings.model } : {}),
+      },
+    ]);
+    addUsage(run.state.usage, reply.usage);
+    run.conversations.append(PLANNER, {
+      role: 'assistant',
+      content: reply.content,
+      ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}),
+    });
+    if (reply.toolCalls.length > 0) {
+      await answerToolCalls(run, reply.toolCalls, purpose);
+      continue;
+    }
+    const checked = check(reply.content);
+    if (checked.ok) return checked.plan;
+    strikes += 1;
+    run.event({ type: 'plan.rejected', message: checked.errors.join('; ') });
+    if (strikes >= MAX_BAD_PLANS) {
+      throw ApplicationFailure.nonRetryable(
+        `the planner returned ${MAX_BAD_PLANS} invalid plans in a row: ${checked.errors.join('; ')}`,
+        'PLAN_INVALID',
+      );
+    }
+    run.conversations.append(PLANNER, { role: 'user', content: planCorrectionMessage(checked.errors) });
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The words Cairn says to the model: planner, step and summary prompts, and the correction
+ * and tool-result messages. Pure functions of their inputs, so prompts are testable and
+ * identical on replay.
+ */
+import type { Plan, PlanStep } from '../plan/plan-types';
+import type { ToolInfo } from '../tools/tool-types';
+
+function catalogue(tools: ToolInfo[]): string {
+  if (tools.length === 0) return '(no tools: steps can only reason and answer)';
+  return tools.map((t) => `- ${t.name} (${t.effect}): ${t.description}`).join('\n');
+}
+
+/** System prompt of the planner. */
+export function plannerSystemPrompt(tools: ToolInfo[], canAsk: boolean, extra?: string): string {
+  return [
+    'You are the planner of an agent. Break the user task into a small plan of steps that an executor will carry out with tools.',
+    'Steps run in parallel unless one depends on another; list in depends_on only the steps whose results a step really needs.',
+    'Answer with ONLY a JSON object of this shape:',
+    '{"task": string, "language": the language of the task (e.g. "en"), "steps": [{"id": short id like "s1", "title": string, "description": what to do, "depends_on": [ids], "done_when"?: string}], "replan": [ids of steps after which the rest of the plan should be reconsidered]}',
+    canAsk
+      ? 'If the task is ambiguous in a way that changes the plan, call ask_user first (a question, a choice, or a form). Ask only what you must.'
+      : 'Do not ask questions: plan with what you know.',
+    `Tools the executor can use:\n${catalogue(tools)}`,
+    ...(extra ? [`Instructions from the operator:\n${extra}`] : []),
+  ].join('\n\n');
+}
+
+/** The first user message of a planner conversation. */
+export function plannerTaskMessage(task: string, files?: string[]): string {
+  return files?.length ? `${task}\n\nFiles to consider:\n${files.map((f) => `- ${f}`).join('\n')}` : task;
+}
+
+/** Tells the planner what was wrong with its last plan. */
+export function planCorrectionMessage(errors: string[]): string {
+  return `That plan cannot be used:\n${errors.map((e) => `- ${e}`).join('\n')}\nReturn the corrected plan as a JSON object only.`;
+}
+
+/** The human's requested changes to the proposed plan. */
+export function planRevisionMessage(feedback: string): string {
+  return `The user reviewed the plan and asks for changes:\n${feedback}\nReturn the revised plan as a JSON object only.`;
+}
+
+/** Asks for the remaining steps after some have run. */
+export function replanMessage(
+  plan: Plan,
+  results: { id: string; title: string; status: string; result?: string }[],
+): string {
+  return [
+    'Some steps have run. Their results:',
+    ...results.map((r) => `## ${r.id} · ${r.title} (${r.status})\n${r.result ?? '(no result)'}`),
+    `The current plan:\n${JSON.stringify(plan)}`,
+    'Return a JSON plan of the steps that remain to be done (the same shape as before). Do not repeat the finished steps; new steps may depend on them by id.',
+  ].join('\n\n');
+}
+
+/** System prompt of a step's ReAct loop. */
+export function stepSystemPrompt(tools: ToolInfo[], canAsk: boolean, extra?: string): string {
+  return [
+    'You are the executor of one step of a larger plan. Use the tools to do the step, then call finish_step with the result.',
+    `Tools:\n${catalogue(tools)}`,
+    canAsk ? 'Call ask_user only when you cannot continue without the user.' : '',
+    ...(extra ? [`Instructions from the operator:\n${extra}`] : []),
+  ]
+    .filter((line) => line !== '')
+    .join('\n\n');
+}
+
+/** The step's own task, with the results of the steps it depends on — and nothing else. */
+export function stepTaskMessage(
+  task: string,
+  step: PlanStep,
+  dependencies: { id: string; title: string; result: string }[],
+): string {
+  return [
+    `Overall task: ${task}`,
+    `Your step (${step.id}): ${step.title}\n${step.description}`,
+    ...(step.done_when ? [`Done when: ${step.done_when}`] : []),
+    ...(dependencies.length
+      ? [
+          'Results of the steps this one depends on:',
+          ...dependencies.map((d) => `## ${d.id} · ${d.title}\n${d.result}`),
+        ]
+      : []),
+  ].join('\n\n');
+}
+
+/** Prompt of the final summary. */
+export function summaryPrompt(
+  task: string,
+  language: string,
+  results: { id: string; title: string; status: string; result?: string }[],
+): string {
+  return [
+    `Write the final answer to the task below for the user, in the language "${language}", from the step results. Be complete but concise; use Markdown.`,
+    `Task: ${task}`,
+    ...results.map((r) => `## ${r.id} · ${r.title} (${r.status})\n${r.result ?? '(no result)'}`),
+  ].join('\n\n');
+}
+
+/** The answer used when the summary call fails: each step, its status and result. */
+export function mechanicalSummary(
+  results: { id: string; title: string; status: string; result?: string; error?: string }[],
+): string {
+  return results.map((r) => `### ${r.title} (${r.status})\n${r.result ?? r.error ?? '(no result)'}`).join('\n\n');
+}

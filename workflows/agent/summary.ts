@@ -1,0 +1,44 @@
+/**
+ * The summary (DESIGN §4.8): the model writes the final answer from the step results in the
+ * plan's language; if that call fails, a mechanical summary (each step, status, result) is
+ * used instead, so a finished agent always has an answer.
+ */
+import { ActivityFailure } from '@temporalio/workflow';
+import { callLlm } from '../activity-proxies';
+import type { AgentRun } from './agent-run';
+import { addUsage } from './agent-state';
+import { mechanicalSummary, summaryPrompt } from './prompts';
+
+export async function summarize(run: AgentRun): Promise<string> {
+  const { state, settings } = run;
+  const results = state.steps.map((s) => ({
+    id: s.id,
+    title: s.title,
+    status: s.status,
+    ...(s.result !== undefined ? { result: s.result } : {}),
+    ...(s.error !== undefined ? { error: s.error } : {}),
+  }));
+  run.conversations.append('summary', {
+    role: 'user',
+    content: summaryPrompt(state.plan?.task ?? settings.task, state.plan?.language ?? 'en', results),
+  });
+  try {
+    const reply = await callLlm.executeWithOptions({ summary: 'summary' }, [
+      {
+        purpose: 'summary',
+        agentId: run.agentId,
+        conversation: run.conversations.ref('summary'),
+        ...(settings.model ? { model: settings.model } : {}),
+      },
+    ]);
+    addUsage(state.usage, reply.usage);
+    if (reply.content?.trim()) {
+      run.event({ type: 'summary', message: 'summary written by the model' });
+      return reply.content.trim();
+    }
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+  }
+  run.event({ type: 'summary', message: 'summary call failed: mechanical summary used' });
+  return mechanicalSummary(results);
+}

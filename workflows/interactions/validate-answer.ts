@@ -1,0 +1,197 @@
+/**
+ * Checks a human's answer (the `answer` signal and update, DESIGN §5) against the interaction it
+ * answers and returns it normalised and typed — or the broken rule as `path: message`, so the
+ * update validator, the HTTP API and the CLI can show it as it is. An answer that is rejected
+ * changes nothing (DESIGN §3). zod checks each kind's shape; plain functions then check the rules
+ * that depend on the interaction (options, form fields, digest, tokens used). Pure: runs inside
+ * the workflow sandbox.
+ */
+import { z } from 'zod';
+import type { PlanCheck } from '../plan/plan-types';
+import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from './interaction-types';
+import { firstDuplicate, validateFormValues } from './validate-form';
+
+/** The interaction of one kind. */
+type Of<K extends InteractionKind> = Extract<Interaction, { kind: K }>;
+
+/** Longest free text accepted in an answer (query text, feedback, reasons). */
+const MAX_TEXT = 4000;
+
+/** What each kind's answer looks like, for the "not an object" message. */
+const SHAPES: Record<InteractionKind, string> = {
+  'ask.query': '{ text }',
+  'ask.select': '{ values: [..] }',
+  'ask.form': '{ values: { <key>: <value> } }',
+  'plan.check': '{ decision: confirm | revise | edit | cancel, feedback?, plan? }',
+  'tool.approval': '{ decision: approve | reject, digest, reason? }',
+  'step.failure': '{ decision: retry | skip | abort }',
+  budget: '{ decision: raise | stop, tokenBudget? }',
+};
+
+/** zod error options: `required` when the value is absent, else `must be <what>`. */
+const expected = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : `must be ${what}`),
+});
+
+const decision = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+const optionalText = z
+  .string(expected('a string'))
+  .trim()
+  .max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`)
+  .optional();
+
+const querySchema = z.object({
+  text: z
+    .string(expected('a string'))
+    .trim()
+    .min(1, 'must not be empty')
+    .max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
+});
+const selectSchema = z.object({
+  values: z.array(z.string(expected('a string')), expected('a list of option values')),
+});
+const planCheckSchema = z.object({
+  decision: decision(['confirm', 'revise', 'edit', 'cancel']),
+  feedback: optionalText,
+  plan: z.unknown().optional(),
+});
+const approvalSchema = z.object({
+  decision: decision(['approve', 'reject']),
+  digest: z.string(expected('a string')),
+  reason: optionalText,
+});
+const failureSchema = z.object({ decision: decision(['retry', 'skip', 'abort']) });
+const budgetSchema = z.object({
+  decision: decision(['raise', 'stop']),
+  tokenBudget: z.number(expected('a number')).int('must be a whole number').optional(),
+});
+
+const accept = (answer: Answer): AnswerCheck => ({ ok: true, answer });
+const reject = (error: string): AnswerCheck => ({ ok: false, error });
+const quote = (value: string): string => JSON.stringify(value);
+
+/** One `path: message` per zod issue, joined; the root is called `answer`. */
+const rejectIssues = (error: z.ZodError): AnswerCheck =>
+  reject(error.issues.map((issue) => `${issue.path.map(String).join('.') || 'answer'}: ${issue.message}`).join('; '));
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Checks an answer to an interaction. Rejects an unknown interaction (`no interaction "<id>"`), one
+ * already answered or expired, an answer that is not an object of its kind's shape, and any broken
+ * rule of the kind (DESIGN §3, §5). On success the answer is normalised: text trimmed, form
+ * defaults filled, an edited plan as `checkPlan` returned it.
+ * @param interaction the interaction `input.interactionId` names, if there is one.
+ * @param checkPlan validates an edited plan like an LLM plan (injected: plan rules live elsewhere).
+ */
+export function validateAnswer(
+  interaction: Interaction | undefined,
+  input: AnswerInput,
+  checkPlan: (value: unknown) => PlanCheck,
+): AnswerCheck {
+  const id = input.interactionId;
+  if (interaction === undefined || interaction.id !== id) return reject(`no interaction ${quote(String(id))}`);
+  if (interaction.status === 'answered') return reject(`interaction ${quote(id)} is already answered`);
+  if (interaction.status === 'expired') return reject(`interaction ${quote(id)} has expired`);
+  if (!isRecord(input.answer)) {
+    return reject(`answer: must be an object; an ${interaction.kind} answer is ${SHAPES[interaction.kind]}`);
+  }
+  return checkByKind(interaction, input.answer, checkPlan);
+}
+
+function checkByKind(
+  interaction: Interaction,
+  answer: Record<string, unknown>,
+  checkPlan: (value: unknown) => PlanCheck,
+): AnswerCheck {
+  switch (interaction.kind) {
+    case 'ask.query':
+      return checkQuery(answer);
+    case 'ask.select':
+      return checkSelect(interaction, answer);
+    case 'ask.form':
+      return checkForm(interaction, answer);
+    case 'plan.check':
+      return checkPlanDecision(answer, checkPlan);
+    case 'tool.approval':
+      return checkApproval(interaction, answer);
+    case 'step.failure':
+      return checkStepFailure(answer);
+    case 'budget':
+      return checkBudget(interaction, answer);
+  }
+}
+
+/** `ask.query` → `{ text }`: a string, non-empty once trimmed, at most 4000 characters. */
+function checkQuery(answer: Record<string, unknown>): AnswerCheck {
+  const parsed = querySchema.safeParse(answer);
+  return parsed.success ? accept({ text: parsed.data.text }) : rejectIssues(parsed.error);
+}
+
+/** `ask.select` → `{ values }`: offered options only, no repeats, one (or, if multiple, at least one). */
+function checkSelect(interaction: Of<'ask.select'>, answer: Record<string, unknown>): AnswerCheck {
+  const parsed = selectSchema.safeParse(answer);
+  if (!parsed.success) return rejectIssues(parsed.error);
+  const { values } = parsed.data;
+  const stray = values.find((value) => !interaction.options.includes(value));
+  if (stray !== undefined) return reject(`values: ${quote(stray)} is not one of the options`);
+  const twice = firstDuplicate(values);
+  if (twice !== undefined) return reject(`values: ${quote(twice)} is chosen twice`);
+  if (!interaction.multiple && values.length !== 1) return reject('values: choose exactly one option');
+  if (interaction.multiple && values.length === 0) return reject('values: choose at least one option');
+  return accept({ values });
+}
+
+/** `ask.form` → `{ values: { <key>: <value> } }`, every field rule applied (see validate-form). */
+function checkForm(interaction: Of<'ask.form'>, answer: Record<string, unknown>): AnswerCheck {
+  if (answer.values === undefined) return reject('values: required');
+  if (!isRecord(answer.values)) return reject('values: must be an object keyed by field key');
+  const checked = validateFormValues(interaction.fields, answer.values);
+  return checked.ok ? accept({ values: checked.values }) : reject(checked.errors.join('; '));
+}
+
+/** `plan.check`: `revise` needs feedback; `edit` needs a plan that passes `checkPlan`. */
+function checkPlanDecision(answer: Record<string, unknown>, checkPlan: (value: unknown) => PlanCheck): AnswerCheck {
+  const parsed = planCheckSchema.safeParse(answer);
+  if (!parsed.success) return rejectIssues(parsed.error);
+  const { decision, plan } = parsed.data;
+  // Blank feedback counts as none; optional keys stay absent rather than empty.
+  const feedback = parsed.data.feedback ? { feedback: parsed.data.feedback } : {};
+  if (decision === 'revise' && !('feedback' in feedback)) return reject('feedback: a revise needs feedback');
+  if (decision !== 'edit') return accept({ decision, ...feedback });
+  if (plan === undefined) return reject('plan: an edit needs the changed plan');
+  const checked = checkPlan(plan);
+  if (!checked.ok) return reject(`plan: ${checked.errors.join('; ')}`);
+  return accept({ decision, plan: checked.plan, ...feedback });
+}
+
+/** `tool.approval`: the answer must carry the digest of the arguments it approves (or rejects). */
+function checkApproval(interaction: Of<'tool.approval'>, answer: Record<string, unknown>): AnswerCheck {
+  const parsed = approvalSchema.safeParse(answer);
+  if (!parsed.success) return rejectIssues(parsed.error);
+  const { decision, digest, reason } = parsed.data;
+  if (digest !== interaction.digest) return reject('digest: this approval is for other arguments');
+  return accept({ decision, digest, ...(reason ? { reason } : {}) });
+}
+
+/** `step.failure` → `{ decision: retry | skip | abort }`. */
+function checkStepFailure(answer: Record<string, unknown>): AnswerCheck {
+  const parsed = failureSchema.safeParse(answer);
+  return parsed.success ? accept({ decision: parsed.data.decision }) : rejectIssues(parsed.error);
+}
+
+/** `budget`: `raise` needs a new `tokenBudget` above the tokens already used; `stop` needs nothing. */
+function checkBudget(interaction: Of<'budget'>, answer: Record<string, unknown>): AnswerCheck {
+  const parsed = budgetSchema.safeParse(answer);
+  if (!parsed.success) return rejectIssues(parsed.error);
+  const { decision, tokenBudget } = parsed.data;
+  if (decision === 'stop') return accept({ decision });
+  if (tokenBudget === undefined) return reject('tokenBudget: a raise needs the new budget');
+  if (tokenBudget <= interaction.usedTokens) {
+    return reject(`tokenBudget: must be greater than the ${interaction.usedTokens} tokens already used`);
+  }
+  return accept({ decision, tokenBudget });
+}

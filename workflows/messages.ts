@@ -1,0 +1,66 @@
+/**
+ * Every Temporal message of Cairn, defined once (STYLE §3). Clients, the CLI, the web app and
+ * tests use these objects, never string literals.
+ *
+ * Public (DESIGN §5): signal and update `answer`, query `state`.
+ * Internal: `conversation` (read by the LLM activity so conversations never travel as activity
+ * input — DESIGN §4.13) and the step ↔ agent signals that route a step's questions through
+ * the agent, which owns every interaction.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AgentState } from './agent/agent-state';
+import type { AnswerInput, Answer, InteractionSpec } from './interactions/interaction-types';
+import type { LlmMessage, TokenUsage } from './llm-types';
+import type { ToolCallRecord } from './agent/agent-state';
+
+/** Answer an open interaction; fire-and-forget (what the Temporal UI can send). */
+export const answerSignal = defineSignal<[AnswerInput]>('answer');
+/** Answer an open interaction and learn at once whether it was accepted. */
+export const answerUpdate = defineUpdate<AnswerAccepted, [AnswerInput]>('answer');
+/** The whole agent state; pass `afterSeq` to get only newer timeline events. */
+export const stateQuery = defineQuery<AgentState, [StateQueryArgs?]>('state');
+
+export interface AnswerAccepted {
+  interactionId: string;
+  answer: Answer;
+}
+
+export interface StateQueryArgs {
+  afterSeq?: number;
+}
+
+/** The first `length` messages of the conversation `key` of a workflow. */
+export const conversationQuery = defineQuery<LlmMessage[], [ConversationQueryArgs]>('conversation');
+
+export interface ConversationQueryArgs {
+  key: string;
+  length: number;
+}
+
+/** Step → agent: open an interaction for this step. */
+export const stepInteractionSignal = defineSignal<[StepInteractionRequest]>('stepInteraction');
+/** Step → agent: a round finished (usage, tool calls) — live progress. */
+export const stepProgressSignal = defineSignal<[StepProgress]>('stepProgress');
+/** Agent → step: the answer to a step's interaction. */
+export const stepAnswerSignal = defineSignal<[StepAnswer]>('stepAnswer');
+
+export interface StepInteractionRequest {
+  stepId: string;
+  /** Unique within the step run; echoed in the answer. */
+  requestId: string;
+  spec: InteractionSpec;
+}
+
+export interface StepProgress {
+  stepId: string;
+  round: number;
+  usage: TokenUsage;
+  toolCalls: ToolCallRecord[];
+}
+
+export interface StepAnswer {
+  requestId: string;
+  interactionId: string;
+  answer: Answer;
+  by?: string;
+}

@@ -1,0 +1,67 @@
+/**
+ * The zod schema of the planner's JSON plan (DESIGN §3) and the JSON Schema derived from it for
+ * the LLM's response format. Only the shape is checked here; the DAG rules (unique ids, known
+ * dependencies, no cycles) live in check-plan.ts. Pure: safe in the workflow sandbox.
+ */
+import { z } from 'zod';
+
+/** Most steps one plan may have; keeps prompts, state and Temporal payloads small. */
+export const MAX_PLAN_STEPS = 50;
+
+/** Longest step id: ids become part of child workflow ids (`<agent id>/step-<id>`). */
+export const MAX_STEP_ID_LENGTH = 40;
+
+/**
+ * A step id: letters, digits, `_` and `-` only, so it is safe inside a workflow id, and not a
+ * property name of `Object.prototype`, so it is safe as a key of a JSON record.
+ */
+export const stepIdSchema = z
+  .string()
+  .min(1, { error: 'must not be empty', abort: true })
+  .max(MAX_STEP_ID_LENGTH, `must be at most ${MAX_STEP_ID_LENGTH} characters`)
+  .regex(/^[A-Za-z0-9_-]+$/, 'must contain only letters, digits, "_" and "-"')
+  // Ids key JSON records in workflow state; `__proto__`, `constructor`, `valueOf`… would not.
+  .refine((id) => !(id in Object.prototype), 'must not be a name JavaScript objects reserve, like "constructor"')
+  .describe('Unique step id: letters, digits, "_" and "-" only');
+
+/** One step of a plan. */
+export const planStepSchema = z.object({
+  id: stepIdSchema,
+  title: z.string().min(1, 'must not be empty').describe('Short title of the step'),
+  description: z.string().describe('What the step must do, self-contained'),
+  depends_on: z
+    .array(z.string())
+    .default([])
+    .describe('Ids of the steps whose results this step needs; it starts when they all completed'),
+  done_when: z.string().optional().describe('How to tell that the step is done'),
+});
+
+/** The steps array: at least one step, at most {@link MAX_PLAN_STEPS}. */
+const stepsSchema = z
+  .array(planStepSchema)
+  .min(1, 'the plan needs at least one step')
+  .max(MAX_PLAN_STEPS, `the plan may have at most ${MAX_PLAN_STEPS} steps`);
+
+/**
+ * The planner's plan. `depends_on` and `replan` default to `[]`, `language` to `'en'`; the
+ * parsed output is assignable to {@link Plan} (check-plan.ts relies on that at compile time).
+ */
+export const planSchema = z.object({
+  task: z.string().describe('The task, restated'),
+  language: z.string().default('en').describe('Language of the task, e.g. "en"; the summary uses it'),
+  steps: stepsSchema,
+  replan: z.array(z.string()).default([]).describe('Ids of steps after whose completion the remaining plan is revised'),
+});
+
+/**
+ * The planner's answer when replanning: the same shape, but `task` and `language` may be left
+ * out (the current plan's are kept) and the steps may be none (the kept steps are enough).
+ */
+export const remainingPlanSchema = planSchema.extend({
+  task: z.string().optional(),
+  language: z.string().optional(),
+  steps: z.array(planStepSchema).max(MAX_PLAN_STEPS, `the plan may have at most ${MAX_PLAN_STEPS} steps`),
+});
+
+/** JSON Schema of {@link planSchema}, derived (never hand-written) for the LLM's response format. */
+export const planJsonSchema: Record<string, unknown> = z.toJSONSchema(planSchema);

@@ -1,0 +1,26 @@
+/**
+ * The plan (DESIGN §3): what the planner returns as JSON and a human may edit. Pure types.
+ */
+
+/** One step of a plan. */
+export interface PlanStep {
+  id: string;
+  title: string;
+  description: string;
+  depends_on: string[];
+  done_when?: string;
+}
+
+/** A plan: steps form a DAG through `depends_on`; `replan` lists steps after which to replan. */
+export interface Plan {
+  task: string;
+  language: string;
+  steps: PlanStep[];
+  replan: string[];
+}
+
+/** Status of one step run (DESIGN §3). */
+export type StepStatus = 'pending' | 'running' | 'waiting' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+
+/** Result of checking raw planner output (or a human edit) against the plan rules. */
+export type PlanCheck = { ok: true; plan: Plan } | { ok: false; errors: string[] };

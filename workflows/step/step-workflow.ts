@@ -1,0 +1,143 @@
+/**
+ * `stepWorkflow` — one plan step as a child workflow running a ReAct loop (DESIGN §4.4):
+ * model call with tools → tool calls as activities → results back as tool messages paired by
+ * call id → until the model calls `finish_step`, or `maxStepRounds` is reached. Questions
+ * (`ask_user`) go to the agent, which owns interactions, and come back by signal. Each round
+ * reports usage and tool calls to the agent, so the agent's state is live.
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  getExternalWorkflowHandle,
+  isCancellation,
+  setHandler,
+} from '@temporalio/workflow';
+import { callLlm, runTool } from '../activity-proxies';
+import type { ToolCallRecord } from '../agent/agent-state';
+import { stepSystemPrompt, stepTaskMessage } from '../agent/prompts';
+import { Conversations } from '../conversation';
+import { parseAskArgs, toInteractionSpec } from '../interactions/ask-schema';
+import type { Answer } from '../interactions/interaction-types';
+import type { LlmToolCall, TokenUsage } from '../llm-types';
+import { stepAnswerSignal, stepInteractionSignal, stepProgressSignal } from '../messages';
+import { parseFinishStepArgs } from '../tools/finish-step';
+import { ASK_USER, FINISH_STEP } from '../tools/tool-types';
+import type { StepInput, StepOutcome } from './step-types';
+
+const CONVERSATION = 'step';
+const MAX_RECORDED_ARGUMENTS = 500;
+
+/** What one tool call gave back: the tool message, and the result if it was finish_step. */
+interface CallResult {
+  content: string;
+  record?: ToolCallRecord;
+  finished?: string;
+}
+
+export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
+  const conversations = new Conversations().serve();
+  const answers: Record<string, Answer> = {};
+  setHandler(stepAnswerSignal, ({ requestId, answer }) => void (answers[requestId] = answer));
+  const agent = getExternalWorkflowHandle(input.agentId);
+  const { step } = input;
+  const toolNames = [...input.tools.map((t) => t.name), FINISH_STEP, ...(input.canAsk ? [ASK_USER] : [])];
+  conversations.append(
+    CONVERSATION,
+    { role: 'system', content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt) },
+    { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies) },
+  );
+
+  async function ask(call: LlmToolCall): Promise<string> {
+    const parsed = parseAskArgs(call.arguments);
+    if (!parsed.ok) return `error: invalid ask_user arguments:\n${parsed.errors.join('\n')}`;
+    await agent.signal(stepInteractionSignal, {
+      stepId: step.id,
+      requestId: call.id,
+      spec: toInteractionSpec(parsed.request),
+    });
+    await condition(() => answers[call.id] !== undefined);
+    return JSON.stringify(answers[call.id]);
+  }
+
+  async function runCall(call: LlmToolCall): Promise<CallResult> {
+    if (call.name === FINISH_STEP) {
+      const parsed = parseFinishStepArgs(call.arguments);
+      return parsed.ok ? { content: 'ok', finished: parsed.result } : { content: `error: ${parsed.error}` };
+    }
+    if (call.name === ASK_USER && input.canAsk) return { content: await ask(call) };
+    if (!toolNames.includes(call.name)) return { content: `error: unknown tool "${call.name}"` };
+    const started = Date.now();
+    const outcome = await runTool.executeWithOptions({ summary: `${step.id} · ${call.name}` }, [
+      { agentId: input.agentId, stepId: step.id, callId: call.id, name: call.name, arguments: call.arguments },
+    ]);
+    const record: ToolCallRecord = {
+      callId: call.id,
+      name: call.name,
+      arguments: call.arguments.slice(0, MAX_RECORDED_ARGUMENTS),
+      outcome: outcome.ok ? 'ok' : 'error',
+      durationMs: Date.now() - started,
+    };
+    return { content: outcome.ok ? outcome.output : `error: ${outcome.output}`, record };
+  }
+
+  for (let round = 1; round <= input.maxStepRounds; round++) {
+    let reply;
+    try {
+      reply = await callLlm.executeWithOptions({ summary: `${step.id} · round ${round}` }, [
+        {
+          purpose: 'step',
+          agentId: input.agentId,
+          stepId: step.id,
+          conversation: conversations.ref(CONVERSATION),
+          toolNames,
+          ...(input.model ? { model: input.model } : {}),
+        },
+      ]);
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      return { status: 'failed', ...failureOf(err), rounds: round };
+    }
+    conversations.append(CONVERSATION, {
+      role: 'assistant',
+      content: reply.content,
+      ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}),
+    });
+    const records: ToolCallRecord[] = [];
+    let finished: string | undefined;
+    for (const call of reply.toolCalls) {
+      const result = await runCall(call);
+      conversations.append(CONVERSATION, { role: 'tool', toolCallId: call.id, content: result.content });
+      if (result.record) records.push(result.record);
+      finished ??= result.finished;
+    }
+    // A reply with text and no tool calls is taken as the result: many models answer that way.
+    if (reply.toolCalls.length === 0 && reply.content?.trim()) finished = reply.content.trim();
+    await report(agent, step.id, round, reply.usage, records);
+    if (finished !== undefined) return { status: 'completed', result: finished, rounds: round };
+  }
+  return {
+    status: 'failed',
+    code: 'STEP_ROUNDS_EXHAUSTED',
+    error: `step ${step.id} used all ${input.maxStepRounds} rounds without calling finish_step`,
+    rounds: input.maxStepRounds,
+  };
+}
+
+function report(
+  agent: ReturnType<typeof getExternalWorkflowHandle>,
+  stepId: string,
+  round: number,
+  usage: TokenUsage,
+  toolCalls: ToolCallRecord[],
+): Promise<void> {
+  return agent.signal(stepProgressSignal, { stepId, round, usage, toolCalls });
+}
+
+/** The code and message of an activity failure (e.g. LLM_AUTH), for the agent's state. */
+function failureOf(err: unknown): { code: string; error: string } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure)
+    return { code: cause.type ?? 'STEP_FAILED', error: `${cause.type}: ${cause.message}` };
+  return { code: 'STEP_FAILED', error: cause instanceof Error ? cause.message : String(cause) };
+}

@@ -1,0 +1,29 @@
+/**
+ * The `finish_step` tool (DESIGN §5): how a step's model hands back its result.
+ */
+import { z } from 'zod';
+import type { LlmToolSpec } from '../llm-types';
+
+export const finishStepArgsSchema = z.object({
+  result: z.string().min(1, 'the result is empty').describe('The outcome of the step, complete and self-contained.'),
+});
+
+export const finishStepTool: LlmToolSpec = {
+  name: 'finish_step',
+  description:
+    'Call when the step is done, with its result. The result is all that later steps and the final answer will see.',
+  parameters: z.toJSONSchema(finishStepArgsSchema),
+};
+
+/** Parses `finish_step` arguments; errors as `path: message`. */
+export function parseFinishStepArgs(raw: string): { ok: true; result: string } | { ok: false; error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { ok: false, error: 'the arguments are not valid JSON' };
+  }
+  const parsed = finishStepArgsSchema.safeParse(value);
+  if (parsed.success) return { ok: true, result: parsed.data.result };
+  return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+}

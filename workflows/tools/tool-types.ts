@@ -1,0 +1,31 @@
+/**
+ * What workflow code knows about tools: names, descriptions and effects (the catalogue), and
+ * the JSON crossing the `runTool` activity. Implementations live in activities/tools.
+ */
+
+/** A tool as the workflow sees it. */
+export interface ToolInfo {
+  name: string;
+  description: string;
+  effect: 'read' | 'write';
+}
+
+/** Input of the `runTool` activity. */
+export interface ToolCallInput {
+  agentId: string;
+  stepId: string;
+  callId: string;
+  name: string;
+  /** The JSON text the model wrote; validated by the activity before anything runs. */
+  arguments: string;
+}
+
+/** Outcome of a tool call; `ok: false` goes back to the model as a tool error. */
+export interface ToolCallOutcome {
+  ok: boolean;
+  output: string;
+}
+
+/** Built-in tools handled inside the workflows rather than by the registry. */
+export const FINISH_STEP = 'finish_step';
+export const ASK_USER = 'ask_user';
