@@ -19,6 +19,9 @@ import {
 } from '../harness/agents';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
+import { waitUntil } from '../harness/wait-until';
+import { stateQuery } from '../../workflows/messages';
+import { AgentAwaitingInputKey, AgentPhaseKey } from '../../workflows/search-attributes';
 
 const bed = agentTestbed();
 
@@ -29,6 +32,12 @@ const lastUserMessage = (purposeIndex: number): string => {
 };
 
 const good = plan([step('s1')]);
+
+/** True when a visibility query matches at least one workflow. */
+async function listed(query: string): Promise<boolean> {
+  for await (const _ of bed.client.workflow.list({ query })) return true;
+  return false;
+}
 const okRoutes = { 'step:s1': [finish('one')], summary: [reply.text('done')] };
 
 describe('plan validation', () => {
@@ -75,9 +84,20 @@ describe('plan check', () => {
       const check = await waitForInteraction(handle, 'plan.check');
       expect(check).toMatchObject({ plan: good, revision: 1 });
       expect((await stateOf(handle)).phase).toBe('awaiting_input');
+      // The Temporal UI's filter `AgentAwaitingInput = true` finds it while it waits.
+      const waiting = `WorkflowId = '${handle.workflowId}' AND AgentAwaitingInput = true AND AgentPhase = 'awaiting_input'`;
+      await waitUntil('visibility lists the agent as waiting', () => listed(waiting));
       await answer(handle, check.id, { decision: 'confirm' });
       await handle.result();
       expect(bed.llm.requestsFor('plan')).toHaveLength(1);
+      const attributes = (await handle.describe()).typedSearchAttributes;
+      expect(attributes.get(AgentPhaseKey)).toBe('completed');
+      expect(attributes.get(AgentAwaitingInputKey)).toBe(false);
+      const events = (await stateOf(handle)).events;
+      const cursor = events[events.length - 3]?.seq ?? 0;
+      expect((await handle.query(stateQuery, { afterSeq: cursor })).events.map((e) => e.seq)).toEqual(
+        events.slice(-2).map((e) => e.seq),
+      );
       await recordHistory('agent-plan-check', handle);
     });
   });
