@@ -6,10 +6,13 @@ import type { Client } from '@temporalio/client';
 import type OpenAI from 'openai';
 import { askUserTool } from '../workflows/interactions/ask-schema';
 import type { LlmToolSpec } from '../workflows/llm-types';
+import { WORKFLOW_BUILTINS } from '../workflows/tools/builtin-tools';
 import { finishStepTool } from '../workflows/tools/finish-step';
 import { createLlmActivities } from './llm/call-llm';
 import { conversationReader } from './llm/read-conversation';
+import { listFilesTool } from './tools/builtin/list-files';
 import { readFileTool } from './tools/builtin/read-file';
+import { writeFileTool } from './tools/builtin/write-file';
 import { createToolActivities } from './tools/create-tool-activities';
 import type { ToolDefinition } from './tools/define-tool';
 import { createToolRegistry } from './tools/tool-registry';
@@ -21,16 +24,22 @@ export interface ActivityDeps {
   /** Temporal client, for reading conversations lent by reference. */
   temporal: Client;
   workspace: string;
-  /** Extra tools beside the built-ins (user modules, tests). */
+  /** Extra tools beside the built-ins (user modules, MCP servers, tests). */
   tools?: ToolDefinition[];
+  /** Write tools that run without approval. */
+  autoApprove?: string[];
 }
 
 /** Built-in tools implemented in the workflows themselves; the model still needs their specs. */
-const WORKFLOW_TOOLS: Record<string, LlmToolSpec> = { ask_user: askUserTool, finish_step: finishStepTool };
+const WORKFLOW_TOOLS: Record<string, LlmToolSpec> = {
+  ask_user: askUserTool,
+  finish_step: finishStepTool,
+  ...WORKFLOW_BUILTINS,
+};
 
 /** The registry's tools: built-ins plus the extras. */
 export function builtinTools(): ToolDefinition[] {
-  return [readFileTool];
+  return [readFileTool, writeFileTool, listFilesTool];
 }
 
 /** Builds the activity implementations registered on the worker. */
@@ -43,7 +52,7 @@ export function createActivities(deps: ActivityDeps) {
       readConversation: conversationReader(deps.temporal),
       toolSpec: (name) => WORKFLOW_TOOLS[name] ?? registry.spec(name),
     }),
-    ...createToolActivities({ registry, workspace: deps.workspace }),
+    ...createToolActivities({ registry, workspace: deps.workspace, autoApprove: deps.autoApprove ?? [] }),
   };
 }
 

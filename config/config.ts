@@ -59,6 +59,27 @@ export const envSchema = z.object({
     .positive('expected a number above 0')
     .optional(),
   CAIRN_WORKSPACE: optionalText,
+  /** Address classes http_fetch may reach besides public ones: loopback, private, link-local. */
+  CAIRN_FETCH_ALLOW: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.enum(['loopback', 'private', 'link-local'], { error: 'expected a list of loopback, private, link-local' }),
+      ),
+    )
+    .optional(),
+  /** Comma-separated paths of modules exporting tools made with defineTool. */
+  CAIRN_TOOLS: optionalText,
+  /** JSON array of MCP servers: [{ "name", "command", "args"?, "env"?, "url"?, "write"? }]. */
+  CAIRN_MCP_SERVERS: optionalText,
+  /** Tools that run without approval even though they write, comma-separated. */
+  CAIRN_AUTO_APPROVE: optionalText,
   CAIRN_HTTP_PORT: port.optional(),
   CAIRN_HTTP_HOST: optionalText,
   CAIRN_API_TOKEN: z.string().min(16, 'expected at least 16 characters (a guessable token is no token)').optional(),
@@ -94,6 +115,16 @@ export interface CairnConfig {
     ratePerSecond?: number;
   };
   workspace: string;
+  tools: {
+    /** Address classes http_fetch may reach besides public addresses. */
+    fetchAllow: ('loopback' | 'private' | 'link-local')[];
+    /** Module paths of user tools. */
+    modules: string[];
+    /** MCP server configuration, as JSON text (parsed and validated by the MCP loader). */
+    mcpServers?: string;
+    /** Write tools that need no approval. */
+    autoApprove: string[];
+  };
   /** `host` is 127.0.0.1 unless set (0.0.0.0 in containers). */
   http: { host: string; port: number; apiToken?: string };
 }
@@ -109,6 +140,13 @@ export class ConfigError extends Error {
 function describe(text: string | undefined): string {
   if (text === undefined) return 'nothing';
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
+}
+
+function listOf(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -158,6 +196,12 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       ratePerSecond: e.CAIRN_LLM_RATE_LIMIT,
     },
     workspace: e.CAIRN_WORKSPACE ?? `${cwd.replace(/\/$/, '')}/.data/workspace`,
+    tools: {
+      fetchAllow: e.CAIRN_FETCH_ALLOW ?? [],
+      modules: listOf(e.CAIRN_TOOLS),
+      mcpServers: e.CAIRN_MCP_SERVERS,
+      autoApprove: listOf(e.CAIRN_AUTO_APPROVE),
+    },
     http: { host: e.CAIRN_HTTP_HOST ?? '127.0.0.1', port: e.CAIRN_HTTP_PORT ?? 3000, apiToken: e.CAIRN_API_TOKEN },
   };
 }

@@ -48,6 +48,7 @@ export async function createWorker({
     defaultModel: config.llm.model,
     temporal: new Client({ connection: clientConnection, namespace: config.temporal.namespace }),
     workspace: config.workspace,
+    autoApprove: config.tools.autoApprove,
     ...(tools ? { tools } : {}),
   });
   const worker = await Worker.create({

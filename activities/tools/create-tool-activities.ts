@@ -1,29 +1,45 @@
 /**
  * The tool activities: the catalogue (`listTools`) and one call (`runTool`), which validates
- * the model's arguments before running anything and returns problems as tool errors.
+ * the model's arguments before running anything, returns problems as tool errors, and cuts
+ * long output to head + tail.
  */
 import { Context } from '@temporalio/activity';
+import { WORKFLOW_BUILTINS } from '../../workflows/tools/builtin-tools';
+import { cutOutput } from '../../workflows/tools/cut-output';
 import type { ToolCallInput, ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
 import type { ToolRegistry } from './tool-registry';
 
 export interface ToolDeps {
   registry: ToolRegistry;
   workspace: string;
+  /** Write tools that run without approval. */
+  autoApprove: string[];
 }
 
-export function createToolActivities({ registry, workspace }: ToolDeps) {
+export function createToolActivities({ registry, workspace, autoApprove }: ToolDeps) {
   return {
-    /** The tools an agent may use: all registered ones, or those on its allow list. */
+    /** The tools an agent may use: built-ins and registered ones, or those on its allow list. */
     listTools(allow?: string[]): Promise<ToolInfo[]> {
-      return Promise.resolve(registry.list(allow));
+      const builtins = Object.values(WORKFLOW_BUILTINS)
+        .filter((t) => !allow || allow.includes(t.name))
+        .map(({ name, description, effect, idempotent, needsApproval, parameters }) => ({
+          name,
+          description,
+          effect,
+          idempotent,
+          needsApproval,
+          parameters,
+        }));
+      return Promise.resolve([...registry.list(allow, autoApprove), ...builtins]);
     },
     /** Runs one tool call with its idempotency key `<agent id>/<step id>/<call id>`. */
     async runTool(input: ToolCallInput): Promise<ToolCallOutcome> {
-      return registry.run(input.name, input.arguments, {
+      const outcome = await registry.run(input.name, input.arguments, {
         workspace,
         idempotencyKey: `${input.agentId}/${input.stepId}/${input.callId}`,
         signal: Context.current().cancellationSignal,
       });
+      return { ok: outcome.ok, output: cutOutput(outcome.output) };
     },
   };
 }

@@ -19,6 +19,13 @@ export interface ToolDefinition<Input = unknown> {
   name: string;
   description: string;
   input: z.ZodType<Input>;
+  /**
+   * The JSON Schema the model sees, when it must be passed through as given (MCP tools);
+   * otherwise it is derived from `input` with `z.toJSONSchema`.
+   */
+  parameters?: Record<string, unknown>;
+  /** Longest a call may run, in milliseconds. */
+  timeoutMs?: number;
   /** `write` tools have side effects (they will need approval). */
   effect: 'read' | 'write';
   /** True when running twice with the same idempotency key is harmless. */

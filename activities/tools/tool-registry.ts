@@ -8,8 +8,8 @@ import type { ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types
 import type { ToolContext, ToolDefinition } from './define-tool';
 
 export interface ToolRegistry {
-  /** The catalogue, limited to `allow` when given. */
-  list(allow?: string[]): ToolInfo[];
+  /** The catalogue, limited to `allow` when given; `autoApprove` write tools need no approval. */
+  list(allow?: string[], autoApprove?: string[]): ToolInfo[];
   /** The model-facing spec of a registered tool. */
   spec(name: string): LlmToolSpec | undefined;
   /** Validates `rawArguments` and runs the tool; problems come back as `ok: false`. */
@@ -21,6 +21,11 @@ function issueLines(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('\n');
 }
 
+/** The model-facing JSON Schema: passed through when given, else derived from the zod input. */
+function parametersOf(tool: ToolDefinition): Record<string, unknown> {
+  return tool.parameters ?? z.toJSONSchema(tool.input);
+}
+
 /** Builds a registry; duplicate names are a programming error. */
 export function createToolRegistry(tools: ToolDefinition[]): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
@@ -29,15 +34,20 @@ export function createToolRegistry(tools: ToolDefinition[]): ToolRegistry {
     byName.set(tool.name, tool);
   }
   return {
-    list: (allow) =>
+    list: (allow, autoApprove = []) =>
       [...byName.values()]
         .filter((t) => !allow || allow.includes(t.name))
-        .map(({ name, description, effect }) => ({ name, description, effect })),
+        .map((t) => ({
+          name: t.name,
+          description: t.description,
+          effect: t.effect,
+          idempotent: t.idempotent ?? t.effect === 'read',
+          needsApproval: t.effect === 'write' && !autoApprove.includes(t.name),
+          parameters: parametersOf(t),
+        })),
     spec(name) {
       const tool = byName.get(name);
-      if (!tool) return undefined;
-      const parameters = z.toJSONSchema(tool.input) as Record<string, unknown>;
-      return { name: tool.name, description: tool.description, parameters };
+      return tool && { name: tool.name, description: tool.description, parameters: parametersOf(tool) };
     },
     async run(name, rawArguments, context) {
       const tool = byName.get(name);

@@ -36,6 +36,10 @@ test('every variable is read', () => {
     CAIRN_LLM_TIMEOUT_MS: '30000',
     CAIRN_LLM_RATE_LIMIT: '2.5',
     CAIRN_WORKSPACE: '/data/ws',
+    CAIRN_FETCH_ALLOW: 'loopback, private',
+    CAIRN_TOOLS: './tools/a.ts,./tools/b.ts',
+    CAIRN_MCP_SERVERS: '[]',
+    CAIRN_AUTO_APPROVE: 'write_file',
     CAIRN_HTTP_PORT: '8080',
     CAIRN_HTTP_HOST: '0.0.0.0',
     CAIRN_API_TOKEN: 'a-long-enough-token',
@@ -58,6 +62,12 @@ test('every variable is read', () => {
       ratePerSecond: 2.5,
     },
     workspace: '/data/ws',
+    tools: {
+      fetchAllow: ['loopback', 'private'],
+      modules: ['./tools/a.ts', './tools/b.ts'],
+      mcpServers: '[]',
+      autoApprove: ['write_file'],
+    },
     http: { host: '0.0.0.0', port: 8080, apiToken: 'a-long-enough-token' },
   });
 });
@@ -75,9 +85,10 @@ test('each bad value gets one line naming the variable, the rule and the value',
     OPENAI_BASE_URL: 'ftp://models',
     CAIRN_LLM_RATE_LIMIT: '-1',
     TEMPORAL_TLS: 'maybe',
+    CAIRN_FETCH_ALLOW: 'loopback,everything',
     CAIRN_API_TOKEN: 'short',
   });
-  expect(lines).toHaveLength(6);
+  expect(lines).toHaveLength(7);
   expect(lines).toEqual(
     expect.arrayContaining([
       'CAIRN_HTTP_PORT: expected a port number, got "eighty"',
@@ -85,6 +96,7 @@ test('each bad value gets one line naming the variable, the rule and the value',
       'OPENAI_BASE_URL: expected an http(s) URL, got "ftp://models"',
       'CAIRN_LLM_RATE_LIMIT: expected a number above 0, got "-1"',
       'TEMPORAL_TLS: expected true or false, got "maybe"',
+      'CAIRN_FETCH_ALLOW: expected a list of loopback, private, link-local, got "loopback,everything"',
     ]),
   );
   // Secrets are never echoed back.

@@ -13,27 +13,17 @@ import {
   isCancellation,
   setHandler,
 } from '@temporalio/workflow';
-import { callLlm, runTool } from '../activity-proxies';
-import type { ToolCallRecord } from '../agent/agent-state';
+import { callLlm } from '../activity-proxies';
+import { addUsage, type ToolCallRecord } from '../agent/agent-state';
 import { stepSystemPrompt, stepTaskMessage } from '../agent/prompts';
 import { Conversations } from '../conversation';
-import { parseAskArgs, toInteractionSpec } from '../interactions/ask-schema';
 import type { Answer } from '../interactions/interaction-types';
-import type { LlmToolCall, TokenUsage } from '../llm-types';
+import type { TokenUsage } from '../llm-types';
 import { stepAnswerSignal, stepInteractionSignal, stepProgressSignal } from '../messages';
-import { parseFinishStepArgs } from '../tools/finish-step';
-import { ASK_USER, FINISH_STEP } from '../tools/tool-types';
+import { offeredTools, runToolCall, type StepToolsContext } from './step-tools';
 import type { StepInput, StepOutcome } from './step-types';
 
 const CONVERSATION = 'step';
-const MAX_RECORDED_ARGUMENTS = 500;
-
-/** What one tool call gave back: the tool message, and the result if it was finish_step. */
-interface CallResult {
-  content: string;
-  record?: ToolCallRecord;
-  finished?: string;
-}
 
 export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
   const conversations = new Conversations().serve();
@@ -41,45 +31,25 @@ export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
   setHandler(stepAnswerSignal, ({ requestId, answer }) => void (answers[requestId] = answer));
   const agent = getExternalWorkflowHandle(input.agentId);
   const { step } = input;
-  const toolNames = [...input.tools.map((t) => t.name), FINISH_STEP, ...(input.canAsk ? [ASK_USER] : [])];
+  const toolNames = offeredTools(input);
   conversations.append(
     CONVERSATION,
     { role: 'system', content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt) },
     { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies) },
   );
 
-  async function ask(call: LlmToolCall): Promise<string> {
-    const parsed = parseAskArgs(call.arguments);
-    if (!parsed.ok) return `error: invalid ask_user arguments:\n${parsed.errors.join('\n')}`;
-    await agent.signal(stepInteractionSignal, {
-      stepId: step.id,
-      requestId: call.id,
-      spec: toInteractionSpec(parsed.request),
-    });
-    await condition(() => answers[call.id] !== undefined);
-    return JSON.stringify(answers[call.id]);
-  }
-
-  async function runCall(call: LlmToolCall): Promise<CallResult> {
-    if (call.name === FINISH_STEP) {
-      const parsed = parseFinishStepArgs(call.arguments);
-      return parsed.ok ? { content: 'ok', finished: parsed.result } : { content: `error: ${parsed.error}` };
-    }
-    if (call.name === ASK_USER && input.canAsk) return { content: await ask(call) };
-    if (!toolNames.includes(call.name)) return { content: `error: unknown tool "${call.name}"` };
-    const started = Date.now();
-    const outcome = await runTool.executeWithOptions({ summary: `${step.id} · ${call.name}` }, [
-      { agentId: input.agentId, stepId: step.id, callId: call.id, name: call.name, arguments: call.arguments },
-    ]);
-    const record: ToolCallRecord = {
-      callId: call.id,
-      name: call.name,
-      arguments: call.arguments.slice(0, MAX_RECORDED_ARGUMENTS),
-      outcome: outcome.ok ? 'ok' : 'error',
-      durationMs: Date.now() - started,
-    };
-    return { content: outcome.ok ? outcome.output : `error: ${outcome.output}`, record };
-  }
+  const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  const tools: StepToolsContext = {
+    input,
+    async askAgent(requestId, spec) {
+      await agent.signal(stepInteractionSignal, { stepId: step.id, requestId, spec });
+      await condition(() => answers[requestId] !== undefined);
+      const answer = answers[requestId];
+      if (!answer) throw new Error('unreachable');
+      return answer;
+    },
+    addUsage: (extra) => addUsage(usage, extra),
+  };
 
   for (let round = 1; round <= input.maxStepRounds; round++) {
     let reply;
@@ -106,14 +76,16 @@ export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
     const records: ToolCallRecord[] = [];
     let finished: string | undefined;
     for (const call of reply.toolCalls) {
-      const result = await runCall(call);
+      const result = await runToolCall(tools, call);
       conversations.append(CONVERSATION, { role: 'tool', toolCallId: call.id, content: result.content });
       if (result.record) records.push(result.record);
       finished ??= result.finished;
     }
     // A reply with text and no tool calls is taken as the result: many models answer that way.
     if (reply.toolCalls.length === 0 && reply.content?.trim()) finished = reply.content.trim();
-    await report(agent, step.id, round, reply.usage, records);
+    addUsage(usage, reply.usage);
+    await report(agent, step.id, round, usage, records);
+    Object.assign(usage, { promptTokens: 0, completionTokens: 0, totalTokens: 0 });
     if (finished !== undefined) return { status: 'completed', result: finished, rounds: round };
   }
   return {

@@ -8,6 +8,12 @@ export interface ToolInfo {
   name: string;
   description: string;
   effect: 'read' | 'write';
+  /** Safe to retry with the same idempotency key; otherwise a write runs with one attempt. */
+  idempotent: boolean;
+  /** Whether a call waits for a human's `tool.approval` (write tools not auto-approved). */
+  needsApproval: boolean;
+  /** The JSON Schema of the arguments, to validate them before anything runs. */
+  parameters: Record<string, unknown>;
 }
 
 /** Input of the `runTool` activity. */

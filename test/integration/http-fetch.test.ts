@@ -1,0 +1,175 @@
+/**
+ * The http_fetch tool against a local `node:http` server on 127.0.0.1 (DESIGN §4.12): address
+ * checks after DNS and on every redirect hop, before anything is sent; time, size and redirect
+ * limits. No traffic leaves loopback: refused addresses are never connected to.
+ */
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { Socket } from 'node:net';
+import { inspect } from 'node:util';
+import type { ToolContext } from '../../activities/tools/define-tool';
+import { type HttpFetchOptions, createHttpFetchTool } from '../../activities/tools/builtin/http-fetch';
+
+const hits = new Map<string, number>();
+const hanging: ServerResponse[] = [];
+let server: Server;
+let base: string;
+let port: number;
+
+/** Sends a whole body with its length (after `writeHead`, Node would otherwise send chunks). */
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+function answer(req: IncomingMessage, res: ServerResponse): void {
+  const path = req.url ?? '/';
+  hits.set(path, (hits.get(path) ?? 0) + 1);
+  const redirect = (status: number, location: string): void => void res.writeHead(status, { location }).end();
+  if (path === '/hello') send(res, 200, 'text/plain; charset=utf-8', 'hello');
+  else if (path === '/big') send(res, 200, 'text/plain', 'x'.repeat(2_000_000));
+  else if (path === '/binary') send(res, 200, 'image/png', Buffer.from([137, 80, 78, 71]));
+  else if (path === '/hang') hanging.push(res);
+  else if (path === '/to-private') redirect(302, 'http://10.1.2.3/');
+  else if (path === '/to-hello') redirect(301, '/hello');
+  else if (path === '/loop') redirect(302, '/loop');
+  else if (path === '/to-echo') redirect(307, '/echo');
+  else if (path === '/echo') {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = `${req.method ?? ''} ${req.headers['content-length'] ?? '-'} ${Buffer.concat(chunks).toString()}`;
+      send(res, 200, 'text/plain', text);
+    });
+  } else send(res, 404, 'text/plain', 'not found');
+}
+
+beforeAll(async () => {
+  server = createServer(answer);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+  base = `http://127.0.0.1:${port}`;
+});
+afterAll(async () => {
+  for (const res of hanging) res.destroy();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+beforeEach(() => hits.clear());
+afterEach(() => jest.restoreAllMocks());
+
+const context = (signal = new AbortController().signal): ToolContext => ({
+  workspace: '/tmp',
+  idempotencyKey: 'k',
+  signal,
+});
+
+/** Parses `args` as the model's arguments would be, then runs the tool. */
+function fetchWith(options: HttpFetchOptions, args: Record<string, unknown>, ctx = context()): Promise<string> {
+  const tool = createHttpFetchTool(options);
+  return tool.run(tool.input.parse(args), ctx);
+}
+
+const totalHits = (): number => [...hits.values()].reduce((sum, n) => sum + n, 0);
+
+test('GET reaches a loopback server when loopback is allowed', async () => {
+  const output = await fetchWith({ allow: ['loopback'] }, { url: `${base}/hello` });
+  expect(output).toBe('HTTP 200 OK\ncontent-type: text/plain; charset=utf-8\ncontent-length: 5\n\nhello');
+  expect(hits.get('/hello')).toBe(1);
+});
+
+test('the same request is refused by default and the server sees nothing', async () => {
+  await expect(fetchWith({ allow: [] }, { url: `${base}/hello` })).rejects.toThrow(
+    'http_fetch: 127.0.0.1 is a loopback address; refused (allow it with CAIRN_FETCH_ALLOW=loopback)',
+  );
+  await expect(fetchWith({ allow: ['private', 'link-local'] }, { url: `${base}/hello` })).rejects.toThrow('refused');
+  expect(totalHits()).toBe(0);
+});
+
+test('localhost is checked after DNS: it resolves to loopback and is refused by default', async () => {
+  const url = `http://localhost:${port}/hello`;
+  await expect(fetchWith({ allow: [] }, { url })).rejects.toThrow(
+    /^http_fetch: localhost resolves to (127\.0\.0\.1|::1), which is a loopback address; refused/,
+  );
+  expect(totalHits()).toBe(0);
+  const output = await fetchWith({ allow: ['loopback'] }, { url });
+  expect(output).toMatch(/^HTTP 200 OK\n[\s\S]*\n\nhello$/);
+  expect(hits.get('/hello')).toBe(1);
+});
+
+test('the body is cut at maxBytes and the output says so', async () => {
+  const output = await fetchWith({ allow: ['loopback'], maxBytes: 1000 }, { url: `${base}/big` });
+  const [head = '', body = ''] = output.split('\n\n');
+  expect(head).toBe('HTTP 200 OK\ncontent-type: text/plain\ncontent-length: 2000000');
+  expect(body).toBe(`${'x'.repeat(1000)}\n[body cut at 1000 bytes]`);
+});
+
+test('a server that never answers hits the time limit', async () => {
+  const started = Date.now();
+  await expect(fetchWith({ allow: ['loopback'], timeoutMs: 300 }, { url: `${base}/hang` })).rejects.toThrow(
+    'http_fetch: no answer within 300 ms',
+  );
+  expect(Date.now() - started).toBeLessThan(5_000);
+  expect(hits.get('/hang')).toBe(1);
+});
+
+test('the context signal cancels a call in flight', async () => {
+  const controller = new AbortController();
+  const call = fetchWith({ allow: ['loopback'] }, { url: `${base}/hang` }, context(controller.signal));
+  setTimeout(() => controller.abort(), 100);
+  await expect(call).rejects.toThrow('http_fetch: cancelled');
+});
+
+test('a redirect to a private address is refused before connecting to it', async () => {
+  const connect = jest.spyOn(Socket.prototype, 'connect');
+  await expect(fetchWith({ allow: ['loopback'] }, { url: `${base}/to-private` })).rejects.toThrow(
+    'http_fetch: 10.1.2.3 is a private address; refused (allow it with CAIRN_FETCH_ALLOW=private)',
+  );
+  expect(hits.get('/to-private')).toBe(1);
+  const targets = connect.mock.calls.map((args) => inspect(args, { depth: 4 }));
+  expect(targets.length).toBeGreaterThan(0);
+  expect(targets.filter((target) => target.includes('10.1.2.3'))).toEqual([]);
+});
+
+test('a redirect to another loopback path is followed', async () => {
+  const output = await fetchWith({ allow: ['loopback'] }, { url: `${base}/to-hello` });
+  expect(output).toBe(
+    `HTTP 200 OK\nurl: ${base}/hello\ncontent-type: text/plain; charset=utf-8\ncontent-length: 5\n\nhello`,
+  );
+  expect(hits.get('/to-hello')).toBe(1);
+  expect(hits.get('/hello')).toBe(1);
+});
+
+test('redirects past maxRedirects fail', async () => {
+  await expect(fetchWith({ allow: ['loopback'], maxRedirects: 2 }, { url: `${base}/loop` })).rejects.toThrow(
+    'http_fetch: too many redirects',
+  );
+  expect(hits.get('/loop')).toBe(3);
+});
+
+test('POST sends its body with a length, and 307 keeps method and body', async () => {
+  const args = { url: `${base}/echo`, method: 'POST', body: 'héllo', headers: { 'content-type': 'text/plain' } };
+  expect(await fetchWith({ allow: ['loopback'] }, args)).toMatch(/\n\nPOST 6 héllo$/);
+  expect(await fetchWith({ allow: ['loopback'] }, { ...args, url: `${base}/to-echo` })).toMatch(/\n\nPOST 6 héllo$/);
+});
+
+test('error statuses are output, binary bodies are described, HEAD has no body', async () => {
+  expect(await fetchWith({ allow: ['loopback'] }, { url: `${base}/missing` })).toMatch(/^HTTP 404 Not Found\n/);
+  expect(await fetchWith({ allow: ['loopback'] }, { url: `${base}/binary` })).toMatch(
+    /\n\n\[4 bytes of image\/png not shown\]$/,
+  );
+  expect(await fetchWith({ allow: ['loopback'] }, { url: `${base}/hello`, method: 'HEAD' })).toMatch(
+    /\n\n\(empty body\)$/,
+  );
+});
+
+test('the input accepts http and https only, and no body with GET', () => {
+  const tool = createHttpFetchTool({ allow: [] });
+  expect(tool.name).toBe('http_fetch');
+  expect(tool.effect).toBe('read');
+  expect(tool.input.safeParse({ url: 'https://example.com/' }).success).toBe(true);
+  for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'not a url']) {
+    expect(tool.input.safeParse({ url }).success).toBe(false);
+  }
+  expect(tool.input.safeParse({ url: 'http://example.com/', body: 'x' }).success).toBe(false);
+  expect(tool.input.safeParse({ url: 'http://example.com/', method: 'CONNECT' }).success).toBe(false);
+});
