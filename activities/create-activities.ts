@@ -10,6 +10,8 @@ import { WORKFLOW_BUILTINS } from '../workflows/tools/builtin-tools';
 import { finishStepTool } from '../workflows/tools/finish-step';
 import { createLlmActivities } from './llm/call-llm';
 import { conversationReader } from './llm/read-conversation';
+import type { AllowableClass } from './tools/builtin/address-policy';
+import { createHttpFetchTool } from './tools/builtin/http-fetch';
 import { listFilesTool } from './tools/builtin/list-files';
 import { readFileTool } from './tools/builtin/read-file';
 import { writeFileTool } from './tools/builtin/write-file';
@@ -28,6 +30,8 @@ export interface ActivityDeps {
   tools?: ToolDefinition[];
   /** Write tools that run without approval. */
   autoApprove?: string[];
+  /** Address classes http_fetch may reach besides public ones. */
+  fetchAllow?: AllowableClass[];
 }
 
 /** Built-in tools implemented in the workflows themselves; the model still needs their specs. */
@@ -37,14 +41,14 @@ const WORKFLOW_TOOLS: Record<string, LlmToolSpec> = {
   ...WORKFLOW_BUILTINS,
 };
 
-/** The registry's tools: built-ins plus the extras. */
-export function builtinTools(): ToolDefinition[] {
-  return [readFileTool, writeFileTool, listFilesTool];
+/** The registry's built-in tools. */
+export function builtinTools(fetchAllow: AllowableClass[] = []): ToolDefinition[] {
+  return [readFileTool, writeFileTool, listFilesTool, createHttpFetchTool({ allow: fetchAllow })];
 }
 
 /** Builds the activity implementations registered on the worker. */
 export function createActivities(deps: ActivityDeps) {
-  const registry = createToolRegistry([...builtinTools(), ...(deps.tools ?? [])]);
+  const registry = createToolRegistry([...builtinTools(deps.fetchAllow), ...(deps.tools ?? [])]);
   return {
     ...createLlmActivities({
       openai: deps.openai,

@@ -10,6 +10,7 @@ import { createOpenAiClient } from '../activities/llm/openai-client';
 import type { ToolDefinition } from '../activities/tools/define-tool';
 import type { CairnConfig } from '../config/config';
 import { connectionOptions } from '../config/temporal-connection';
+import { loadConfiguredTools } from './load-tools';
 import { WORKFLOWS_PATH } from './workflows-path';
 
 /** Where the worker gets workflow code: a prebuilt bundle (tests) or the source folder. */
@@ -43,13 +44,15 @@ export async function createWorker({
   const workerConnection = connection ?? (await NativeConnection.connect(options));
   // Activities read conversations through a client connection of their own.
   const clientConnection = await Connection.connect(options);
+  const configured = await loadConfiguredTools(config);
   const activities = createActivities({
     openai: createOpenAiClient(config.llm),
     defaultModel: config.llm.model,
     temporal: new Client({ connection: clientConnection, namespace: config.temporal.namespace }),
     workspace: config.workspace,
     autoApprove: config.tools.autoApprove,
-    ...(tools ? { tools } : {}),
+    fetchAllow: config.tools.fetchAllow,
+    tools: [...configured.tools, ...(tools ?? [])],
   });
   const worker = await Worker.create({
     connection: workerConnection,
@@ -65,6 +68,7 @@ export async function createWorker({
   return {
     worker,
     close: async () => {
+      await configured.close();
       await clientConnection.close();
       if (!connection) await workerConnection.close();
     },

@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   'STEP_FAILED',
   /** A step used up its rounds without calling finish_step. */
   'STEP_ROUNDS_EXHAUSTED',
+  /** An interaction outlived its timeout and the policy said to fail. */
+  'INTERACTION_EXPIRED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

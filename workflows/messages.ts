@@ -63,4 +63,6 @@ export interface StepAnswer {
   interactionId: string;
   answer: Answer;
   by?: string;
+  /** Set when the interaction expired and the policy fails the step. */
+  expired?: 'fail';
 }

@@ -84,7 +84,7 @@ function checkTool(modulePath: string, { exportName, value }: Candidate): ToolDe
     try {
       z.toJSONSchema(tool.input);
     } catch (err) {
-      throw new Error(`${where}: input: cannot be turned into JSON Schema (${errorText(err)})`);
+      throw new Error(`${where}: input: cannot be turned into JSON Schema (${errorText(err)})`, { cause: err });
     }
   }
   return tool;
@@ -102,7 +102,7 @@ async function loadModule(modulePath: string, cwd: string): Promise<ToolDefiniti
   try {
     namespace = await import(file);
   } catch (err) {
-    throw new Error(`user tool module "${modulePath}" failed to load: ${errorText(err)}`);
+    throw new Error(`user tool module "${modulePath}" failed to load: ${errorText(err)}`, { cause: err });
   }
   const candidates = isObject(namespace) ? collectCandidates(namespace) : [];
   const seen = new Set<unknown>();

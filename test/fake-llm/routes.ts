@@ -1,16 +1,16 @@
 /**
  * Scripts for concurrent callers: parallel steps call the model at the same time, so one queue
- * has no fixed order. `byRoute` keeps one queue per caller — `step:<id>` for a step, else the
- * purpose (`plan`, `replan`, `summary`, `model`) — and falls through (so the fake fails
+ * has no fixed order. `byRoute` keeps one queue per caller — `step:<id>` for a step's own
+ * calls, else the purpose (`plan`, `replan`, `summary`, `model`) — and falls through (so the fake fails
  * loudly) when a caller's queue runs out.
  */
 import type { ScriptedReply } from './replies';
 import type { RecordedRequest, ReplyFunction } from './scripted-llm';
 
-/** The route key of a request. */
+/** The route key of a request: `step:<id>` for a step's own calls, else the purpose. */
 export function routeOf(request: RecordedRequest): string {
-  const step = request.headers['x-cairn-step'];
-  return step ? `step:${step}` : (request.headers['x-cairn-purpose'] ?? 'unknown');
+  const purpose = request.headers['x-cairn-purpose'] ?? 'unknown';
+  return purpose === 'step' ? `step:${request.headers['x-cairn-step'] ?? '?'}` : purpose;
 }
 
 /** A reply function serving each route's replies in order. */

@@ -4,6 +4,7 @@
  * waiting while a parallel step finishes.
  */
 import { WorkflowFailedError } from '@temporalio/client';
+import { z } from 'zod';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -63,6 +64,11 @@ test('tool calls run as activities, results pair by call id; unknown tools and b
         .requestsFor('step')[0]
         ?.body.tools?.map((t) => (t.type === 'function' ? t.function.name : ''));
       expect(offered).toEqual(expect.arrayContaining(['lookup', 'read_file', 'finish_step', 'ask_user']));
+      // What the model sees is derived from the tool's zod schema, never a hand-written copy.
+      const spec = bed.llm
+        .requestsFor('step')[0]
+        ?.body.tools?.find((t) => t.type === 'function' && t.function.name === 'lookup');
+      expect(spec?.type === 'function' && spec.function.parameters).toEqual(z.toJSONSchema(lookup.tool.input));
       const child = bed.client.workflow.getHandle(`${handle.workflowId}/step-s1`);
       await recordHistory('step-tools', child);
       const history = await child.fetchHistory();

@@ -38,6 +38,19 @@ export const agentInputSchema = z.object({
   tools: z.array(z.string().min(1)).max(100).optional(),
   limits: limitsSchema.prefault({}),
   onStepFailure: z.enum(['fail', 'continue', 'ask']).default('fail'),
+  /**
+   * How long a question may wait for a human, and what happens then (DESIGN §3): `reject`
+   * declines (approvals rejected, plan check cancelled, failed step aborted, questions get "no
+   * answer"), `default` takes the safe default (plan confirmed, failed step skipped, form
+   * defaults), `fail` fails the step or agent that asked.
+   */
+  interactionTimeout: z
+    .object({
+      afterMs: z.number().int().min(1000),
+      remindAfterMs: z.number().int().min(1000).optional(),
+      onExpiry: z.enum(['reject', 'default', 'fail']).default('reject'),
+    })
+    .optional(),
   /** Set for agents started by the `sub_agent` tool: they never wait for a plan check. */
   nested: z.boolean().default(false),
 });

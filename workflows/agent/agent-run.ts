@@ -15,7 +15,8 @@ import {
 } from '@temporalio/workflow';
 import { Conversations } from '../conversation';
 import { validateAnswer } from '../interactions/validate-answer';
-import type { Answer, AnswerCheck, AnswerInput, InteractionSpec } from '../interactions/interaction-types';
+import { expiryAnswer } from '../interactions/expiry-answer';
+import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionSpec } from '../interactions/interaction-types';
 import {
   answerSignal,
   answerUpdate,
@@ -57,6 +58,8 @@ export class AgentRun {
   readonly agentId = workflowInfo().workflowId;
   private readonly stepRoutes: Record<string, StepRequestRoute> = {};
   private visible = '';
+  /** Expiry timers of open interactions. */
+  private readonly watchers: Promise<void>[] = [];
 
   constructor(readonly settings: AgentSettings) {
     this.state = createAgentState(settings.task);
@@ -94,13 +97,70 @@ export class AgentRun {
     this.syncVisibility();
   }
 
-  /** Opens an agent-level interaction and waits for its answer. */
+  /** Opens an agent-level interaction and waits for its answer (or its expiry policy). */
   async ask(spec: InteractionSpec, stepId?: string): Promise<Answer> {
-    const interaction = openInteraction(this.state, Date.now(), spec, stepId);
-    this.syncVisibility();
+    const interaction = this.open(spec, stepId);
     await condition(() => interaction.status !== 'open');
-    if (!interaction.answer) throw ApplicationFailure.nonRetryable(`interaction ${interaction.id} closed unanswered`);
+    if (!interaction.answer) {
+      throw ApplicationFailure.nonRetryable(
+        `interaction ${interaction.id} (${interaction.kind}) expired unanswered`,
+        'INTERACTION_EXPIRED',
+      );
+    }
     return interaction.answer;
+  }
+
+  private open(spec: InteractionSpec, stepId?: string): Interaction {
+    const interaction = openInteraction(this.state, Date.now(), spec, stepId);
+    const timeout = this.settings.interactionTimeout;
+    if (timeout) {
+      interaction.expiresAt = interaction.createdAt + timeout.afterMs;
+      this.watchers.push(this.watch(interaction, timeout));
+    }
+    this.syncVisibility();
+    return interaction;
+  }
+
+  /** Durable timers (visible in history with a summary): remind, then expire by policy. */
+  private async watch(interaction: Interaction, timeout: NonNullable<AgentSettings['interactionTimeout']>) {
+    const closed = () => interaction.status !== 'open';
+    let waited = 0;
+    if (timeout.remindAfterMs !== undefined && timeout.remindAfterMs < timeout.afterMs) {
+      waited = timeout.remindAfterMs;
+      if (await condition(closed, waited, { summary: `remind ${interaction.id}` })) return;
+      this.event({
+        type: 'interaction.reminder',
+        interactionId: interaction.id,
+        message: `${interaction.id} still waits`,
+      });
+    }
+    if (await condition(closed, timeout.afterMs - waited, { summary: `expire ${interaction.id}` })) return;
+    await this.expire(interaction, timeout.onExpiry);
+  }
+
+  private async expire(interaction: Interaction, policy: 'reject' | 'default' | 'fail'): Promise<void> {
+    interaction.status = 'expired';
+    if (policy !== 'fail') {
+      interaction.answer = expiryAnswer(interaction, policy);
+      interaction.by = `policy:${policy}`;
+      interaction.answeredAt = Date.now();
+    }
+    this.event({
+      type: 'interaction.expired',
+      interactionId: interaction.id,
+      message: `${interaction.id} expired (${policy})`,
+    });
+    this.syncVisibility();
+    const route = this.stepRoutes[interaction.id];
+    if (!route) return;
+    const step = stepRun(this.state, route.stepId);
+    if (step?.status === 'waiting') step.status = 'running';
+    await getExternalWorkflowHandle(this.stepWorkflowId(route.stepId)).signal(stepAnswerSignal, {
+      requestId: route.requestId,
+      interactionId: interaction.id,
+      answer: interaction.answer ?? { text: '' },
+      ...(policy === 'fail' ? { expired: 'fail' as const } : {}),
+    });
   }
 
   /** Validates an answer against the open interaction it names. */
@@ -132,11 +192,10 @@ export class AgentRun {
   }
 
   private openForStep(request: StepInteractionRequest): void {
-    const interaction = openInteraction(this.state, Date.now(), request.spec, request.stepId);
-    this.stepRoutes[interaction.id] = { stepId: request.stepId, requestId: request.requestId };
     const step = stepRun(this.state, request.stepId);
     if (step) step.status = 'waiting';
-    this.syncVisibility();
+    const interaction = this.open(request.spec, request.stepId);
+    this.stepRoutes[interaction.id] = { stepId: request.stepId, requestId: request.requestId };
   }
 
   private recordProgress(progress: StepProgress): void {

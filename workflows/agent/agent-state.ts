@@ -44,6 +44,8 @@ export type AgentEventType =
   | 'tool.called'
   | 'interaction.opened'
   | 'interaction.answered'
+  | 'interaction.reminder'
+  | 'interaction.expired'
   | 'answer.rejected'
   | 'replan'
   | 'summary'

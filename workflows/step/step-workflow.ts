@@ -17,9 +17,8 @@ import { callLlm } from '../activity-proxies';
 import { addUsage, type ToolCallRecord } from '../agent/agent-state';
 import { stepSystemPrompt, stepTaskMessage } from '../agent/prompts';
 import { Conversations } from '../conversation';
-import type { Answer } from '../interactions/interaction-types';
 import type { TokenUsage } from '../llm-types';
-import { stepAnswerSignal, stepInteractionSignal, stepProgressSignal } from '../messages';
+import { stepAnswerSignal, stepInteractionSignal, stepProgressSignal, type StepAnswer } from '../messages';
 import { offeredTools, runToolCall, type StepToolsContext } from './step-tools';
 import type { StepInput, StepOutcome } from './step-types';
 
@@ -27,8 +26,8 @@ const CONVERSATION = 'step';
 
 export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
   const conversations = new Conversations().serve();
-  const answers: Record<string, Answer> = {};
-  setHandler(stepAnswerSignal, ({ requestId, answer }) => void (answers[requestId] = answer));
+  const answers: Record<string, StepAnswer> = {};
+  setHandler(stepAnswerSignal, (answer) => void (answers[answer.requestId] = answer));
   const agent = getExternalWorkflowHandle(input.agentId);
   const { step } = input;
   const toolNames = offeredTools(input);
@@ -46,7 +45,13 @@ export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
       await condition(() => answers[requestId] !== undefined);
       const answer = answers[requestId];
       if (!answer) throw new Error('unreachable');
-      return answer;
+      if (answer.expired === 'fail') {
+        throw ApplicationFailure.nonRetryable(
+          `${spec.kind} ${answer.interactionId} expired unanswered`,
+          'INTERACTION_EXPIRED',
+        );
+      }
+      return answer.answer;
     },
     addUsage: (extra) => addUsage(usage, extra),
   };

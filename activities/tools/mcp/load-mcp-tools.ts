@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../define-tool';
 import type { McpServerConfig } from './mcp-config';
@@ -71,9 +71,17 @@ function renderPart(part: ContentBlock): string {
   }
 }
 
+/** What `callTool` returns: a current result, or the pre-2024-11 `{ toolResult }` shape. */
+type CallResult = Awaited<ReturnType<Client['callTool']>>;
+
+function hasContent(result: CallResult): result is CallToolResult {
+  return Array.isArray(result.content);
+}
+
 /** Joins a call result's content parts; structured content stands in when there are none. */
-function renderResult(result: { content?: ContentBlock[]; structuredContent?: unknown }): string {
-  const parts = result.content ?? [];
+function renderResult(result: CallResult): string {
+  if (!hasContent(result)) return JSON.stringify(result.toolResult ?? null);
+  const parts = result.content;
   if (parts.length === 0 && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
   return parts.map(renderPart).join('\n');
 }
@@ -165,10 +173,13 @@ async function connectServer(server: McpServerConfig, options: LoadMcpToolsOptio
     return { server: server.name, client, transport, tools };
   } catch (err) {
     await client.close().catch(() => undefined);
-    const where = server.url ?? [server.command, ...(server.args ?? [])].join(' ');
+    // Neither args nor the full URL: either may carry a token.
+    const where = server.url !== undefined ? new URL(server.url).origin : server.command;
     const tail = stderrTail();
     const stderr = tail.length > 0 ? `\n  its stderr ended with:\n    ${tail.join('\n    ')}` : '';
-    throw new Error(`MCP server "${server.name}" (${where}) failed to start: ${errorText(err)}${stderr}`);
+    throw new Error(`MCP server "${server.name}" (${where}) failed to start: ${errorText(err)}${stderr}`, {
+      cause: err,
+    });
   }
 }
 

@@ -23,7 +23,9 @@ export const mcpServerSchema = z
         .regex(MCP_SERVER_NAME_PATTERN, 'expected 1-20 letters, digits, "_" or "-"'),
       command: nonEmpty('a command to run').optional(),
       args: z.array(z.string(), { error: 'expected an array of strings' }).optional(),
-      env: z.record(z.string(), z.string(), { error: 'expected an object of string values' }).optional(),
+      env: z
+        .record(z.string(), z.string({ error: 'expected a string' }), { error: 'expected an object of strings' })
+        .optional(),
       cwd: nonEmpty('a folder').optional(),
       url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
       /** `true`: every tool of the server writes; a list: the named tools (as the server names them). */

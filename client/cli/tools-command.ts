@@ -1,0 +1,32 @@
+/**
+ * `cairn tools`: the tools a worker with this configuration offers — built-ins, user modules
+ * and MCP servers — with effect and whether calls need approval.
+ */
+import { builtinTools } from '../../activities/create-activities';
+import { createToolRegistry } from '../../activities/tools/tool-registry';
+import type { CairnConfig } from '../../config/config';
+import { WORKFLOW_BUILTINS } from '../../workflows/tools/builtin-tools';
+import type { ToolInfo } from '../../workflows/tools/tool-types';
+import { loadConfiguredTools } from '../../worker/load-tools';
+
+/** The catalogue as a worker would build it. */
+export async function listConfiguredTools(config: CairnConfig): Promise<ToolInfo[]> {
+  const configured = await loadConfiguredTools(config);
+  try {
+    const registry = createToolRegistry([...builtinTools(config.tools.fetchAllow), ...configured.tools]);
+    return [...registry.list(undefined, config.tools.autoApprove), ...Object.values(WORKFLOW_BUILTINS)];
+  } finally {
+    await configured.close();
+  }
+}
+
+/** One line per tool, for people. */
+export function formatTools(tools: ToolInfo[]): string {
+  const width = Math.max(...tools.map((t) => t.name.length));
+  return tools
+    .map(
+      (t) =>
+        `${t.name.padEnd(width)}  ${`${t.effect}${t.needsApproval ? ' (approval)' : ''}`.padEnd(16)}  ${t.description}`,
+    )
+    .join('\n');
+}
