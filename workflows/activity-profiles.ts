@@ -11,8 +11,12 @@ export const llmProfile: ActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
 };
 
-/** Tools: shorter, retried a few times (the registry turns bad arguments into tool errors). */
+/**
+ * Tools: shorter, heartbeating (a dead worker is noticed in seconds), retried a few times —
+ * writes that are not idempotent override this with a single attempt.
+ */
 export const toolProfile: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
 };

@@ -9,6 +9,8 @@ import { cutOutput } from '../../workflows/tools/cut-output';
 import type { ToolCallInput, ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
 import type { ToolRegistry } from './tool-registry';
 
+const HEARTBEAT_EVERY_MS = 1_000;
+
 export interface ToolDeps {
   registry: ToolRegistry;
   workspace: string;
@@ -34,12 +36,20 @@ export function createToolActivities({ registry, workspace, autoApprove }: ToolD
     },
     /** Runs one tool call with its idempotency key `<agent id>/<step id>/<call id>`. */
     async runTool(input: ToolCallInput): Promise<ToolCallOutcome> {
-      const outcome = await registry.run(input.name, input.arguments, {
-        workspace,
-        idempotencyKey: `${input.agentId}/${input.stepId}/${input.callId}`,
-        signal: Context.current().cancellationSignal,
-      });
-      return { ok: outcome.ok, output: cutOutput(outcome.output) };
+      const context = Context.current();
+      // Heartbeats let Temporal notice a dead worker within the heartbeat timeout (and carry
+      // cancellation), instead of waiting out the whole start-to-close timeout.
+      const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+      try {
+        const outcome = await registry.run(input.name, input.arguments, {
+          workspace,
+          idempotencyKey: `${input.agentId}/${input.stepId}/${input.callId}`,
+          signal: context.cancellationSignal,
+        });
+        return { ok: outcome.ok, output: cutOutput(outcome.output) };
+      } finally {
+        clearInterval(beat);
+      }
     },
   };
 }
