@@ -1,0 +1,178 @@
+/**
+ * The typed client library (DESIGN §5): start agents, read their state, list them by phase or
+ * by waiting for input (Temporal visibility on the search attributes), answer, cancel, wait
+ * for results, and watch the timeline. The CLI, the HTTP API and the web app are built on it.
+ * Typed from the workflow's own types and message definitions — never string literals.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  Client,
+  Connection,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import type { CairnConfig } from '../config/config';
+import { connectionOptions } from '../config/temporal-connection';
+import { agentInputSchema, type AgentInput } from '../workflows/agent/agent-input';
+import type { AgentEvent, AgentPhase, AgentState } from '../workflows/agent/agent-state';
+import type { agentWorkflow, AgentResult } from '../workflows/agent/agent-workflow';
+import type { AnswerInput } from '../workflows/interactions/interaction-types';
+import { answerSignal, answerUpdate, stateQuery, type AnswerAccepted } from '../workflows/messages';
+import { AgentAwaitingInputKey, AgentPhaseKey } from '../workflows/search-attributes';
+import { ClientError } from './client-error';
+import { agentWorkflowId } from './workflow-id';
+
+/** One agent in a list. */
+export interface AgentSummary {
+  id: string;
+  task: string;
+  phase: AgentPhase | 'unknown';
+  awaitingInput: boolean;
+  status: string;
+  startedAt?: string;
+  closedAt?: string;
+}
+
+export interface ListFilter {
+  phase?: AgentPhase;
+  awaitingInput?: boolean;
+  limit?: number;
+}
+
+const TERMINAL: AgentPhase[] = ['completed', 'failed', 'cancelled'];
+
+export class AgentClient {
+  constructor(
+    readonly temporal: Client,
+    private readonly taskQueue: string,
+  ) {}
+
+  /** Connects with the configuration's Temporal settings. */
+  static async connect(config: CairnConfig): Promise<AgentClient> {
+    const connection = await Connection.connect(connectionOptions(config.temporal));
+    return new AgentClient(new Client({ connection, namespace: config.temporal.namespace }), config.taskQueue);
+  }
+
+  /** Closes the connection. */
+  close(): Promise<void> {
+    return this.temporal.connection.close();
+  }
+
+  /** Validates the input and starts an agent; returns its workflow id. */
+  async start(input: AgentInput, options: { workflowId?: string } = {}): Promise<string> {
+    const parsed = agentInputSchema.safeParse(input);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ClientError('INVALID_INPUT', issue?.message ?? 'invalid input', issue?.path.join('.'));
+    }
+    const workflowId = options.workflowId ?? agentWorkflowId(parsed.data.task, randomUUID());
+    try {
+      await this.temporal.workflow.start<typeof agentWorkflow>('agentWorkflow', {
+        taskQueue: this.taskQueue,
+        workflowId,
+        args: [input],
+        staticSummary: parsed.data.task.slice(0, 200),
+        // The list view reads the task from the memo (static summaries come only with describe).
+        memo: { task: parsed.data.task.slice(0, 500) },
+        typedSearchAttributes: [
+          { key: AgentPhaseKey, value: parsed.data.mode.plan ? 'planning' : 'executing' },
+          { key: AgentAwaitingInputKey, value: false },
+        ],
+      });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) {
+        throw new ClientError('CONFLICT', `an agent with id "${workflowId}" already exists`, 'workflowId');
+      }
+      throw err;
+    }
+    return workflowId;
+  }
+
+  /** The agent's state; with `afterSeq`, only newer timeline events. */
+  async state(id: string, afterSeq?: number): Promise<AgentState> {
+    return this.guard(id, () => this.handle(id).query(stateQuery, afterSeq === undefined ? {} : { afterSeq }));
+  }
+
+  /** Agents, newest first, filtered by phase and/or whether they wait for input. */
+  async list(filter: ListFilter = {}): Promise<AgentSummary[]> {
+    const clauses = [`WorkflowType = 'agentWorkflow'`];
+    if (filter.phase) clauses.push(`AgentPhase = '${filter.phase}'`);
+    if (filter.awaitingInput !== undefined) clauses.push(`AgentAwaitingInput = ${filter.awaitingInput}`);
+    const out: AgentSummary[] = [];
+    for await (const wf of this.temporal.workflow.list({ query: clauses.join(' AND ') })) {
+      out.push({
+        id: wf.workflowId,
+        task: typeof wf.memo?.task === 'string' ? wf.memo.task : '',
+        phase: (wf.typedSearchAttributes.get(AgentPhaseKey) as AgentPhase | undefined) ?? 'unknown',
+        awaitingInput: wf.typedSearchAttributes.get(AgentAwaitingInputKey) ?? false,
+        status: wf.status.name,
+        startedAt: wf.startTime.toISOString(),
+        ...(wf.closeTime ? { closedAt: wf.closeTime.toISOString() } : {}),
+      });
+      if (out.length >= (filter.limit ?? 100)) break;
+    }
+    return out;
+  }
+
+  /**
+   * Answers an interaction. By update (default) the validator's verdict comes back at once: a
+   * rejected answer throws ClientError `INVALID_ANSWER` (or `NOT_OPEN` for a closed or unknown
+   * interaction). By signal it is fire-and-forget, as the Temporal UI sends it.
+   */
+  async answer(
+    id: string,
+    input: AnswerInput,
+    via: 'update' | 'signal' = 'update',
+  ): Promise<AnswerAccepted | undefined> {
+    return this.guard(id, async () => {
+      if (via === 'signal') return void (await this.handle(id).signal(answerSignal, input));
+      try {
+        return await this.handle(id).executeUpdate(answerUpdate, { args: [input] });
+      } catch (err) {
+        if (!(err instanceof WorkflowUpdateFailedError)) throw err;
+        const message = err.cause?.message ?? err.message;
+        const closed = /^no interaction|is already answered|has expired/.test(message);
+        throw new ClientError(closed ? 'NOT_OPEN' : 'INVALID_ANSWER', message, 'answer');
+      }
+    });
+  }
+
+  /** Requests cancellation: running steps and their calls stop; the state keeps what finished. */
+  async cancel(id: string): Promise<void> {
+    await this.guard(id, () => this.handle(id).cancel());
+  }
+
+  /** Waits for the agent's result (throws the workflow's failure). */
+  result(id: string): Promise<AgentResult> {
+    return this.guard(id, () => this.handle(id).result());
+  }
+
+  /** New timeline events as they happen, until the agent ends; resumable from `afterSeq`. */
+  async *watch(id: string, { afterSeq = 0, intervalMs = 500 } = {}): AsyncGenerator<AgentEvent> {
+    let cursor = afterSeq;
+    for (;;) {
+      const state = await this.state(id, cursor);
+      for (const event of state.events) {
+        cursor = event.seq;
+        yield event;
+      }
+      if (TERMINAL.includes(state.phase)) return;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+
+  private handle(id: string): WorkflowHandle<typeof agentWorkflow> {
+    return this.temporal.workflow.getHandle(id);
+  }
+
+  private async guard<T>(id: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new ClientError('NOT_FOUND', `no agent "${id}"`);
+      throw err;
+    }
+  }
+}

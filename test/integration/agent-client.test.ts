@@ -1,0 +1,79 @@
+/**
+ * The client library against the real dev server: readable ids, start validation, state,
+ * visibility lists (exactly the waiting agent), answers with coded rejections, watch, cancel.
+ */
+import { AgentClient } from '../../client/agent-client';
+import { ClientError } from '../../client/client-error';
+import { agentWorkflowId } from '../../client/workflow-id';
+import type { AgentEvent } from '../../workflows/agent/agent-state';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { finish, plan, planReply, step } from '../harness/agents';
+import { withWorker } from '../harness/test-env';
+import { waitUntil } from '../harness/wait-until';
+
+const bed = agentTestbed();
+const agents = () => new AgentClient(bed.client, bed.config.taskQueue);
+
+test('workflow ids are readable: agent-<slug>-<short id>', () => {
+  expect(agentWorkflowId('Research X & write a brief!', '1234abcd-ffff')).toBe(
+    'agent-research-x-write-a-brief-1234abcd',
+  );
+  expect(agentWorkflowId('??', 'abcdefgh')).toBe('agent-task-abcdefgh');
+});
+
+test('start refuses bad input with a coded error naming the field', async () => {
+  await expect(agents().start({ task: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT', field: 'task' });
+  await expect(agents().state('agent-nope-00000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+});
+
+test('list by AgentAwaitingInput returns exactly the waiting agent; answers, watch and results', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')])), planReply(plan([step('s1')])), planReply(plan([step('s1')]))],
+      'step:s1': [finish('one'), finish('two'), finish('three')],
+      summary: [reply.text('a'), reply.text('b'), reply.text('c')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const client = agents();
+    const waiting = await client.start({ task: 'Needs a human', mode: { confirmPlan: true } });
+    const [done1, done2] = [await client.start({ task: 'No human 1' }), await client.start({ task: 'No human 2' })];
+    expect(waiting).toMatch(/^agent-needs-a-human-[0-9a-f]{8}$/);
+    await Promise.all([client.result(done1), client.result(done2)]);
+    const listed = await waitUntil('visibility shows only the waiting agent as waiting', async () => {
+      const found = (await client.list({ awaitingInput: true })).filter((a) => [waiting, done1, done2].includes(a.id));
+      return found.length === 1 ? found : undefined;
+    });
+    expect(listed[0]).toMatchObject({
+      id: waiting,
+      task: 'Needs a human',
+      phase: 'awaiting_input',
+      awaitingInput: true,
+    });
+    const completed = await waitUntil('both completed agents listed', async () => {
+      const ids = (await client.list({ phase: 'completed' })).map((a) => a.id);
+      return ids.includes(done1) && ids.includes(done2) ? ids : undefined;
+    });
+    expect(completed).not.toContain(waiting);
+
+    const check = (await client.state(waiting)).interactions[0];
+    const bad = await client
+      .answer(waiting, { interactionId: check?.id ?? '', answer: { decision: 'maybe' } })
+      .catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(ClientError);
+    expect(bad).toMatchObject({ code: 'INVALID_ANSWER' });
+    await client.answer(waiting, { interactionId: check?.id ?? '', answer: { decision: 'confirm' }, by: 'carol' });
+    await expect(
+      client.answer(waiting, { interactionId: check?.id ?? '', answer: { decision: 'confirm' } }),
+    ).rejects.toMatchObject({ code: 'NOT_OPEN' });
+    const events: AgentEvent[] = [];
+    for await (const event of client.watch(waiting, { intervalMs: 100 })) events.push(event);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.at(-1)?.type).toBe('agent.finished');
+    expect(await client.result(waiting)).toMatchObject({ status: 'completed' });
+    const described = await bed.client.workflow.getHandle(waiting).describe();
+    expect(await described.staticSummary()).toBe('Needs a human');
+  });
+});
