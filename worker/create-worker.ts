@@ -6,10 +6,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/create-activities';
+import { startDemoServer } from '../activities/llm/demo/demo-server';
 import { createOpenAiClient } from '../activities/llm/openai-client';
 import type { ToolDefinition } from '../activities/tools/define-tool';
 import type { CairnConfig } from '../config/config';
 import { connectionOptions } from '../config/temporal-connection';
+import { DEMO_MODEL } from '../workflows/llm-types';
 import { loadConfiguredTools } from './load-tools';
 import { WORKFLOWS_PATH } from './workflows-path';
 
@@ -45,9 +47,12 @@ export async function createWorker({
   // Activities read conversations through a client connection of their own.
   const clientConnection = await Connection.connect(options);
   const configured = await loadConfiguredTools(config);
+  // No endpoint configured: the labelled offline demo model, served on loopback (DESIGN §2).
+  const demo = config.llm.demo ? await startDemoServer() : undefined;
+  const llm = demo ? { ...config.llm, baseUrl: demo.baseUrl, model: DEMO_MODEL } : config.llm;
   const activities = createActivities({
-    openai: createOpenAiClient(config.llm),
-    defaultModel: config.llm.model,
+    openai: createOpenAiClient(llm),
+    defaultModel: llm.model,
     temporal: new Client({ connection: clientConnection, namespace: config.temporal.namespace }),
     workspace: config.workspace,
     autoApprove: config.tools.autoApprove,
@@ -69,6 +74,7 @@ export async function createWorker({
     worker,
     close: async () => {
       await configured.close();
+      await demo?.close();
       await clientConnection.close();
       if (!connection) await workerConnection.close();
     },

@@ -3,7 +3,7 @@ import type { CairnConfig } from '../config/config';
 
 export function describeLlm({ llm }: CairnConfig): string {
   if (llm.demo) {
-    return 'LLM: none configured (set OPENAI_BASE_URL and/or OPENAI_API_KEY); model calls will fail until you do';
+    return 'LLM: OFFLINE DEMO MODEL (canned answers) — set OPENAI_BASE_URL and/or OPENAI_API_KEY for a real one';
   }
   return `LLM: ${llm.model} at ${llm.baseUrl}`;
 }

@@ -3,6 +3,9 @@
  * what comes back. Types only — the openai package never reaches workflow code.
  */
 
+/** The model name of the offline demo model (DESIGN §2), which agents show as a label. */
+export const DEMO_MODEL = 'cairn-offline-demo';
+
 /** Why a model call is made; sent as the `X-Cairn-Purpose` header (DESIGN §5). */
 export type LlmPurpose = 'plan' | 'replan' | 'step' | 'summary' | 'model';
 

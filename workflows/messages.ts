@@ -54,6 +54,8 @@ export interface StepInteractionRequest {
 export interface StepProgress {
   stepId: string;
   round: number;
+  /** The model that answered this round. */
+  model?: string;
   usage: TokenUsage;
   toolCalls: ToolCallRecord[];
 }

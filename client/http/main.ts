@@ -1,27 +1,32 @@
 /**
- * `npm run web`: the HTTP API on CAIRN_HTTP_PORT, talking to Temporal as configured.
+ * `npm run web`: the HTTP API on CAIRN_HTTP_PORT, talking to Temporal as configured, with the
+ * bearer token from CAIRN_API_TOKEN when set.
  */
 import { serve } from '@hono/node-server';
-import { Connection } from '@temporalio/client';
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
-import { connectionOptions } from '../../config/temporal-connection';
+import { AgentClient } from '../agent-client';
 import { createApp } from './create-app';
 import { version } from '../../package.json';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const connection = await Connection.connect(connectionOptions(config.temporal));
+  const agents = await AgentClient.connect(config);
   const app = createApp({
     version,
+    agents,
+    ...(config.http.apiToken !== undefined ? { apiToken: config.http.apiToken } : {}),
     temporalHealthy: async () => {
-      await connection.healthService.check({});
+      await agents.temporal.connection.healthService.check({});
       return true;
     },
   });
   const server = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host }, (info) =>
-    console.log(`Cairn API on http://${config.http.host}:${info.port} (OpenAPI at /api/openapi.json)`),
+    console.log(
+      `Cairn API on http://${config.http.host}:${info.port} (OpenAPI at /api/openapi.json` +
+        `${config.http.apiToken ? ', bearer token required' : ''})`,
+    ),
   );
-  const stop = () => server.close(() => void connection.close().then(() => process.exit(0)));
+  const stop = () => server.close(() => void agents.close().then(() => process.exit(0)));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

@@ -35,6 +35,7 @@ import {
   addEvent,
   addUsage,
   createAgentState,
+  noteModel,
   openInteraction,
   openInteractions,
   recordAnswer,
@@ -202,6 +203,7 @@ export class AgentRun {
     const step = stepRun(this.state, progress.stepId);
     if (!step) return;
     step.rounds = progress.round;
+    if (progress.model) noteModel(this.state, progress.model);
     addUsage(step.usage, progress.usage);
     addUsage(this.state.usage, progress.usage);
     for (const call of progress.toolCalls) {

@@ -4,7 +4,7 @@
  * owns; they are pure apart from that and unit-tested without Temporal.
  */
 import type { Answer, Interaction, InteractionSpec } from '../interactions/interaction-types';
-import type { TokenUsage } from '../llm-types';
+import { DEMO_MODEL, type TokenUsage } from '../llm-types';
 import type { Plan, StepStatus } from '../plan/plan-types';
 
 export type AgentPhase =
@@ -74,6 +74,10 @@ export interface AgentState {
   eventSeq: number;
   asks: number;
   replans: number;
+  /** The model that answered (as the endpoint names it). */
+  model?: string;
+  /** True when that model is the offline demo model: the answers are canned. */
+  demo?: boolean;
   result?: string;
   error?: string;
 }
@@ -97,6 +101,13 @@ export function createAgentState(task: string): AgentState {
     asks: 0,
     replans: 0,
   };
+}
+
+/** Records which model answers, and labels the demo model. */
+export function noteModel(state: AgentState, model: string): void {
+  if (state.model !== undefined) return;
+  state.model = model;
+  state.demo = model === DEMO_MODEL;
 }
 
 /** Adds `b` into `a`. */

@@ -10,7 +10,7 @@ import type { LlmToolCall } from '../llm-types';
 import type { PlanCheck, Plan } from '../plan/plan-types';
 import { ASK_USER } from '../tools/tool-types';
 import type { AgentRun } from './agent-run';
-import { addUsage } from './agent-state';
+import { addUsage, noteModel } from './agent-state';
 import { planCorrectionMessage } from './prompts';
 
 export const PLANNER = 'planner';
@@ -67,6 +67,7 @@ export async function obtainPlan(
       },
     ]);
     addUsage(run.state.usage, reply.usage);
+    noteModel(run.state, reply.model);
     run.conversations.append(PLANNER, {
       role: 'assistant',
       content: reply.content,

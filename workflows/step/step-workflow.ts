@@ -89,7 +89,7 @@ export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
     // A reply with text and no tool calls is taken as the result: many models answer that way.
     if (reply.toolCalls.length === 0 && reply.content?.trim()) finished = reply.content.trim();
     addUsage(usage, reply.usage);
-    await report(agent, step.id, round, usage, records);
+    await agent.signal(stepProgressSignal, { stepId: step.id, round, model: reply.model, usage, toolCalls: records });
     Object.assign(usage, { promptTokens: 0, completionTokens: 0, totalTokens: 0 });
     if (finished !== undefined) return { status: 'completed', result: finished, rounds: round };
   }
@@ -99,16 +99,6 @@ export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
     error: `step ${step.id} used all ${input.maxStepRounds} rounds without calling finish_step`,
     rounds: input.maxStepRounds,
   };
-}
-
-function report(
-  agent: ReturnType<typeof getExternalWorkflowHandle>,
-  stepId: string,
-  round: number,
-  usage: TokenUsage,
-  toolCalls: ToolCallRecord[],
-): Promise<void> {
-  return agent.signal(stepProgressSignal, { stepId, round, usage, toolCalls });
 }
 
 /** The code and message of an activity failure (e.g. LLM_AUTH), for the agent's state. */

@@ -1,0 +1,8 @@
+/**
+ * What the HTTP routes need from the client library: the narrow slice of `AgentClient` they
+ * call, so the app depends on behaviour, not on a connection.
+ */
+import type { AgentClient } from '../agent-client';
+
+/** The AgentClient methods the routes use. */
+export type AgentsPort = Pick<AgentClient, 'start' | 'state' | 'list' | 'answer' | 'cancel'>;

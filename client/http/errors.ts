@@ -1,0 +1,69 @@
+/**
+ * Errors of the HTTP API (DESIGN §5): every failure leaves as `{ error: { code, message, field? } }`
+ * with a status chosen from a stable code — client-library codes (INVALID_* → 400, NOT_FOUND →
+ * 404, NOT_OPEN / CONFLICT → 409) plus the edge's own (401, 413, 500). Tests match the code.
+ */
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+import { ClientError, type ClientErrorCode } from '../client-error';
+
+/** Every error code the API answers with. */
+export type ApiErrorCode = ClientErrorCode | 'UNAUTHORIZED' | 'PAYLOAD_TOO_LARGE' | 'INTERNAL';
+
+/** The error body's inner object. */
+export interface ApiErrorDetail {
+  code: ApiErrorCode;
+  message: string;
+  field?: string;
+}
+
+const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
+  INVALID_INPUT: 400,
+  INVALID_ANSWER: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  NOT_OPEN: 409,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  INTERNAL: 500,
+};
+
+/** Answers with the error body and the status that belongs to `code`. */
+export function sendError(c: Context, code: ApiErrorCode, message: string, field?: string): Response {
+  const error: ApiErrorDetail = { code, message, ...(field ? { field } : {}) };
+  return c.json({ error }, STATUS[code]);
+}
+
+/**
+ * The validation hook for every route: a zod failure of a body, path, query or header becomes
+ * 400 INVALID_INPUT naming the first bad field, with every issue as `path: message`.
+ */
+export function validationHook(result: { success: true } | { success: false; error: ZodError }, c: Context) {
+  if (result.success) return undefined;
+  const issues = result.error.issues;
+  const field = issues[0]?.path.join('.') || undefined;
+  const message = issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+  return sendError(c, 'INVALID_INPUT', message, field);
+}
+
+/** Unknown routes. */
+export const handleNotFound: NotFoundHandler = (c) =>
+  sendError(c, 'NOT_FOUND', `no route ${c.req.method} ${c.req.path}`);
+
+/** Thrown errors: coded client errors keep their code; hono's own become their status's code. */
+export const handleError: ErrorHandler = (err, c) => {
+  if (err instanceof ClientError) return sendError(c, err.code, err.message, err.field);
+  if (err instanceof HTTPException) return sendError(c, codeOfStatus(err.status), err.message);
+  console.error('HTTP API error', err);
+  return sendError(c, 'INTERNAL', 'internal error');
+};
+
+function codeOfStatus(status: number): ApiErrorCode {
+  if (status === 400) return 'INVALID_INPUT';
+  if (status === 401) return 'UNAUTHORIZED';
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  return 'INTERNAL';
+}

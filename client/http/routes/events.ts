@@ -1,0 +1,102 @@
+/**
+ * `GET /api/agents/:id/events` (DESIGN §5): the agent's timeline as server-sent events, one
+ * frame per event (`id: <seq>`, `event: <type>`, `data: <json>`), resumable from the
+ * `Last-Event-ID` header (or `?lastEventId=`), a heartbeat comment while quiet, ending when the
+ * agent ends. It polls the state query with the sequence cursor, so nothing is sent twice.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import type { AgentEvent, AgentPhase, AgentState } from '../../../workflows/agent/agent-state';
+import { ClientError } from '../../client-error';
+import type { AgentsPort } from '../agents-port';
+import { AgentIdParams, ErrorBody, EventsHeaders, EventsQuery } from '../schemas';
+
+/** Timing of the stream; tests shorten it. */
+export interface EventStreamTiming {
+  /** How often the state is polled for new events (ms). */
+  pollMs: number;
+  /** How often a comment is sent while nothing happens, so proxies keep the stream open (ms). */
+  heartbeatMs: number;
+}
+
+/** The defaults: poll twice a second, heartbeat every 15 s. */
+export const defaultEventTiming: EventStreamTiming = { pollMs: 500, heartbeatMs: 15_000 };
+
+const TERMINAL: ReadonlySet<AgentPhase> = new Set(['completed', 'failed', 'cancelled']);
+
+const eventsRoute = createRoute({
+  method: 'get',
+  path: '/api/agents/{id}/events',
+  summary: "The agent's timeline as server-sent events, resumable with Last-Event-ID",
+  request: { params: AgentIdParams, query: EventsQuery, headers: EventsHeaders },
+  responses: {
+    200: {
+      description: 'One frame per timeline event: `id: <seq>`, `event: <type>`, `data: <event JSON>`',
+      content: { 'text/event-stream': { schema: z.string() } },
+    },
+    400: { description: 'Invalid cursor (INVALID_INPUT)', content: { 'application/json': { schema: ErrorBody } } },
+    404: { description: 'No such agent (NOT_FOUND)', content: { 'application/json': { schema: ErrorBody } } },
+  },
+});
+
+/** One SSE frame for a timeline event. */
+export function eventFrame(event: AgentEvent): string {
+  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** Registers the events route on `app`. */
+export function registerEventRoutes(app: OpenAPIHono, agents: AgentsPort, timing: EventStreamTiming): void {
+  app.openapi(eventsRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const cursor = c.req.valid('header')['last-event-id'] ?? c.req.valid('query').lastEventId ?? 0;
+    // Read once before opening the stream, so an unknown agent is a plain 404.
+    const first = await agents.state(id, cursor);
+    return streamSSE(c, async (stream) => {
+      const stop = new AbortController();
+      stream.onAbort(() => stop.abort());
+      const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), timing.heartbeatMs);
+      try {
+        await pumpEvents(stream, { first, cursor, next: (after) => agents.state(id, after) }, timing, stop.signal);
+      } catch (err) {
+        await stream.write(errorFrame(err));
+      } finally {
+        clearInterval(heartbeat);
+      }
+    });
+  });
+}
+
+interface Source {
+  first: AgentState;
+  cursor: number;
+  next(afterSeq: number): Promise<AgentState>;
+}
+
+/** Writes new events until the agent ends or the client goes away. */
+async function pumpEvents(
+  stream: SSEStreamingApi,
+  source: Source,
+  timing: EventStreamTiming,
+  signal: AbortSignal,
+): Promise<void> {
+  let { first: state, cursor } = source;
+  for (;;) {
+    for (const event of state.events) {
+      if (event.seq <= cursor) continue;
+      await stream.write(eventFrame(event));
+      cursor = event.seq;
+    }
+    if (TERMINAL.has(state.phase) || signal.aborted) return;
+    const woke = await sleep(timing.pollMs, true, { signal }).catch(() => false);
+    if (!woke) return;
+    state = await source.next(cursor);
+  }
+}
+
+/** A final `error` frame when reading the state fails mid-stream. */
+function errorFrame(err: unknown): string {
+  const code = err instanceof ClientError ? err.code : 'INTERNAL';
+  const message = err instanceof Error ? err.message : String(err);
+  return `event: error\ndata: ${JSON.stringify({ error: { code, message } })}\n\n`;
+}
