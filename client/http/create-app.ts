@@ -5,6 +5,7 @@
  * route files under routes/ hold the agent endpoints, built on the client library.
  */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AgentsPort } from './agents-port';
 import { requireBearer } from './auth';
@@ -51,7 +52,7 @@ const healthRoute = createRoute({
 
 /** Builds the app; the caller serves it (see main.ts). */
 export function createApp(deps: AppDeps): OpenAPIHono {
-  const app = new OpenAPIHono({ defaultHook: validationHook });
+  const app = new OpenAPIHono<Env>({ defaultHook: validationHook });
   app.onError(handleError);
   app.notFound(handleNotFound);
   app.use('/api/*', requireBearer(deps.apiToken));
@@ -77,7 +78,8 @@ function limitBodies(maxSize: number) {
 /** Serves the generated document, declaring bearer auth when a token is configured. */
 function documentApi(app: OpenAPIHono, deps: AppDeps): void {
   const secured = deps.apiToken !== undefined;
-  if (secured) app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
+  if (secured)
+    app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Cairn API', version: deps.version },

@@ -15,8 +15,9 @@ async function main(): Promise<void> {
     version,
     agents,
     ...(config.http.apiToken !== undefined ? { apiToken: config.http.apiToken } : {}),
+    // A round trip to the frontend on the client's own connection (no second connection).
     temporalHealthy: async () => {
-      await agents.temporal.connection.healthService.check({});
+      await agents.temporal.workflowService.getSystemInfo({});
       return true;
     },
   });

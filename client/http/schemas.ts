@@ -32,8 +32,12 @@ export const ErrorBody = z
   })
   .openapi('Error');
 
-/** The agent input (DESIGN §5 "Workflow input"). */
-export const AgentInputBody = agentInputSchema.openapi('AgentInput');
+/**
+ * The agent input (DESIGN §5 "Workflow input"), the workflow's own schema. It may be built
+ * before zod gains `.openapi()`, so it is named through zod's own metadata, which the
+ * generator reads as well.
+ */
+export const AgentInputBody = agentInputSchema.meta({ id: 'AgentInput' });
 
 export const Started = z.object({ id: z.string() }).openapi('AgentStarted');
 
