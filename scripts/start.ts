@@ -1,9 +1,11 @@
 /**
  * `npm start` — everything on the embedded defaults: the Temporal dev server (unless
- * TEMPORAL_ADDRESS points elsewhere, or one already answers on 7233) and a worker.
+ * TEMPORAL_ADDRESS points elsewhere, or one already answers on 7233), a worker and the HTTP
+ * API (the web page arrives on it next).
  * Prints where to look. Ctrl-C stops both.
  */
 import { loadConfigOrExit } from '../config/load-config-or-exit';
+import { serveApi } from '../client/http/serve-api';
 import { createWorker } from '../worker/create-worker';
 import { describeLlm } from '../worker/describe-llm';
 import type { DevServer } from './dev-server';
@@ -16,6 +18,7 @@ async function main(): Promise<void> {
     server = await startEmbeddedServer();
   }
   const { worker, close } = await createWorker({ config });
+  const api = await serveApi(config);
   const ui = config.temporal.addressConfigured ? '(your cluster’s UI)' : `http://${EMBEDDED.ip}:${EMBEDDED.uiPort}`;
   console.log(
     [
@@ -24,6 +27,7 @@ async function main(): Promise<void> {
       `  Temporal:    ${config.temporal.address} (namespace ${config.temporal.namespace})`,
       `  Temporal UI: ${ui}`,
       `  Task queue:  ${config.taskQueue}`,
+      `  HTTP API:    ${api.url}/api/agents (OpenAPI at ${api.url}/api/openapi.json)`,
       `  ${describeLlm(config)}`,
       '',
       'Start an agent (it asks a question, then waits for you to check its plan):',
@@ -37,6 +41,7 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
   await worker.run(); // returns after SIGINT / SIGTERM once the worker has drained
+  await api.close();
   await close();
   await server?.stop();
 }

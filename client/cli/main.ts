@@ -1,14 +1,96 @@
 /**
- * The `cairn` command line. Today: `cairn tools`. (`run`, `ls`, `show`, `watch`, `answer` and
- * `cancel` build on the client library next.)
+ * The `cairn` command line (DESIGN §5 "CLI"): `run` an agent interactively, `ls`, `show`,
+ * `watch`, `answer`, `cancel`, and `tools`. Exit codes: 0 completed / done, 1 failed or error,
+ * 2 bad usage or configuration, 3 cancelled (see cli-exit.ts).
  */
 import { Command } from 'commander';
 import { ConfigError } from '../../config/config';
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
 import { version } from '../../package.json';
+import { PHASES, answerCommand, cancelCommand, listCommand, showCommand, watchCommand } from './agent-commands';
+import { EXIT, exitCodeForError } from './cli-exit';
+import { runCommand, type RunOptions } from './run-command';
 import { formatTools, listConfiguredTools } from './tools-command';
 
-const program = new Command('cairn').description('Durable plan-and-act agents on Temporal').version(version);
+const RUN_HELP = `
+Answers: when stdin is a terminal, each question is asked at the prompt. When stdin is NOT a
+terminal (CI, pipes), answers are read from stdin, one JSON answer per line, applied to the
+interactions in the order they open (blank lines and lines starting with # are skipped; a
+rejected answer is reported on stderr and the next line is tried for the same interaction):
+  ask.query      {"text": "engineers"}
+  ask.select     {"values": ["formal"]}
+  ask.form       {"values": {"title": "Hi", "pages": 2}}
+  plan.check     {"decision": "confirm"} | {"decision": "revise", "feedback": "..."}
+                 | {"decision": "edit", "plan": {...}} | {"decision": "cancel"}
+  tool.approval  {"decision": "approve"} | {"decision": "reject", "reason": "..."}
+                 (the interaction's digest is filled in when left out)
+  step.failure   {"decision": "retry" | "skip" | "abort"}
+  budget         {"decision": "raise", "tokenBudget": 50000} | {"decision": "stop"}
+If stdin ends while a question waits, cairn stops following (exit 2); the agent keeps waiting.
+
+Exit codes: 0 completed, 1 failed, 2 bad usage or configuration (or input ended), 3 cancelled.
+Example: printf '%s\\n' '{"decision":"confirm"}' | cairn run "Write a brief" --confirm-plan --json`;
+
+const program = new Command('cairn')
+  .description('Durable plan-and-act agents on Temporal')
+  .version(version)
+  // Usage errors exit 2 (commander's default is 1); help and --version still exit 0.
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage));
+
+/** Runs an action and exits with the code it resolves with. */
+const exitWith = (code: Promise<number>) => code.then((c) => process.exit(c));
+
+program
+  .command('run')
+  .description('start an agent on <task> and drive it: progress, questions, plan check, approvals')
+  .argument('<task>', 'what the agent should do')
+  .option('--no-plan', 'plain ReAct: one step on the whole task, no plan')
+  .option('--ask', 'let the planner ask clarifying questions')
+  .option('--confirm-plan', 'check the plan before it runs')
+  .option('--json', 'print only one JSON object { id, status, answer, usage } to stdout at the end')
+  .option('--by <name>', 'who answers (audit record); default <login>@cli')
+  .addHelpText('after', RUN_HELP)
+  .action((task: string, options: RunOptions) => exitWith(runCommand(task, options)));
+
+program
+  .command('ls')
+  .description('list agents, newest first')
+  .option('--phase <phase>', `only agents in this phase (${PHASES.join(', ')})`)
+  .option('--waiting', 'only agents waiting for a human')
+  .option('--json', 'print JSON for scripts')
+  .action((options: { phase?: string; waiting?: boolean; json?: boolean }) => exitWith(listCommand(options)));
+
+program
+  .command('show')
+  .description("an agent's state: phase, plan steps, open questions, usage, answer")
+  .argument('<id>', 'agent workflow id')
+  .option('--json', 'print the whole state as JSON')
+  .action((id: string, options: { json?: boolean }) => exitWith(showCommand(id, options)));
+
+program
+  .command('watch')
+  .description("follow an agent's timeline until it ends (exit code as for run)")
+  .argument('<id>', 'agent workflow id')
+  .option('--json', 'one JSON object per event (JSON lines)')
+  .action((id: string, options: { json?: boolean }) => exitWith(watchCommand(id, options)));
+
+program
+  .command('answer')
+  .description('answer an open interaction (see `cairn run --help` for the answer shapes)')
+  .argument('<id>', 'agent workflow id')
+  .argument('<interactionId>', 'interaction id, e.g. i1')
+  .argument('<answer>', 'the answer as JSON')
+  .option('--by <name>', 'who answers (audit record)')
+  .option('--signal', 'send as a signal (fire-and-forget) instead of an update (verdict at once)')
+  .action((id: string, interactionId: string, answer: string, options: { by?: string; signal?: boolean }) =>
+    exitWith(answerCommand(id, interactionId, answer, options)),
+  );
+
+program
+  .command('cancel')
+  .description('cancel an agent: running steps stop, finished work is kept')
+  .argument('<id>', 'agent workflow id')
+  .action((id: string) => exitWith(cancelCommand(id)));
 
 program
   .command('tools')
@@ -20,6 +102,6 @@ program
   });
 
 program.parseAsync().catch((err: unknown) => {
-  console.error(err instanceof ConfigError || err instanceof Error ? err.message : String(err));
-  process.exit(err instanceof ConfigError ? 2 : 1);
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(err instanceof ConfigError ? EXIT.usage : exitCodeForError(err));
 });

@@ -1,0 +1,100 @@
+/**
+ * `cairn ls`, `show`, `watch`, `answer` and `cancel`: thin commands over the client library.
+ * Each resolves with its exit code (see cli-exit.ts).
+ */
+import { loadConfigOrExit } from '../../config/load-config-or-exit';
+import type { AgentPhase } from '../../workflows/agent/agent-state';
+import { AgentClient } from '../agent-client';
+import { completeAnswer } from './answer-source';
+import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
+import { formatAgentList, formatEvent, formatState } from './render';
+
+/** The phases `--phase` accepts. */
+export const PHASES: readonly AgentPhase[] = [
+  'planning',
+  'awaiting_input',
+  'executing',
+  'replanning',
+  'summarizing',
+  'completed',
+  'failed',
+  'cancelled',
+];
+
+/** Runs `body` with a connected client, closing it afterwards. */
+async function withClient<T>(body: (client: AgentClient) => Promise<T>): Promise<T> {
+  const client = await AgentClient.connect(loadConfigOrExit());
+  try {
+    return await body(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** `cairn ls`: agents, newest first, by phase and/or waiting for input. */
+export function listCommand(options: { phase?: string; waiting?: boolean; json?: boolean }): Promise<number> {
+  const phase = options.phase;
+  if (phase !== undefined && !PHASES.some((p) => p === phase)) {
+    throw new UsageError(`--phase must be one of ${PHASES.join(', ')}; got "${phase}"`);
+  }
+  return withClient(async (client) => {
+    const agents = await client.list({
+      ...(phase !== undefined ? { phase: phase as AgentPhase } : {}),
+      ...(options.waiting ? { awaitingInput: true } : {}),
+    });
+    console.log(options.json ? JSON.stringify(agents, null, 2) : formatAgentList(agents));
+    return EXIT.ok;
+  });
+}
+
+/** `cairn show <id>`: the agent's state. */
+export function showCommand(id: string, options: { json?: boolean }): Promise<number> {
+  return withClient(async (client) => {
+    const state = await client.state(id);
+    console.log(options.json ? JSON.stringify({ id, ...state }, null, 2) : formatState(id, state));
+    return EXIT.ok;
+  });
+}
+
+/** `cairn watch <id>`: timeline events until the agent ends; exits like `run` by how it ended. */
+export function watchCommand(id: string, options: { json?: boolean }): Promise<number> {
+  return withClient(async (client) => {
+    for await (const event of client.watch(id)) {
+      console.log(options.json ? JSON.stringify(event) : formatEvent(event));
+    }
+    const { phase } = await client.state(id, Number.MAX_SAFE_INTEGER);
+    return phase === 'completed' || phase === 'failed' || phase === 'cancelled' ? exitCodeOf(phase) : EXIT.ok;
+  });
+}
+
+/**
+ * `cairn answer <id> <interactionId> '<json>'`: by update (the verdict at once) or, with
+ * `--signal`, fire-and-forget. A `tool.approval` answer without `digest` gets the open one's.
+ */
+export function answerCommand(
+  id: string,
+  interactionId: string,
+  json: string,
+  options: { by?: string; signal?: boolean },
+): Promise<number> {
+  const raw = parseJsonArgument('the answer', json);
+  return withClient(async (client) => {
+    const interaction = (await client.state(id, Number.MAX_SAFE_INTEGER)).interactions.find(
+      (i) => i.id === interactionId,
+    );
+    const answer = interaction ? completeAnswer(interaction, raw) : raw;
+    const input = { interactionId, answer, ...(options.by ? { by: options.by } : {}) };
+    await client.answer(id, input, options.signal ? 'signal' : 'update');
+    console.log(options.signal ? `answer to ${interactionId} sent` : `answer to ${interactionId} accepted`);
+    return EXIT.ok;
+  });
+}
+
+/** `cairn cancel <id>`: requests cancellation; running steps stop, finished work is kept. */
+export function cancelCommand(id: string): Promise<number> {
+  return withClient(async (client) => {
+    await client.cancel(id);
+    console.log(`cancellation of ${id} requested`);
+    return EXIT.ok;
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * Exit codes of `cairn` and how errors map to them: 0 completed / done, 1 failed (or an error
+ * such as an unknown agent or a rejected answer), 2 bad usage or configuration, 3 cancelled.
+ */
+import { ClientError } from '../client-error';
+import type { RunOutcome } from './drive-agent';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 3, interrupted: 130 } as const;
+
+/** A usage error: a bad argument or option value (exit 2). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The exit code for how a run ended. */
+export function exitCodeOf(status: RunOutcome['status']): number {
+  return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+}
+
+/** The exit code for an error: usage and invalid input 2, anything else 1. */
+export function exitCodeForError(err: unknown): number {
+  if (err instanceof UsageError) return EXIT.usage;
+  if (err instanceof ClientError && err.code === 'INVALID_INPUT') return EXIT.usage;
+  return EXIT.failed;
+}
+
+/** Parses a JSON command-line argument, or throws a UsageError naming it. */
+export function parseJsonArgument(name: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new UsageError(`${name} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

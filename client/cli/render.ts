@@ -1,0 +1,93 @@
+/**
+ * Text renderings for people: timeline events, a plan as a numbered list with dependencies, an
+ * agent's state, the list of agents, token usage and an approval request. Pure functions.
+ */
+import type { AgentSummary } from '../agent-client';
+import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
+import type { TokenUsage } from '../../workflows/llm-types';
+import type { Interaction } from '../../workflows/interactions/interaction-types';
+import type { Plan } from '../../workflows/plan/plan-types';
+
+const EVENT_MARKS: Partial<Record<AgentEvent['type'], string>> = {
+  'step.started': '▶',
+  'step.finished': '■',
+  'tool.called': '⚙',
+  'interaction.opened': '?',
+  'interaction.answered': '✓',
+  'interaction.expired': '⌛',
+  'answer.rejected': '✗',
+  'agent.finished': '●',
+};
+
+/** One timeline event as a line: `HH:MM:SS ▶ s1 started: Title`. */
+export function formatEvent(event: AgentEvent): string {
+  const time = new Date(event.at).toISOString().slice(11, 19);
+  const mark = EVENT_MARKS[event.type] ?? '·';
+  const where = event.type === 'tool.called' && event.stepId ? `${event.stepId} ` : '';
+  return `${time} ${mark} ${where}${event.message}`;
+}
+
+/** The plan as a numbered list: `1. [s1] Title (after s0)` with the description indented. */
+export function formatPlan(plan: Plan): string {
+  return plan.steps
+    .map((step, index) => {
+      const after = step.depends_on.length > 0 ? ` (after ${step.depends_on.join(', ')})` : '';
+      const doneWhen = step.done_when ? `\n     done when: ${step.done_when}` : '';
+      const replan = plan.replan.includes(step.id) ? ' [replan after]' : '';
+      return `${String(index + 1).padStart(2)}. [${step.id}] ${step.title}${after}${replan}\n     ${step.description}${doneWhen}`;
+    })
+    .join('\n');
+}
+
+/** `1234 tokens (prompt 1000, completion 234)`. */
+export function formatUsage(usage: TokenUsage): string {
+  return `${usage.totalTokens} tokens (prompt ${usage.promptTokens}, completion ${usage.completionTokens})`;
+}
+
+/** What a tool approval asks about: tool, why, and the arguments as indented JSON. */
+export function formatApproval(interaction: Extract<Interaction, { kind: 'tool.approval' }>): string {
+  const why = interaction.why ? `\n  why: ${interaction.why}` : '';
+  const args = JSON.stringify(interaction.arguments, null, 2).replace(/\n/g, '\n  ');
+  return `Tool ${interaction.tool}${interaction.stepId ? ` (step ${interaction.stepId})` : ''}${why}\n  arguments: ${args}`;
+}
+
+/** A heading for an interaction: `[i2 · tool.approval · s1] prompt`. */
+export function formatInteractionHeading(interaction: Interaction): string {
+  const step = interaction.stepId ? ` · ${interaction.stepId}` : '';
+  return `[${interaction.id} · ${interaction.kind}${step}] ${interaction.prompt}`;
+}
+
+/** Agents as aligned columns: id, phase (with `*` when waiting for input), status, started, task. */
+export function formatAgentList(agents: AgentSummary[]): string {
+  if (agents.length === 0) return 'no agents';
+  const idWidth = Math.max(...agents.map((a) => a.id.length));
+  return agents
+    .map((a) => {
+      const phase = `${a.phase}${a.awaitingInput ? '*' : ''}`.padEnd(15);
+      const started = (a.startedAt ?? '').slice(0, 19).replace('T', ' ');
+      return `${a.id.padEnd(idWidth)}  ${phase}  ${a.status.padEnd(10)}  ${started}  ${a.task.slice(0, 60)}`;
+    })
+    .join('\n');
+}
+
+/** An agent's state for people: phase, steps with status, open interactions, result or error. */
+export function formatState(id: string, state: AgentState): string {
+  const lines = [`${id}  ${state.phase}  revision ${state.revision}`, `task: ${state.task}`];
+  for (const step of state.steps) {
+    const detail = step.error ?? step.result ?? '';
+    lines.push(`  ${step.status.padEnd(9)} [${step.id}] ${step.title}${detail ? ` — ${oneLine(detail)}` : ''}`);
+  }
+  for (const interaction of state.interactions.filter((i) => i.status === 'open')) {
+    lines.push(`  open ${formatInteractionHeading(interaction)}`);
+  }
+  lines.push(`usage: ${formatUsage(state.usage)}`);
+  if (state.result !== undefined) lines.push('', state.result);
+  if (state.error !== undefined) lines.push(`error: ${state.error}`);
+  return lines.join('\n');
+}
+
+/** The first line of `text`, cut to `max` characters. */
+function oneLine(text: string, max = 80): string {
+  const first = text.split('\n')[0] ?? '';
+  return first.length > max ? `${first.slice(0, max - 1)}…` : first;
+}

@@ -1,0 +1,86 @@
+/**
+ * `cairn run "<task>"`: starts an agent and follows it to the end — live step progress, each
+ * open interaction put to a person at the prompt (stdin a terminal) or to scripted answers
+ * (stdin not a terminal: one JSON answer per line) — then prints the answer and token usage.
+ */
+import { userInfo } from 'node:os';
+import { loadConfigOrExit } from '../../config/load-config-or-exit';
+import { AgentClient } from '../agent-client';
+import { InputEndedError, type AnswerSource } from './answer-source';
+import { EXIT, exitCodeOf } from './cli-exit';
+import { driveAgent, type RunOutcome } from './drive-agent';
+import { isPromptExit } from './prompter';
+import { PromptingAnswers } from './prompting-answers';
+import { formatEvent, formatUsage } from './render';
+import { LineQueue, ScriptedAnswers } from './scripted-answers';
+import { TtyPrompter } from './tty-prompter';
+
+/** The options of `cairn run` as commander parses them (`--no-plan` sets `plan: false`). */
+export interface RunOptions {
+  plan: boolean;
+  ask?: boolean;
+  confirmPlan?: boolean;
+  json?: boolean;
+  by?: string;
+}
+
+/** Runs the command; resolves with the exit code. */
+export async function runCommand(task: string, options: RunOptions): Promise<number> {
+  const client = await AgentClient.connect(loadConfigOrExit());
+  try {
+    const mode = { plan: options.plan, ask: options.ask ?? false, confirmPlan: options.confirmPlan ?? false };
+    const id = await client.start({ task, mode });
+    return await follow(client, id, options);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Follows the started agent; an interrupted session leaves the agent running. */
+async function follow(client: AgentClient, id: string, options: RunOptions): Promise<number> {
+  const progress = options.json ? process.stderr : process.stdout;
+  const note = (message: string) => process.stderr.write(`${message}\n`);
+  progress.write(`agent ${id} started\n`);
+  try {
+    const outcome = await driveAgent(client, id, answerSource(progress, note), {
+      by: options.by ?? defaultAnswerer(),
+      onEvent: (event) => progress.write(`${formatEvent(event)}\n`),
+      onNotice: note,
+    });
+    printOutcome(outcome, options.json ?? false);
+    return exitCodeOf(outcome.status);
+  } catch (err) {
+    const interrupted = isPromptExit(err);
+    if (!(err instanceof InputEndedError) && !interrupted) throw err;
+    const message = err instanceof InputEndedError ? err.message : `interrupted; agent ${id} keeps running`;
+    note(message);
+    if (options.json) console.log(JSON.stringify({ id, status: 'detached', error: message }));
+    return interrupted ? EXIT.interrupted : EXIT.usage;
+  }
+}
+
+/** Prompts when stdin is a terminal, else scripted answers read from stdin. */
+function answerSource(progress: NodeJS.WritableStream, note: (message: string) => void): AnswerSource {
+  if (process.stdin.isTTY) return new PromptingAnswers(new TtyPrompter(progress));
+  return new ScriptedAnswers(new LineQueue(process.stdin), note);
+}
+
+/** The final answer and usage for people, or the one JSON object for `--json`. */
+function printOutcome(outcome: RunOutcome, json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify(outcome));
+    return;
+  }
+  console.log(`\n${outcome.status} · ${formatUsage(outcome.usage)}`);
+  if (outcome.answer !== undefined) console.log(`\n${outcome.answer}`);
+  if (outcome.error !== undefined) console.error(`error: ${outcome.error}`);
+}
+
+/** Who answers by default: the login name, as `<name>@cli`. */
+function defaultAnswerer(): string {
+  try {
+    return `${userInfo().username}@cli`;
+  } catch {
+    return 'cli';
+  }
+}
