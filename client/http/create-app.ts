@@ -12,6 +12,7 @@ import { requireBearer } from './auth';
 import { handleError, handleNotFound, sendError, validationHook } from './errors';
 import { registerAgentRoutes } from './routes/agents';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
+import { registerWebRoutes } from './routes/web';
 
 /** What the HTTP layer needs from outside: injected so tests can use a real or a dead server. */
 export interface AppDeps {
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   registerAgentRoutes(app, deps.agents);
   registerEventRoutes(app, deps.agents, { ...defaultEventTiming, ...deps.eventTiming });
   documentApi(app, deps);
+  registerWebRoutes(app);
   return app;
 }
 

@@ -39,7 +39,7 @@ test('a diamond: dependencies first, the middle steps overlap, prompts carry onl
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(diamond)],
-      ...Object.fromEntries(['s1', 's2', 's3', 's4'].map((id) => [`step:${id}`, [finishWith(id, 300)]])),
+      ...Object.fromEntries(['s1', 's2', 's3', 's4'].map((id) => [`step:${id}`, [finishWith(id, 500)]])),
       summary: [reply.text('summary')],
     }),
   );
