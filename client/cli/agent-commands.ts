@@ -3,23 +3,14 @@
  * Each resolves with its exit code (see cli-exit.ts).
  */
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
-import type { AgentPhase } from '../../workflows/agent/agent-state';
+import { AGENT_PHASES, type AgentPhase } from '../../workflows/agent/agent-state';
 import { AgentClient } from '../agent-client';
 import { completeAnswer } from './answer-source';
 import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
 import { formatAgentList, formatEvent, formatState } from './render';
 
 /** The phases `--phase` accepts. */
-export const PHASES: readonly AgentPhase[] = [
-  'planning',
-  'awaiting_input',
-  'executing',
-  'replanning',
-  'summarizing',
-  'completed',
-  'failed',
-  'cancelled',
-];
+export const PHASES: readonly AgentPhase[] = AGENT_PHASES;
 
 /** Runs `body` with a connected client, closing it afterwards. */
 async function withClient<T>(body: (client: AgentClient) => Promise<T>): Promise<T> {

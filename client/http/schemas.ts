@@ -4,22 +4,10 @@
  * input is the workflow's own schema; response shapes mirror the workflow's state types.
  */
 import { z } from '@hono/zod-openapi';
-import type { AgentPhase } from '../../workflows/agent/agent-state';
+import { AGENT_PHASES } from '../../workflows/agent/agent-state';
 import { agentInputSchema } from '../../workflows/agent/agent-input';
 
-const PHASES = [
-  'planning',
-  'awaiting_input',
-  'executing',
-  'replanning',
-  'summarizing',
-  'completed',
-  'failed',
-  'cancelled',
-] as const satisfies readonly AgentPhase[];
-/** Fails to compile if AgentPhase gains a value the list above lacks. */
-const everyPhaseListed: AgentPhase extends (typeof PHASES)[number] ? true : never = true;
-void everyPhaseListed;
+const PHASES = AGENT_PHASES;
 
 /** `{ error: { code, message, field? } }`, the body of every failure. */
 export const ErrorBody = z

@@ -7,8 +7,19 @@ import type { Answer, Interaction, InteractionSpec } from '../interactions/inter
 import { DEMO_MODEL, type TokenUsage } from '../llm-types';
 import type { Plan, StepStatus } from '../plan/plan-types';
 
-export type AgentPhase =
-  'planning' | 'awaiting_input' | 'executing' | 'replanning' | 'summarizing' | 'completed' | 'failed' | 'cancelled';
+/** Every phase an agent can be in (DESIGN §3), in lifecycle order. */
+export const AGENT_PHASES = [
+  'planning',
+  'awaiting_input',
+  'executing',
+  'replanning',
+  'summarizing',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+
+export type AgentPhase = (typeof AGENT_PHASES)[number];
 
 /** One tool call a step made. */
 export interface ToolCallRecord {
