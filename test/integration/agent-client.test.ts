@@ -75,5 +75,16 @@ test('list by AgentAwaitingInput returns exactly the waiting agent; answers, wat
     expect(await client.result(waiting)).toMatchObject({ status: 'completed' });
     const described = await bed.client.workflow.getHandle(waiting).describe();
     expect(await described.staticSummary()).toBe('Needs a human');
+    // Operators read what each activity is for in the Temporal UI.
+    const summaries = async (id: string) =>
+      ((await bed.client.workflow.getHandle(id).fetchHistory()).events ?? []).flatMap((e) =>
+        e.activityTaskScheduledEventAttributes && e.userMetadata?.summary?.data
+          ? [JSON.parse(Buffer.from(e.userMetadata.summary.data).toString()) as string]
+          : [],
+      );
+    expect(await summaries(waiting)).toEqual(['tool catalogue', 'plan r1', 'summary']);
+    expect(await summaries(`${waiting}/step-s1`)).toEqual(['s1 · round 1']);
+    const child = await bed.client.workflow.getHandle(`${waiting}/step-s1`).describe();
+    expect(await child.staticSummary()).toBe('s1 · Step s1');
   });
 });
