@@ -82,3 +82,26 @@ test('under the fail policy an unanswered question fails the agent with INTERACT
     expect(state.error).toMatch(/i1 \(ask\.query\) expired unanswered/);
   });
 });
+
+test('under the cancel policy an unanswered approval cancels the agent, stopping a running step', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1'), step('s2')]))],
+      'step:s1': [reply.toolCall('write_file', { path: 'x.txt', content: 'x' }, 'w1')],
+      'step:s2': [reply.hang()],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, {
+      task: 'cancel unattended',
+      interactionTimeout: { afterMs: 1500, onExpiry: 'cancel' },
+    });
+    expect(await handle.result()).toMatchObject({ status: 'cancelled' });
+    const state = await stateOf(handle);
+    expect(state.phase).toBe('cancelled');
+    expect(state.steps.map((s) => s.status)).toEqual(['cancelled', 'cancelled']);
+    expect(state.events.at(-1)?.message).toMatch(/cancelled: i1 \(tool\.approval\) expired unanswered/);
+    const child = await bed.client.workflow.getHandle(`${handle.workflowId}/step-s2`).describe();
+    expect(child.status.name).toBe('CANCELLED');
+  });
+});

@@ -42,13 +42,13 @@ export const agentInputSchema = z.object({
    * How long a question may wait for a human, and what happens then (DESIGN §3): `reject`
    * declines (approvals rejected, plan check cancelled, failed step aborted, questions get "no
    * answer"), `default` takes the safe default (plan confirmed, failed step skipped, form
-   * defaults), `fail` fails the step or agent that asked.
+   * defaults), `fail` fails the step or agent that asked, `cancel` cancels the whole agent.
    */
   interactionTimeout: z
     .object({
       afterMs: z.number().int().min(1000),
       remindAfterMs: z.number().int().min(1000).optional(),
-      onExpiry: z.enum(['reject', 'default', 'fail']).default('reject'),
+      onExpiry: z.enum(['reject', 'default', 'fail', 'cancel']).default('reject'),
     })
     .optional(),
   /** Set for agents started by the `sub_agent` tool: they never wait for a plan check. */

@@ -6,6 +6,7 @@
  */
 import {
   ApplicationFailure,
+  CancellationScope,
   condition,
   getExternalWorkflowHandle,
   setCurrentDetails,
@@ -59,6 +60,10 @@ export class AgentRun {
   readonly agentId = workflowInfo().workflowId;
   private readonly stepRoutes: Record<string, StepRequestRoute> = {};
   private visible = '';
+  /** The scope the agent's work runs in; cancelled by the `cancel` expiry policy. */
+  readonly scope = new CancellationScope();
+  /** Why the agent stopped itself, when it did. */
+  stopReason: string | undefined;
   /** Expiry timers of open interactions. */
   private readonly watchers: Promise<void>[] = [];
 
@@ -139,8 +144,18 @@ export class AgentRun {
     await this.expire(interaction, timeout.onExpiry);
   }
 
-  private async expire(interaction: Interaction, policy: 'reject' | 'default' | 'fail'): Promise<void> {
+  private async expire(interaction: Interaction, policy: 'reject' | 'default' | 'fail' | 'cancel'): Promise<void> {
     interaction.status = 'expired';
+    if (policy === 'cancel') {
+      this.event({
+        type: 'interaction.expired',
+        interactionId: interaction.id,
+        message: `${interaction.id} expired (cancel)`,
+      });
+      this.stopReason = `${interaction.id} (${interaction.kind}) expired unanswered`;
+      this.scope.cancel(); // steps and their calls stop as on a cancellation request
+      return;
+    }
     if (policy !== 'fail') {
       interaction.answer = expiryAnswer(interaction, policy);
       interaction.by = `policy:${policy}`;

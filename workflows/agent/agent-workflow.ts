@@ -38,16 +38,18 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   }
   const run = new AgentRun(parsed.settings).serve();
   try {
-    const result = await runAgent(run);
+    const result = await run.scope.run(() => runAgent(run));
     await condition(allHandlersFinished);
     return result;
   } catch (err) {
     if (isCancellation(err)) {
-      run.state.phase = 'cancelled';
-      for (const step of run.state.steps)
+      for (const step of run.state.steps) {
         if (step.status === 'running' || step.status === 'waiting') step.status = 'cancelled';
-      run.event({ type: 'agent.finished', message: 'cancelled' });
+      }
+      run.event({ type: 'agent.finished', message: run.stopReason ? `cancelled: ${run.stopReason}` : 'cancelled' });
       run.setPhase('cancelled');
+      // Stopped by its own expiry policy: it ends normally, as cancelled (like a plan-check cancel).
+      if (run.stopReason !== undefined) return { status: 'cancelled', usage: run.state.usage };
       throw err;
     }
     const failure = describeFailure(err);
