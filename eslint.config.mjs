@@ -68,4 +68,30 @@ export default tseslint.config(
     // Plain CommonJS files (jest config, reporter, the bin launcher) load with require().
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The web page's browser modules: plain JavaScript with JSDoc, no type-aware lint.
+    files: ['client/web/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      parserOptions: { projectService: false, project: false },
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'history',
+          'localStorage',
+          'fetch',
+          'EventSource',
+          'URL',
+          'Element',
+          'AbortController',
+          'TextDecoderStream',
+          'setTimeout',
+          'setInterval',
+          'clearInterval',
+        ].map((n) => [n, 'readonly']),
+      ),
+    },
+  },
 );

@@ -1,0 +1,193 @@
+/**
+ * The agent page: phase, the plan graph with live step colours, a control per open interaction,
+ * the steps with their Temporal UI links, token usage, the timeline and the final answer as
+ * sanitised Markdown. State always comes from the server; every event re-fetches it. Open
+ * controls are kept across refreshes, so a half-typed answer is never wiped.
+ */
+import DOMPurify from '/vendor/dompurify.js';
+import { marked } from '/vendor/marked.js';
+import { api, watchEvents } from './api.js';
+import { clock, h, temporalLink } from './dom.js';
+import { interactionControl } from './forms.js';
+import { planGraph } from './graph.js';
+
+const TERMINAL = ['completed', 'failed', 'cancelled'];
+
+/**
+ * Renders agent `id` into `main`; returns a function that stops the live updates.
+ * @param {HTMLElement} main
+ * @param {string} id
+ */
+export function renderAgentPage(main, id) {
+  const header = h('div', { class: 'agent-header' });
+  const interactions = h('div', { class: 'interactions', id: 'interactions' });
+  const graph = h('div', { class: 'graph', id: 'graph' });
+  const steps = h('div', { class: 'steps', id: 'steps' });
+  const answer = h('div', { class: 'answer-box', id: 'answer' });
+  const usage = h('div', { class: 'usage', id: 'usage' });
+  const timeline = h('ol', { class: 'timeline', id: 'timeline' });
+  main.replaceChildren(
+    h('p', {}, [h('a', { href: '/', 'data-nav': true, text: '← all agents' })]),
+    header,
+    h('section', { class: 'card' }, [h('h2', { text: 'Waiting for you' }), interactions]),
+    h('section', { class: 'card' }, [h('h2', { text: 'Plan' }), graph, steps]),
+    h('section', { class: 'card' }, [h('h2', { text: 'Answer' }), answer]),
+    h('div', { class: 'columns' }, [
+      h('section', { class: 'card' }, [h('h2', { text: 'Token usage' }), usage]),
+      h('section', { class: 'card' }, [h('h2', { text: 'Timeline' }), timeline]),
+    ]),
+  );
+  /** @type {Map<string, HTMLElement>} */
+  const controls = new Map();
+  const path = `/api/agents/${encodeURIComponent(id)}`;
+  const send = (/** @type {string} */ interactionId) => async (/** @type {unknown} */ value) => {
+    await api(`${path}/answers`, { method: 'POST', body: { interactionId, answer: value, by: 'web' } });
+    void refresh();
+  };
+
+  let busy = false;
+  let again = false;
+  let stop = () => {};
+  async function refresh() {
+    if (busy) return void (again = true);
+    busy = true;
+    try {
+      const state = await api(path);
+      render(state);
+      if (TERMINAL.includes(state.phase)) stop();
+    } catch (err) {
+      header.replaceChildren(h('p', { class: 'error', text: err instanceof Error ? err.message : String(err) }));
+    } finally {
+      busy = false;
+      if (again) {
+        again = false;
+        void refresh();
+      }
+    }
+  }
+
+  /** @param {any} state */
+  function render(state) {
+    main.dataset.phase = state.phase;
+    renderHeader(header, id, state, () => void api(`${path}/cancel`, { method: 'POST' }).then(refresh));
+    syncInteractions(interactions, controls, state.interactions, send);
+    const statuses = Object.fromEntries(state.steps.map((/** @type {any} */ s) => [s.id, s.status]));
+    graph.replaceChildren(
+      state.plan ? planGraph(state.plan.steps, statuses) : h('p', { class: 'muted', text: 'No plan yet.' }),
+    );
+    steps.replaceChildren(stepTable(id, state.steps));
+    answer.replaceChildren(...answerParts(state));
+    usage.replaceChildren(usageTable(state));
+    timeline.replaceChildren(
+      ...state.events.map((/** @type {any} */ e) =>
+        h('li', { 'data-type': e.type }, [
+          h('time', { text: clock(e.at) }),
+          h('code', { text: e.type }),
+          ` ${e.message}`,
+        ]),
+      ),
+    );
+  }
+
+  stop = watchEvents(id, () => void refresh());
+  void refresh();
+  return () => stop();
+}
+
+/**
+ * @param {HTMLElement} header
+ * @param {string} id
+ * @param {any} state
+ * @param {() => void} cancel
+ */
+function renderHeader(header, id, state, cancel) {
+  const waiting = state.interactions.some((/** @type {any} */ i) => i.status === 'open');
+  header.replaceChildren(
+    h('h1', { class: 'task', text: state.task }),
+    h('p', { class: 'meta' }, [
+      h('span', {
+        class: `phase phase-${state.phase}`,
+        'data-phase': state.phase,
+        text: state.phase.replace('_', ' '),
+      }),
+      waiting ? h('span', { class: 'badge waiting', text: 'waiting for input' }) : null,
+      state.demo ? h('span', { class: 'badge demo', text: 'offline demo model' }) : null,
+      state.model ? h('span', { class: 'muted', text: `model ${state.model}` }) : null,
+      state.revision ? h('span', { class: 'muted', text: `plan r${state.revision}` }) : null,
+      h('code', { class: 'agent-id', text: id }),
+      temporalLink(id, 'Open in Temporal UI'),
+      TERMINAL.includes(state.phase)
+        ? null
+        : h('button', { type: 'button', class: 'danger', text: 'Cancel agent', onclick: cancel }),
+    ]),
+  );
+}
+
+/**
+ * Adds controls for newly open interactions and removes those no longer open.
+ * @param {HTMLElement} box
+ * @param {Map<string, HTMLElement>} controls
+ * @param {any[]} all
+ * @param {(id: string) => (answer: unknown) => Promise<void>} send
+ */
+function syncInteractions(box, controls, all, send) {
+  const open = all.filter((i) => i.status === 'open');
+  const openIds = new Set(open.map((i) => i.id));
+  for (const [key, el] of controls) {
+    if (!openIds.has(key)) {
+      el.remove();
+      controls.delete(key);
+    }
+  }
+  for (const interaction of open) {
+    if (controls.has(interaction.id)) continue;
+    const el = interactionControl(interaction, send(interaction.id));
+    controls.set(interaction.id, el);
+    box.append(el);
+  }
+  box.querySelector('.none')?.remove();
+  if (open.length === 0) box.append(h('p', { class: 'muted none', text: 'Nothing to answer.' }));
+}
+
+/**
+ * @param {string} agentId
+ * @param {any[]} steps
+ */
+function stepTable(agentId, steps) {
+  if (steps.length === 0) return h('p', { class: 'muted', text: 'No steps have run yet.' });
+  const rows = steps.map((s) =>
+    h('tr', { 'data-step-id': s.id }, [
+      h('td', {}, [h('code', { text: s.id })]),
+      h('td', { text: s.title }),
+      h('td', {}, [h('span', { class: `status status-${s.status}`, text: s.status })]),
+      h('td', { class: 'num', text: s.usage.totalTokens }),
+      h('td', { class: 'result', text: s.error ?? s.result ?? '' }),
+      h('td', {}, [temporalLink(`${agentId}/step-${s.id}`, 'Temporal')]),
+    ]),
+  );
+  const head = ['Step', 'Title', 'Status', 'Tokens', 'Result', ''].map((t) => h('th', { text: t }));
+  return h('table', {}, [h('thead', {}, [h('tr', {}, head)]), h('tbody', {}, rows)]);
+}
+
+/** @param {any} state */
+function answerParts(state) {
+  const parts = [];
+  if (state.error) parts.push(h('p', { class: 'error agent-error', text: state.error }));
+  if (state.result) {
+    const md = h('div', { class: 'markdown final-answer' });
+    md.innerHTML = DOMPurify.sanitize(String(marked.parse(state.result, { async: false })));
+    parts.push(md);
+  }
+  if (parts.length === 0) parts.push(h('p', { class: 'muted', text: 'No answer yet.' }));
+  return parts;
+}
+
+/** @param {any} state */
+function usageTable(state) {
+  const u = state.usage;
+  const row = (/** @type {string} */ k, /** @type {number} */ v) =>
+    h('tr', {}, [h('th', { text: k }), h('td', { class: 'num', text: v })]);
+  return h('table', { class: 'usage-table' }, [
+    h('tbody', {}, [row('Prompt', u.promptTokens), row('Completion', u.completionTokens), row('Total', u.totalTokens)]),
+  ]);
+}

@@ -1,0 +1,97 @@
+/**
+ * Entry of the Cairn page: routes by path (`/` → submit a task and list agents, `/agents/:id`
+ * → the agent page), intercepts in-page links so navigation needs no reload, and keeps the
+ * list fresh. Browser ES module, no build step.
+ */
+import { api, captureToken } from './api.js';
+import { renderAgentPage } from './agent-view.js';
+import { clock, h } from './dom.js';
+
+const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+/** Stops whatever the current view keeps running (event stream, list polling). */
+let leave = () => {};
+
+/** Renders the view for the current path. */
+function route() {
+  leave();
+  const match = /^\/agents\/([^/]+)\/?$/.exec(location.pathname);
+  leave = match ? renderAgentPage(main, decodeURIComponent(match[1] ?? '')) : renderHome(main);
+}
+
+/** @param {string} path */
+export function navigate(path) {
+  history.pushState(null, '', path);
+  route();
+}
+
+/**
+ * The home view: the task form and the agent list (waiting-for-input first).
+ * @param {HTMLElement} root
+ */
+function renderHome(root) {
+  const task = /** @type {HTMLTextAreaElement} */ (
+    h('textarea', { id: 'task', name: 'task', rows: 4, required: true, placeholder: 'Research X and write a brief…' })
+  );
+  const check = (/** @type {string} */ name, /** @type {string} */ label, on = false) =>
+    h('label', { class: 'check' }, [h('input', { type: 'checkbox', name, checked: on }), ` ${label}`]);
+  const error = h('p', { class: 'error', role: 'alert' });
+  const form = h('form', { id: 'new-agent' }, [
+    h('label', { for: 'task', text: 'Task' }),
+    task,
+    h('div', { class: 'checks' }, [
+      check('plan', 'plan first', true),
+      check('ask', 'may ask questions'),
+      check('confirmPlan', 'I confirm the plan'),
+    ]),
+    h('button', { type: 'submit', class: 'primary', text: 'Start agent' }),
+    error,
+  ]);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const flag = (/** @type {string} */ name) =>
+      /** @type {HTMLInputElement} */ (form.querySelector(`[name=${name}]`)).checked;
+    const mode = { plan: flag('plan'), ask: flag('ask'), confirmPlan: flag('confirmPlan') };
+    error.textContent = '';
+    api('/api/agents', { method: 'POST', body: { task: task.value, mode } })
+      .then(({ id }) => navigate(`/agents/${encodeURIComponent(id)}`))
+      .catch((err) => (error.textContent = err.message));
+  });
+
+  const list = h('div', { id: 'agents' }, [h('p', { class: 'muted', text: 'Loading…' })]);
+  root.replaceChildren(
+    h('section', { class: 'card' }, [h('h2', { text: 'New agent' }), form]),
+    h('section', { class: 'card' }, [h('h2', { text: 'Agents' }), list]),
+  );
+  const load = () =>
+    api('/api/agents?limit=50')
+      .then(({ agents }) => list.replaceChildren(agentList(agents)))
+      .catch((err) => list.replaceChildren(h('p', { class: 'error', text: err.message })));
+  void load();
+  const timer = setInterval(load, 5000);
+  return () => clearInterval(timer);
+}
+
+/** @param {any[]} agents newest first */
+function agentList(agents) {
+  if (agents.length === 0) return h('p', { class: 'muted', text: 'No agents yet.' });
+  const sorted = [...agents.filter((a) => a.awaitingInput), ...agents.filter((a) => !a.awaitingInput)];
+  const rows = sorted.map((a) =>
+    h('li', { class: `agent-row${a.awaitingInput ? ' waiting' : ''}`, 'data-id': a.id }, [
+      h('span', { class: `phase phase-${a.phase}`, text: a.phase.replace('_', ' ') }),
+      a.awaitingInput ? h('span', { class: 'badge waiting', text: 'waiting for input' }) : null,
+      h('a', { href: `/agents/${encodeURIComponent(a.id)}`, 'data-nav': true, text: a.task || a.id }),
+      a.startedAt ? h('time', { class: 'muted', text: clock(Date.parse(a.startedAt)) }) : null,
+    ]),
+  );
+  return h('ul', { class: 'agent-list' }, rows);
+}
+
+document.addEventListener('click', (e) => {
+  const link = e.target instanceof Element ? e.target.closest('a[data-nav]') : null;
+  if (!link || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+  e.preventDefault();
+  navigate(link.getAttribute('href') ?? '/');
+});
+window.addEventListener('popstate', route);
+captureToken();
+route();

@@ -1,0 +1,214 @@
+/**
+ * The web page in real Chromium (Debian's /usr/bin/chromium driven by playwright-core) against
+ * the real dev server, a worker in this process and the scripted LLM: submit a task with ask
+ * and plan check, fill the typed form (a client-side check first), see the server's message
+ * for a rejected plan edit, confirm the plan, approve a write_file call, and watch every graph
+ * node complete and the Markdown answer render, sanitised — and still there after a reload.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { AgentClient } from '../../client/agent-client';
+import { createApp } from '../../client/http/create-app';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { finish, plan, planReply, step } from '../harness/agents';
+import { testConfig, withWorker } from '../harness/test-env';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(__dirname, '..', 'artifacts');
+const WAIT = { timeout: 30_000 };
+
+const bed = agentTestbed();
+
+jest.setTimeout(180_000);
+
+interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves the real app (API + page) on a free loopback port. */
+async function serveApp(taskQueue: string, apiToken?: string): Promise<Served> {
+  const app = createApp({
+    version: 'test',
+    temporalHealthy: () => Promise.resolve(true),
+    agents: new AgentClient(bed.client, taskQueue),
+    eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
+    ...(apiToken !== undefined ? { apiToken } : {}),
+  });
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve({ server: s, port: info.port }),
+    );
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Event streams stay open until the agent ends; do not wait for them.
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  };
+}
+
+/** Launches Chromium with a fresh profile; fails (never skips) when it is not installed. */
+async function launchChromium(): Promise<{ context: BrowserContext; profile: string }> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium"`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 1000 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return { context, profile };
+}
+
+/** The control of the open interaction of `kind`. */
+const control = (page: Page, kind: string) => page.locator(`.interaction[data-kind="${kind}"]`);
+
+test('a task from the page: form, plan check, approval, live graph and the Markdown answer', async () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'web-'));
+  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+  const fields = [
+    { key: 'audience', label: 'Audience', type: 'input', required: true, maxLength: 30 },
+    { key: 'pages', label: 'Pages', type: 'number', required: true, min: 1, max: 20 },
+    { key: 'draft', label: 'Draft?', type: 'boolean', required: false, default: true },
+  ];
+  const summary = '## Brief\n\nNotes written for **engineers**.\n\n<script>window.pwned = 1</script>';
+  bed.llm.respondWith(
+    byRoute({
+      plan: [
+        reply.toolCall('ask_user', { kind: 'form', prompt: 'A few details', fields }, 'ask-f'),
+        planReply(plan([step('s1', [], { title: 'Write notes' }), step('s2', ['s1'], { title: 'Review notes' })])),
+      ],
+      'step:s1': [reply.toolCall('write_file', { path: 'notes.md', content: 'hello' }, 'w1'), finish('wrote notes')],
+      'step:s2': [finish('reviewed')],
+      summary: [reply.text(summary)],
+    }),
+  );
+  const served = await serveApp(config.taskQueue);
+  const { context, profile } = await launchChromium();
+  const pageErrors: string[] = [];
+  const consoleErrors: string[] = [];
+  try {
+    await withWorker(config, async () => {
+      const page = context.pages()[0] ?? (await context.newPage());
+      page.on('pageerror', (err) => pageErrors.push(err.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(message.text());
+      });
+      await page.goto(`${served.url}/`);
+
+      // Submit with ask + confirm-plan.
+      await page.locator('#task').fill('Write notes for the team');
+      await page.locator('input[name="ask"]').check();
+      await page.locator('input[name="confirmPlan"]').check();
+      await page.getByRole('button', { name: 'Start agent' }).click();
+      await page.waitForURL(/\/agents\/agent-/, WAIT);
+      const agentId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+
+      // The form: a number over max is caught in the page, then a valid answer goes through.
+      const form = control(page, 'ask.form');
+      await form.waitFor(WAIT);
+      await form.locator('[data-key="audience"] input').fill('engineers');
+      await form.locator('[data-key="pages"] input').fill('99');
+      await form.getByRole('button', { name: 'Send' }).click();
+      await form.locator('[data-key="pages"] .field-error', { hasText: 'Must be at most 20.' }).waitFor(WAIT);
+      await form.locator('[data-key="pages"] input').fill('3');
+      await form.getByRole('button', { name: 'Send' }).click();
+
+      // The plan check: a broken edit is refused by the server with its message, then confirm.
+      const check = control(page, 'plan.check');
+      await check.waitFor(WAIT);
+      await page.locator('.plan-graph .node[data-step-id="s2"][data-status="pending"]').waitFor(WAIT);
+      await check.getByText('Edit as JSON').click();
+      const broken = plan([step('s1', ['nowhere'])]);
+      await check.getByLabel('plan JSON').fill(JSON.stringify(broken));
+      await check.getByRole('button', { name: 'Save edited plan' }).click();
+      await check.locator('.server-error', { hasText: 'nowhere' }).waitFor(WAIT);
+      await check.getByRole('button', { name: 'Confirm plan' }).click();
+
+      // The tool approval shows the tool and its arguments; approve it.
+      const approval = control(page, 'tool.approval');
+      await approval.waitFor(WAIT);
+      expect(await approval.locator('.tool-name').textContent()).toBe('write_file');
+      expect(await approval.locator('.tool-args').textContent()).toContain('notes.md');
+      await page.locator('.plan-graph .node[data-step-id="s1"][data-status="waiting"]').waitFor(WAIT);
+      await approval.getByRole('button', { name: 'Approve' }).click();
+
+      // Every node turns completed, and the answer is rendered Markdown without the script.
+      await page.locator('.final-answer h2', { hasText: 'Brief' }).waitFor(WAIT);
+      await page.locator('.plan-graph .node[data-step-id="s2"][data-status="completed"]').waitFor(WAIT);
+      expect(await page.locator('.plan-graph .node').count()).toBe(2);
+      expect(await page.locator('.plan-graph .node:not([data-status="completed"])').count()).toBe(0);
+      expect(await page.locator('.plan-graph .edge').count()).toBe(1);
+      expect(await page.locator('.final-answer strong').textContent()).toBe('engineers');
+      expect(await page.locator('.final-answer script').count()).toBe(0);
+      expect(await page.locator('.badge.demo').count()).toBe(0);
+      expect(await page.locator('.agent-header .temporal-link').getAttribute('href')).toBe(
+        `http://127.0.0.1:8233/namespaces/default/workflows/${encodeURIComponent(agentId)}`,
+      );
+      expect(await page.locator('tr[data-step-id="s1"] .temporal-link').getAttribute('href')).toContain(
+        encodeURIComponent(`${agentId}/step-s1`),
+      );
+      expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('hello');
+
+      // A reload rebuilds the page from the server's state.
+      await page.reload();
+      await page.locator('.final-answer h2', { hasText: 'Brief' }).waitFor(WAIT);
+      await page.locator('[data-phase="completed"]').first().waitFor(WAIT);
+      await page.locator('.timeline li[data-type="summary"]').first().waitFor(WAIT);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'agent-page.png'), fullPage: true });
+
+      // The list on the home page links to the agent.
+      await page.getByRole('link', { name: '← all agents' }).click();
+      await page.locator(`.agent-row[data-id="${agentId}"] a`, { hasText: 'Write notes for the team' }).waitFor(WAIT);
+    });
+    expect(pageErrors).toEqual([]);
+    // Only the deliberately rejected plan edit: no CSP violation, no missing file.
+    expect(consoleErrors).toEqual([expect.stringContaining('status of 400')]);
+  } finally {
+    await context.close();
+    await served.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('with an API token: the page loads without it, and sends the one given by ?token=', async () => {
+  const token = 'a-browser-test-token-long-enough';
+  const served = await serveApp(bed.config.taskQueue, token);
+  const { context, profile } = await launchChromium();
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${served.url}/`);
+    await page.locator('#agents .error', { hasText: 'Bearer' }).waitFor(WAIT);
+    await page.goto(`${served.url}/?token=${token}`);
+    await page.locator('#agents ul, #agents p.muted:not(:has-text("Loading"))').first().waitFor(WAIT);
+    expect(await page.locator('#agents .error').count()).toBe(0);
+    expect(new URL(page.url()).search).toBe('');
+    await page.goto(`${served.url}/agents/agent-none-00000000`);
+    await page.locator('.agent-header .error', { hasText: 'agent-none-00000000' }).waitFor(WAIT);
+  } finally {
+    await context.close();
+    await served.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
