@@ -1,7 +1,7 @@
 /**
  * `npm start` — everything on the embedded defaults: the Temporal dev server (unless
- * TEMPORAL_ADDRESS points elsewhere, or one already answers on 7233), a worker and the HTTP
- * API (the web page arrives on it next).
+ * TEMPORAL_ADDRESS points elsewhere, or one already answers on 7233), a worker, and the web
+ * page with the HTTP API.
  * Prints where to look. Ctrl-C stops both.
  */
 import { loadConfigOrExit } from '../config/load-config-or-exit';
@@ -27,14 +27,12 @@ async function main(): Promise<void> {
       `  Temporal:    ${config.temporal.address} (namespace ${config.temporal.namespace})`,
       `  Temporal UI: ${ui}`,
       `  Task queue:  ${config.taskQueue}`,
+      `  Web page:    ${api.url}/`,
       `  HTTP API:    ${api.url}/api/agents (OpenAPI at ${api.url}/api/openapi.json)`,
       `  ${describeLlm(config)}`,
       '',
-      'Start an agent (it asks a question, then waits for you to check its plan):',
-      `  temporal workflow start --address ${config.temporal.address} --task-queue ${config.taskQueue} \\`,
-      `    --type agentWorkflow --workflow-id agent-demo-1 \\`,
-      `    --input '{"task":"Explain durable execution","mode":{"ask":true,"confirmPlan":true}}'`,
-      `  temporal workflow query --address ${config.temporal.address} --workflow-id agent-demo-1 --name state`,
+      `Open ${api.url}/ and submit a task, or from another terminal:`,
+      '  npx cairn run "Explain durable execution" --ask --confirm-plan',
       '',
       'Ctrl-C stops everything.',
       '',
