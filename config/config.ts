@@ -54,6 +54,7 @@ export const envSchema = z.object({
   OPENAI_BASE_URL: url.optional(),
   CAIRN_MODEL: optionalText,
   CAIRN_LLM_TIMEOUT_MS: positiveInt('a timeout in milliseconds').optional(),
+  CAIRN_LLM_CONCURRENCY: positiveInt('a number of concurrent LLM calls per worker').optional(),
   CAIRN_LLM_RATE_LIMIT: z.coerce
     .number({ error: 'expected LLM calls per second' })
     .positive('expected a number above 0')
@@ -112,7 +113,10 @@ export interface CairnConfig {
     apiKey?: string;
     model: string;
     timeoutMs: number;
+    /** LLM calls across all workers of the task queue, per second (server-side). */
     ratePerSecond?: number;
+    /** LLM calls one worker runs at once. */
+    concurrency: number;
   };
   workspace: string;
   tools: {
@@ -194,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       model: e.CAIRN_MODEL ?? 'gpt-4o-mini',
       timeoutMs: e.CAIRN_LLM_TIMEOUT_MS ?? 120_000,
       ratePerSecond: e.CAIRN_LLM_RATE_LIMIT,
+      concurrency: e.CAIRN_LLM_CONCURRENCY ?? 20,
     },
     workspace: e.CAIRN_WORKSPACE ?? `${cwd.replace(/\/$/, '')}/.data/workspace`,
     tools: {

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   if (!config.temporal.addressConfigured && !(await isServing(config.temporal.address))) {
     server = await startEmbeddedServer();
   }
-  const { worker, close } = await createWorker({ config });
+  const cairn = await createWorker({ config });
   const api = await serveApi(config);
   const ui = config.temporal.addressConfigured ? '(your cluster’s UI)' : `http://${EMBEDDED.ip}:${EMBEDDED.uiPort}`;
   console.log(
@@ -38,9 +38,9 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  await worker.run(); // returns after SIGINT / SIGTERM once the worker has drained
+  await cairn.run(); // returns after SIGINT / SIGTERM once both workers have drained
   await api.close();
-  await close();
+  await cairn.close();
   await server?.stop();
 }
 

@@ -12,6 +12,7 @@ import type { ToolDefinition } from '../activities/tools/define-tool';
 import type { CairnConfig } from '../config/config';
 import { connectionOptions } from '../config/temporal-connection';
 import { DEMO_MODEL } from '../workflows/llm-types';
+import { llmTaskQueue } from '../workflows/llm-task-queue';
 import { loadConfiguredTools } from './load-tools';
 import { WORKFLOWS_PATH } from './workflows-path';
 
@@ -28,9 +29,17 @@ export interface CreateWorkerOptions {
   tools?: ToolDefinition[];
 }
 
-/** A worker and what to close after it stops. */
+/**
+ * A Cairn worker: one Temporal worker for workflows and tool activities on the task queue, and
+ * one for LLM activities on `<task queue>-llm` (rate-limited across all workers).
+ */
 export interface CairnWorker {
   worker: Worker;
+  llmWorker: Worker;
+  /** Runs both until they are shut down (SIGINT / SIGTERM). */
+  run: () => Promise<void>;
+  /** Runs both until `body` settles, then shuts them down. */
+  runUntil: <T>(body: () => Promise<T>) => Promise<T>;
   /** Closes the connections this function opened. */
   close: () => Promise<void>;
 }
@@ -59,19 +68,38 @@ export async function createWorker({
     fetchAllow: config.tools.fetchAllow,
     tools: [...configured.tools, ...(tools ?? [])],
   });
-  const worker = await Worker.create({
+  const { callLlm, ...otherActivities } = activities;
+  const common = {
     connection: workerConnection,
     namespace: config.temporal.namespace,
-    taskQueue: config.taskQueue,
-    ...(workflows ?? { workflowsPath: WORKFLOWS_PATH }),
-    activities,
     // Heartbeats are how cancellation reaches an activity; the default throttle (80% of the
     // heartbeat timeout) would leave a cancelled LLM call running for up to 24 s.
     maxHeartbeatThrottleInterval: '2 seconds',
+  } as const;
+  const worker = await Worker.create({
+    ...common,
+    taskQueue: config.taskQueue,
+    ...(workflows ?? { workflowsPath: WORKFLOWS_PATH }),
+    activities: otherActivities,
+  });
+  const llmWorker = await Worker.create({
+    ...common,
+    taskQueue: llmTaskQueue(config.taskQueue),
+    activities: { callLlm },
+    maxConcurrentActivityTaskExecutions: config.llm.concurrency,
     ...(config.llm.ratePerSecond ? { maxTaskQueueActivitiesPerSecond: config.llm.ratePerSecond } : {}),
   });
   return {
     worker,
+    llmWorker,
+    run: async () => {
+      await Promise.all([worker.run(), llmWorker.run()]);
+    },
+    runUntil: async <T>(body: () => Promise<T>) => {
+      const done = body();
+      await Promise.all([worker.runUntil(done), llmWorker.runUntil(done)]);
+      return done;
+    },
     close: async () => {
       await configured.close();
       await demo?.close();

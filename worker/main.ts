@@ -8,10 +8,10 @@ import { describeLlm } from './describe-llm';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const { worker, close } = await createWorker({ config });
+  const cairn = await createWorker({ config });
   console.log(`Worker on task queue "${config.taskQueue}" at ${config.temporal.address}; ${describeLlm(config)}`);
-  await worker.run();
-  await close();
+  await cairn.run();
+  await cairn.close();
 }
 
 main().catch((err: unknown) => {

@@ -1,9 +1,18 @@
 /**
- * The activity stubs workflows call, one per option profile (STYLE §1).
+ * The activity stubs workflows call, one per option profile (STYLE §1). LLM calls go to their
+ * own task queue, `<workflow task queue>-llm`, whose workers share one server-side rate limit
+ * (`maxTaskQueueActivitiesPerSecond`): a real global LLM rate limit across every worker.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/create-activities';
 import { llmProfile, toolProfile } from './activity-profiles';
+import type { LlmCallInput, LlmCallResult } from './llm-types';
+import { llmTaskQueue } from './llm-task-queue';
 
-export const { callLlm } = proxyActivities<Activities>(llmProfile);
+const { callLlm } = proxyActivities<Activities>(llmProfile);
 export const { runTool, listTools } = proxyActivities<Activities>(toolProfile);
+
+/** One model call on the LLM task queue, with a summary for the Temporal UI. */
+export function llmCall(summary: string, input: LlmCallInput): Promise<LlmCallResult> {
+  return callLlm.executeWithOptions({ summary, taskQueue: llmTaskQueue(workflowInfo().taskQueue) }, [input]);
+}

@@ -4,9 +4,8 @@
  * reaches its LLM (`temporal workflow start --type llmCheckWorkflow ...`); tests use it as the
  * end-to-end slice and as the first replay fixture.
  */
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/create-activities';
-import { llmProfile } from './activity-profiles';
+import { workflowInfo } from '@temporalio/workflow';
+import { llmCall } from './activity-proxies';
 import type { ModelSettings, TokenUsage } from './llm-types';
 
 /** Input of `llmCheckWorkflow`. */
@@ -22,20 +21,16 @@ export interface LlmCheckResult {
   usage: TokenUsage;
 }
 
-const { callLlm } = proxyActivities<Activities>(llmProfile);
-
 /** Sends `prompt` to the model once and returns its answer and token usage. */
 export async function llmCheckWorkflow(input: LlmCheckInput): Promise<LlmCheckResult> {
-  const result = await callLlm.executeWithOptions({ summary: 'llm check' }, [
-    {
-      purpose: 'model',
-      agentId: workflowInfo().workflowId,
-      ...(input.model ? { model: input.model } : {}),
-      messages: [
-        { role: 'system', content: 'Answer briefly.' },
-        { role: 'user', content: input.prompt },
-      ],
-    },
-  ]);
+  const result = await llmCall('llm check', {
+    purpose: 'model',
+    agentId: workflowInfo().workflowId,
+    ...(input.model ? { model: input.model } : {}),
+    messages: [
+      { role: 'system', content: 'Answer briefly.' },
+      { role: 'user', content: input.prompt },
+    ],
+  });
   return { answer: result.content ?? '', model: result.model, usage: result.usage };
 }

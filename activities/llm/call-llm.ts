@@ -105,7 +105,7 @@ export function createLlmActivities(deps: LlmDeps) {
   const { openai, defaultModel } = deps;
   return {
     /** One model call; see LlmCallInput. */
-    async callLlm(input: LlmCallInput): Promise<LlmCallResult> {
+    callLlm: async (input: LlmCallInput): Promise<LlmCallResult> => {
       const headers: Record<string, string> = { 'X-Cairn-Purpose': input.purpose, 'X-Cairn-Agent': input.agentId };
       if (input.stepId !== undefined) headers['X-Cairn-Step'] = input.stepId;
       const request = buildRequest(input, await conversationOf(input, deps), toolsOf(input, deps), defaultModel);

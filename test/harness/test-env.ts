@@ -51,16 +51,16 @@ export async function withWorker<T>(
 ): Promise<T> {
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
-    const { worker, close } = await createWorker({
+    const cairn = await createWorker({
       config,
       connection,
       workflows: { workflowBundle: { codePath: runInfo().workflowBundlePath } },
       ...(tools ? { tools } : {}),
     });
     try {
-      return await worker.runUntil(() => body(worker));
+      return await cairn.runUntil(() => body(cairn.worker));
     } finally {
-      await close();
+      await cairn.close();
     }
   } finally {
     await connection.close();

@@ -35,6 +35,7 @@ test('every variable is read', () => {
     CAIRN_MODEL: 'llama3.1',
     CAIRN_LLM_TIMEOUT_MS: '30000',
     CAIRN_LLM_RATE_LIMIT: '2.5',
+    CAIRN_LLM_CONCURRENCY: '4',
     CAIRN_WORKSPACE: '/data/ws',
     CAIRN_FETCH_ALLOW: 'loopback, private',
     CAIRN_TOOLS: './tools/a.ts,./tools/b.ts',
@@ -60,6 +61,7 @@ test('every variable is read', () => {
       model: 'llama3.1',
       timeoutMs: 30000,
       ratePerSecond: 2.5,
+      concurrency: 4,
     },
     workspace: '/data/ws',
     tools: {

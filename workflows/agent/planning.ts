@@ -4,7 +4,7 @@
  * breaks the plan rules — at most 3 bad plans in a row, then the agent fails with them.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import { callLlm } from '../activity-proxies';
+import { llmCall } from '../activity-proxies';
 import { parseAskArgs, toInteractionSpec } from '../interactions/ask-schema';
 import type { LlmToolCall } from '../llm-types';
 import type { PlanCheck, Plan } from '../plan/plan-types';
@@ -56,16 +56,14 @@ export async function obtainPlan(
 ): Promise<Plan> {
   for (let strikes = 0; ;) {
     const offerAsk = canAsk(run, purpose);
-    const reply = await callLlm.executeWithOptions({ summary: `${purpose} r${run.state.revision + 1}` }, [
-      {
-        purpose,
-        agentId: run.agentId,
-        conversation: run.conversations.ref(PLANNER),
-        toolNames: offerAsk ? [ASK_USER] : [],
-        json: !offerAsk,
-        ...(run.settings.model ? { model: run.settings.model } : {}),
-      },
-    ]);
+    const reply = await llmCall(`${purpose} r${run.state.revision + 1}`, {
+      purpose,
+      agentId: run.agentId,
+      conversation: run.conversations.ref(PLANNER),
+      toolNames: offerAsk ? [ASK_USER] : [],
+      json: !offerAsk,
+      ...(run.settings.model ? { model: run.settings.model } : {}),
+    });
     addUsage(run.state.usage, reply.usage);
     noteModel(run.state, reply.model);
     run.conversations.append(PLANNER, {

@@ -4,7 +4,7 @@
  * used instead, so a finished agent always has an answer.
  */
 import { ActivityFailure } from '@temporalio/workflow';
-import { callLlm } from '../activity-proxies';
+import { llmCall } from '../activity-proxies';
 import type { AgentRun } from './agent-run';
 import { addUsage } from './agent-state';
 import { mechanicalSummary, summaryPrompt } from './prompts';
@@ -23,14 +23,12 @@ export async function summarize(run: AgentRun): Promise<string> {
     content: summaryPrompt(state.plan?.task ?? settings.task, state.plan?.language ?? 'en', results),
   });
   try {
-    const reply = await callLlm.executeWithOptions({ summary: 'summary' }, [
-      {
-        purpose: 'summary',
-        agentId: run.agentId,
-        conversation: run.conversations.ref('summary'),
-        ...(settings.model ? { model: settings.model } : {}),
-      },
-    ]);
+    const reply = await llmCall('summary', {
+      purpose: 'summary',
+      agentId: run.agentId,
+      conversation: run.conversations.ref('summary'),
+      ...(settings.model ? { model: settings.model } : {}),
+    });
     addUsage(state.usage, reply.usage);
     if (reply.content?.trim()) {
       run.event({ type: 'summary', message: 'summary written by the model' });

@@ -5,7 +5,7 @@
  * it writes, and run as the `runTool` activity — with one attempt when it is not idempotent.
  */
 import { executeChild, isCancellation } from '@temporalio/workflow';
-import { callLlm, runTool } from '../activity-proxies';
+import { llmCall, runTool } from '../activity-proxies';
 import type { agentWorkflow } from '../agent/agent-workflow';
 import type { ToolCallRecord } from '../agent/agent-state';
 import { parseAskArgs, toInteractionSpec } from '../interactions/ask-schema';
@@ -101,18 +101,16 @@ async function runCatalogueTool(
 }
 
 async function runModel(ctx: StepToolsContext, args: { task: string; systemPrompt?: string }) {
-  const reply = await callLlm.executeWithOptions({ summary: `${ctx.input.step.id} · model` }, [
-    {
-      purpose: 'model',
-      agentId: ctx.input.agentId,
-      stepId: ctx.input.step.id,
-      messages: [
-        ...(args.systemPrompt ? [{ role: 'system' as const, content: args.systemPrompt }] : []),
-        { role: 'user', content: args.task },
-      ],
-      ...(ctx.input.model ? { model: ctx.input.model } : {}),
-    },
-  ]);
+  const reply = await llmCall(`${ctx.input.step.id} · model`, {
+    purpose: 'model',
+    agentId: ctx.input.agentId,
+    stepId: ctx.input.step.id,
+    messages: [
+      ...(args.systemPrompt ? [{ role: 'system' as const, content: args.systemPrompt }] : []),
+      { role: 'user', content: args.task },
+    ],
+    ...(ctx.input.model ? { model: ctx.input.model } : {}),
+  });
   ctx.addUsage(reply.usage);
   return { ok: true, output: cutOutput(reply.content ?? '') };
 }

@@ -13,7 +13,7 @@ import {
   isCancellation,
   setHandler,
 } from '@temporalio/workflow';
-import { callLlm } from '../activity-proxies';
+import { llmCall } from '../activity-proxies';
 import { addUsage, type ToolCallRecord } from '../agent/agent-state';
 import { stepSystemPrompt, stepTaskMessage } from '../agent/prompts';
 import { Conversations } from '../conversation';
@@ -59,16 +59,14 @@ export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
   for (let round = 1; round <= input.maxStepRounds; round++) {
     let reply;
     try {
-      reply = await callLlm.executeWithOptions({ summary: `${step.id} · round ${round}` }, [
-        {
-          purpose: 'step',
-          agentId: input.agentId,
-          stepId: step.id,
-          conversation: conversations.ref(CONVERSATION),
-          toolNames,
-          ...(input.model ? { model: input.model } : {}),
-        },
-      ]);
+      reply = await llmCall(`${step.id} · round ${round}`, {
+        purpose: 'step',
+        agentId: input.agentId,
+        stepId: step.id,
+        conversation: conversations.ref(CONVERSATION),
+        toolNames,
+        ...(input.model ? { model: input.model } : {}),
+      });
     } catch (err) {
       if (isCancellation(err)) throw err;
       return { status: 'failed', ...failureOf(err), rounds: round };
