@@ -5,14 +5,9 @@
  * Everything a person needs to see is in the `state` query; answers arrive by the `answer`
  * update or signal.
  */
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  allHandlersFinished,
-  condition,
-  isCancellation,
-} from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, isCancellation } from '@temporalio/workflow';
 import { listTools } from '../activity-proxies';
+import { describeFailure } from '../describe-failure';
 import { parsePlanOutput, parseReplanOutput } from '../plan/check-plan';
 import type { Plan } from '../plan/plan-types';
 import type { ToolInfo } from '../tools/tool-types';
@@ -58,16 +53,6 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     run.setPhase('failed');
     throw ApplicationFailure.nonRetryable(failure.message, failure.code);
   }
-}
-
-/** A clear message and code for why the agent failed (an LLM 401 says LLM_AUTH, not "Activity task failed"). */
-function describeFailure(err: unknown): { code: string; message: string } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure) {
-    const code = cause.type ?? 'STEP_FAILED';
-    return { code, message: err instanceof ActivityFailure ? `${code}: ${cause.message}` : cause.message };
-  }
-  return { code: 'STEP_FAILED', message: cause instanceof Error ? cause.message : String(cause) };
 }
 
 async function runAgent(run: AgentRun): Promise<AgentResult> {

@@ -6,7 +6,6 @@
  * reports usage and tool calls to the agent, so the agent's state is live.
  */
 import {
-  ActivityFailure,
   ApplicationFailure,
   condition,
   getExternalWorkflowHandle,
@@ -17,6 +16,7 @@ import { llmCall } from '../activity-proxies';
 import { addUsage, type ToolCallRecord } from '../agent/agent-state';
 import { stepSystemPrompt, stepTaskMessage } from '../agent/prompts';
 import { Conversations } from '../conversation';
+import { describeFailure } from '../describe-failure';
 import type { TokenUsage } from '../llm-types';
 import { stepAnswerSignal, stepInteractionSignal, stepProgressSignal, type StepAnswer } from '../messages';
 import { offeredTools, runToolCall, type StepToolsContext } from './step-tools';
@@ -69,7 +69,8 @@ export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
       });
     } catch (err) {
       if (isCancellation(err)) throw err;
-      return { status: 'failed', ...failureOf(err), rounds: round };
+      const { code, message } = describeFailure(err);
+      return { status: 'failed', code, error: message, rounds: round };
     }
     conversations.append(CONVERSATION, {
       role: 'assistant',
@@ -97,12 +98,4 @@ export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
     error: `step ${step.id} used all ${input.maxStepRounds} rounds without calling finish_step`,
     rounds: input.maxStepRounds,
   };
-}
-
-/** The code and message of an activity failure (e.g. LLM_AUTH), for the agent's state. */
-function failureOf(err: unknown): { code: string; error: string } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure)
-    return { code: cause.type ?? 'STEP_FAILED', error: `${cause.type}: ${cause.message}` };
-  return { code: 'STEP_FAILED', error: cause instanceof Error ? cause.message : String(cause) };
 }
