@@ -1,0 +1,88 @@
+/**
+ * `npm run bench` (not part of `npm test`): starts one Temporal dev server on a free port with
+ * a temporary SQLite file, bundles the workflows once, runs the benchmarks in order, prints
+ * each figure beside its target, writes BENCHMARKS.md and tears everything down.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
+import { format, resolveConfig } from 'prettier';
+import { ensureTemporalCli, startDevServer, temporalVersion } from '../scripts/dev-server';
+import { freePort } from '../test/harness/free-port';
+import { WORKFLOWS_PATH } from '../worker/workflows-path';
+import type { BenchEnv } from './common';
+import { concurrency } from './concurrency';
+import { durabilityTax } from './durability-tax';
+import { historyGrowth } from './history';
+import { parallelEfficiency } from './parallel-efficiency';
+import { planVisible } from './plan-visible';
+import { Report } from './report';
+
+const BENCHMARKS: [string, (env: BenchEnv, report: Report) => Promise<void>][] = [
+  ['1. Durability tax', durabilityTax],
+  ['2. Parallel efficiency', parallelEfficiency],
+  ['3. Concurrency', concurrency],
+  ['4. History', historyGrowth],
+  ['5. Plan visible', planVisible],
+];
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const cli = ensureTemporalCli();
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
+  const server = await startDevServer({
+    cli,
+    dbFile: join(dir, 'bench.db'),
+    port: await freePort(),
+    logFile: join(dir, 'server.log'),
+  });
+  const report = new Report();
+  try {
+    process.stdout.write(`dev server at ${server.address}; bundling workflows...\n`);
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      logger: new DefaultLogger('WARN'),
+    });
+    const env: BenchEnv = { address: server.address, workflowCode: code, workspace: join(dir, 'workspace') };
+    for (const [name, bench] of BENCHMARKS) {
+      process.stdout.write(`\n${name}\n`);
+      const start = performance.now();
+      try {
+        await bench(env, report);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        report.add({ benchmark: name, figure: 'error', measured: message.replace(/\|/g, '/').slice(0, 200) });
+      }
+      process.stdout.write(`  (${((performance.now() - start) / 1000).toFixed(1)} s)\n`);
+    }
+    const markdown = report.markdown(
+      {
+        date: new Date().toISOString(),
+        nproc: cpus().length,
+        memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+        node: process.version,
+        temporal: temporalVersion(cli),
+        os: `${platform()} ${release()}`,
+      },
+      performance.now() - began,
+    );
+    // Formatted as `npm run lint` (prettier --check .) expects.
+    const file = join(__dirname, '..', 'BENCHMARKS.md');
+    const options = (await resolveConfig(file)) ?? {};
+    writeFileSync(file, await format(markdown, { ...options, parser: 'markdown' }));
+    process.stdout.write('\nwrote BENCHMARKS.md\n');
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
