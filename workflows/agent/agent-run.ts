@@ -47,6 +47,7 @@ import {
   type AgentState,
 } from './agent-state';
 import { progressMarkdown } from './progress-markdown';
+import { workflowTime } from '../workflow-time';
 
 /** Where a step's interaction came from, to send the answer back. */
 interface StepRequestRoute {
@@ -94,7 +95,7 @@ export class AgentRun {
 
   /** Adds a timeline event at workflow time. */
   event(event: Omit<AgentEvent, 'seq' | 'at'>): void {
-    addEvent(this.state, Date.now(), event);
+    addEvent(this.state, workflowTime(), event);
   }
 
   /** Moves to `phase`, keeping search attributes and current details in step. */
@@ -117,7 +118,7 @@ export class AgentRun {
   }
 
   private open(spec: InteractionSpec, stepId?: string): Interaction {
-    const interaction = openInteraction(this.state, Date.now(), spec, stepId);
+    const interaction = openInteraction(this.state, workflowTime(), spec, stepId);
     const timeout = this.settings.interactionTimeout;
     if (timeout) {
       interaction.expiresAt = interaction.createdAt + timeout.afterMs;
@@ -159,7 +160,7 @@ export class AgentRun {
     if (policy !== 'fail') {
       interaction.answer = expiryAnswer(interaction, policy);
       interaction.by = `policy:${policy}`;
-      interaction.answeredAt = Date.now();
+      interaction.answeredAt = workflowTime();
     }
     this.event({
       type: 'interaction.expired',
@@ -191,7 +192,7 @@ export class AgentRun {
     if (!check.ok) throw ApplicationFailure.nonRetryable(check.error, 'INVALID_ANSWER');
     const interaction = this.state.interactions.find((i) => i.id === input.interactionId);
     if (!interaction) throw ApplicationFailure.nonRetryable(`no interaction "${input.interactionId}"`);
-    recordAnswer(this.state, Date.now(), interaction, check.answer, input.by);
+    recordAnswer(this.state, workflowTime(), interaction, check.answer, input.by);
     this.syncVisibility();
     const route = this.stepRoutes[interaction.id];
     if (route) {

@@ -12,6 +12,7 @@ import type { StepInput, StepOutcome } from '../step/step-types';
 import type { ToolInfo } from '../tools/tool-types';
 import type { AgentRun } from './agent-run';
 import { stepRun, stepStatuses, type StepRun } from './agent-state';
+import { workflowTime } from '../workflow-time';
 
 export type ExecutionOutcome = { kind: 'done' } | { kind: 'replan' } | { kind: 'failed'; error: string };
 
@@ -56,7 +57,7 @@ export async function executePlan(run: AgentRun, tools: ToolInfo[]): Promise<Exe
     if (!step) return;
     step.status = 'running';
     step.attempts += 1;
-    step.startedAt = Date.now();
+    step.startedAt = workflowTime();
     run.event({ type: 'step.started', stepId: id, message: `${id} started: ${step.title}` });
     const scope = new CancellationScope();
     scopes[id] = scope;
@@ -64,7 +65,7 @@ export async function executePlan(run: AgentRun, tools: ToolInfo[]): Promise<Exe
       .run(() => runStep(run, plan, id, tools))
       .then(async (outcome) => {
         delete scopes[id];
-        step.endedAt = Date.now();
+        step.endedAt = workflowTime();
         if (outcome.status === 'completed') {
           step.status = 'completed';
           step.result = outcome.result;

@@ -18,6 +18,7 @@ import { parseFinishStepArgs } from '../tools/finish-step';
 import { ASK_USER, FINISH_STEP, type ToolInfo } from '../tools/tool-types';
 import { validateArguments } from '../tools/validate-arguments';
 import type { StepInput } from './step-types';
+import { workflowTime } from '../workflow-time';
 
 /** What one tool call gave back: the tool message, a record, and the result if it finished. */
 export interface CallResult {
@@ -54,14 +55,14 @@ export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall): Pro
   }
   const tool = ctx.input.tools.find((t) => t.name === call.name);
   if (!tool) return { content: `error: unknown tool "${call.name}"` };
-  const started = Date.now();
+  const started = workflowTime();
   const outcome = await runCatalogueTool(ctx, tool, call);
   const record: ToolCallRecord = {
     callId: call.id,
     name: call.name,
     arguments: call.arguments.slice(0, MAX_RECORDED_ARGUMENTS),
     outcome: outcome.ok ? 'ok' : 'error',
-    durationMs: Date.now() - started,
+    durationMs: workflowTime() - started,
   };
   return { content: outcome.ok ? outcome.output : `error: ${outcome.output}`, record };
 }
