@@ -2,14 +2,13 @@
  * The activity factory: every side effect Cairn performs, built from injected dependencies so
  * the worker passes real clients and tests pass fakes (STYLE §2).
  */
-import type { Client } from '@temporalio/client';
 import type OpenAI from 'openai';
 import { askUserTool } from '../workflows/interactions/ask-schema';
 import type { LlmToolSpec } from '../workflows/llm-types';
 import { WORKFLOW_BUILTINS } from '../workflows/tools/builtin-tools';
 import { finishStepTool } from '../workflows/tools/finish-step';
 import { createLlmActivities } from './llm/call-llm';
-import { conversationReader } from './llm/read-conversation';
+import type { ConversationReader } from './llm/read-conversation';
 import type { AllowableClass } from './tools/builtin/address-policy';
 import { createHttpFetchTool } from './tools/builtin/http-fetch';
 import { listFilesTool } from './tools/builtin/list-files';
@@ -23,8 +22,8 @@ import { createToolRegistry } from './tools/tool-registry';
 export interface ActivityDeps {
   openai: OpenAI;
   defaultModel: string;
-  /** Temporal client, for reading conversations lent by reference. */
-  temporal: Client;
+  /** Reads conversations lent by reference (the workflows' `conversation` query). */
+  conversations: ConversationReader;
   workspace: string;
   /** Extra tools beside the built-ins (user modules, MCP servers, tests). */
   tools?: ToolDefinition[];
@@ -53,7 +52,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLlmActivities({
       openai: deps.openai,
       defaultModel: deps.defaultModel,
-      readConversation: conversationReader(deps.temporal),
+      readConversation: deps.conversations.read,
       toolSpec: (name) => WORKFLOW_TOOLS[name] ?? registry.spec(name),
     }),
     ...createToolActivities({ registry, workspace: deps.workspace, autoApprove: deps.autoApprove ?? [] }),

@@ -8,6 +8,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities } from '../activities/create-activities';
 import { startDemoServer } from '../activities/llm/demo/demo-server';
 import { createOpenAiClient } from '../activities/llm/openai-client';
+import { conversationReader } from '../activities/llm/read-conversation';
 import type { ToolDefinition } from '../activities/tools/define-tool';
 import type { CairnConfig } from '../config/config';
 import { connectionOptions } from '../config/temporal-connection';
@@ -55,6 +56,9 @@ export async function createWorker({
   const workerConnection = connection ?? (await NativeConnection.connect(options));
   // Activities read conversations through a client connection of their own.
   const clientConnection = await Connection.connect(options);
+  const conversations = conversationReader(
+    new Client({ connection: clientConnection, namespace: config.temporal.namespace }),
+  );
   const configured = await loadConfiguredTools(config);
   // No endpoint configured: the labelled offline demo model, served on loopback (DESIGN §2).
   const demo = config.llm.demo ? await startDemoServer() : undefined;
@@ -62,7 +66,7 @@ export async function createWorker({
   const activities = createActivities({
     openai: createOpenAiClient(llm),
     defaultModel: llm.model,
-    temporal: new Client({ connection: clientConnection, namespace: config.temporal.namespace }),
+    conversations,
     workspace: config.workspace,
     autoApprove: config.tools.autoApprove,
     fetchAllow: config.tools.fetchAllow,
@@ -103,6 +107,7 @@ export async function createWorker({
     close: async () => {
       await configured.close();
       await demo?.close();
+      await conversations.drain();
       await clientConnection.close();
       if (!connection) await workerConnection.close();
     },

@@ -1,11 +1,37 @@
 /**
- * Reads a conversation a workflow lends by reference, through its `conversation` query.
+ * Reads a conversation a workflow lends by reference, through its `conversation` query. Reads
+ * follow the activity's cancellation, and the reader can wait for reads in flight, so a worker
+ * that shuts down never closes the connection under a query still being retried.
  */
+import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { LlmCallInput, LlmMessage } from '../../workflows/llm-types';
 import { conversationQuery } from '../../workflows/messages';
 
-export function conversationReader(client: Client) {
-  return (ref: NonNullable<LlmCallInput['conversation']>): Promise<LlmMessage[]> =>
-    client.workflow.getHandle(ref.workflowId, ref.runId).query(conversationQuery, { key: ref.key, length: ref.length });
+type ConversationRef = NonNullable<LlmCallInput['conversation']>;
+
+export interface ConversationReader {
+  read: (ref: ConversationRef) => Promise<LlmMessage[]>;
+  /** Resolves once no read is in flight (or after `timeoutMs`). */
+  drain: (timeoutMs?: number) => Promise<void>;
+}
+
+export function conversationReader(client: Client): ConversationReader {
+  const inFlight = new Set<Promise<unknown>>();
+  return {
+    read(ref) {
+      const query = () =>
+        client.workflow
+          .getHandle(ref.workflowId, ref.runId)
+          .query(conversationQuery, { key: ref.key, length: ref.length });
+      const read = client.connection.withAbortSignal(Context.current().cancellationSignal, query);
+      inFlight.add(read);
+      void read.catch(() => undefined).finally(() => inFlight.delete(read));
+      return read;
+    },
+    async drain(timeoutMs = 5_000) {
+      const timeout = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
+      await Promise.race([Promise.allSettled([...inFlight]), timeout]);
+    },
+  };
 }
