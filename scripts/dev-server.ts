@@ -82,24 +82,28 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 }
 
+/** True when something answers Temporal health checks at `address`. */
+export async function isServing(address: string): Promise<boolean> {
+  try {
+    const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+    try {
+      await connection.healthService.check({});
+      return true;
+    } finally {
+      await connection.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
 async function waitUntilServing(address: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
   while (Date.now() < deadline) {
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
-      try {
-        await connection.healthService.check({});
-        return;
-      } finally {
-        await connection.close();
-      }
-    } catch (err) {
-      lastError = err;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    if (await isServing(address)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`temporal dev server at ${address} did not answer within ${timeoutMs} ms: ${String(lastError)}`);
+  throw new Error(`temporal dev server at ${address} did not answer within ${timeoutMs} ms`);
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {

@@ -3,7 +3,6 @@
  * git-ignored `.data/` folder (state survives restarts), gRPC on 7233, Web UI on 8233.
  */
 import { join } from 'node:path';
-import { Connection } from '@temporalio/client';
 import { ensureTemporalCli, startDevServer, temporalVersion, type DevServer } from './dev-server';
 
 export const EMBEDDED = {
@@ -12,21 +11,6 @@ export const EMBEDDED = {
   uiPort: 8233,
   dbFile: join(__dirname, '..', '.data', 'temporal.db'),
 } as const;
-
-/** True when something already answers Temporal health checks at `address`. */
-export async function isServing(address: string): Promise<boolean> {
-  try {
-    const connection = await Connection.connect({ address, connectTimeout: 1_000 });
-    try {
-      await connection.healthService.check({});
-      return true;
-    } finally {
-      await connection.close();
-    }
-  } catch {
-    return false;
-  }
-}
 
 /** Starts the embedded dev server, logging which binary runs and where its data lives. */
 export async function startEmbeddedServer(): Promise<DevServer> {

@@ -8,8 +8,8 @@ import { loadConfigOrExit } from '../config/load-config-or-exit';
 import { serveApi } from '../client/http/serve-api';
 import { createWorker } from '../worker/create-worker';
 import { describeLlm } from '../worker/describe-llm';
-import type { DevServer } from './dev-server';
-import { EMBEDDED, isServing, startEmbeddedServer } from './embedded-server';
+import { isServing, type DevServer } from './dev-server';
+import { EMBEDDED, startEmbeddedServer } from './embedded-server';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();

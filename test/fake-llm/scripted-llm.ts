@@ -84,11 +84,6 @@ export class ScriptedLlm {
     return this;
   }
 
-  /** Replies still queued. */
-  get pending(): number {
-    return this.queue.length;
-  }
-
   /** Resolves once at least `count` requests have arrived. */
   async waitForRequests(count: number): Promise<void> {
     if (this.requests.length >= count) return;
