@@ -101,8 +101,11 @@ export async function createWorker({
     },
     runUntil: async <T>(body: () => Promise<T>) => {
       const done = body();
-      await Promise.all([worker.runUntil(done), llmWorker.runUntil(done)]);
-      return done;
+      // Both workers must have stopped before anyone closes their connection, whatever failed.
+      const stopped = await Promise.allSettled([worker.runUntil(done), llmWorker.runUntil(done)]);
+      const result = await done; // the body's own failure first: it says what went wrong
+      for (const outcome of stopped) if (outcome.status === 'rejected') throw outcome.reason;
+      return result;
     },
     close: async () => {
       await configured.close();

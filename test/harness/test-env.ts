@@ -29,9 +29,9 @@ export function testConfig(llm: ScriptedLlm, env: Record<string, string> = {}): 
   });
 }
 
-/** A client on the run's dev server; close its connection with `closeClient`. */
-export async function connectClient(): Promise<Client> {
-  const connection = await Connection.connect({ address: runInfo().temporalAddress });
+/** A client on the run's dev server (or `address`); close its connection with `closeClient`. */
+export async function connectClient(address = runInfo().temporalAddress): Promise<Client> {
+  const connection = await Connection.connect({ address });
   return new Client({ connection });
 }
 

@@ -21,6 +21,9 @@ test('there are recorded histories to replay', () => {
       'agent-step-failure-retry',
       'agent-summary',
       'step-tools',
+      'agent-rollover-plan-check',
+      'agent-rollover-execute',
+      'step-rollover',
     ]),
   );
 });

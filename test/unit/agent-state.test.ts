@@ -1,13 +1,16 @@
 /** The agent state functions: bounded timeline with a cursor, interactions and audit records. */
 import {
   MAX_EVENTS,
+  MAX_TOOL_CALLS_KEPT,
   addEvent,
+  addToolCall,
   addUsage,
   createAgentState,
   openInteraction,
   openInteractions,
   recordAnswer,
   stateSince,
+  type StepRun,
 } from '../../workflows/agent/agent-state';
 import { progressMarkdown } from '../../workflows/agent/progress-markdown';
 
@@ -18,6 +21,26 @@ test('the timeline keeps the last MAX_EVENTS events and the sequence keeps count
   expect(state.eventSeq).toBe(MAX_EVENTS + 25);
   expect(state.events[0]?.seq).toBe(26);
   expect(state.events.at(-1)).toMatchObject({ seq: MAX_EVENTS + 25, at: 1000 + MAX_EVENTS + 24 });
+});
+
+test('a step keeps its newest MAX_TOOL_CALLS_KEPT tool calls and counts them all', () => {
+  const step: StepRun = {
+    id: 's1',
+    title: 'One',
+    status: 'running' as const,
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    toolCalls: [],
+    rounds: 0,
+    attempts: 1,
+  };
+  const total = MAX_TOOL_CALLS_KEPT + 7;
+  for (let i = 0; i < total; i++) {
+    addToolCall(step, { callId: `c${i}`, name: 'lookup', arguments: '{}', outcome: 'ok', durationMs: 1 });
+  }
+  expect(step.toolCalls).toHaveLength(MAX_TOOL_CALLS_KEPT);
+  expect(step.toolCallCount).toBe(total);
+  expect(step.toolCalls[0]?.callId).toBe('c7');
+  expect(step.toolCalls.at(-1)?.callId).toBe(`c${total - 1}`);
 });
 
 test('stateSince returns only events after the cursor', () => {

@@ -15,6 +15,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { Conversations } from '../conversation';
+import { carryConversation } from '../rollover/carry-conversation';
+import type { ToolInfo } from '../tools/tool-types';
+import { PLANNER, type AgentCarry, type ResumePoint, type StepRequestRoute } from './agent-carry';
 import { validateAnswer } from '../interactions/validate-answer';
 import { expiryAnswer } from '../interactions/expiry-answer';
 import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionSpec } from '../interactions/interaction-types';
@@ -34,6 +37,7 @@ import { AgentAwaitingInputKey, AgentPhaseKey } from '../search-attributes';
 import type { AgentSettings } from './agent-input';
 import {
   addEvent,
+  addToolCall,
   addUsage,
   createAgentState,
   noteModel,
@@ -49,18 +53,16 @@ import {
 import { progressMarkdown } from './progress-markdown';
 import { workflowTime } from '../workflow-time';
 
-/** Where a step's interaction came from, to send the answer back. */
-interface StepRequestRoute {
-  stepId: string;
-  requestId: string;
-}
+type InteractionTimeout = NonNullable<AgentSettings['interactionTimeout']>;
 
 export class AgentRun {
   readonly state: AgentState;
   readonly conversations = new Conversations();
   readonly agentId = workflowInfo().workflowId;
-  private readonly stepRoutes: Record<string, StepRequestRoute> = {};
+  private readonly stepRoutes: Record<string, StepRequestRoute>;
   private visible = '';
+  /** Runs of this agent before this one (continue-as-new). */
+  readonly runs: number;
   /** The scope the agent's work runs in; cancelled by the `cancel` expiry policy. */
   readonly scope = new CancellationScope();
   /** Why the agent stopped itself, when it did. */
@@ -68,12 +70,23 @@ export class AgentRun {
   /** Expiry timers of open interactions. */
   private readonly watchers: Promise<void>[] = [];
 
-  constructor(readonly settings: AgentSettings) {
-    this.state = createAgentState(settings.task);
+  constructor(
+    readonly settings: AgentSettings,
+    carry?: AgentCarry,
+  ) {
+    this.state = carry?.state ?? createAgentState(settings.task);
+    this.stepRoutes = carry?.stepRoutes ?? {};
+    this.runs = carry?.runs ?? 0;
+    if (carry) this.conversations.append(PLANNER, ...carry.planner);
   }
 
-  /** Registers the query, signal and update handlers; call first thing in the workflow. */
+  /**
+   * Registers the query, signal and update handlers and re-arms the expiry timers of open
+   * interactions a previous run handed over; call first thing in the workflow.
+   */
   serve(): this {
+    const timeout = this.settings.interactionTimeout;
+    if (timeout) for (const open of openInteractions(this.state)) this.watchers.push(this.watch(open, timeout));
     this.conversations.serve();
     setHandler(stateQuery, (args) => stateSince(this.state, args?.afterSeq));
     setHandler(answerUpdate, (input) => this.accept(input), {
@@ -106,8 +119,18 @@ export class AgentRun {
 
   /** Opens an agent-level interaction and waits for its answer (or its expiry policy). */
   async ask(spec: InteractionSpec, stepId?: string): Promise<Answer> {
-    const interaction = this.open(spec, stepId);
-    await condition(() => interaction.status !== 'open');
+    const answer = await this.answerOf(this.open(spec, stepId), false);
+    if (answer === 'roll-over') throw new Error('unreachable: no roll-over asked for');
+    return answer;
+  }
+
+  /**
+   * Waits for the answer to an open interaction — or, with `mayRollOver`, until the server
+   * suggests continue-as-new while it is still open (`'roll-over'`): the next run waits on.
+   */
+  async answerOf(interaction: Interaction, mayRollOver: boolean): Promise<Answer | 'roll-over'> {
+    await condition(() => interaction.status !== 'open' || (mayRollOver && this.rollOverDue()));
+    if (interaction.status === 'open') return 'roll-over';
     if (!interaction.answer) {
       throw ApplicationFailure.nonRetryable(
         `interaction ${interaction.id} (${interaction.kind}) expired unanswered`,
@@ -117,7 +140,8 @@ export class AgentRun {
     return interaction.answer;
   }
 
-  private open(spec: InteractionSpec, stepId?: string): Interaction {
+  /** Opens an interaction (with its expiry timer when the agent has a timeout). */
+  open(spec: InteractionSpec, stepId?: string): Interaction {
     const interaction = openInteraction(this.state, workflowTime(), spec, stepId);
     const timeout = this.settings.interactionTimeout;
     if (timeout) {
@@ -128,20 +152,26 @@ export class AgentRun {
     return interaction;
   }
 
-  /** Durable timers (visible in history with a summary): remind, then expire by policy. */
-  private async watch(interaction: Interaction, timeout: NonNullable<AgentSettings['interactionTimeout']>) {
+  /**
+   * Durable timers (visible in history with a summary): remind, then expire by policy. Times
+   * count from the interaction's creation, so a run that inherits it waits only what is left.
+   */
+  private async watch(interaction: Interaction, timeout: InteractionTimeout) {
     const closed = () => interaction.status !== 'open';
-    let waited = 0;
-    if (timeout.remindAfterMs !== undefined && timeout.remindAfterMs < timeout.afterMs) {
-      waited = timeout.remindAfterMs;
-      if (await condition(closed, waited, { summary: `remind ${interaction.id}` })) return;
+    const remindAt =
+      timeout.remindAfterMs !== undefined && timeout.remindAfterMs < timeout.afterMs
+        ? interaction.createdAt + timeout.remindAfterMs
+        : undefined;
+    if (remindAt !== undefined && remindAt > workflowTime()) {
+      if (await condition(closed, remindAt - workflowTime(), { summary: `remind ${interaction.id}` })) return;
       this.event({
         type: 'interaction.reminder',
         interactionId: interaction.id,
         message: `${interaction.id} still waits`,
       });
     }
-    if (await condition(closed, timeout.afterMs - waited, { summary: `expire ${interaction.id}` })) return;
+    const left = Math.max(1, interaction.createdAt + timeout.afterMs - workflowTime());
+    if (await condition(closed, left, { summary: `expire ${interaction.id}` })) return;
     await this.expire(interaction, timeout.onExpiry);
   }
 
@@ -215,7 +245,8 @@ export class AgentRun {
     this.stepRoutes[interaction.id] = { stepId: request.stepId, requestId: request.requestId };
   }
 
-  private recordProgress(progress: StepProgress): void {
+  /** Records a step's round report (usage, tool calls) in the state. */
+  recordProgress(progress: StepProgress): void {
     const step = stepRun(this.state, progress.stepId);
     if (!step) return;
     step.rounds = progress.round;
@@ -223,9 +254,27 @@ export class AgentRun {
     addUsage(step.usage, progress.usage);
     addUsage(this.state.usage, progress.usage);
     for (const call of progress.toolCalls) {
-      step.toolCalls.push(call);
+      addToolCall(step, call);
       this.event({ type: 'tool.called', stepId: step.id, message: `${call.name} → ${call.outcome}` });
     }
+  }
+
+  /** Whether the server suggests continuing as new (history long or large). */
+  rollOverDue(): boolean {
+    return workflowInfo().continueAsNewSuggested;
+  }
+
+  /** What the next run needs to resume at `resumeAt`. */
+  carry(resumeAt: ResumePoint, tools: ToolInfo[]): AgentCarry {
+    const open = new Set(openInteractions(this.state).map((i) => i.id));
+    return {
+      resumeAt,
+      state: this.state,
+      planner: carryConversation(this.conversations.get(PLANNER)),
+      tools,
+      stepRoutes: Object.fromEntries(Object.entries(this.stepRoutes).filter(([id]) => open.has(id))),
+      runs: this.runs + 1,
+    };
   }
 
   /** The child workflow id of a step (DESIGN §5). */

@@ -39,7 +39,9 @@ export interface StepRun {
   result?: string;
   error?: string;
   usage: TokenUsage;
+  /** The most recent tool calls (at most MAX_TOOL_CALLS_KEPT); `toolCallCount` counts all. */
   toolCalls: ToolCallRecord[];
+  toolCallCount?: number;
   rounds: number;
   attempts: number;
   startedAt?: number;
@@ -95,6 +97,17 @@ export interface AgentState {
 
 /** How many events the timeline keeps. */
 export const MAX_EVENTS = 200;
+
+/** How many tool call records a step run keeps: the state (and a continue-as-new) stay small. */
+export const MAX_TOOL_CALLS_KEPT = 50;
+
+/** Records a step's tool call, dropping the oldest beyond MAX_TOOL_CALLS_KEPT. */
+export function addToolCall(step: StepRun, call: ToolCallRecord): void {
+  step.toolCalls.push(call);
+  step.toolCallCount = (step.toolCallCount ?? step.toolCalls.length - 1) + 1;
+  if (step.toolCalls.length > MAX_TOOL_CALLS_KEPT)
+    step.toolCalls.splice(0, step.toolCalls.length - MAX_TOOL_CALLS_KEPT);
+}
 
 export const zeroUsage = (): TokenUsage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
 

@@ -4,18 +4,30 @@
  * replans, and the summary. ReAct mode (plan off) runs one step on the whole task.
  * Everything a person needs to see is in the `state` query; answers arrive by the `answer`
  * update or signal.
+ *
+ * A long agent continues as new at safe boundaries when the server suggests it (DESIGN §4.13):
+ * while it waits for the plan check, or between steps once running ones settled — never
+ * inside a model call or a handler. The second argument, set only by continue-as-new, carries
+ * the state, open interactions and timeline cursor over: clients see one agent going on.
  */
-import { ApplicationFailure, allHandlersFinished, condition, isCancellation } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  isCancellation,
+} from '@temporalio/workflow';
 import { listTools } from '../activity-proxies';
 import { describeFailure } from '../describe-failure';
 import { parsePlanOutput, parseReplanOutput } from '../plan/check-plan';
 import type { Plan } from '../plan/plan-types';
 import type { ToolInfo } from '../tools/tool-types';
+import { PLANNER, type AgentCarry } from './agent-carry';
 import { parseAgentInput, type AgentInput } from './agent-input';
 import { AgentRun } from './agent-run';
-import { zeroUsage } from './agent-state';
+import { openInteractions, zeroUsage } from './agent-state';
 import { executePlan } from './execution';
-import { PLANNER, obtainPlan } from './planning';
+import { obtainPlan } from './planning';
 import { plannerSystemPrompt, plannerTaskMessage, planRevisionMessage, replanMessage } from './prompts';
 import { summarize } from './summary';
 
@@ -26,16 +38,19 @@ export interface AgentResult {
   usage: { promptTokens: number; completionTokens: number; totalTokens: number };
 }
 
-export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
+/** A run's end: the agent's result, or the carry for the next run. */
+type RunEnd = AgentResult | { rollOver: AgentCarry };
+
+export async function agentWorkflow(input: AgentInput, carry?: AgentCarry): Promise<AgentResult> {
   const parsed = parseAgentInput(input);
   if (!parsed.ok) {
     throw ApplicationFailure.nonRetryable(`invalid agent input: ${parsed.errors.join('; ')}`, 'INVALID_INPUT');
   }
-  const run = new AgentRun(parsed.settings).serve();
+  const run = new AgentRun(parsed.settings, carry).serve();
+  let end: RunEnd;
   try {
-    const result = await run.scope.run(() => runAgent(run));
+    end = await run.scope.run(() => runAgent(run, carry));
     await condition(allHandlersFinished);
-    return result;
   } catch (err) {
     if (isCancellation(err)) {
       for (const step of run.state.steps) {
@@ -53,19 +68,31 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     run.setPhase('failed');
     throw ApplicationFailure.nonRetryable(failure.message, failure.code);
   }
+  if ('rollOver' in end) return await continueAsNew<typeof agentWorkflow>(input, end.rollOver);
+  return end;
 }
 
-async function runAgent(run: AgentRun): Promise<AgentResult> {
+async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<RunEnd> {
   const { settings, state } = run;
-  const tools = await listTools.executeWithOptions({ summary: 'tool catalogue' }, [settings.tools]);
-  let plan = settings.mode.plan ? await planWithCheck(run, tools) : reactPlan(settings.task);
-  if (!settings.mode.plan) adoptPlan(run, plan);
+  const tools = carry?.tools ?? (await listTools.executeWithOptions({ summary: 'tool catalogue' }, [settings.tools]));
+  let plan: Plan;
+  if (carry?.resumeAt === 'execute' && state.plan) {
+    plan = state.plan;
+  } else if (settings.mode.plan) {
+    const checked = await planWithCheck(run, tools, carry?.resumeAt === 'plan-check');
+    if (checked === 'roll-over') return { rollOver: run.carry('plan-check', tools) };
+    plan = checked;
+  } else {
+    plan = reactPlan(settings.task);
+    adoptPlan(run, plan);
+  }
   if (state.phase === 'cancelled') return { status: 'cancelled', usage: state.usage };
 
   for (;;) {
     run.setPhase('executing');
     const outcome = await executePlan(run, tools);
     if (outcome.kind === 'failed') throw ApplicationFailure.nonRetryable(outcome.error, 'STEP_FAILED');
+    if (outcome.kind === 'roll-over') return { rollOver: run.carry('execute', tools) };
     if (outcome.kind === 'done') break;
     plan = await replan(run, plan);
   }
@@ -77,19 +104,32 @@ async function runAgent(run: AgentRun): Promise<AgentResult> {
   return { status: 'completed', answer: state.result, usage: state.usage };
 }
 
-/** Plans, then (top-level agents with confirmPlan) waits for a human to check the plan. */
-async function planWithCheck(run: AgentRun, tools: ToolInfo[]): Promise<Plan> {
+/**
+ * Plans, then (top-level agents with confirmPlan) waits for a human to check the plan. With
+ * `resuming`, the plan and its open check come from the previous run. Returns `'roll-over'`
+ * when the server suggests continue-as-new while the check waits.
+ */
+async function planWithCheck(run: AgentRun, tools: ToolInfo[], resuming: boolean): Promise<Plan | 'roll-over'> {
   const { settings, state } = run;
-  run.conversations.append(
-    PLANNER,
-    { role: 'system', content: plannerSystemPrompt(tools, settings.mode.ask, settings.systemPrompt) },
-    { role: 'user', content: plannerTaskMessage(settings.task, settings.files) },
-  );
-  let plan = await obtainPlan(run, 'plan', parsePlanOutput);
-  adoptPlan(run, plan);
+  let plan: Plan;
+  if (resuming && state.plan) {
+    plan = state.plan;
+  } else {
+    run.conversations.append(
+      PLANNER,
+      { role: 'system', content: plannerSystemPrompt(tools, settings.mode.ask, settings.systemPrompt) },
+      { role: 'user', content: plannerTaskMessage(settings.task, settings.files) },
+    );
+    plan = await obtainPlan(run, 'plan', parsePlanOutput);
+    adoptPlan(run, plan);
+  }
   while (settings.mode.confirmPlan && !settings.nested) {
     run.setPhase('awaiting_input');
-    const answer = await run.ask({ kind: 'plan.check', prompt: 'Check the plan', plan, revision: state.revision });
+    const check =
+      openInteractions(state).find((i) => i.kind === 'plan.check') ??
+      run.open({ kind: 'plan.check', prompt: 'Check the plan', plan, revision: state.revision });
+    const answer = await run.answerOf(check, true);
+    if (answer === 'roll-over') return answer;
     if (!('decision' in answer) || answer.decision === 'confirm') break;
     if (answer.decision === 'cancel') {
       run.event({ type: 'agent.finished', message: 'cancelled at plan check' });

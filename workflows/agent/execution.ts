@@ -3,6 +3,9 @@
  * the moment all its dependencies completed, up to `maxParallelSteps` at once, longest
  * remaining path first. A failed step is handled by the failure policy; a completed step in
  * the plan's `replan` list stops new starts and, once running steps settle, asks for a replan.
+ * When the server suggests continue-as-new, new starts stop too and, once running steps
+ * settle, the agent rolls over to a new run that goes on from here (steps are child
+ * workflows of this run: it must not close under them).
  */
 import { CancellationScope, ChildWorkflowFailure, condition, executeChild, isCancellation } from '@temporalio/workflow';
 import { selectStepsToStart, stepsToSkip } from '../plan/scheduler';
@@ -14,7 +17,8 @@ import type { AgentRun } from './agent-run';
 import { stepRun, stepStatuses, type StepRun } from './agent-state';
 import { workflowTime } from '../workflow-time';
 
-export type ExecutionOutcome = { kind: 'done' } | { kind: 'replan' } | { kind: 'failed'; error: string };
+export type ExecutionOutcome =
+  { kind: 'done' } | { kind: 'replan' } | { kind: 'roll-over' } | { kind: 'failed'; error: string };
 
 /** Runs the plan until every step settled, a replan is due, or a failure ends it. */
 export async function executePlan(run: AgentRun, tools: ToolInfo[]): Promise<ExecutionOutcome> {
@@ -25,6 +29,7 @@ export async function executePlan(run: AgentRun, tools: ToolInfo[]): Promise<Exe
   let changed = false;
   let failure: string | undefined;
   let replanDue = false;
+  let rollOver = false;
 
   const onFailed = async (step: StepRun, error: string): Promise<void> => {
     const policy = run.settings.onStepFailure;
@@ -65,6 +70,7 @@ export async function executePlan(run: AgentRun, tools: ToolInfo[]): Promise<Exe
       .run(() => runStep(run, plan, id, tools))
       .then(async (outcome) => {
         delete scopes[id];
+        if (outcome.progress) run.recordProgress(outcome.progress);
         step.endedAt = workflowTime();
         if (outcome.status === 'completed') {
           step.status = 'completed';
@@ -82,8 +88,10 @@ export async function executePlan(run: AgentRun, tools: ToolInfo[]): Promise<Exe
     tasks.push(task);
   };
 
+  const pending = () => run.state.steps.some((s) => s.status === 'pending');
   for (;;) {
-    if (failure === undefined && !replanDue) {
+    rollOver ||= pending() && run.rollOverDue();
+    if (failure === undefined && !replanDue && !rollOver) {
       const cap = run.settings.limits.maxParallelSteps;
       for (const id of selectStepsToStart(plan, stepStatuses(run.state), cap)) start(id);
     }
@@ -101,7 +109,8 @@ export async function executePlan(run: AgentRun, tools: ToolInfo[]): Promise<Exe
   }
   await Promise.all(tasks);
   if (failure !== undefined) return { kind: 'failed', error: failure };
-  return replanDue ? { kind: 'replan' } : { kind: 'done' };
+  if (replanDue) return { kind: 'replan' };
+  return rollOver && pending() ? { kind: 'roll-over' } : { kind: 'done' };
 }
 
 /** Runs one step as a child workflow; failures and cancellations come back as outcomes. */

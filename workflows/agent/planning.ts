@@ -9,11 +9,11 @@ import { parseAskArgs, toInteractionSpec } from '../interactions/ask-schema';
 import type { LlmToolCall } from '../llm-types';
 import type { PlanCheck, Plan } from '../plan/plan-types';
 import { ASK_USER } from '../tools/tool-types';
+import { PLANNER } from './agent-carry';
 import type { AgentRun } from './agent-run';
 import { addUsage, noteModel } from './agent-state';
 import { planCorrectionMessage } from './prompts';
 
-export const PLANNER = 'planner';
 const MAX_BAD_PLANS = 3;
 
 function canAsk(run: AgentRun, purpose: 'plan' | 'replan'): boolean {

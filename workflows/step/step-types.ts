@@ -1,7 +1,8 @@
 /**
  * The `stepWorkflow` contract: what the agent hands a step, and what it gets back.
  */
-import type { ModelSettings } from '../llm-types';
+import type { LlmMessage, ModelSettings } from '../llm-types';
+import type { StepProgress } from '../messages';
 import type { PlanStep } from '../plan/plan-types';
 import type { ToolInfo } from '../tools/tool-types';
 
@@ -20,6 +21,20 @@ export interface StepInput {
   canAsk: boolean;
 }
 
+/**
+ * How a step ended. `progress` is the last round's report, which rides on the outcome instead
+ * of a signal of its own.
+ */
 export type StepOutcome =
-  | { status: 'completed'; result: string; rounds: number }
-  | { status: 'failed'; error: string; code: string; rounds: number };
+  | { status: 'completed'; result: string; rounds: number; progress?: StepProgress }
+  | { status: 'failed'; error: string; code: string; rounds: number; progress?: StepProgress };
+
+/** What a step run hands the next when it continues as new: where the loop stands. */
+export interface StepCarry {
+  /** Rounds done so far. */
+  rounds: number;
+  /** The conversation, trimmed to the carry budget. */
+  conversation: LlmMessage[];
+  /** Runs of this step before the next one (each continue-as-new adds one). */
+  runs: number;
+}

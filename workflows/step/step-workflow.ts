@@ -4,13 +4,20 @@
  * call id → until the model calls `finish_step`, or `maxStepRounds` is reached. Questions
  * (`ask_user`) go to the agent, which owns interactions, and come back by signal. Each round
  * reports usage and tool calls to the agent, so the agent's state is live.
+ *
+ * A long loop continues as new between rounds when the server suggests it (DESIGN §4.13):
+ * nothing is in flight then, and the next run gets the round count and the conversation. The
+ * agent, which started this step as a child, follows the chain to its last run's outcome.
  */
 import {
   ApplicationFailure,
+  allHandlersFinished,
   condition,
+  continueAsNew,
   getExternalWorkflowHandle,
   isCancellation,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
 import { llmCall } from '../activity-proxies';
 import { addUsage, type ToolCallRecord } from '../agent/agent-state';
@@ -18,24 +25,29 @@ import { stepSystemPrompt, stepTaskMessage } from '../agent/prompts';
 import { Conversations } from '../conversation';
 import { describeFailure } from '../describe-failure';
 import type { TokenUsage } from '../llm-types';
-import { stepAnswerSignal, stepInteractionSignal, stepProgressSignal, type StepAnswer } from '../messages';
+import { stepAnswerSignal, stepInteractionSignal, type StepAnswer, type StepProgress } from '../messages';
+import { carryConversation } from '../rollover/carry-conversation';
 import { offeredTools, runToolCall, type StepToolsContext } from './step-tools';
-import type { StepInput, StepOutcome } from './step-types';
+import { StepProgressReporter } from './step-progress';
+import type { StepCarry, StepInput, StepOutcome } from './step-types';
 
 const CONVERSATION = 'step';
 
-export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
+export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise<StepOutcome> {
   const conversations = new Conversations().serve();
   const answers: Record<string, StepAnswer> = {};
   setHandler(stepAnswerSignal, (answer) => void (answers[answer.requestId] = answer));
   const agent = getExternalWorkflowHandle(input.agentId);
+  const progress = new StepProgressReporter(agent);
   const { step } = input;
   const toolNames = offeredTools(input);
-  conversations.append(
-    CONVERSATION,
-    { role: 'system', content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt) },
-    { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies) },
-  );
+  if (carry) conversations.append(CONVERSATION, ...carry.conversation);
+  else
+    conversations.append(
+      CONVERSATION,
+      { role: 'system', content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt) },
+      { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies) },
+    );
 
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   const tools: StepToolsContext = {
@@ -56,7 +68,19 @@ export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
     addUsage: (extra) => addUsage(usage, extra),
   };
 
-  for (let round = 1; round <= input.maxStepRounds; round++) {
+  const firstRound = (carry?.rounds ?? 0) + 1;
+  for (let round = firstRound; round <= input.maxStepRounds; round++) {
+    if (round > firstRound && workflowInfo().continueAsNewSuggested) {
+      // A safe boundary: the last round is done, its report delivered, no handler running.
+      await progress.flush();
+      await condition(allHandlersFinished);
+      const next: StepCarry = {
+        rounds: round - 1,
+        conversation: carryConversation(conversations.get(CONVERSATION)),
+        runs: (carry?.runs ?? 0) + 1,
+      };
+      return await continueAsNew<typeof stepWorkflow>(input, next);
+    }
     let reply;
     try {
       reply = await llmCall(`${step.id} · round ${round}`, {
@@ -70,6 +94,7 @@ export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
     } catch (err) {
       if (isCancellation(err)) throw err;
       const { code, message } = describeFailure(err);
+      await progress.flush();
       return { status: 'failed', code, error: message, rounds: round };
     }
     conversations.append(CONVERSATION, {
@@ -88,14 +113,31 @@ export async function stepWorkflow(input: StepInput): Promise<StepOutcome> {
     // A reply with text and no tool calls is taken as the result: many models answer that way.
     if (reply.toolCalls.length === 0 && reply.content?.trim()) finished = reply.content.trim();
     addUsage(usage, reply.usage);
-    await agent.signal(stepProgressSignal, { stepId: step.id, round, model: reply.model, usage, toolCalls: records });
+    const report: StepProgress = {
+      stepId: step.id,
+      round,
+      model: reply.model,
+      usage: { ...usage },
+      toolCalls: records,
+    };
     Object.assign(usage, { promptTokens: 0, completionTokens: 0, totalTokens: 0 });
-    if (finished !== undefined) return { status: 'completed', result: finished, rounds: round };
+    if (finished !== undefined || round === input.maxStepRounds) {
+      // The last report rides on the outcome: no signal round trip before the step ends.
+      await progress.flush();
+      if (finished !== undefined) return { status: 'completed', result: finished, rounds: round, progress: report };
+      return roundsExhausted(input, report);
+    }
+    await progress.send(report);
   }
+  return roundsExhausted(input); // only when a carried run starts beyond the limit
+}
+
+function roundsExhausted(input: StepInput, progress?: StepProgress): StepOutcome {
   return {
     status: 'failed',
     code: 'STEP_ROUNDS_EXHAUSTED',
-    error: `step ${step.id} used all ${input.maxStepRounds} rounds without calling finish_step`,
+    error: `step ${input.step.id} used all ${input.maxStepRounds} rounds without calling finish_step`,
     rounds: input.maxStepRounds,
+    ...(progress ? { progress } : {}),
   };
 }

@@ -1,0 +1,146 @@
+/**
+ * Continue-as-new, invisible to clients (DESIGN §4.13). On a dev server of its own whose
+ * continue-as-new suggestion comes after a few dozen history events (dynamic config), an agent
+ * with a 200-round step rolls over many times: the step between rounds, the agent while its
+ * plan check waits and between steps. The plan check opened before a boundary is answered
+ * after it, `watch` sees every timeline event once with no gap, and the agent completes.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { AgentClient } from '../../client/agent-client';
+import { startDevServer, type DevServer } from '../../scripts/dev-server';
+import type { AgentEvent } from '../../workflows/agent/agent-state';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { answer, finish, plan, planReply, startAgent, step, waitForInteraction } from '../harness/agents';
+import { freePort } from '../harness/free-port';
+import { recordHistory } from '../harness/histories';
+import { lookupTool } from '../harness/lookup-tool';
+import { runInfo } from '../harness/run-info';
+import { closeClient, connectClient, testConfig, withWorker } from '../harness/test-env';
+import { waitUntil } from '../harness/wait-until';
+
+/** History events after which the server suggests continue-as-new (the default is 4,096). */
+const SUGGEST_AFTER_EVENTS = 60;
+/** Plan revisions the test allows before the agent must have rolled over at a plan check. */
+const MAX_REVISIONS = 6;
+const ROUNDS = 200;
+
+const bed = agentTestbed();
+let server: DevServer;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startDevServer({
+    cli: runInfo().temporalCli,
+    dbFile: join(mkdtempSync(join(tmpdir(), 'can-')), 'temporal.db'),
+    port: await freePort(),
+    logFile: join(tmpdir(), 'cairn-can-server.log'),
+    dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': SUGGEST_AFTER_EVENTS },
+  });
+  client = await connectClient(server.address);
+}, 60_000);
+
+afterAll(async () => {
+  await closeClient(client);
+  await server.stop();
+});
+
+/** Every run of a workflow id, oldest first, with its history length. */
+async function runsOf(workflowId: string): Promise<{ runId: string; events: number; status: string }[]> {
+  const runs = [];
+  for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+    const history = await client.workflow.getHandle(workflowId, run.runId).fetchHistory();
+    runs.push({
+      runId: run.runId,
+      started: run.startTime.getTime(),
+      events: history.events?.length ?? 0,
+      status: run.status.name,
+    });
+  }
+  return runs.sort((a, b) => a.started - b.started).map(({ started: _, ...run }) => run);
+}
+
+test(`an agent with a ${ROUNDS}-round step continues as new many times, answers and watch cross the boundaries`, async () => {
+  const lookup = lookupTool();
+  const config = testConfig(bed.llm, { TEMPORAL_ADDRESS: server.address });
+  const rounds = Array.from({ length: ROUNDS - 1 }, (_, i) => reply.toolCall('lookup', { key: `k${i}` }));
+  bed.llm.respondWith(
+    byRoute({
+      plan: Array.from({ length: MAX_REVISIONS + 1 }, () =>
+        planReply(plan([step('s1'), step('s2', ['s1']), step('s3', ['s2'])])),
+      ),
+      'step:s1': [...rounds, finish('s1 done')],
+      'step:s2': [finish('s2 done')],
+      'step:s3': [finish('s3 done')],
+      summary: [reply.text('all done')],
+    }),
+  );
+  await withWorker(config, async () => {
+    const handle = await startAgent(client, config, {
+      task: 'a long loop',
+      mode: { confirmPlan: true },
+      limits: { maxStepRounds: ROUNDS },
+    });
+    const agents = new AgentClient(client, config.taskQueue);
+    const seen: AgentEvent[] = [];
+    const watching = (async () => {
+      for await (const event of agents.watch(handle.workflowId, { intervalMs: 100 })) seen.push(event);
+    })();
+    watching.catch(() => undefined); // a failure is reported by the await below
+
+    // Each revision adds history; once it passes the threshold the agent rolls over while the
+    // newest plan check waits — opened in one run, answered in the next.
+    let check = await waitForInteraction(handle, 'plan.check');
+    for (let revisions = 0; (await runsOf(handle.workflowId)).length < 2; revisions++) {
+      if (revisions === MAX_REVISIONS) throw new Error(`no roll-over after ${MAX_REVISIONS} revisions`);
+      await answer(handle, check.id, { decision: 'revise', feedback: `again ${revisions}` });
+      const previous = check.id;
+      check = await waitUntil('the next plan check', async () => {
+        const open = await waitForInteraction(handle, 'plan.check');
+        return open.id !== previous ? open : undefined;
+      });
+    }
+    expect((await agents.state(handle.workflowId)).interactions.find((i) => i.id === check.id)?.status).toBe('open');
+    await answer(handle, check.id, { decision: 'confirm' });
+
+    const result = await handle.result();
+    await watching;
+    expect(result).toMatchObject({ status: 'completed', answer: 'all done' });
+
+    const agentRuns = await runsOf(handle.workflowId);
+    const stepRuns = await runsOf(`${handle.workflowId}/step-s1`);
+    process.stdout.write(
+      `continue-as-new: agent ${agentRuns.length} runs, step s1 ${stepRuns.length} runs ` +
+        `(longest run ${Math.max(...stepRuns.map((r) => r.events))} events)\n`,
+    );
+    expect(agentRuns.length).toBeGreaterThanOrEqual(3); // at the plan check and between steps
+    expect(stepRuns.length).toBeGreaterThanOrEqual(5);
+    expect(stepRuns.filter((r) => r.status === 'CONTINUED_AS_NEW')).toHaveLength(stepRuns.length - 1);
+    // Runs stay near the threshold: one round past it at most, never the whole loop.
+    expect(Math.max(...stepRuns.map((r) => r.events))).toBeLessThan(SUGGEST_AFTER_EVENTS + 40);
+    // Every round ran exactly once across the runs: 199 lookups, then finish_step.
+    expect(lookup.calls.map((c) => c.key)).toEqual(rounds.map((_, i) => `k${i}`));
+    expect(bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1')).toHaveLength(ROUNDS);
+
+    const state = await agents.state(handle.workflowId);
+    expect(state.steps.map((s) => [s.id, s.status, s.rounds])).toEqual([
+      ['s1', 'completed', ROUNDS],
+      ['s2', 'completed', 1],
+      ['s3', 'completed', 1],
+    ]);
+    expect(state.steps[0]?.toolCallCount).toBe(ROUNDS - 1);
+    // Replay guards the resume paths: the run that rolled over at the plan check, the run that
+    // resumed there, and a step run that started from a carry and rolled over again.
+    await recordHistory('agent-rollover-plan-check', client.workflow.getHandle(handle.workflowId, agentRuns[0]?.runId));
+    await recordHistory('agent-rollover-execute', client.workflow.getHandle(handle.workflowId, agentRuns[1]?.runId));
+    await recordHistory('step-rollover', client.workflow.getHandle(`${handle.workflowId}/step-s1`, stepRuns[1]?.runId));
+    expect(state.interactions.at(-1)).toMatchObject({ id: check.id, status: 'answered', by: 'tester' });
+    expect(state.interactions.every((i) => i.kind === 'plan.check' && i.status === 'answered')).toBe(true);
+    // watch: every event once, in order, no gap — across every boundary.
+    expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: state.eventSeq }, (_, i) => i + 1));
+  }, [lookup.tool]);
+}, 240_000);
