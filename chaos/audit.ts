@@ -1,0 +1,87 @@
+/**
+ * The write audit: reads what is actually on disk in a scenario's workspace and compares it
+ * with what the agents meant to write. A `chaos_append` line seen twice is a duplicate write;
+ * an intended line or `write_file` file that is absent (or has other content) is missing. The
+ * tool's journal adds how often calls were retried and how many retries found an interrupted
+ * write — evidence that the kills landed inside write calls.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { intendedWrites, logFileOf } from './agent-script';
+import { JOURNAL } from './chaos-tools';
+
+/** What the audit found. */
+export interface WriteAudit {
+  /** Writes the agents meant to make. */
+  intended: number;
+  /** Writes found on disk, every repeat included. */
+  onDisk: number;
+  /** Writes found more than once (each extra copy counts). */
+  duplicates: number;
+  /** Intended writes not found. */
+  missing: number;
+  /** Lines nobody meant to write. */
+  unexpected: number;
+  /** `chaos_append` invocations beyond one per call: retries the ledger answered. */
+  retriedCalls: number;
+  /** Retried calls whose earlier attempt died after writing, before the ledger recorded it. */
+  interruptedAfterWrite: number;
+  /** Retried calls whose earlier attempt died after recording its intent, before writing. */
+  interruptedBeforeWrite: number;
+  /** Human-readable lines for each problem found. */
+  problems: string[];
+}
+
+const readText = (path: string): Promise<string | undefined> => readFile(path, 'utf8').catch(() => undefined);
+
+/** How many lines the agents' `chaos_append` calls have written so far (a cheap progress probe). */
+export async function appendedLines(workspace: string, agentIds: string[]): Promise<number> {
+  const texts = await Promise.all(agentIds.map((id) => readText(join(workspace, logFileOf(id)))));
+  return texts.reduce((sum, text) => sum + (text ?? '').split('\n').filter(Boolean).length, 0);
+}
+
+/** Audits the writes of `agentIds` in `workspace`. */
+export async function auditWrites(workspace: string, agentIds: string[]): Promise<WriteAudit> {
+  const audit: WriteAudit = {
+    intended: 0,
+    onDisk: 0,
+    duplicates: 0,
+    missing: 0,
+    unexpected: 0,
+    retriedCalls: 0,
+    interruptedAfterWrite: 0,
+    interruptedBeforeWrite: 0,
+    problems: [],
+  };
+  for (const agentId of agentIds) {
+    const { lines, files } = intendedWrites(agentId);
+    audit.intended += lines.length + files.length;
+    const found = ((await readText(join(workspace, logFileOf(agentId)))) ?? '').split('\n').filter(Boolean);
+    audit.onDisk += found.length;
+    for (const line of lines) {
+      const times = found.filter((l) => l === line).length;
+      if (times === 0) audit.problems.push(`missing line "${line}"`);
+      if (times > 1) audit.problems.push(`line "${line}" written ${times} times`);
+      audit.missing += times === 0 ? 1 : 0;
+      audit.duplicates += Math.max(0, times - 1);
+    }
+    for (const line of found.filter((l) => !lines.includes(l))) {
+      audit.unexpected++;
+      audit.problems.push(`unexpected line "${line}" in ${logFileOf(agentId)}`);
+    }
+    for (const file of files) {
+      const content = await readText(join(workspace, file.path));
+      if (content === file.content) audit.onDisk++;
+      else {
+        audit.missing++;
+        audit.problems.push(`${file.path} ${content === undefined ? 'missing' : 'has other content'}`);
+      }
+    }
+  }
+  const journal = ((await readText(join(workspace, JOURNAL))) ?? '').split('\n').filter(Boolean);
+  const calls = journal.filter((e) => e.startsWith('call '));
+  audit.retriedCalls = calls.length - new Set(calls).size;
+  audit.interruptedAfterWrite = journal.filter((e) => e.startsWith('interrupted-after-write ')).length;
+  audit.interruptedBeforeWrite = journal.filter((e) => e.startsWith('interrupted-before-write ')).length;
+  return audit;
+}

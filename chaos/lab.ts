@@ -1,0 +1,161 @@
+/**
+ * One scenario's world: its own Temporal dev server (free port, SQLite file in a temporary
+ * folder, restartable on the same port and file), its own scripted LLM, workspace and task
+ * queue, a client, and Cairn workers as separate OS processes (`worker/main.ts`, the entry
+ * point of `npm run worker`) that the scenario starts and SIGKILLs. The lab counts kills and
+ * restarts and keeps every worker's output for the report.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { AgentClient } from '../client/agent-client';
+import { startDevServer, type DevServer } from '../scripts/dev-server';
+import { ScriptedLlm } from '../test/fake-llm/scripted-llm';
+import { freePort } from '../test/harness/free-port';
+import { startWorkerProcess, type WorkerProcess } from '../test/harness/worker-process';
+import { CHAOS_TOOLS, chaosScript } from './agent-script';
+import { pause } from './clock';
+import type { Prng } from './prng';
+
+/** What a lab needs from the runner. */
+export interface LabOptions {
+  /** Short name, used for the folder, the task queue and agent ids. */
+  name: string;
+  /** The `temporal` binary. */
+  cli: string;
+  /** The run's parent temporary folder. */
+  root: string;
+  prng: Prng;
+}
+
+/** A scenario's dev server, fake LLM, workers and client. */
+export class Lab {
+  /** SIGKILLs sent to workers. */
+  kills = 0;
+  /** Workers started to replace a killed one. */
+  workerRestarts = 0;
+  /** Times the dev server was stopped and started again. */
+  serverRestarts = 0;
+  /** Agents started so far. */
+  agentsStarted = 0;
+  /** Workers that are (as far as the lab knows) alive. */
+  readonly workers: WorkerProcess[] = [];
+  private readonly outputs: WorkerProcess[] = [];
+
+  private constructor(
+    readonly options: LabOptions,
+    readonly dir: string,
+    private server: DevServer,
+    private readonly port: number,
+    readonly llm: ScriptedLlm,
+    readonly client: Client,
+  ) {}
+
+  /** Starts the lab's dev server, fake LLM and client. */
+  static async open(options: LabOptions): Promise<Lab> {
+    const dir = join(options.root, options.name);
+    mkdirSync(join(dir, 'workspace'), { recursive: true });
+    const port = await freePort();
+    const server = await startDevServer(serverOptions(options.cli, dir, port));
+    const llm = await ScriptedLlm.start();
+    llm.respondWith(chaosScript(options.prng.fork()));
+    const client = new Client({ connection: await Connection.connect({ address: server.address }) });
+    return new Lab(options, dir, server, port, llm, client);
+  }
+
+  /** The folder the agents' file tools write into. */
+  get workspace(): string {
+    return join(this.dir, 'workspace');
+  }
+
+  /** The lab's task queue. */
+  get taskQueue(): string {
+    return `chaos-${this.options.name}`;
+  }
+
+  /** The typed Cairn client on the lab's task queue. */
+  get agents(): AgentClient {
+    return new AgentClient(this.client, this.taskQueue);
+  }
+
+  /** Starts a worker process and waits until it polls; `asRestart` counts it as a restart. */
+  async startWorker(asRestart = false): Promise<WorkerProcess> {
+    const worker = await startWorkerProcess({
+      TEMPORAL_ADDRESS: this.server.address,
+      CAIRN_TASK_QUEUE: this.taskQueue,
+      OPENAI_BASE_URL: this.llm.baseUrl,
+      CAIRN_MODEL: 'scripted-model',
+      CAIRN_WORKSPACE: this.workspace,
+      CAIRN_TOOLS: join(__dirname, 'chaos-tools.ts'),
+      CAIRN_AUTO_APPROVE: CHAOS_TOOLS.join(','),
+    });
+    if (asRestart) this.workerRestarts++;
+    this.workers.push(worker);
+    this.outputs.push(worker);
+    return worker;
+  }
+
+  /** SIGKILLs `worker` and waits until it is gone. */
+  async killWorker(worker: WorkerProcess): Promise<void> {
+    await worker.kill('SIGKILL');
+    this.kills++;
+    this.workers.splice(this.workers.indexOf(worker), 1);
+  }
+
+  /** Workers that died without being killed by the lab. */
+  deadWorkers(): WorkerProcess[] {
+    return this.workers.filter((w) => w.process.exitCode !== null || w.process.signalCode !== null);
+  }
+
+  /**
+   * Stops the dev server with `signal`, leaves it down for `downMs`, and starts it again on the
+   * same port with the same SQLite file.
+   */
+  async restartServer(signal: 'SIGTERM' | 'SIGKILL', downMs: number): Promise<void> {
+    const { process: child } = this.server;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+    await pause(downMs);
+    this.server = await startDevServer(serverOptions(this.options.cli, this.dir, this.port));
+    this.serverRestarts++;
+  }
+
+  /** The ids of a scenario's `count` agents: `<lab name>-00`, `-01`, … */
+  agentIds(count: number): string[] {
+    return Array.from({ length: count }, (_, i) => `${this.options.name}-${String(i).padStart(2, '0')}`);
+  }
+
+  /**
+   * Starts an agent per id, one after another; with `spread`, each waits a random share of
+   * `spread.ms` first, so agents arrive over time and are in different phases when a kill lands.
+   */
+  async startAgents(ids: string[], spread?: { prng: Prng; ms: number }): Promise<void> {
+    const agents = this.agents;
+    const gap = spread ? spread.ms / ids.length : 0;
+    for (const id of ids) {
+      if (spread) await pause(spread.prng.between(0, 2 * gap));
+      await agents.start({ task: `Chaos agent ${id}: write the records`, tools: CHAOS_TOOLS }, { workflowId: id });
+      this.agentsStarted++;
+    }
+  }
+
+  /**
+   * Stops workers, the server and the fake, and writes every worker's output into the lab
+   * folder (the runner removes it after a passing run). Returns problems found on the way (an
+   * unscripted LLM request).
+   */
+  async close(): Promise<string[]> {
+    const problems: string[] = [];
+    await Promise.all(this.workers.map((w) => w.kill('SIGKILL')));
+    this.outputs.forEach((w, i) => writeFileSync(join(this.dir, `worker-${i + 1}.log`), w.output()));
+    await this.client.connection.close();
+    await this.server.stop();
+    await this.llm.close().catch((err: unknown) => problems.push(err instanceof Error ? err.message : String(err)));
+    return problems;
+  }
+}
+
+function serverOptions(cli: string, dir: string, port: number) {
+  return { cli, dbFile: join(dir, 'temporal.db'), port, logFile: join(dir, 'server.log') };
+}

@@ -1,0 +1,103 @@
+/**
+ * How a scenario's agents ended, read through the public contract only: the workflow's status
+ * (`describe`), its result, the `state` query for agents that did not finish, and the histories
+ * of each agent and its step children (`<agent id>/step-<step id>`) for evidence that the
+ * disruptions hit work in flight (activity attempts beyond the first, workflow task timeouts).
+ */
+import type { Client } from '@temporalio/client';
+import type { AgentClient } from '../client/agent-client';
+import { waitUntil } from '../test/harness/wait-until';
+import { STEP_IDS } from './agent-script';
+
+/** Which agents completed, and a line per one that did not. */
+export interface AgentOutcomes {
+  completed: string[];
+  failures: string[];
+}
+
+const describeError = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Polls until every agent's workflow has closed, `timeoutMs` passes or `giveUp` says waiting
+ * is pointless (no worker left); errors while polling — e.g. while the server is down — are
+ * retried. Then checks each agent's result.
+ */
+export async function waitForAgents(
+  agents: AgentClient,
+  ids: string[],
+  { timeoutMs, giveUp }: { timeoutMs: number; giveUp: () => boolean },
+): Promise<AgentOutcomes> {
+  const client = agents.temporal;
+  const closed = new Map<string, string>();
+  const began = performance.now();
+  await waitUntil(
+    `all ${ids.length} agents closed`,
+    async () => {
+      if (giveUp()) return true;
+      for (const id of ids.filter((i) => !closed.has(i))) {
+        const { status } = await client.workflow.getHandle(id).describe();
+        if (status.name !== 'RUNNING') closed.set(id, status.name);
+      }
+      return closed.size === ids.length;
+    },
+    { timeoutMs, intervalMs: 1_000 },
+  ).catch(() => undefined); // the agents still open are reported below
+  const waited = ((performance.now() - began) / 1000).toFixed(0);
+  const outcomes: AgentOutcomes = { completed: [], failures: [] };
+  for (const id of ids) {
+    const status = closed.get(id);
+    if (status === undefined) {
+      outcomes.failures.push(`${id} still running after ${waited} s of waiting: ${await stateLine(agents, id)}`);
+    } else if (status !== 'COMPLETED') {
+      const reason = await agents.result(id).then(() => '', describeError);
+      outcomes.failures.push(`${id} ended ${status}: ${reason}`);
+    } else {
+      const result = await agents.result(id);
+      if (result.status === 'completed') outcomes.completed.push(id);
+      else outcomes.failures.push(`${id} closed with result status ${result.status}`);
+    }
+  }
+  return outcomes;
+}
+
+async function stateLine(agents: AgentClient, id: string): Promise<string> {
+  try {
+    // A query needs a live worker; without one it would wait for the server's deadline.
+    const noAnswer = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer in 5 s')), 5_000));
+    const state = await Promise.race([agents.state(id), noAnswer]);
+    const steps = state.steps.map((s) => `${s.id}=${s.status}`).join(' ');
+    return `phase ${state.phase}, steps ${steps || 'none'}${state.error ? `, error ${state.error}` : ''}`;
+  } catch (err) {
+    return `state query failed (${describeError(err)})`;
+  }
+}
+
+/** Evidence from history that disruptions hit work in flight. */
+export interface HistoryStats {
+  /** Activity attempts beyond the first (LLM and tool calls retried after a kill or restart). */
+  activityRetries: number;
+  /** Workflow tasks that timed out (a worker died holding them). */
+  workflowTaskTimeouts: number;
+  /** Workflow tasks that failed, with their cause — a determinism problem shows up here. */
+  workflowTaskFailures: string[];
+}
+
+/** Reads the histories of every agent and its step children. */
+export async function historyStats(client: Client, ids: string[]): Promise<HistoryStats> {
+  const stats: HistoryStats = { activityRetries: 0, workflowTaskTimeouts: 0, workflowTaskFailures: [] };
+  const workflowIds = ids.flatMap((id) => [id, ...STEP_IDS.map((s) => `${id}/step-${s}`)]);
+  for (const workflowId of workflowIds) {
+    const history = await client.workflow
+      .getHandle(workflowId)
+      .fetchHistory()
+      .catch(() => undefined);
+    for (const event of history?.events ?? []) {
+      if ((event.activityTaskStartedEventAttributes?.attempt ?? 1) > 1) stats.activityRetries++;
+      if (event.workflowTaskTimedOutEventAttributes) stats.workflowTaskTimeouts++;
+      const failed = event.workflowTaskFailedEventAttributes;
+      if (failed)
+        stats.workflowTaskFailures.push(`${workflowId}: ${failed.cause ?? '?'} ${failed.failure?.message ?? ''}`);
+    }
+  }
+  return stats;
+}

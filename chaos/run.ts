@@ -1,0 +1,92 @@
+/**
+ * `npm run chaos` (CI runs it after `npm test`): the durability claims under fire. Each
+ * scenario gets its own Temporal dev server (free port, temporary SQLite file), scripted LLM
+ * and worker processes: (a) SIGKILL the worker at random moments across 20 writing agents and
+ * restart it, (b) restart the dev server mid-run, (c) kill one of two workers. Prints the seed
+ * (`CHAOS_SEED=<n>` replays the schedule), a verdict per scenario and a final table, and exits
+ * non-zero when any invariant broke — keeping the temporary folder (server and worker logs)
+ * for a look. `CHAOS_KEEP=1` keeps it after a pass too; `CHAOS_SCENARIOS=a,b` runs only the
+ * scenarios named.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureTemporalCli, temporalVersion } from '../scripts/dev-server';
+import { Lab } from './lab';
+import { chaosSeed, Prng } from './prng';
+import { scenarioLines, summaryTable, type ScenarioResult } from './report';
+import { serverRestart } from './server-restart';
+import { twoWorkers } from './two-workers';
+import type { Scenario } from './verify';
+import { workerKills } from './worker-kills';
+
+const SCENARIOS: [string, Scenario][] = [
+  ['worker-kills', workerKills],
+  ['server-restart', serverRestart],
+  ['two-workers', twoWorkers],
+];
+
+const say = (line: string): boolean => process.stdout.write(`${line}\n`);
+const message = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
+
+/** Runs one scenario in its own lab; a crash of the scenario itself is a failure, not an exit. */
+async function runScenario(name: string, scenario: Scenario, cli: string, root: string, prng: Prng) {
+  const started = performance.now();
+  const lab = await Lab.open({ name, cli, root, prng: prng.fork() });
+  let result: ScenarioResult;
+  try {
+    result = await scenario(lab, prng.fork());
+  } catch (err) {
+    result = {
+      name,
+      runs: 0,
+      completed: 0,
+      kills: lab.kills,
+      restarts: lab.workerRestarts + lab.serverRestarts,
+      writes: 0,
+      duplicates: 0,
+      missing: 0,
+      failures: [`the scenario crashed: ${message(err)}`],
+      notes: [],
+      wallMs: performance.now() - started,
+    };
+  }
+  result.failures.push(...(await lab.close()));
+  return result;
+}
+
+async function main(): Promise<number> {
+  const began = performance.now();
+  const seed = chaosSeed();
+  const prng = new Prng(seed);
+  const cli = ensureTemporalCli();
+  const root = mkdtempSync(join(tmpdir(), 'cairn-chaos-'));
+  say(`chaos seed ${seed} (replay the schedule with CHAOS_SEED=${seed}); ${temporalVersion(cli)}`);
+  const only = process.env.CHAOS_SCENARIOS?.split(',').map((n) => n.trim());
+  const unknown = only?.filter((n) => !SCENARIOS.some(([name]) => name === n)) ?? [];
+  if (unknown.length > 0) throw new Error(`CHAOS_SCENARIOS names no scenario "${unknown.join('", "')}"`);
+  const results: ScenarioResult[] = [];
+  for (const [name, scenario] of SCENARIOS) {
+    const own = prng.fork(); // drawn even for a skipped scenario, so each one's schedule depends on the seed alone
+    if (only && !only.includes(name)) continue;
+    say(`\n${name}...`);
+    const result = await runScenario(name, scenario, cli, root, own);
+    results.push(result);
+    scenarioLines(result).forEach(say);
+  }
+  say(`\n${summaryTable(results, performance.now() - began)}`);
+  const failed = results.some((r) => r.failures.length > 0);
+  const keep = failed || process.env.CHAOS_KEEP === '1';
+  if (keep) say(`logs kept in ${root}`);
+  else rmSync(root, { recursive: true, force: true });
+  say(`\nchaos ${failed ? 'FAILED' : 'passed'} (seed ${seed})`);
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`chaos run failed: ${message(err)}\n`);
+    process.exit(1);
+  },
+);
