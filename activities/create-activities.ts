@@ -5,7 +5,7 @@
 import type OpenAI from 'openai';
 import { askUserTool } from '../workflows/interactions/ask-schema';
 import type { LlmToolSpec } from '../workflows/llm-types';
-import { WORKFLOW_BUILTINS } from '../workflows/tools/builtin-tools';
+import { workflowBuiltins } from '../workflows/tools/builtin-tools';
 import { finishStepTool } from '../workflows/tools/finish-step';
 import { createLlmActivities } from './llm/call-llm';
 import type { ConversationReader } from './llm/read-conversation';
@@ -35,9 +35,9 @@ export interface ActivityDeps {
 
 /** Built-in tools implemented in the workflows themselves; the model still needs their specs. */
 const WORKFLOW_TOOLS: Record<string, LlmToolSpec> = {
-  ask_user: askUserTool,
-  finish_step: finishStepTool,
-  ...WORKFLOW_BUILTINS,
+  ask_user: askUserTool(),
+  finish_step: finishStepTool(),
+  ...workflowBuiltins(),
 };
 
 /** The registry's built-in tools. */

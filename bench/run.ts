@@ -10,7 +10,7 @@ import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { format, resolveConfig } from 'prettier';
 import { ensureTemporalCli, startDevServer, temporalVersion } from '../scripts/dev-server';
 import { freePort } from '../test/harness/free-port';
-import { WORKFLOWS_PATH } from '../worker/workflows-path';
+import { PRELOAD_MODULES, WORKFLOWS_PATH } from '../worker/workflows-path';
 import type { BenchEnv } from './common';
 import { concurrency } from './concurrency';
 import { durabilityTax } from './durability-tax';
@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     process.stdout.write(`dev server at ${server.address}; bundling workflows...\n`);
     const { code } = await bundleWorkflowCode({
       workflowsPath: WORKFLOWS_PATH,
+      preloadModules: PRELOAD_MODULES,
       logger: new DefaultLogger('WARN'),
     });
     const env: BenchEnv = { address: server.address, workflowCode: code, workspace: join(dir, 'workspace') };

@@ -15,7 +15,7 @@ import { connectionOptions } from '../config/temporal-connection';
 import { DEMO_MODEL } from '../workflows/llm-types';
 import { llmTaskQueue } from '../workflows/llm-task-queue';
 import { loadConfiguredTools } from './load-tools';
-import { WORKFLOWS_PATH } from './workflows-path';
+import { PRELOAD_MODULES, WORKFLOWS_PATH } from './workflows-path';
 
 /** Where the worker gets workflow code: a prebuilt bundle (tests) or the source folder. */
 export type WorkflowSource = Pick<WorkerOptions, 'workflowBundle'> | Pick<WorkerOptions, 'workflowsPath'>;
@@ -83,7 +83,7 @@ export async function createWorker({
   const worker = await Worker.create({
     ...common,
     taskQueue: config.taskQueue,
-    ...(workflows ?? { workflowsPath: WORKFLOWS_PATH }),
+    ...(workflows ?? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: PRELOAD_MODULES } }),
     activities: otherActivities,
   });
   const llmWorker = await Worker.create({

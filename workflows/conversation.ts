@@ -1,11 +1,19 @@
 /**
- * Conversations kept in workflow memory and lent to the LLM activity by reference: the
- * activity reads them with the `conversation` query, so history records only each call's
- * small input and the new message — history bytes per ReAct round stay flat (DESIGN §4.13).
+ * Conversations kept in workflow memory and handed to the LLM activity. A small conversation
+ * (the first call of most steps, plans and summaries) travels inline; once it outgrows
+ * INLINE_LIMIT_BYTES it is lent by reference — the activity reads it with the `conversation`
+ * query — so history records only each call's small input and the new message, and history
+ * bytes per ReAct round stay flat however long the loop runs (DESIGN §4.13).
  */
 import { setHandler, workflowInfo } from '@temporalio/workflow';
-import type { LlmMessage } from './llm-types';
+import type { LlmCallInput, LlmMessage } from './llm-types';
 import { conversationQuery } from './messages';
+
+/**
+ * Up to this many bytes (JSON) a conversation goes inline: cheaper than a query for short
+ * conversations, and it bounds what any one call adds to history.
+ */
+export const INLINE_LIMIT_BYTES = 4 * 1024;
 
 /** Points at `length` messages of conversation `key` of a workflow run. */
 export interface ConversationRef {
@@ -18,6 +26,7 @@ export interface ConversationRef {
 /** The conversations of one workflow, served by the `conversation` query. */
 export class Conversations {
   private readonly byKey: Record<string, LlmMessage[]> = {};
+  private readonly bytes: Record<string, number> = {};
 
   /** Registers the query handler; call once at workflow start. */
   serve(): this {
@@ -33,11 +42,18 @@ export class Conversations {
   /** Appends messages to `key`. */
   append(key: string, ...messages: LlmMessage[]): void {
     this.get(key).push(...messages);
+    this.bytes[key] = (this.bytes[key] ?? 0) + messages.reduce((sum, m) => sum + JSON.stringify(m).length, 0);
   }
 
   /** A reference to the current contents of `key`. */
   ref(key: string): ConversationRef {
     const { workflowId, runId } = workflowInfo();
     return { workflowId, runId, key, length: this.get(key).length };
+  }
+
+  /** The conversation part of an LLM call's input: inline while small, else by reference. */
+  input(key: string): Pick<LlmCallInput, 'messages' | 'conversation'> {
+    if ((this.bytes[key] ?? 0) <= INLINE_LIMIT_BYTES) return { messages: [...this.get(key)] };
+    return { conversation: this.ref(key) };
   }
 }

@@ -53,7 +53,7 @@ export interface LlmCallInput {
   /** Step id (header `X-Cairn-Step`), for step calls. */
   stepId?: string;
   model?: ModelSettings;
-  /** The conversation inline — only for one-off calls whose prompt is small and fixed. */
+  /** The conversation inline — only while it is small (see workflows/conversation.ts). */
   messages?: LlmMessage[];
   /**
    * The conversation by reference: the activity reads it with the `conversation` query, so

@@ -4,7 +4,7 @@
  * long output to head + tail.
  */
 import { Context } from '@temporalio/activity';
-import { WORKFLOW_BUILTINS } from '../../workflows/tools/builtin-tools';
+import { workflowBuiltins } from '../../workflows/tools/builtin-tools';
 import { cutOutput } from '../../workflows/tools/cut-output';
 import type { ToolCallInput, ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
 import type { ToolRegistry } from './tool-registry';
@@ -22,7 +22,7 @@ export function createToolActivities({ registry, workspace, autoApprove }: ToolD
   return {
     /** The tools an agent may use: built-ins and registered ones, or those on its allow list. */
     listTools(allow?: string[]): Promise<ToolInfo[]> {
-      const builtins = Object.values(WORKFLOW_BUILTINS)
+      const builtins = Object.values(workflowBuiltins())
         .filter((t) => !allow || allow.includes(t.name))
         .map(({ name, description, effect, idempotent, needsApproval, parameters }) => ({
           name,

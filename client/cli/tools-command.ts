@@ -5,7 +5,7 @@
 import { builtinTools } from '../../activities/create-activities';
 import { createToolRegistry } from '../../activities/tools/tool-registry';
 import type { CairnConfig } from '../../config/config';
-import { WORKFLOW_BUILTINS } from '../../workflows/tools/builtin-tools';
+import { workflowBuiltins } from '../../workflows/tools/builtin-tools';
 import type { ToolInfo } from '../../workflows/tools/tool-types';
 import { loadConfiguredTools } from '../../worker/load-tools';
 
@@ -14,7 +14,7 @@ export async function listConfiguredTools(config: CairnConfig): Promise<ToolInfo
   const configured = await loadConfiguredTools(config);
   try {
     const registry = createToolRegistry([...builtinTools(config.tools.fetchAllow), ...configured.tools]);
-    return [...registry.list(undefined, config.tools.autoApprove), ...Object.values(WORKFLOW_BUILTINS)];
+    return [...registry.list(undefined, config.tools.autoApprove), ...Object.values(workflowBuiltins())];
   } finally {
     await configured.close();
   }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureTemporalCli, startDevServer, temporalVersion, type DevServer } from '../../scripts/dev-server';
-import { WORKFLOWS_PATH } from '../../worker/workflows-path';
+import { PRELOAD_MODULES, WORKFLOWS_PATH } from '../../worker/workflows-path';
 import { freePort } from './free-port';
 import { quietLogger } from './quiet-logger';
 import { publishRunInfo } from './run-info';
@@ -28,7 +28,7 @@ export default async function globalSetup(): Promise<void> {
       port: await freePort(),
       logFile: join(dir, 'temporal.log'),
     }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, preloadModules: PRELOAD_MODULES, logger: quietLogger }),
   ]);
   globalThis.cairnDevServer = server;
   const workflowBundlePath = join(dir, 'workflow-bundle.js');

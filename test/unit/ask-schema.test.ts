@@ -235,14 +235,14 @@ describe('parseAskArgs — rejected, one message per rule', () => {
 
 describe('askUserTool', () => {
   test('its parameters are the JSON Schema derived from the zod schema (input side)', () => {
-    expect(askUserTool.name).toBe('ask_user');
-    expect(askUserTool.parameters).toEqual(z.toJSONSchema(askArgsSchema, { io: 'input' }));
-    expect(askUserTool.parameters).toMatchObject({ type: 'object', required: ['kind', 'prompt'] });
+    expect(askUserTool().name).toBe('ask_user');
+    expect(askUserTool().parameters).toEqual(z.toJSONSchema(askArgsSchema, { io: 'input' }));
+    expect(askUserTool().parameters).toMatchObject({ type: 'object', required: ['kind', 'prompt'] });
   });
 
   test('its description tells the model when to ask and names the three kinds', () => {
     for (const word of ['query', 'select', 'form', 'options', 'fields']) {
-      expect(askUserTool.description).toContain(word);
+      expect(askUserTool().description).toContain(word);
     }
   });
 });

@@ -211,9 +211,10 @@ describe('mergeReplan', () => {
 });
 
 test('planJsonSchema is derived from the schema', () => {
-  expect(planJsonSchema.type).toBe('object');
-  expect(planJsonSchema.required).toEqual(expect.arrayContaining<string>(['task', 'steps']));
-  const steps = (planJsonSchema.properties as Record<string, { items: { required: string[] } } | undefined>).steps;
+  const planJson = planJsonSchema();
+  expect(planJson.type).toBe('object');
+  expect(planJson.required).toEqual(expect.arrayContaining<string>(['task', 'steps']));
+  const steps = (planJson.properties as Record<string, { items: { required: string[] } } | undefined>).steps;
   expect(steps?.items.required).toEqual(expect.arrayContaining<string>(['id', 'title', 'description']));
   expect(JSON.stringify(steps)).toContain('^[A-Za-z0-9_-]+$');
 });

@@ -59,7 +59,7 @@ export async function obtainPlan(
     const reply = await llmCall(`${purpose} r${run.state.revision + 1}`, {
       purpose,
       agentId: run.agentId,
-      conversation: run.conversations.ref(PLANNER),
+      ...run.conversations.input(PLANNER),
       toolNames: offerAsk ? [ASK_USER] : [],
       json: !offerAsk,
       ...(run.settings.model ? { model: run.settings.model } : {}),

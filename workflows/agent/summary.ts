@@ -26,7 +26,7 @@ export async function summarize(run: AgentRun): Promise<string> {
     const reply = await llmCall('summary', {
       purpose: 'summary',
       agentId: run.agentId,
-      conversation: run.conversations.ref('summary'),
+      ...run.conversations.input('summary'),
       ...(settings.model ? { model: settings.model } : {}),
     });
     addUsage(state.usage, reply.usage);

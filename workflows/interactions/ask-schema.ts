@@ -205,8 +205,11 @@ export interface AskUserTool {
   parameters: Record<string, unknown>;
 }
 
-/** The `ask_user` tool definition; `parameters` is `z.toJSONSchema(askArgsSchema, { io: 'input' })`. */
-export const askUserTool: AskUserTool = {
+/**
+ * The `ask_user` tool definition; `parameters` is `z.toJSONSchema(askArgsSchema, { io: 'input' })`.
+ * Built on demand: only the LLM activity needs it, and workflow modules load once per workflow.
+ */
+export const askUserTool = (): AskUserTool => ({
   name: 'ask_user',
   description: [
     'Ask the human a question and wait for the answer, which comes back as this tool result.',
@@ -219,7 +222,7 @@ export const askUserTool: AskUserTool = {
     'each with a unique `key`; the answer is an object keyed by field key.',
   ].join(' '),
   parameters: z.toJSONSchema(askArgsSchema, { io: 'input' }),
-};
+});
 
 /** Maps a valid `ask_user` request to the interaction it opens (`ask.query` / `ask.select` / `ask.form`). */
 export function toInteractionSpec(request: AskRequest): InteractionSpec {

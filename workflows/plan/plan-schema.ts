@@ -63,5 +63,11 @@ export const remainingPlanSchema = planSchema.extend({
   steps: z.array(planStepSchema).max(MAX_PLAN_STEPS, `the plan may have at most ${MAX_PLAN_STEPS} steps`),
 });
 
-/** JSON Schema of {@link planSchema}, derived (never hand-written) for the LLM's response format. */
-export const planJsonSchema: Record<string, unknown> = z.toJSONSchema(planSchema);
+/**
+ * JSON Schema of {@link planSchema}, derived (never hand-written) for the LLM's response format.
+ * A function, not a constant: workflow modules load once per workflow, and deriving it there
+ * would cost every agent and step the conversion.
+ */
+export function planJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(planSchema);
+}

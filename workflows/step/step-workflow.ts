@@ -87,7 +87,7 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
         purpose: 'step',
         agentId: input.agentId,
         stepId: step.id,
-        conversation: conversations.ref(CONVERSATION),
+        ...conversations.input(CONVERSATION),
         toolNames,
         ...(input.model ? { model: input.model } : {}),
       });

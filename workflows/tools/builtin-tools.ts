@@ -21,20 +21,21 @@ function info(name: string, description: string, schema: z.ZodType): ToolInfo & 
   return { name, description, effect: 'read', idempotent: true, needsApproval: false, parameters };
 }
 
-export const modelTool = info(
-  'model',
-  'Ask a language model a separate question with its own instructions (e.g. translate, classify, draft) and get its answer.',
-  modelArgsSchema,
-);
-
-export const subAgentTool = info(
-  'sub_agent',
-  'Hand a larger self-contained task to a nested agent that makes its own plan and returns its final answer.',
-  subAgentArgsSchema,
-);
-
-/** Workflow-run built-ins, by name. */
-export const WORKFLOW_BUILTINS: Record<string, ToolInfo & LlmToolSpec> = {
-  model: modelTool,
-  sub_agent: subAgentTool,
-};
+/**
+ * Workflow-run built-ins, by name, as the tool catalogue and the model see them. Built on
+ * demand (activities and the CLI need them; workflow code only needs the argument schemas).
+ */
+export function workflowBuiltins(): Record<string, ToolInfo & LlmToolSpec> {
+  return {
+    model: info(
+      'model',
+      'Ask a language model a separate question with its own instructions (e.g. translate, classify, draft) and get its answer.',
+      modelArgsSchema,
+    ),
+    sub_agent: info(
+      'sub_agent',
+      'Hand a larger self-contained task to a nested agent that makes its own plan and returns its final answer.',
+      subAgentArgsSchema,
+    ),
+  };
+}

@@ -8,12 +8,15 @@ export const finishStepArgsSchema = z.object({
   result: z.string().min(1, 'the result is empty').describe('The outcome of the step, complete and self-contained.'),
 });
 
-export const finishStepTool: LlmToolSpec = {
-  name: 'finish_step',
-  description:
-    'Call when the step is done, with its result. The result is all that later steps and the final answer will see.',
-  parameters: z.toJSONSchema(finishStepArgsSchema),
-};
+/** The tool as offered to the model (built on demand: only the LLM activity needs it). */
+export function finishStepTool(): LlmToolSpec {
+  return {
+    name: 'finish_step',
+    description:
+      'Call when the step is done, with its result. The result is all that later steps and the final answer will see.',
+    parameters: z.toJSONSchema(finishStepArgsSchema),
+  };
+}
 
 /** Parses `finish_step` arguments; errors as `path: message`. */
 export function parseFinishStepArgs(raw: string): { ok: true; result: string } | { ok: false; error: string } {
