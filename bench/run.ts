@@ -2,6 +2,7 @@
  * `npm run bench` (not part of `npm test`): starts one Temporal dev server on a free port with
  * a temporary SQLite file, bundles the workflows once, runs the benchmarks in order, prints
  * each figure beside its target, writes BENCHMARKS.md and tears everything down.
+ * `npm run bench -- 1 2` runs only benchmarks 1 and 2 and prints them without writing the file.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
@@ -47,7 +48,9 @@ async function main(): Promise<void> {
       logger: new DefaultLogger('WARN'),
     });
     const env: BenchEnv = { address: server.address, workflowCode: code, workspace: join(dir, 'workspace') };
-    for (const [name, bench] of BENCHMARKS) {
+    const only = process.argv.slice(2);
+    const chosen = BENCHMARKS.filter(([name]) => only.length === 0 || only.some((n) => name.startsWith(`${n}.`)));
+    for (const [name, bench] of chosen) {
       process.stdout.write(`\n${name}\n`);
       const start = performance.now();
       try {
@@ -69,6 +72,10 @@ async function main(): Promise<void> {
       },
       performance.now() - began,
     );
+    if (only.length > 0) {
+      process.stdout.write(`\n${markdown}\n(only ${only.join(', ')}: BENCHMARKS.md left as it was)\n`);
+      return;
+    }
     // Formatted as `npm run lint` (prettier --check .) expects.
     const file = join(__dirname, '..', 'BENCHMARKS.md');
     const options = (await resolveConfig(file)) ?? {};
