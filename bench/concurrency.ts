@@ -9,8 +9,8 @@ import type { Report } from './report';
 const STEPS = 5;
 const LATENCY_MS = 1000;
 const IDEAL_MS = (1 + STEPS + 1) * LATENCY_MS;
-/** Agents not done by then count as failures (and are terminated). */
-const DEADLINE_MS = 240_000;
+/** Agents not done by then count as failures (and are terminated): N = 1000 needs about 4 minutes here. */
+const DEADLINE_MS = 420_000;
 const NAME = '3. Concurrency';
 
 interface Outcome {

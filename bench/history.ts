@@ -139,7 +139,8 @@ export async function historyGrowth(env: BenchEnv, report: Report): Promise<void
     `${NAME}: a round is one model call; the step's rounds are R - 1 \`lookup\` registry-tool calls and a ` +
       `finish_step. Bytes are protobuf-encoded history events of the step child workflow \`<agent id>/step-s1\`, ` +
       `summed over its runs (a run continues as new when the server suggests it, by default at 4,096 events; ` +
-      `the new run's first event carries the conversation so far). ` +
+      `the new run's first event carries the conversation so far). A conversation of up to 4 KB travels inline ` +
+      `(cheaper than the query that reads longer ones), so the first rounds add more bytes than later ones. ` +
       `"Flat" is judged by comparing the bytes added per round across R; the largest event bounds the largest payload.`,
   );
 }

@@ -97,7 +97,8 @@ export class AgentClient {
 
   /** Agents, newest first, filtered by phase and/or whether they wait for input. */
   async list(filter: ListFilter = {}): Promise<AgentSummary[]> {
-    const clauses = [`WorkflowType = 'agentWorkflow'`];
+    // A run that continued as new is the same agent going on: list each agent once.
+    const clauses = [`WorkflowType = 'agentWorkflow'`, `ExecutionStatus != 'ContinuedAsNew'`];
     if (filter.phase) clauses.push(`AgentPhase = '${filter.phase}'`);
     if (filter.awaitingInput !== undefined) clauses.push(`AgentAwaitingInput = ${filter.awaitingInput}`);
     const out: AgentSummary[] = [];

@@ -15,7 +15,7 @@ import type { AgentEvent } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, finish, plan, planReply, startAgent, step, waitForInteraction } from '../harness/agents';
+import { answer, finish, plan, planReply, step, waitForInteraction, type AgentHandle } from '../harness/agents';
 import { freePort } from '../harness/free-port';
 import { recordHistory } from '../harness/histories';
 import { lookupTool } from '../harness/lookup-tool';
@@ -80,12 +80,14 @@ test(`an agent with a ${ROUNDS}-round step continues as new many times, answers 
     }),
   );
   await withWorker(config, async () => {
-    const handle = await startAgent(client, config, {
+    // Started as every client starts agents (memo, search attributes), to see them carried over.
+    const agents = new AgentClient(client, config.taskQueue);
+    const id = await agents.start({
       task: 'a long loop',
       mode: { confirmPlan: true },
       limits: { maxStepRounds: ROUNDS },
     });
-    const agents = new AgentClient(client, config.taskQueue);
+    const handle: AgentHandle = client.workflow.getHandle(id);
     const seen: AgentEvent[] = [];
     const watching = (async () => {
       for await (const event of agents.watch(handle.workflowId, { intervalMs: 100 })) seen.push(event);
@@ -133,6 +135,9 @@ test(`an agent with a ${ROUNDS}-round step continues as new many times, answers 
       ['s3', 'completed', 1],
     ]);
     expect(state.steps[0]?.toolCallCount).toBe(ROUNDS - 1);
+    // The agent lists once (not once per run), with its task and final phase carried over.
+    const listed = (await agents.list({ limit: 1000 })).filter((a) => a.id === handle.workflowId);
+    expect(listed).toEqual([expect.objectContaining({ task: 'a long loop', phase: 'completed', status: 'COMPLETED' })]);
     // Replay guards the resume paths: the run that rolled over at the plan check, the run that
     // resumed there, and a step run that started from a carry and rolled over again.
     await recordHistory('agent-rollover-plan-check', client.workflow.getHandle(handle.workflowId, agentRuns[0]?.runId));
