@@ -12,11 +12,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { once } from '../activities/tools/builtin/idempotency-ledger';
 import { defineTool } from '../activities/tools/define-tool';
+import { pause } from './clock';
 
 /** Where the journal lives, relative to the workspace. */
 export const JOURNAL = join('.chaos', 'journal.log');
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function journal(workspace: string, entry: string): Promise<void> {
   await mkdir(join(workspace, '.chaos'), { recursive: true });

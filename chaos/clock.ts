@@ -1,4 +1,4 @@
-/** Time helpers for the chaos runner: a pause (only ever for choosing a kill moment) and elapsed seconds. */
+/** Time helpers for the chaos suite: a pause (for kill moments and the tool's windows) and elapsed seconds. */
 
 /** Resolves after `ms` milliseconds. */
 export const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

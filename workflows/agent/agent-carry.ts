@@ -28,6 +28,4 @@ export interface AgentCarry {
   tools: ToolInfo[];
   /** Routes of step interactions still open, by interaction id. */
   stepRoutes: Record<string, StepRequestRoute>;
-  /** Runs before the next one (each continue-as-new adds one). */
-  runs: number;
 }

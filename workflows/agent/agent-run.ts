@@ -61,8 +61,6 @@ export class AgentRun {
   readonly agentId = workflowInfo().workflowId;
   private readonly stepRoutes: Record<string, StepRequestRoute>;
   private visible = '';
-  /** Runs of this agent before this one (continue-as-new). */
-  readonly runs: number;
   /** The scope the agent's work runs in; cancelled by the `cancel` expiry policy. */
   readonly scope = new CancellationScope();
   /** Why the agent stopped itself, when it did. */
@@ -76,7 +74,6 @@ export class AgentRun {
   ) {
     this.state = carry?.state ?? createAgentState(settings.task);
     this.stepRoutes = carry?.stepRoutes ?? {};
-    this.runs = carry?.runs ?? 0;
     if (carry) this.conversations.append(PLANNER, ...carry.planner);
   }
 
@@ -273,7 +270,6 @@ export class AgentRun {
       planner: carryConversation(this.conversations.get(PLANNER)),
       tools,
       stepRoutes: Object.fromEntries(Object.entries(this.stepRoutes).filter(([id]) => open.has(id))),
-      runs: this.runs + 1,
     };
   }
 

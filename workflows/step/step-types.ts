@@ -35,6 +35,4 @@ export interface StepCarry {
   rounds: number;
   /** The conversation, trimmed to the carry budget. */
   conversation: LlmMessage[];
-  /** Runs of this step before the next one (each continue-as-new adds one). */
-  runs: number;
 }

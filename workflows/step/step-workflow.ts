@@ -77,7 +77,6 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
       const next: StepCarry = {
         rounds: round - 1,
         conversation: carryConversation(conversations.get(CONVERSATION)),
-        runs: (carry?.runs ?? 0) + 1,
       };
       return await continueAsNew<typeof stepWorkflow>(input, next);
     }
