@@ -16,6 +16,7 @@ const EVENT_MARKS: Partial<Record<AgentEvent['type'], string>> = {
   'interaction.answered': '✓',
   'interaction.expired': '⌛',
   'answer.rejected': '✗',
+  'signal.rejected': '✗',
   'agent.finished': '●',
 };
 

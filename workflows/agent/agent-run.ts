@@ -32,6 +32,7 @@ import {
   type StepInteractionRequest,
   type StepProgress,
 } from '../messages';
+import { parseAnswerInput, parseStepInteraction, parseStepProgress } from '../message-payloads';
 import { checkPlanValue } from '../plan/check-plan';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../search-attributes';
 import type { AgentSettings } from './agent-input';
@@ -87,20 +88,44 @@ export class AgentRun {
     this.conversations.serve();
     setHandler(stateQuery, (args) => stateSince(this.state, args?.afterSeq));
     setHandler(answerUpdate, (input) => this.accept(input), {
-      validator: (input: AnswerInput) => {
-        const check = this.check(input);
+      validator: (input: unknown) => {
+        const parsed = parseAnswerInput(input);
+        const check = parsed.ok ? this.check(parsed.value) : parsed;
         if (!check.ok) throw new Error(check.error);
       },
     });
-    setHandler(answerSignal, async (input) => {
-      const check = this.check(input);
-      if (check.ok) return void (await this.accept(input));
-      this.event({ type: 'answer.rejected', message: `answer to ${input.interactionId} rejected: ${check.error}` });
+    // Signals may come from anywhere (the Temporal UI's form, the CLI): a bad payload is
+    // recorded as a rejected event and changes nothing — it never throws in the workflow.
+    setHandler(answerSignal, async (raw) => {
+      const parsed = parseAnswerInput(raw);
+      const input = parsed.ok ? parsed.value : undefined;
+      const check = input ? this.check(input) : parsed;
+      if (input && check.ok) return void (await this.accept(input));
+      if (!check.ok) {
+        const to = input ? ` to ${input.interactionId}` : '';
+        this.event({ type: 'answer.rejected', message: `answer${to} rejected: ${check.error}` });
+      }
     });
-    setHandler(stepInteractionSignal, (request) => this.openForStep(request));
-    setHandler(stepProgressSignal, (progress) => this.recordProgress(progress));
+    setHandler(stepInteractionSignal, (raw) => {
+      const parsed = parseStepInteraction(raw);
+      if (!parsed.ok) return this.rejectSignal(stepInteractionSignal.name, parsed.error);
+      if (!stepRun(this.state, parsed.value.stepId)) {
+        return this.rejectSignal(stepInteractionSignal.name, `stepId: no step "${parsed.value.stepId}" in the plan`);
+      }
+      this.openForStep(parsed.value);
+    });
+    setHandler(stepProgressSignal, (raw) => {
+      const parsed = parseStepProgress(raw);
+      if (parsed.ok) this.recordProgress(parsed.value);
+      else this.rejectSignal(stepProgressSignal.name, parsed.error);
+    });
     this.syncVisibility();
     return this;
+  }
+
+  /** Records a signal whose payload was refused; nothing else changes. */
+  private rejectSignal(name: string, error: string): void {
+    this.event({ type: 'signal.rejected', message: `${name} signal rejected: ${error}` });
   }
 
   /** Adds a timeline event at workflow time. */

@@ -60,6 +60,7 @@ export type AgentEventType =
   | 'interaction.reminder'
   | 'interaction.expired'
   | 'answer.rejected'
+  | 'signal.rejected'
   | 'replan'
   | 'summary'
   | 'agent.finished';

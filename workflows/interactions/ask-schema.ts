@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { AskRequest, FormField, InteractionSpec } from './interaction-types';
 import { checkFieldValue, firstDuplicate } from './validate-form';
+import { issueLines } from '../issue-lines';
 
 const MAX_PROMPT = 2000;
 const MAX_OPTIONS = 20;
@@ -185,15 +186,17 @@ export function parseAskArgs(raw: string): ParseAskResult {
     // The engine's own parse message is left out: it may change between Node versions.
     return { ok: false, errors: ['arguments: not valid JSON'] };
   }
-  const parsed = askArgsSchema.safeParse(json);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      errors: parsed.error.issues.map(
-        (issue) => `${issue.path.map(String).join('.') || 'arguments'}: ${issue.message}`,
-      ),
-    };
-  }
+  return parseAskRequest(json, 'arguments');
+}
+
+/**
+ * Parses an already decoded `ask_user` request, every rule applied.
+ * @param root what to call the value itself in a message.
+ * @param under where the request sits in a larger value, put before each path.
+ */
+export function parseAskRequest(value: unknown, root: string, under?: string): ParseAskResult {
+  const parsed = askArgsSchema.safeParse(value);
+  if (!parsed.success) return { ok: false, errors: issueLines(parsed.error, root, under) };
   return { ok: true, request: toAskRequest(parsed.data) };
 }
 

@@ -16,6 +16,7 @@ import {
   continueAsNew,
   getExternalWorkflowHandle,
   isCancellation,
+  log,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -25,6 +26,7 @@ import { stepSystemPrompt, stepTaskMessage } from '../agent/prompts';
 import { Conversations } from '../conversation';
 import { describeFailure } from '../describe-failure';
 import type { TokenUsage } from '../llm-types';
+import { parseStepAnswer } from '../message-payloads';
 import { stepAnswerSignal, stepInteractionSignal, type StepAnswer, type StepProgress } from '../messages';
 import { carryConversation } from '../rollover/carry-conversation';
 import { offeredTools, runToolCall, type StepToolsContext } from './step-tools';
@@ -36,7 +38,13 @@ const CONVERSATION = 'step';
 export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise<StepOutcome> {
   const conversations = new Conversations().serve();
   const answers: Record<string, StepAnswer> = {};
-  setHandler(stepAnswerSignal, (answer) => void (answers[answer.requestId] = answer));
+  setHandler(stepAnswerSignal, (raw) => {
+    // Only the agent should send this, but anyone with access to the namespace can: a bad
+    // payload is logged and changes nothing (throwing here would wedge the step).
+    const parsed = parseStepAnswer(raw);
+    if (parsed.ok) answers[parsed.value.requestId] = parsed.value;
+    else log.warn('stepAnswer signal rejected', { error: parsed.error });
+  });
   const agent = getExternalWorkflowHandle(input.agentId);
   const progress = new StepProgressReporter(agent);
   const { step } = input;

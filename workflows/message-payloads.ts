@@ -1,0 +1,120 @@
+/**
+ * zod schemas for every message payload a workflow receives. Signals can come from anywhere —
+ * the Temporal UI's signal form, `temporal workflow signal`, a buggy client — so a handler
+ * parses its payload first and a bad one changes nothing: it never throws inside the workflow
+ * (which would fail the workflow task on every retry and wedge the agent).
+ */
+import { z } from 'zod';
+import { parseAskRequest, toInteractionSpec } from './interactions/ask-schema';
+import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
+import { issueLines } from './issue-lines';
+import type { StepAnswer, StepInteractionRequest, StepProgress } from './messages';
+
+/** A parsed payload, or why it was refused (`path: message` lines joined). */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const MAX_ID = 200;
+const MAX_BY = 200;
+const id = z.string().min(1, 'must not be empty').max(MAX_ID, `must be at most ${MAX_ID} characters`);
+const count = z.number().int('must be a whole number').nonnegative('must not be negative');
+
+/** Parses `value` with `schema`; never throws. */
+function parseWith<T>(schema: z.ZodType<T>, value: unknown): Parsed<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, error: issueLines(parsed.error, 'payload').join('; ') };
+}
+
+const answerInputSchema = z.object({
+  interactionId: id,
+  answer: z.unknown(),
+  by: z.string().max(MAX_BY, `must be at most ${MAX_BY} characters`).optional(),
+});
+
+/** The public `answer` signal's and update's payload; the answer itself is checked per kind later. */
+export const parseAnswerInput = (value: unknown): Parsed<AnswerInput> => parseWith(answerInputSchema, value);
+
+const usageSchema = z.object({ promptTokens: count, completionTokens: count, totalTokens: count });
+
+const toolCallRecordSchema = z.object({
+  callId: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  outcome: z.enum(['ok', 'error']),
+  durationMs: z.number().nonnegative(),
+});
+
+const stepProgressSchema = z.object({
+  stepId: id,
+  round: count,
+  model: z.string().optional(),
+  usage: usageSchema,
+  toolCalls: z.array(toolCallRecordSchema),
+});
+
+/** The internal `stepProgress` signal's payload (step → agent). */
+export const parseStepProgress = (value: unknown): Parsed<StepProgress> => parseWith(stepProgressSchema, value);
+
+const stepAnswerSchema = z.object({
+  requestId: id,
+  interactionId: id,
+  // An object; the step checks it against the kind it asked for.
+  answer: z.custom<Answer>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+    error: 'must be an object',
+  }),
+  by: z.string().optional(),
+  expired: z.literal('fail').optional(),
+});
+
+/** The internal `stepAnswer` signal's payload (agent → step); the step checks the answer's kind. */
+export const parseStepAnswer = (value: unknown): Parsed<StepAnswer> => parseWith(stepAnswerSchema, value);
+
+const approvalSpecSchema = z.object({
+  kind: z.literal('tool.approval'),
+  prompt: z.string().min(1, 'must not be empty'),
+  tool: z.string().min(1, 'must not be empty'),
+  arguments: z.unknown(),
+  digest: z.string().min(1, 'must not be empty'),
+  why: z.string().optional(),
+});
+
+const stepInteractionEnvelope = z.object({
+  stepId: id,
+  requestId: id,
+  spec: z.looseObject({ kind: z.string() }),
+});
+
+/** The `ask_user` kind behind each question interaction a step may open. */
+const ASK_KINDS: Record<string, 'query' | 'select' | 'form'> = {
+  'ask.query': 'query',
+  'ask.select': 'select',
+  'ask.form': 'form',
+};
+
+/**
+ * The internal `stepInteraction` signal's payload (step → agent). A step may open questions —
+ * held to the very rules of `ask_user`, so an `ask.select` always has options — and approvals of
+ * its own tool calls; nothing else.
+ */
+export function parseStepInteraction(value: unknown): Parsed<StepInteractionRequest> {
+  const envelope = parseWith(stepInteractionEnvelope, value);
+  if (!envelope.ok) return envelope;
+  const { stepId, requestId, spec } = envelope.value;
+  const parsedSpec = parseStepSpec(spec);
+  return parsedSpec.ok ? { ok: true, value: { stepId, requestId, spec: parsedSpec.value } } : parsedSpec;
+}
+
+function parseStepSpec(spec: { kind: string } & Record<string, unknown>): Parsed<InteractionSpec> {
+  if (spec.kind === 'tool.approval') {
+    const approval = approvalSpecSchema.safeParse(spec);
+    if (approval.success) return { ok: true, value: approval.data };
+    return { ok: false, error: issueLines(approval.error, 'spec', 'spec').join('; ') };
+  }
+  const askKind = ASK_KINDS[spec.kind];
+  if (askKind === undefined) {
+    return { ok: false, error: `spec.kind: must be one of ${[...Object.keys(ASK_KINDS), 'tool.approval'].join(', ')}` };
+  }
+  const request = parseAskRequest({ ...spec, kind: askKind }, 'spec', 'spec');
+  if (!request.ok) return { ok: false, error: request.errors.join('; ') };
+  return { ok: true, value: toInteractionSpec(request.request) };
+}
