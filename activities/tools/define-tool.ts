@@ -3,6 +3,7 @@
  * model. Built-ins, user modules and (later) MCP servers all produce these.
  */
 import type { z } from 'zod';
+import type { ReadWhen } from '../../workflows/tools/tool-types';
 
 /** What a running tool gets besides its arguments. */
 export interface ToolContext {
@@ -26,9 +27,17 @@ export interface ToolDefinition<Input = unknown> {
   parameters?: Record<string, unknown>;
   /** Longest a call may run, in milliseconds. */
   timeoutMs?: number;
-  /** `write` tools have side effects (they will need approval). */
+  /** `write` tools have side effects: their calls wait for approval unless auto-approved. */
   effect: 'read' | 'write';
-  /** True when running twice with the same idempotency key is harmless. */
+  /**
+   * For a `write` tool whose effect depends on one argument: the calls that only read, which
+   * run without approval and are retried (e.g. http_fetch with method GET or HEAD).
+   */
+  readWhen?: ReadWhen;
+  /**
+   * True when running twice with the same idempotency key is harmless (the default for `read`
+   * tools). With `readWhen`, it is said of the write calls; the read calls are always retried.
+   */
   idempotent?: boolean;
   run(args: Input, context: ToolContext): Promise<string>;
 }

@@ -44,6 +44,7 @@ export function createToolRegistry(tools: ToolDefinition[]): ToolRegistry {
           idempotent: t.idempotent ?? t.effect === 'read',
           needsApproval: t.effect === 'write' && !autoApprove.includes(t.name),
           parameters: parametersOf(t),
+          ...(t.readWhen ? { readWhen: t.readWhen } : {}),
         })),
     spec(name) {
       const tool = byName.get(name);

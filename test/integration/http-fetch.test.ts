@@ -4,10 +4,11 @@
  * limits. No traffic leaves loopback: refused addresses are never connected to.
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import { Socket } from 'node:net';
+import { type AddressInfo, Socket, createServer as createTcpServer } from 'node:net';
 import { inspect } from 'node:util';
-import type { ToolContext } from '../../activities/tools/define-tool';
 import { type HttpFetchOptions, createHttpFetchTool } from '../../activities/tools/builtin/http-fetch';
+import { createToolRegistry } from '../../activities/tools/tool-registry';
+import { validateArguments } from '../../workflows/tools/validate-arguments';
 
 const hits = new Map<string, number>();
 const hanging: ServerResponse[] = [];
@@ -57,14 +58,19 @@ afterAll(async () => {
 beforeEach(() => hits.clear());
 afterEach(() => jest.restoreAllMocks());
 
-const context = (signal = new AbortController().signal): ToolContext => ({
+const context = (signal = new AbortController().signal) => ({
   workspace: '/tmp',
+  ledgerDir: '/tmp',
   idempotencyKey: 'k',
   signal,
 });
 
 /** Parses `args` as the model's arguments would be, then runs the tool. */
-function fetchWith(options: HttpFetchOptions, args: Record<string, unknown>, ctx = context()): Promise<string> {
+function fetchWith(
+  options: HttpFetchOptions,
+  args: Record<string, unknown>,
+  ctx: ReturnType<typeof context> = context(),
+): Promise<string> {
   const tool = createHttpFetchTool(options);
   return tool.run(tool.input.parse(args), ctx);
 }
@@ -165,11 +171,177 @@ test('error statuses are output, binary bodies are described, HEAD has no body',
 test('the input accepts http and https only, and no body with GET', () => {
   const tool = createHttpFetchTool({ allow: [] });
   expect(tool.name).toBe('http_fetch');
-  expect(tool.effect).toBe('read');
+  expect(tool).toMatchObject({
+    effect: 'write',
+    readWhen: { argument: 'method', default: 'GET', values: ['GET', 'HEAD'] },
+  });
   expect(tool.input.safeParse({ url: 'https://example.com/' }).success).toBe(true);
   for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'not a url']) {
     expect(tool.input.safeParse({ url }).success).toBe(false);
   }
   expect(tool.input.safeParse({ url: 'http://example.com/', body: 'x' }).success).toBe(false);
   expect(tool.input.safeParse({ url: 'http://example.com/', method: 'CONNECT' }).success).toBe(false);
+});
+
+/** A request as a server honouring Content-Length would split it off the socket's bytes. */
+interface RawRequest {
+  line: string;
+  /** Header lines as sent, `[name, value]`, names lowercased. */
+  headers: [string, string][];
+  body: string;
+}
+
+/** The head of the request at the start of `bytes`, and where its body starts. */
+function parseHead(bytes: Buffer): { line: string; headers: [string, string][]; bodyStart: number; length: number } {
+  const end = bytes.indexOf('\r\n\r\n');
+  const [line = '', ...lines] = (end < 0 ? bytes : bytes.subarray(0, end)).toString('latin1').split('\r\n');
+  const headers = lines.map((l): [string, string] => {
+    const colon = l.indexOf(':');
+    return [l.slice(0, colon).toLowerCase(), l.slice(colon + 1).trim()];
+  });
+  const length = Number(headers.find(([name]) => name === 'content-length')?.[1] ?? 0);
+  return { line, headers, bodyStart: end < 0 ? bytes.length : end + 4, length };
+}
+
+/** Splits raw bytes into requests the way a server does: a head, then Content-Length bytes. */
+function splitRequests(bytes: Buffer): RawRequest[] {
+  const requests: RawRequest[] = [];
+  let rest = bytes;
+  while (rest.length > 0) {
+    const { line, headers, bodyStart, length } = parseHead(rest);
+    requests.push({ line, headers, body: rest.subarray(bodyStart, bodyStart + length).toString() });
+    rest = rest.subarray(bodyStart + length);
+  }
+  return requests;
+}
+
+/**
+ * A raw TCP server for one connection: answers the first request (framed by its Content-Length)
+ * with a 200 and closes; `received` resolves with every byte the client sent.
+ */
+async function rawServer(): Promise<{ url: string; received: Promise<Buffer>; close: () => Promise<void> }> {
+  let resolveReceived: (bytes: Buffer) => void = () => undefined;
+  const received = new Promise<Buffer>((resolve) => (resolveReceived = resolve));
+  const tcp = createTcpServer((socket) => {
+    const chunks: Buffer[] = [];
+    let answered = false;
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const all = Buffer.concat(chunks);
+      const { bodyStart, length } = parseHead(all);
+      if (answered || all.indexOf('\r\n\r\n') < 0 || all.length < bodyStart + length) return;
+      answered = true;
+      socket.end('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok');
+    });
+    socket.on('close', () => resolveReceived(Buffer.concat(chunks)));
+  });
+  await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+  const { port: rawPort } = tcp.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${rawPort}`,
+    received,
+    close: () => new Promise((resolve) => tcp.close(() => resolve())),
+  };
+}
+
+const headerValues = (request: RawRequest | undefined, name: string): string[] =>
+  (request?.headers ?? []).filter(([n]) => n === name).map(([, value]) => value);
+
+test('a body behind "Content-Length: 0" cannot smuggle a second request', async () => {
+  const raw = await rawServer();
+  try {
+    const smuggled = 'GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+    const output = await fetchWith(
+      { allow: ['loopback'] },
+      { url: `${raw.url}/submit`, method: 'POST', headers: { 'Content-Length': '0' }, body: smuggled },
+    );
+    expect(output).toMatch(/^HTTP 200 OK\n/);
+    const requests = splitRequests(await raw.received);
+    expect(requests.map((r) => r.line)).toEqual(['POST /submit HTTP/1.1']);
+    expect(headerValues(requests[0], 'content-length')).toEqual([String(Buffer.byteLength(smuggled))]);
+    expect(requests[0]?.body).toBe(smuggled);
+  } finally {
+    await raw.close();
+  }
+});
+
+test('framing and hop-by-hop headers from the model are dropped; the tool sets its own', async () => {
+  const raw = await rawServer();
+  try {
+    const headers = {
+      Host: 'internal.example',
+      'Transfer-Encoding': 'chunked',
+      Connection: 'keep-alive, Upgrade',
+      'Keep-Alive': 'timeout=5',
+      'Proxy-Connection': 'keep-alive',
+      TE: 'trailers',
+      Trailer: 'X-Signature',
+      Upgrade: 'websocket',
+      Expect: '100-continue',
+      'X-Custom': 'kept',
+    };
+    const output = await fetchWith(
+      { allow: ['loopback'] },
+      { url: `${raw.url}/put`, method: 'PUT', headers, body: 'hello' },
+    );
+    const requests = splitRequests(await raw.received);
+    expect(requests.map((r) => r.line)).toEqual(['PUT /put HTTP/1.1']);
+    const [request] = requests;
+    expect(headerValues(request, 'host')).toEqual([raw.url.slice('http://'.length)]);
+    expect(headerValues(request, 'content-length')).toEqual(['5']);
+    expect(headerValues(request, 'connection')).toEqual(['close']);
+    for (const name of ['transfer-encoding', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade', 'expect']) {
+      expect([name, headerValues(request, name)]).toEqual([name, []]);
+    }
+    expect(headerValues(request, 'x-custom')).toEqual(['kept']);
+    expect(request?.body).toBe('hello');
+    expect(output).toContain(
+      '[request headers the tool sets itself were ignored: Host, Transfer-Encoding, Connection, Keep-Alive, ' +
+        'Proxy-Connection, TE, Trailer, Upgrade, Expect]',
+    );
+  } finally {
+    await raw.close();
+  }
+});
+
+test('header names and values with CR or LF are refused before anything is sent', async () => {
+  const tool = createHttpFetchTool({ allow: ['loopback'] });
+  const registry = createToolRegistry([tool]);
+  const [info] = registry.list();
+  const cases = [
+    { 'X-Note': 'a\r\nHost: internal.example' },
+    { 'X-Note\r\nHost': 'internal.example' },
+    { 'X-Note': 'a\nb' },
+  ];
+  for (const headers of cases) {
+    const raw = JSON.stringify({ url: `${base}/echo`, method: 'POST', headers, body: 'x' });
+    expect(validateArguments('http_fetch', info?.parameters ?? {}, raw).ok).toBe(false);
+    const outcome = await registry.run('http_fetch', raw, context());
+    expect(outcome.ok).toBe(false);
+    expect(outcome.output).toMatch(/^invalid arguments for http_fetch:/);
+  }
+  expect(totalHits()).toBe(0);
+});
+
+test('writes carry the call idempotency key (the model cannot choose it); reads carry none', async () => {
+  const raw = await rawServer();
+  const ctx = { ...context(), idempotencyKey: 'agent-1/s1/call-7' };
+  try {
+    const args = { url: `${raw.url}/pay`, method: 'POST', headers: { 'idempotency-key': 'mine' }, body: '{}' };
+    const output = await fetchWith({ allow: ['loopback'] }, args, ctx);
+    const [request] = splitRequests(await raw.received);
+    expect(headerValues(request, 'idempotency-key')).toEqual(['agent-1/s1/call-7']);
+    expect(output).toContain('[request headers the tool sets itself were ignored: idempotency-key]');
+  } finally {
+    await raw.close();
+  }
+  const forGet = await rawServer();
+  try {
+    await fetchWith({ allow: ['loopback'] }, { url: `${forGet.url}/list` }, ctx);
+    const [request] = splitRequests(await forGet.received);
+    expect(request?.line).toBe('GET /list HTTP/1.1');
+    expect(headerValues(request, 'idempotency-key')).toEqual([]);
+  } finally {
+    await forGet.close();
+  }
 });

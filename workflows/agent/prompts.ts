@@ -6,9 +6,14 @@
 import type { Plan, PlanStep } from '../plan/plan-types';
 import type { ToolInfo } from '../tools/tool-types';
 
+/** `read`, `write`, or for a tool whose calls differ e.g. `write unless method is GET or HEAD`. */
+function effectOf({ effect, readWhen }: ToolInfo): string {
+  return readWhen ? `${effect} unless ${readWhen.argument} is ${readWhen.values.join(' or ')}` : effect;
+}
+
 function catalogue(tools: ToolInfo[]): string {
   if (tools.length === 0) return '(no tools: steps can only reason and answer)';
-  return tools.map((t) => `- ${t.name} (${t.effect}): ${t.description}`).join('\n');
+  return tools.map((t) => `- ${t.name} (${effectOf(t)}): ${t.description}`).join('\n');
 }
 
 /** System prompt of the planner. */

@@ -2,7 +2,8 @@
  * How a step carries out the model's tool calls: `finish_step`, `ask_user` and the approval of
  * write tools go through the agent; `model` and `sub_agent` run here as an LLM call and a
  * nested agent; every other tool is validated against its schema in workflow code, approved if
- * it writes, and run as the `runTool` activity — with one attempt when it is not idempotent.
+ * the call writes, and run as the `runTool` activity — with one attempt when the call is not
+ * idempotent. Both are decided per call (`callEffect`): http_fetch with GET reads, with POST writes.
  */
 import { executeChild, isCancellation } from '@temporalio/workflow';
 import { llmCall, runTool } from '../activity-proxies';
@@ -12,6 +13,7 @@ import { parseAskArgs, toInteractionSpec } from '../interactions/ask-schema';
 import type { Answer, InteractionSpec } from '../interactions/interaction-types';
 import type { LlmToolCall, TokenUsage } from '../llm-types';
 import { approvalDigest } from '../tools/approval-digest';
+import { callEffect } from '../tools/call-effect';
 import { modelArgsSchema, subAgentArgsSchema } from '../tools/builtin-tools';
 import { cutOutput } from '../tools/cut-output';
 import { parseFinishStepArgs } from '../tools/finish-step';
@@ -76,7 +78,8 @@ async function runCatalogueTool(
   if (!checked.ok) return { ok: false, output: checked.error };
   if (tool.name === 'model') return runModel(ctx, modelArgsSchema.parse(checked.value));
   if (tool.name === 'sub_agent') return runSubAgent(ctx, call.id, subAgentArgsSchema.parse(checked.value));
-  if (tool.needsApproval) {
+  const effect = callEffect(tool, checked.value);
+  if (effect.needsApproval) {
     const digest = approvalDigest(tool.name, checked.value);
     const answer = await ctx.askAgent(call.id, {
       kind: 'tool.approval',
@@ -95,7 +98,7 @@ async function runCatalogueTool(
     {
       summary: `${step.id} · ${tool.name}`,
       // A side effect that cannot honour its idempotency key is never retried blindly.
-      ...(tool.idempotent ? {} : { retry: { maximumAttempts: 1 } }),
+      ...(effect.idempotent ? {} : { retry: { maximumAttempts: 1 } }),
     },
     [{ agentId, stepId: step.id, callId: call.id, name: tool.name, arguments: call.arguments }],
   );

@@ -3,15 +3,31 @@
  * the JSON crossing the `runTool` activity. Implementations live in activities/tools.
  */
 
+/**
+ * The calls of a write tool that only read: those whose argument `argument` (`default` when
+ * the model leaves it out) is one of `values`, e.g. http_fetch with method GET or HEAD.
+ */
+export interface ReadWhen {
+  argument: string;
+  default: string;
+  values: string[];
+}
+
 /** A tool as the workflow sees it. */
 export interface ToolInfo {
   name: string;
   description: string;
+  /** The effect of its calls; with `readWhen`, of the calls that `readWhen` does not match. */
   effect: 'read' | 'write';
   /** Safe to retry with the same idempotency key; otherwise a write runs with one attempt. */
   idempotent: boolean;
   /** Whether a call waits for a human's `tool.approval` (write tools not auto-approved). */
   needsApproval: boolean;
+  /**
+   * For a write tool, the calls that are reads: they run without approval and are retried.
+   * Absent (as in catalogues recorded before it existed), every call has the tool's effect.
+   */
+  readWhen?: ReadWhen;
   /** The JSON Schema of the arguments, to validate them before anything runs. */
   parameters: Record<string, unknown>;
 }

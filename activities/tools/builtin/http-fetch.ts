@@ -5,6 +5,12 @@
  * hands the socket only checked addresses, so DNS rebinding cannot swap in a private address
  * after the check. IP literals (which never reach `lookup`) are checked before the request.
  * Redirects are followed by hand so every hop goes through the same check.
+ *
+ * The model chooses the method, URL, body and ordinary headers, never the framing: headers about
+ * the connection or the message length are dropped (the output names them) and Node computes
+ * Content-Length from the body, so a body cannot pose as a second request. GET and HEAD read;
+ * any other method writes (`readWhen`), so it waits for approval, is sent with one attempt, and
+ * carries the call's idempotency key as `Idempotency-Key`.
  */
 import { lookup as dnsLookup } from 'node:dns';
 import { type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from 'node:http';
@@ -30,11 +36,37 @@ type Settings = Required<HttpFetchOptions>;
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
+/** The methods that only read; any other is a write. */
+const READ_METHODS: readonly Method[] = ['GET', 'HEAD'];
+
+/**
+ * Hop-by-hop and framing headers. They are the transport's business: Node sets Host from the
+ * URL, Connection and Content-Length itself. Dropped rather than refused, because they are
+ * harmless once dropped and models often copy them from curl examples; the output names them.
+ */
+const TRANSPORT_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'content-length',
+  'expect',
+]);
+const IDEMPOTENCY_KEY = 'idempotency-key';
+/** An RFC 9110 token: no spaces, colons, CR or LF. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** One line: tabs, spaces and visible Latin-1 characters (what Node accepts in a header value). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Credentials that must not follow a redirect to another origin. */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
-const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding']);
+/** Headers of a write's body, dropped when a redirect turns the request into a GET. */
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', IDEMPOTENCY_KEY]);
 const SHOWN_HEADERS = ['content-type', 'content-length', 'content-encoding', 'location'];
 /** Headroom over `timeoutMs` for the activity, so the tool's own clearer error wins. */
 const ACTIVITY_GRACE_MS = 5_000;
@@ -43,7 +75,13 @@ const input = z
   .object({
     url: z.url({ protocol: /^https?$/ }).describe('Absolute http:// or https:// URL'),
     method: z.enum(METHODS).optional().describe('HTTP method (default GET)'),
-    headers: z.record(z.string(), z.string()).optional().describe('Request headers'),
+    headers: z
+      .record(
+        z.string().regex(HEADER_NAME, "not a header name (letters, digits and !#$%&'*+.^_`|~- only)"),
+        z.string().regex(HEADER_VALUE, 'a header value is one line of text (no CR, LF or control characters)'),
+      )
+      .optional()
+      .describe('Request headers (Host, Content-Length and other framing headers are set by the tool)'),
     body: z.string().optional().describe('Request body (not with GET or HEAD)'),
   })
   .refine((args) => args.body === undefined || !['GET', 'HEAD', undefined].includes(args.method), {
@@ -106,7 +144,8 @@ function guardedLookup(allow: readonly AllowableClass[]): LookupFunction {
 function send(hop: Hop, allow: readonly AllowableClass[], signal: AbortSignal): Promise<IncomingMessage> {
   const literal = hop.url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(literal) && !isAllowed(literal, allow)) return Promise.reject(refusal(literal));
-  // One `end(body)` with no earlier write makes Node send Content-Length rather than chunks.
+  // One `end(body)` with no earlier write makes Node send Content-Length (the body's) rather
+  // than chunks; no Content-Length header of the model's reaches Node (see TRANSPORT_HEADERS).
   const { method, headers } = hop;
   const options = { method, headers, agent: false, lookup: guardedLookup(allow), signal } as const;
   return new Promise((resolve, reject) => {
@@ -119,6 +158,9 @@ function send(hop: Hop, allow: readonly AllowableClass[], signal: AbortSignal): 
     try {
       const sendRequest = hop.url.protocol === 'https:' ? httpsRequest : httpRequest;
       const outgoing = sendRequest(hop.url, options, resolve);
+      // A Content-Length that is not the body's is an error (the flag exists on every outgoing
+      // message; @types/node declares it on ServerResponse only).
+      Object.assign(outgoing, { strictContentLength: true });
       outgoing.on('error', fail);
       outgoing.end(hop.body);
     } catch (err) {
@@ -223,14 +265,19 @@ function decode(headers: IncomingHttpHeaders, body: Buffer): string {
   }
 }
 
-/** Status line, a few headers, a blank line, then the body text or a note in its place. */
-function formatResponse({ url, redirected, response, body, cut }: Fetched, maxBytes: number): string {
+/**
+ * Status line, a few headers, the request headers that were ignored if any, a blank line, then
+ * the body text or a note in its place.
+ */
+function formatResponse(fetched: Fetched, ignored: string[], maxBytes: number): string {
+  const { url, redirected, response, body, cut } = fetched;
   const lines = [`HTTP ${response.statusCode ?? 0} ${response.statusMessage ?? ''}`.trimEnd()];
   if (redirected) lines.push(`url: ${url.href}`);
   for (const name of SHOWN_HEADERS) {
     const value = response.headers[name];
     if (value !== undefined) lines.push(`${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
   }
+  if (ignored.length > 0) lines.push(`[request headers the tool sets itself were ignored: ${ignored.join(', ')}]`);
   lines.push('');
   const type = response.headers['content-type'] ?? 'unknown type';
   if (body.length === 0) lines.push('(empty body)');
@@ -243,18 +290,32 @@ function formatResponse({ url, redirected, response, body, cut }: Fetched, maxBy
   return lines.join('\n');
 }
 
+/**
+ * The model's headers without the transport headers, and for a write with the call's
+ * idempotency key (the same on every retry of the call) in place of any the model gave.
+ */
+function requestHeaders(
+  given: Record<string, string>,
+  method: Method,
+  idempotencyKey: string,
+): { headers: Record<string, string>; ignored: string[] } {
+  const write = !READ_METHODS.includes(method);
+  const isIgnored = (name: string): boolean =>
+    TRANSPORT_HEADERS.has(name.toLowerCase()) || (write && name.toLowerCase() === IDEMPOTENCY_KEY);
+  const ignored = Object.keys(given).filter(isIgnored);
+  const headers = Object.fromEntries(Object.entries(given).filter(([name]) => !isIgnored(name)));
+  return { headers: write ? { ...headers, [IDEMPOTENCY_KEY]: idempotencyKey } : headers, ignored };
+}
+
 async function runFetch(args: z.output<typeof input>, context: ToolContext, settings: Settings): Promise<string> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), settings.timeoutMs);
   const signal = AbortSignal.any([context.signal, deadline.signal]);
-  const hop: Hop = {
-    url: new URL(args.url),
-    method: args.method ?? 'GET',
-    headers: args.headers ?? {},
-    body: args.body,
-  };
+  const method = args.method ?? 'GET';
+  const { headers, ignored } = requestHeaders(args.headers ?? {}, method, context.idempotencyKey);
+  const hop: Hop = { url: new URL(args.url), method, headers, body: args.body };
   try {
-    return formatResponse(await fetchFollowing(hop, settings, signal), settings.maxBytes);
+    return formatResponse(await fetchFollowing(hop, settings, signal), ignored, settings.maxBytes);
   } catch (err) {
     if (deadline.signal.aborted) throw new HttpFetchError(`no answer within ${settings.timeoutMs} ms`);
     if (context.signal.aborted) throw new HttpFetchError('cancelled');
@@ -272,7 +333,9 @@ async function runFetch(args: z.output<typeof input>, context: ToolContext, sett
  * - size: the body is read up to `maxBytes`, then the connection is dropped and the output says
  *   the body was cut (the call does not fail);
  * - redirects (301/302/303/307/308) are followed up to `maxRedirects`; credentials are dropped
- *   when the origin changes.
+ *   when the origin changes;
+ * - framing: Host, Content-Length, Transfer-Encoding and the other hop-by-hop headers of the
+ *   model are dropped; writes (methods other than GET and HEAD) send `Idempotency-Key`.
  * Any status, 4xx and 5xx included, is returned as output; network failures, refusals and the
  * limits above throw an `Error` whose message starts with `http_fetch:`.
  */
@@ -289,8 +352,10 @@ export function createHttpFetchTool(options: HttpFetchOptions): ToolDefinition {
       'Make an HTTP(S) request and return the status, main headers and body text. ' +
       `Bodies over ${settings.maxBytes} bytes are cut; the call fails after ${settings.timeoutMs} ms. ` +
       'Methods other than GET and HEAD may change things on the server.',
-    // Reads are the common case; approval for side-effecting methods is decided elsewhere.
-    effect: 'read',
+    // A write unless the method reads: POST, PUT, PATCH and DELETE wait for approval and are
+    // sent once (the server may ignore Idempotency-Key); GET and HEAD run at once and are retried.
+    effect: 'write',
+    readWhen: { argument: 'method', default: 'GET', values: [...READ_METHODS] },
     timeoutMs: settings.timeoutMs + ACTIVITY_GRACE_MS,
     input,
     run: (args, context) => runFetch(args, context, settings),
