@@ -6,13 +6,16 @@
  */
 import { loadConfigOrExit } from '../config/load-config-or-exit';
 import { serveApi } from '../client/http/serve-api';
+import { configuredSecrets, createRedactor } from '../config/redact-secrets';
 import { createWorker } from '../worker/create-worker';
+import { installRedactingRuntime } from '../worker/redacting-logger';
 import { describeLlm } from '../worker/describe-llm';
 import { isServing, type DevServer } from './dev-server';
 import { EMBEDDED, startEmbeddedServer } from './embedded-server';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  installRedactingRuntime(createRedactor(configuredSecrets(config)));
   let server: DevServer | undefined;
   if (!config.temporal.addressConfigured && !(await isServing(config.temporal.address))) {
     server = await startEmbeddedServer();

@@ -11,6 +11,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { ApplicationFailure } from '@temporalio/common';
 import type { LlmCallInput, LlmCallResult, LlmMessage, LlmToolSpec } from '../../workflows/llm-types';
+import type { Redactor } from '../../config/redact-secrets';
 import { classifyLlmError } from './classify-llm-error';
 
 const HEARTBEAT_EVERY_MS = 1_000;
@@ -24,6 +25,8 @@ export interface LlmDeps {
   readConversation(ref: NonNullable<LlmCallInput['conversation']>): Promise<LlmMessage[]>;
   /** The model-facing spec of a tool name (built-in or registered). */
   toolSpec(name: string): LlmToolSpec | undefined;
+  /** Removes secrets from error text before it is recorded anywhere. */
+  redact: Redactor;
 }
 
 function toOpenAiMessage(message: LlmMessage): ChatCompletionMessageParam {
@@ -119,12 +122,12 @@ export function createLlmActivities(deps: LlmDeps) {
           signal: context.cancellationSignal,
         });
       } catch (err) {
-        throw classifyLlmError(err);
+        throw classifyLlmError(err, deps.redact);
       } finally {
         clearInterval(beat);
       }
       const choice = completion.choices?.[0];
-      if (!choice) throw classifyLlmError(new Error('the completion has no choices'));
+      if (!choice) throw classifyLlmError(new Error('the completion has no choices'), deps.redact);
       const toolCalls = (choice.message.tool_calls ?? []).flatMap((c) =>
         c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
       );

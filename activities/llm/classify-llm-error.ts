@@ -7,6 +7,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { Redactor } from '../../config/redact-secrets';
 import type { ErrorCode } from '../../workflows/error-codes';
 
 function failure(code: ErrorCode, message: string, retryable: boolean, details: unknown[] = []): ApplicationFailure {
@@ -28,14 +29,18 @@ export function retryAfterMs(headers: Headers | undefined, now: number): number 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Maps an error from an LLM call to the failure the activity should throw. */
-export function classifyLlmError(err: unknown, now = Date.now()): ApplicationFailure {
+/**
+ * Maps an error from an LLM call to the failure the activity should throw. The endpoint's text
+ * passes through `redact` first: some endpoints echo the Authorization header in a 401, and
+ * this message goes to workflow history, the agent state and the worker log.
+ */
+export function classifyLlmError(err: unknown, redact: Redactor, now = Date.now()): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof APIUserAbortError) return failure('LLM_TIMEOUT', 'LLM call cancelled', true);
   if (err instanceof APIConnectionTimeoutError) return failure('LLM_TIMEOUT', 'LLM call timed out', true);
   if (err instanceof APIError) {
     const { status, headers } = err as APIError;
-    const text = `LLM endpoint answered ${status ?? 'no status'}: ${err.message}`;
+    const text = redact(`LLM endpoint answered ${status ?? 'no status'}: ${err.message}`);
     if (status === undefined) return failure('LLM_UNAVAILABLE', text, true);
     if (status === 429) {
       const delay = retryAfterMs(headers, now);
@@ -50,5 +55,5 @@ export function classifyLlmError(err: unknown, now = Date.now()): ApplicationFai
     return failure('LLM_REJECTED', text, false, [status]);
   }
   const message = err instanceof Error ? err.message : String(err);
-  return failure('LLM_BAD_RESPONSE', `LLM endpoint gave an unusable answer: ${message}`, true);
+  return failure('LLM_BAD_RESPONSE', redact(`LLM endpoint gave an unusable answer: ${message}`), true);
 }

@@ -2,6 +2,10 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { classifyLlmError, retryAfterMs } from '../../activities/llm/classify-llm-error';
+import { createRedactor } from '../../config/redact-secrets';
+
+const KEY = 'sk-test-0123456789abcdefghij';
+const redact = createRedactor([KEY]);
 
 const apiError = (status: number, headers: Record<string, string> = {}) =>
   APIError.generate(status, { message: `status ${status}` }, undefined, new Headers(headers));
@@ -18,15 +22,15 @@ test.each([
   [401, 'LLM_AUTH', true],
   [403, 'LLM_AUTH', true],
 ])('HTTP %i → %s (non-retryable: %s)', (status, code, nonRetryable) => {
-  const failure = classifyLlmError(apiError(status));
+  const failure = classifyLlmError(apiError(status), redact);
   expect(failure).toBeInstanceOf(ApplicationFailure);
   expect(failure.type).toBe(code);
   expect(failure.nonRetryable).toBe(nonRetryable);
 });
 
 test('a 429 carries the Retry-After as the next retry delay', () => {
-  expect(classifyLlmError(apiError(429, { 'retry-after': '12' })).nextRetryDelay).toBe(12_000);
-  expect(classifyLlmError(apiError(429)).nextRetryDelay).toBeUndefined();
+  expect(classifyLlmError(apiError(429, { 'retry-after': '12' }), redact).nextRetryDelay).toBe(12_000);
+  expect(classifyLlmError(apiError(429), redact).nextRetryDelay).toBeUndefined();
 });
 
 test('Retry-After is read as seconds, an HTTP date, or retry-after-ms', () => {
@@ -39,10 +43,20 @@ test('Retry-After is read as seconds, an HTTP date, or retry-after-ms', () => {
 });
 
 test('timeouts and connection failures retry; anything else is a bad response that retries', () => {
-  expect(classifyLlmError(new APIConnectionTimeoutError()).type).toBe('LLM_TIMEOUT');
-  expect(classifyLlmError(new APIConnectionError({ message: 'refused' })).type).toBe('LLM_UNAVAILABLE');
-  const bad = classifyLlmError(new SyntaxError('Unexpected end of JSON input'));
+  expect(classifyLlmError(new APIConnectionTimeoutError(), redact).type).toBe('LLM_TIMEOUT');
+  expect(classifyLlmError(new APIConnectionError({ message: 'refused' }), redact).type).toBe('LLM_UNAVAILABLE');
+  const bad = classifyLlmError(new SyntaxError('Unexpected end of JSON input'), redact);
   expect(bad.type).toBe('LLM_BAD_RESPONSE');
   expect(bad.nonRetryable).toBe(false);
   expect(bad.message).toContain('Unexpected end of JSON input');
+});
+
+test('an endpoint that echoes the key in a 401 does not put it in the failure', () => {
+  const text = `Incorrect API key provided: ${KEY}. Authorization: Bearer ${KEY}`;
+  const echoed = APIError.generate(401, { error: { message: text } }, text, new Headers());
+  const failure = classifyLlmError(echoed, redact);
+  expect(failure.type).toBe('LLM_AUTH');
+  expect(failure.message).toContain('Incorrect API key provided: [redacted]');
+  expect(failure.message).not.toContain(KEY);
+  expect(JSON.stringify(failure.details)).not.toContain(KEY);
 });
