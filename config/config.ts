@@ -3,6 +3,7 @@
  * the worker, the client, the CLI and the HTTP server. A bad value fails fast with one line per
  * variable naming it, what was expected and what was found.
  */
+import { isIPv6 } from 'node:net';
 import { z } from 'zod';
 
 /** The default task queue (DESIGN §5). */
@@ -38,6 +39,22 @@ const hostPort = z
   .string()
   .trim()
   .regex(/^[^\s:/]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/, 'expected host:port, e.g. 127.0.0.1:7233');
+
+/**
+ * One name a browser may send in `Host`, without port or scheme: lower-cased, and an IPv6
+ * address in brackets, as browsers write it.
+ */
+const hostName = z.string().transform((text, ctx) => {
+  const name = text.toLowerCase();
+  const bare = name.replace(/^\[(.*)\]$/, '$1');
+  if (isIPv6(bare)) return `[${bare}]`;
+  if (/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(name)) return name;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'expected host names without port or scheme, e.g. cairn.example.com,10.0.0.5',
+  });
+  return z.NEVER;
+});
 
 const url = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 
@@ -83,6 +100,8 @@ export const envSchema = z.object({
   CAIRN_AUTO_APPROVE: optionalText,
   CAIRN_HTTP_PORT: port.optional(),
   CAIRN_HTTP_HOST: optionalText,
+  /** Host names the HTTP API answers to besides loopback ones and CAIRN_HTTP_HOST, comma-separated. */
+  CAIRN_HTTP_ALLOWED_HOSTS: z.string().transform(listOf).pipe(z.array(hostName)).optional(),
   CAIRN_API_TOKEN: z.string().min(16, 'expected at least 16 characters (a guessable token is no token)').optional(),
 });
 
@@ -129,8 +148,11 @@ export interface CairnConfig {
     /** Write tools that need no approval. */
     autoApprove: string[];
   };
-  /** `host` is 127.0.0.1 unless set (0.0.0.0 in containers). */
-  http: { host: string; port: number; apiToken?: string };
+  /**
+   * `host` is 127.0.0.1 unless set (0.0.0.0 in containers). `allowedHosts`: further host names
+   * (normalised, no port) the server answers to besides the loopback names and `host`.
+   */
+  http: { host: string; port: number; apiToken?: string; allowedHosts?: string[] };
 }
 
 /** Thrown when the environment holds bad values; `lines` has one line per bad variable. */
@@ -207,6 +229,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       mcpServers: e.CAIRN_MCP_SERVERS,
       autoApprove: listOf(e.CAIRN_AUTO_APPROVE),
     },
-    http: { host: e.CAIRN_HTTP_HOST ?? '127.0.0.1', port: e.CAIRN_HTTP_PORT ?? 3000, apiToken: e.CAIRN_API_TOKEN },
+    http: {
+      host: e.CAIRN_HTTP_HOST ?? '127.0.0.1',
+      port: e.CAIRN_HTTP_PORT ?? 3000,
+      apiToken: e.CAIRN_API_TOKEN,
+      allowedHosts: e.CAIRN_HTTP_ALLOWED_HOSTS,
+    },
   };
 }

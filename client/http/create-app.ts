@@ -1,8 +1,9 @@
 /**
  * The HTTP API (DESIGN §5) as a Hono app with zod-described routes, so the OpenAPI document
  * at `/api/openapi.json` is generated from the same schemas that validate requests. This file
- * wires the edge — bearer auth and a body limit on `/api/*`, coded errors, health — and the
- * route files under routes/ hold the agent endpoints, built on the client library.
+ * wires the edge — the Host allowlist on every route, bearer auth and a body limit on `/api/*`,
+ * coded errors, health — and the route files under routes/ hold the agent endpoints, built on
+ * the client library.
  */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Env } from 'hono';
@@ -10,6 +11,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AgentsPort } from './agents-port';
 import { requireBearer } from './auth';
 import { handleError, handleNotFound, sendError, validationHook } from './errors';
+import { LOOPBACK_HOST_NAMES, requireAllowedHost } from './host-guard';
 import { registerAgentRoutes } from './routes/agents';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
 import { registerWebRoutes } from './routes/web';
@@ -21,6 +23,11 @@ export interface AppDeps {
   version: string;
   /** The client library (or the slice of it the routes call). */
   agents: AgentsPort;
+  /**
+   * Host names (no port) the server answers to; a request naming another is refused with 421
+   * before routing, so a DNS-rebinding page cannot use the API. The loopback names by default.
+   */
+  allowedHosts?: readonly string[];
   /** When set, every `/api/*` route requires `Authorization: Bearer <apiToken>`. */
   apiToken?: string;
   /** Largest accepted request body in bytes; 256 KiB by default. */
@@ -56,6 +63,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   const app = new OpenAPIHono<Env>({ defaultHook: validationHook });
   app.onError(handleError);
   app.notFound(handleNotFound);
+  app.use('*', requireAllowedHost(deps.allowedHosts ?? LOOPBACK_HOST_NAMES, [healthRoute.path]));
   app.use('/api/*', requireBearer(deps.apiToken));
   app.use('/api/*', limitBodies(deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
   app.openapi(healthRoute, async (c) => {

@@ -1,7 +1,7 @@
 /**
  * Errors of the HTTP API (DESIGN §5): every failure leaves as `{ error: { code, message, field? } }`
  * with a status chosen from a stable code — client-library codes (INVALID_* → 400, NOT_FOUND →
- * 404, NOT_OPEN / CONFLICT → 409) plus the edge's own (401, 413, 500). Tests match the code.
+ * 404, NOT_OPEN / CONFLICT → 409) plus the edge's own (401, 413, 415, 421, 500). Tests match the code.
  */
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -10,7 +10,18 @@ import type { ZodError } from 'zod';
 import { ClientError, type ClientErrorCode } from '../client-error';
 
 /** Every error code the API answers with. */
-export type ApiErrorCode = ClientErrorCode | 'UNAUTHORIZED' | 'PAYLOAD_TOO_LARGE' | 'INTERNAL';
+export type ApiErrorCode =
+  | ClientErrorCode
+  /** 401: the bearer token is missing or wrong. */
+  | 'UNAUTHORIZED'
+  /** 413: the body is over the limit. */
+  | 'PAYLOAD_TOO_LARGE'
+  /** 415: a route that reads a JSON body got another media type (or none). */
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  /** 421: the `Host` names a host this server does not answer to (DNS rebinding guard). */
+  | 'HOST_NOT_ALLOWED'
+  /** 500: anything unexpected; the details stay in the server's log. */
+  | 'INTERNAL';
 
 /** The error body's inner object. */
 export interface ApiErrorDetail {
@@ -27,6 +38,8 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   NOT_OPEN: 409,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  HOST_NOT_ALLOWED: 421,
   INTERNAL: 500,
 };
 
@@ -55,6 +68,9 @@ export const handleNotFound: NotFoundHandler = (c) =>
 /** Thrown errors: coded client errors keep their code; hono's own become their status's code. */
 export const handleError: ErrorHandler = (err, c) => {
   if (err instanceof ClientError) return sendError(c, err.code, err.message, err.field);
+  // The body validator's media-type gate says only "Unsupported Media Type": say what is expected.
+  if (err instanceof HTTPException && err.status === 415)
+    return sendError(c, 'UNSUPPORTED_MEDIA_TYPE', 'expected a JSON body with "Content-Type: application/json"');
   if (err instanceof HTTPException) return sendError(c, codeOfStatus(err.status), err.message);
   console.error('HTTP API error', err);
   return sendError(c, 'INTERNAL', 'internal error');

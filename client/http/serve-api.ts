@@ -6,6 +6,7 @@ import type { CairnConfig } from '../../config/config';
 import { version } from '../../package.json';
 import { AgentClient } from '../agent-client';
 import { createApp } from './create-app';
+import { allowedHostNames } from './host-guard';
 
 export interface ApiServer {
   url: string;
@@ -18,6 +19,7 @@ export async function serveApi(config: CairnConfig): Promise<ApiServer> {
   const app = createApp({
     version,
     agents,
+    allowedHosts: allowedHostNames(config.http.host, config.http.allowedHosts),
     ...(config.http.apiToken !== undefined ? { apiToken: config.http.apiToken } : {}),
     // A round trip to the frontend on the client's own connection (no second connection).
     temporalHealthy: async () => {

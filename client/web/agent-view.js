@@ -4,12 +4,11 @@
  * sanitised Markdown. State always comes from the server; every event re-fetches it. Open
  * controls are kept across refreshes, so a half-typed answer is never wiped.
  */
-import DOMPurify from '/vendor/dompurify.js';
-import { marked } from '/vendor/marked.js';
 import { api, watchEvents } from './api.js';
 import { clock, h, temporalLink } from './dom.js';
 import { interactionControl } from './forms.js';
 import { planGraph } from './graph.js';
+import { renderMarkdown } from './markdown.js';
 
 const TERMINAL = ['completed', 'failed', 'cancelled'];
 
@@ -175,7 +174,7 @@ function answerParts(state) {
   if (state.error) parts.push(h('p', { class: 'error agent-error', text: state.error }));
   if (state.result) {
     const md = h('div', { class: 'markdown final-answer' });
-    md.innerHTML = DOMPurify.sanitize(String(marked.parse(state.result, { async: false })));
+    md.innerHTML = renderMarkdown(state.result);
     parts.push(md);
   }
   if (parts.length === 0) parts.push(h('p', { class: 'muted', text: 'No answer yet.' }));

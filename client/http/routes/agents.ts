@@ -30,6 +30,7 @@ const startRoute = createRoute({
     201: { description: 'Started; the id is the workflow id', content: json(Started) },
     400: failure('Invalid input (INVALID_INPUT, with the field)'),
     409: failure('An agent with this id exists (CONFLICT)'),
+    415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
   },
 });
 
@@ -66,6 +67,7 @@ const answerRoute = createRoute({
     400: failure('Invalid body (INVALID_INPUT) or rejected answer (INVALID_ANSWER)'),
     404: failure('No such agent (NOT_FOUND)'),
     409: failure('The interaction is closed or unknown (NOT_OPEN)'),
+    415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
   },
 });
 

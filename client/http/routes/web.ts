@@ -27,6 +27,7 @@ const PAGE_FILES: Record<string, string> = {
   'agent-view.js': 'text/javascript',
   'forms.js': 'text/javascript',
   'graph.js': 'text/javascript',
+  'markdown.js': 'text/javascript',
   'style.css': 'text/css',
 };
 
@@ -37,7 +38,11 @@ const VENDOR_FILES: Record<string, [string, string]> = {
   'dompurify.js': ['dompurify', 'purify.es.mjs'],
 };
 
-/** Who may load what: only this origin, no inline script, no plugins, no framing. */
+/**
+ * Who may load what: only this origin, no inline script, no plugins, no framing, and no form
+ * submission at all — the page's own forms are handled in script and never navigate, so a form
+ * that slips into rendered model output cannot post anywhere either.
+ */
 const CSP = [
   "default-src 'self'",
   "script-src 'self'",
@@ -46,6 +51,7 @@ const CSP = [
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
+  "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
 
