@@ -19,6 +19,7 @@ import { agentInputSchema, type AgentInput } from '../workflows/agent/agent-inpu
 import type { AgentEvent, AgentPhase, AgentState } from '../workflows/agent/agent-state';
 import type { agentWorkflow, AgentResult } from '../workflows/agent/agent-workflow';
 import type { AnswerInput } from '../workflows/interactions/interaction-types';
+import { nonFiniteNumberPath } from './non-finite-number';
 import { answerSignal, answerUpdate, stateQuery, type AnswerAccepted } from '../workflows/messages';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../workflows/search-attributes';
 import { ClientError } from './client-error';
@@ -127,6 +128,10 @@ export class AgentClient {
     input: AnswerInput,
     via: 'update' | 'signal' = 'update',
   ): Promise<AnswerAccepted | undefined> {
+    const nonFinite = nonFiniteNumberPath(input.answer, 'answer');
+    if (nonFinite !== undefined) {
+      throw new ClientError('INVALID_ANSWER', `${nonFinite}: must be a finite number`, nonFinite);
+    }
     return this.guard(id, async () => {
       if (via === 'signal') return void (await this.handle(id).signal(answerSignal, input));
       try {
