@@ -2,6 +2,7 @@
  * What the scripted LLM can be told to answer: one value per Chat Completions request.
  * Build them with the `reply` helpers so tests read like a conversation.
  */
+import type { Hold, RequestMatch } from './holds';
 
 /** One tool call the fake model makes. `arguments` objects are JSON-encoded on the wire. */
 export interface ScriptedToolCall {
@@ -23,6 +24,8 @@ export interface MessageReply {
   toolCalls: ScriptedToolCall[];
   usage?: ScriptedUsage;
   delayMs?: number;
+  /** Answer only once a request matching `hold.until` has arrived (see holds.ts). */
+  hold?: Hold;
 }
 
 /** An HTTP error, e.g. 429 with Retry-After, 500, 400. */
@@ -32,6 +35,8 @@ export interface ErrorReply {
   message: string;
   retryAfterSeconds?: number;
   delayMs?: number;
+  /** Answer only once a request matching `hold.until` has arrived (see holds.ts). */
+  hold?: Hold;
 }
 
 /** Never answers; the request stays open until the client gives up or the fake closes. */
@@ -85,5 +90,12 @@ export const reply = {
   },
   brokenBody(): BrokenBodyReply {
     return { kind: 'broken-body' };
+  },
+  /**
+   * `scripted`, answered only once a request matching `until` has arrived: proof that the
+   * releasing request started before this call ended (holds.ts).
+   */
+  heldUntil<R extends MessageReply | ErrorReply>(scripted: R, until: RequestMatch, timeoutMs?: number): R {
+    return { ...scripted, hold: { until, ...(timeoutMs !== undefined ? { timeoutMs } : {}) } };
   },
 };

@@ -4,13 +4,13 @@
  * calls, else the purpose (`plan`, `replan`, `summary`, `model`) — and falls through (so the fake fails
  * loudly) when a caller's queue runs out.
  */
+import { callerOf } from './holds';
 import type { ScriptedReply } from './replies';
 import type { RecordedRequest, ReplyFunction } from './scripted-llm';
 
 /** The route key of a request: `step:<id>` for a step's own calls, else the purpose. */
 export function routeOf(request: RecordedRequest): string {
-  const purpose = request.headers['x-cairn-purpose'] ?? 'unknown';
-  return purpose === 'step' ? `step:${request.headers['x-cairn-step'] ?? '?'}` : purpose;
+  return callerOf(request.headers);
 }
 
 /** A reply function serving each route's replies in order. */

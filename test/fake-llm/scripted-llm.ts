@@ -2,11 +2,14 @@
  * The one scripted LLM fake shared by every test and benchmark: a real HTTP server speaking
  * OpenAI Chat Completions (`POST /v1/chat/completions`), so the real `openai` client talks to
  * it over a socket. Tests program it as a queue of replies or a function of the request; it
- * records every request with its headers and time, and fails loudly when its script runs out.
+ * records every request with its headers and time, holds a reply until a sibling request
+ * arrives when told to (holds.ts), and fails loudly when its script runs out or a hold is
+ * never released.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { callerOf, DEFAULT_HOLD_TIMEOUT_MS, describeMatch, HoldRegistry, type Hold } from './holds';
 import type { MessageReply, ScriptedReply } from './replies';
 
 /** A request the fake received. */
@@ -17,6 +20,13 @@ export interface RecordedRequest {
   receivedAt: number;
   /** `Date.now()` when the answer was sent (undefined while pending or for a hang). */
   answeredAt?: number;
+  /**
+   * How many requests had arrived when the answer was sent: those with a lower index came
+   * before the answer, the rest after. An order with no clock in it, so no millisecond ties.
+   */
+  answeredBefore?: number;
+  /** For a held reply: the index of the request whose arrival released it. */
+  releasedBy?: number;
   /** `usage.total_tokens` of the answer, when it was a completion. */
   reportedTokens?: number;
   /** Lower-cased header names, as Node gives them. */
@@ -39,10 +49,14 @@ export class ScriptedLlm {
   readonly requests: RecordedRequest[] = [];
   /** Requests that arrived with nothing scripted for them (each also got an HTTP 400). */
   readonly unscripted: RecordedRequest[] = [];
+  /** Holds that were never released, one message each (the reply was sent at the timeout). */
+  readonly holdFailures: string[] = [];
   private readonly queue: ScriptedReply[] = [];
   private handler: ReplyFunction | undefined;
   private readonly sockets = new Set<Socket>();
   private readonly waiters: { count: number; resolve: () => void }[] = [];
+  private readonly holds = new HoldRegistry<RecordedRequest>();
+  private closing = false;
 
   private constructor(
     private readonly server: Server,
@@ -96,16 +110,21 @@ export class ScriptedLlm {
   }
 
   /**
-   * Stops the server, cutting hanging requests. Throws if any request went unscripted, so a
-   * test whose script ran out fails even when the workflow swallowed the error.
+   * Stops the server, cutting hanging requests and ending held ones. Throws if any request
+   * went unscripted or any hold was never released, so such a test fails even when the
+   * workflow swallowed the error.
    */
   async close(): Promise<void> {
+    this.closing = true;
+    this.holds.abandon();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const problems = [...this.holdFailures];
     if (this.unscripted.length > 0) {
       const purposes = this.unscripted.map((r) => `#${r.index} ${r.headers['x-cairn-purpose'] ?? '?'}`).join(', ');
-      throw new Error(`${SCRIPT_EXHAUSTED}: ${this.unscripted.length} request(s) had no scripted reply (${purposes})`);
+      problems.unshift(`${SCRIPT_EXHAUSTED}: ${this.unscripted.length} request(s) had no scripted reply (${purposes})`);
     }
+    if (problems.length > 0) throw new Error(problems.join('\n'));
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -122,6 +141,7 @@ export class ScriptedLlm {
     };
     this.requests.push(recorded);
     this.wakeWaiters();
+    this.holds.arrived(recorded);
     if (body.stream) {
       return sendJson(res, 400, { error: { message: 'scripted-llm: streaming is not supported' } });
     }
@@ -133,9 +153,11 @@ export class ScriptedLlm {
       return sendJson(res, 400, { error: { message, type: 'invalid_request_error', code: 'script_exhausted' } });
     }
     if (scripted.kind === 'hang') return; // the socket stays open until the client or close() ends it
+    if ('hold' in scripted && scripted.hold) await this.awaitRelease(recorded, scripted.hold);
     const delay = ('delayMs' in scripted ? scripted.delayMs : undefined) ?? this.options.latencyMs ?? 0;
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     recorded.answeredAt = Date.now();
+    recorded.answeredBefore = this.requests.length;
     switch (scripted.kind) {
       case 'broken-body':
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -152,6 +174,22 @@ export class ScriptedLlm {
         return sendJson(res, 200, body);
       }
     }
+  }
+
+  /** Waits for `hold` to be released; a hold that never is becomes a recorded failure. */
+  private async awaitRelease(request: RecordedRequest, hold: Hold): Promise<void> {
+    const releasedBy = await this.holds.wait(request, hold, this.requests);
+    if (releasedBy) {
+      request.releasedBy = releasedBy.index;
+      return;
+    }
+    const held = `${callerOf(request.headers)}'s reply (request #${request.index}) was held`;
+    const message = this.closing
+      ? `scripted-llm: ${held} for ${describeMatch(hold.until)} until the fake closed`
+      : `scripted-llm: ${describeMatch(hold.until)} never arrived while ${held} ` +
+        `(${hold.timeoutMs ?? DEFAULT_HOLD_TIMEOUT_MS} ms)`;
+    this.holdFailures.push(message);
+    process.stderr.write(`${message}\n`);
   }
 
   private wakeWaiters(): void {

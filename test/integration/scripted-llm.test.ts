@@ -100,3 +100,29 @@ test('injects latency, and a hang that only the client timeout ends', async () =
   await expect(quick.chat.completions.create({ model: 'm', messages: [] })).rejects.toBeInstanceOf(APIConnectionError);
   expect(llm.requests[1]?.answeredAt).toBeUndefined();
 });
+
+test('holds a reply until a matching request has arrived, and fails loudly when none does', async () => {
+  const asStep = (id: string) => ask(id, { 'X-Cairn-Purpose': 'step', 'X-Cairn-Step': id });
+  llm.enqueue(
+    reply.heldUntil(reply.text('a'), { step: 'b' }),
+    reply.text('b'),
+    reply.heldUntil(reply.text('c'), { purpose: 'step', step: 'a' }),
+    reply.heldUntil(reply.text('d'), { step: 'never' }, 200),
+  );
+  const a = asStep('a');
+  await llm.waitForRequests(1);
+  expect(llm.requests[0]?.answeredAt).toBeUndefined(); // held: b has not been asked yet
+  expect((await asStep('b')).choices[0]?.message.content).toBe('b');
+  expect((await a).choices[0]?.message.content).toBe('a');
+  expect(llm.requests[0]?.releasedBy).toBe(1);
+  // A matching request that arrived earlier releases at once.
+  expect((await asStep('c')).choices[0]?.message.content).toBe('c');
+  expect(llm.requests[2]?.releasedBy).toBe(0);
+  // Nothing releases d: it is answered at the timeout, and the failure is recorded and thrown.
+  expect((await asStep('d')).choices[0]?.message.content).toBe('d');
+  expect(llm.requests[3]?.releasedBy).toBeUndefined();
+  expect(llm.holdFailures).toEqual([
+    "scripted-llm: step:never's request never arrived while step:d's reply (request #3) was held (200 ms)",
+  ]);
+  await expect(llm.close()).rejects.toThrow(/step:never's request never arrived/);
+});
