@@ -25,6 +25,8 @@ export interface ActivityDeps {
   /** Reads conversations lent by reference (the workflows' `conversation` query). */
   conversations: ConversationReader;
   workspace: string;
+  /** Folder of the idempotency ledger, outside the workspace. */
+  ledgerDir: string;
   /** Extra tools beside the built-ins (user modules, MCP servers, tests). */
   tools?: ToolDefinition[];
   /** Write tools that run without approval. */
@@ -55,7 +57,12 @@ export function createActivities(deps: ActivityDeps) {
       readConversation: deps.conversations.read,
       toolSpec: (name) => WORKFLOW_TOOLS[name] ?? registry.spec(name),
     }),
-    ...createToolActivities({ registry, workspace: deps.workspace, autoApprove: deps.autoApprove ?? [] }),
+    ...createToolActivities({
+      registry,
+      workspace: deps.workspace,
+      ledgerDir: deps.ledgerDir,
+      autoApprove: deps.autoApprove ?? [],
+    }),
   };
 }
 

@@ -29,11 +29,11 @@ export const chaosAppendTool = defineTool({
   effect: 'write',
   idempotent: true,
   input: z.object({ file: z.string().regex(/^[\w.-]+$/), line: z.string().regex(/^[^\n]+$/) }),
-  async run({ file, line }, { workspace, idempotencyKey }) {
+  async run({ file, line }, { workspace, ledgerDir, idempotencyKey }) {
     const path = join(workspace, file);
     await journal(workspace, `call ${idempotencyKey}`);
     await pause(Math.random() * 150);
-    const result = await once(workspace, idempotencyKey, {
+    const result = await once(ledgerDir, idempotencyKey, {
       intent: `${file}:${line}`,
       result: `appended to ${file}`,
       act: async () => {

@@ -4,6 +4,7 @@
  * variable naming it, what was expected and what was found.
  */
 import { isIPv6 } from 'node:net';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 
 /** The default task queue (DESIGN §5). */
@@ -77,6 +78,8 @@ export const envSchema = z.object({
     .positive('expected a number above 0')
     .optional(),
   CAIRN_WORKSPACE: optionalText,
+  /** Folder of the idempotency ledger; must lie outside the workspace. */
+  CAIRN_LEDGER_DIR: optionalText,
   /** Address classes http_fetch may reach besides public ones: loopback, private, link-local. */
   CAIRN_FETCH_ALLOW: z
     .string()
@@ -138,6 +141,12 @@ export interface CairnConfig {
     concurrency: number;
   };
   workspace: string;
+  /**
+   * Folder of the idempotency ledger (which write calls are done, with their results), outside
+   * the workspace so no file tool can read or forge it. Default: beside the workspace folder,
+   * `<workspace>.ledger` — on the same disk, and as private or shared as the workspace is.
+   */
+  ledgerDir: string;
   tools: {
     /** Address classes http_fetch may reach besides public addresses. */
     fetchAllow: ('loopback' | 'private' | 'link-local')[];
@@ -166,6 +175,12 @@ export class ConfigError extends Error {
 function describe(text: string | undefined): string {
   if (text === undefined) return 'nothing';
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
+}
+
+/** Whether `path` is `folder` or lies under it, both resolved against `cwd` (no disk access). */
+function within(folder: string, path: string, cwd: string): boolean {
+  const rel = relative(resolve(cwd, folder), resolve(cwd, path));
+  return rel === '' || !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }
 
 function listOf(text: string | undefined): string[] {
@@ -204,6 +219,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
   if (Boolean(e.TEMPORAL_TLS_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_KEY_PATH)) {
     throw new ConfigError(['TEMPORAL_TLS_CERT_PATH / TEMPORAL_TLS_KEY_PATH: expected both or neither for mTLS']);
   }
+  const workspace = e.CAIRN_WORKSPACE ?? `${cwd.replace(/\/$/, '')}/.data/workspace`;
+  const ledgerDir = e.CAIRN_LEDGER_DIR ?? `${workspace.replace(/\/+$/, '')}.ledger`;
+  if (within(workspace, ledgerDir, cwd)) {
+    throw new ConfigError([`CAIRN_LEDGER_DIR: expected a folder outside CAIRN_WORKSPACE, got ${describe(ledgerDir)}`]);
+  }
   return {
     temporal: {
       address: e.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS,
@@ -222,7 +242,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       ratePerSecond: e.CAIRN_LLM_RATE_LIMIT,
       concurrency: e.CAIRN_LLM_CONCURRENCY ?? 20,
     },
-    workspace: e.CAIRN_WORKSPACE ?? `${cwd.replace(/\/$/, '')}/.data/workspace`,
+    workspace,
+    ledgerDir,
     tools: {
       fetchAllow: e.CAIRN_FETCH_ALLOW ?? [],
       modules: listOf(e.CAIRN_TOOLS),

@@ -68,6 +68,7 @@ export async function createWorker({
     defaultModel: llm.model,
     conversations,
     workspace: config.workspace,
+    ledgerDir: config.ledgerDir,
     autoApprove: config.tools.autoApprove,
     fetchAllow: config.tools.fetchAllow,
     tools: [...configured.tools, ...(tools ?? [])],

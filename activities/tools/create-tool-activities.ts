@@ -14,11 +14,13 @@ const HEARTBEAT_EVERY_MS = 1_000;
 export interface ToolDeps {
   registry: ToolRegistry;
   workspace: string;
+  /** Folder of the idempotency ledger, outside the workspace. */
+  ledgerDir: string;
   /** Write tools that run without approval. */
   autoApprove: string[];
 }
 
-export function createToolActivities({ registry, workspace, autoApprove }: ToolDeps) {
+export function createToolActivities({ registry, workspace, ledgerDir, autoApprove }: ToolDeps) {
   return {
     /** The tools an agent may use: built-ins and registered ones, or those on its allow list. */
     listTools(allow?: string[]): Promise<ToolInfo[]> {
@@ -43,6 +45,7 @@ export function createToolActivities({ registry, workspace, autoApprove }: ToolD
       try {
         const outcome = await registry.run(input.name, input.arguments, {
           workspace,
+          ledgerDir,
           idempotencyKey: `${input.agentId}/${input.stepId}/${input.callId}`,
           signal: context.cancellationSignal,
         });

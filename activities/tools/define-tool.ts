@@ -9,6 +9,11 @@ import type { ReadWhen } from '../../workflows/tools/tool-types';
 export interface ToolContext {
   /** Root folder the file tools are confined to. */
   workspace: string;
+  /**
+   * Folder of the idempotency ledger (`CAIRN_LEDGER_DIR`), for `once()` from
+   * `builtin/idempotency-ledger`; outside the workspace, so no file tool can read or forge it.
+   */
+  ledgerDir: string;
   /** `<agent id>/<step id>/<call id>`: the same key on every retry of the same call. */
   idempotencyKey: string;
   /** Aborted when the activity is cancelled. */

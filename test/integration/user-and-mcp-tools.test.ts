@@ -26,7 +26,12 @@ const GREETING = 'test/fixtures/user-tools/greeting-tools.ts';
 const BROKEN = 'test/fixtures/user-tools/broken-tools.ts';
 const ECHO_SERVER = resolve(__dirname, '../fixtures/mcp/echo-server.ts');
 const scratch = mkdtempSync(join(tmpdir(), 'cairn-tools-'));
-const context: ToolContext = { workspace: scratch, idempotencyKey: 'a/s1/c1', signal: new AbortController().signal };
+const context: ToolContext = {
+  workspace: scratch,
+  ledgerDir: `${scratch}.ledger`,
+  idempotencyKey: 'a/s1/c1',
+  signal: new AbortController().signal,
+};
 
 /** Runs a tool through the registry, as the tool activity does. */
 const call = (tools: ToolDefinition[], name: string, args: unknown) =>

@@ -21,6 +21,7 @@ test('an empty environment gives the embedded defaults and the demo model', () =
   expect(config.taskQueue).toBe(DEFAULT_TASK_QUEUE);
   expect(config.llm.demo).toBe(true);
   expect(config.workspace).toBe('/srv/cairn/.data/workspace');
+  expect(config.ledgerDir).toBe('/srv/cairn/.data/workspace.ledger');
   expect(config.http).toEqual({ host: '127.0.0.1', port: 3000, apiToken: undefined });
 });
 
@@ -37,6 +38,7 @@ test('every variable is read', () => {
     CAIRN_LLM_RATE_LIMIT: '2.5',
     CAIRN_LLM_CONCURRENCY: '4',
     CAIRN_WORKSPACE: '/data/ws',
+    CAIRN_LEDGER_DIR: '/data/ledger',
     CAIRN_FETCH_ALLOW: 'loopback, private',
     CAIRN_TOOLS: './tools/a.ts,./tools/b.ts',
     CAIRN_MCP_SERVERS: '[]',
@@ -64,6 +66,7 @@ test('every variable is read', () => {
       concurrency: 4,
     },
     workspace: '/data/ws',
+    ledgerDir: '/data/ledger',
     tools: {
       fetchAllow: ['loopback', 'private'],
       modules: ['./tools/a.ts', './tools/b.ts'],
@@ -72,6 +75,15 @@ test('every variable is read', () => {
     },
     http: { host: '0.0.0.0', port: 8080, apiToken: 'a-long-enough-token' },
   });
+});
+
+test('the ledger lies beside the workspace unless set, and never inside it', () => {
+  expect(loadConfig({ CAIRN_WORKSPACE: '/data/ws/' }).ledgerDir).toBe('/data/ws.ledger');
+  expect(loadConfig({ CAIRN_WORKSPACE: 'ws', CAIRN_LEDGER_DIR: 'ws-ledger' }, '/srv').ledgerDir).toBe('ws-ledger');
+  expect(errorLines({ CAIRN_WORKSPACE: '/data/ws', CAIRN_LEDGER_DIR: '/data/ws/.cairn' })).toEqual([
+    'CAIRN_LEDGER_DIR: expected a folder outside CAIRN_WORKSPACE, got "/data/ws/.cairn"',
+  ]);
+  expect(errorLines({ CAIRN_WORKSPACE: 'ws', CAIRN_LEDGER_DIR: './ws' })).toHaveLength(1);
 });
 
 test('an API key alone means OpenAI itself, not the demo model', () => {

@@ -21,7 +21,12 @@ beforeEach(() => {
 });
 
 const run = (tool: ToolDefinition, args: unknown, key = 'agent/s1/c1') =>
-  tool.run(tool.input.parse(args), { workspace, idempotencyKey: key, signal: new AbortController().signal });
+  tool.run(tool.input.parse(args), {
+    workspace,
+    ledgerDir: `${workspace}.ledger`,
+    idempotencyKey: key,
+    signal: new AbortController().signal,
+  });
 
 test.each([
   ['..', '../secret.txt', /leaves the workspace/],
@@ -40,6 +45,18 @@ test('a symlink that leads outside is refused for reading, writing and listing',
   await expect(run(writeFileTool, { path: 'linkdir/new.txt', content: 'x' })).rejects.toThrow(/symbolic link/);
   await expect(run(listFilesTool, { path: 'linkdir' })).rejects.toThrow(/symbolic link/);
   expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
+});
+
+test('a symlink that stays inside the workspace is followed for reading, writing and listing', async () => {
+  mkdirSync(join(workspace, 'docs'));
+  symlinkSync('notes.txt', join(workspace, 'alias.txt'));
+  symlinkSync('docs', join(workspace, 'docs-link'));
+  expect(await run(readFileTool, { path: 'alias.txt' })).toBe('hello');
+  await run(writeFileTool, { path: 'alias.txt', content: 'through the link' });
+  expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('through the link');
+  await run(writeFileTool, { path: 'docs-link/a.md', content: 'A' }, 'agent/s1/c2');
+  expect(await run(listFilesTool, { path: 'docs-link' })).toBe('a.md');
+  expect(readFileSync(join(workspace, 'docs', 'a.md'), 'utf8')).toBe('A');
 });
 
 test('a dangling symlink cannot be written through', async () => {

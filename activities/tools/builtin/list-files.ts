@@ -1,8 +1,7 @@
 /** `list_files { path? }`: lists a workspace folder (names, `/` after folders), sorted. */
-import { readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../define-tool';
-import { resolveInWorkspace } from './workspace-path';
+import { listWorkspaceFolder } from './workspace-files';
 
 const MAX_ENTRIES = 500;
 
@@ -13,14 +12,8 @@ export const listFilesTool = defineTool({
   idempotent: true,
   input: z.object({ path: z.string().optional().describe('Folder relative to the workspace root') }),
   async run({ path }, { workspace }) {
-    const folder = await resolveInWorkspace(workspace, path ?? '.');
-    const entries = await readdir(folder, { withFileTypes: true }).catch(() => {
-      throw new Error(`"${path ?? '.'}" is not a folder in the workspace`);
-    });
-    const names = entries
-      .filter((e) => e.name !== '.cairn')
-      .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
-      .sort();
+    const entries = await listWorkspaceFolder(workspace, path ?? '.');
+    const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
     const shown = names.slice(0, MAX_ENTRIES).join('\n');
     return names.length > MAX_ENTRIES ? `${shown}\n(${names.length - MAX_ENTRIES} more)` : shown || '(empty)';
   },

@@ -1,8 +1,7 @@
 /** `read_file { path }`: reads a UTF-8 text file inside the workspace. */
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../define-tool';
-import { resolveInWorkspace } from './workspace-path';
+import { readWorkspaceFile } from './workspace-files';
 
 const MAX_BYTES = 1_000_000;
 
@@ -12,11 +11,5 @@ export const readFileTool = defineTool({
   effect: 'read',
   idempotent: true,
   input: z.object({ path: z.string().min(1).describe('File path relative to the workspace root') }),
-  async run({ path }, { workspace }) {
-    const file = await resolveInWorkspace(workspace, path);
-    const info = await stat(file).catch(() => undefined);
-    if (!info?.isFile()) throw new Error(`"${path}" is not a file in the workspace`);
-    if (info.size > MAX_BYTES) throw new Error(`"${path}" is ${info.size} bytes; the limit is ${MAX_BYTES}`);
-    return readFile(file, 'utf8');
-  },
+  run: ({ path }, { workspace }) => readWorkspaceFile(workspace, path, MAX_BYTES),
 });

@@ -1,15 +1,14 @@
 /**
  * `write_file { path, content }`: writes a UTF-8 text file inside the workspace, exactly once
  * per idempotency key — a retried or replayed call returns the first result and does not write
- * again (DESIGN §4.5). A write tool: it needs approval unless the policy allows it.
+ * again. A write tool: it needs approval unless the policy allows it.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../define-tool';
 import { once } from './idempotency-ledger';
-import { resolveInWorkspace } from './workspace-path';
+import { readWorkspaceFile, writeWorkspaceFile } from './workspace-files';
+import { workspaceParts } from './workspace-path';
 
 const MAX_CONTENT = 1_000_000;
 
@@ -22,17 +21,16 @@ export const writeFileTool = defineTool({
     path: z.string().min(1).describe('File path relative to the workspace root'),
     content: z.string().max(MAX_CONTENT).describe('The whole new content of the file'),
   }),
-  async run({ path, content }, { workspace, idempotencyKey }) {
-    const file = await resolveInWorkspace(workspace, path);
+  async run({ path, content }, { workspace, ledgerDir, idempotencyKey }) {
+    // A path that can never be written is refused before the ledger hears of it.
+    const parts = workspaceParts(path);
     const hash = createHash('sha256').update(content).digest('hex');
-    return once(workspace, idempotencyKey, {
-      intent: `${file}:${hash}`,
-      result: `wrote ${Buffer.byteLength(content)} bytes to ${path}`,
-      act: async () => {
-        await mkdir(dirname(file), { recursive: true });
-        await writeFile(file, content);
-      },
-      alreadyDone: async () => (await readFile(file, 'utf8').catch(() => undefined)) === content,
+    const bytes = Buffer.byteLength(content);
+    return once(ledgerDir, idempotencyKey, {
+      intent: `${parts.join('/')}:${hash}`,
+      result: `wrote ${bytes} bytes to ${path}`,
+      act: () => writeWorkspaceFile(workspace, path, content),
+      alreadyDone: async () => (await readWorkspaceFile(workspace, path, bytes).catch(() => undefined)) === content,
     });
   },
 });
