@@ -3,6 +3,7 @@
  * the worker passes real clients and tests pass fakes (STYLE §2).
  */
 import type OpenAI from 'openai';
+import type { Redactor } from '../config/redact-secrets';
 import { askUserTool } from '../workflows/interactions/ask-schema';
 import type { LlmToolSpec } from '../workflows/llm-types';
 import { workflowBuiltins } from '../workflows/tools/builtin-tools';
@@ -33,6 +34,8 @@ export interface ActivityDeps {
   autoApprove?: string[];
   /** Address classes http_fetch may reach besides public ones. */
   fetchAllow?: AllowableClass[];
+  /** Removes secrets from error text before it is recorded (history, state, logs). */
+  redact: Redactor;
 }
 
 /** Built-in tools implemented in the workflows themselves; the model still needs their specs. */
@@ -49,13 +52,14 @@ export function builtinTools(fetchAllow: AllowableClass[] = []): ToolDefinition[
 
 /** Builds the activity implementations registered on the worker. */
 export function createActivities(deps: ActivityDeps) {
-  const registry = createToolRegistry([...builtinTools(deps.fetchAllow), ...(deps.tools ?? [])]);
+  const registry = createToolRegistry([...builtinTools(deps.fetchAllow), ...(deps.tools ?? [])], deps.redact);
   return {
     ...createLlmActivities({
       openai: deps.openai,
       defaultModel: deps.defaultModel,
       readConversation: deps.conversations.read,
       toolSpec: (name) => WORKFLOW_TOOLS[name] ?? registry.spec(name),
+      redact: deps.redact,
     }),
     ...createToolActivities({
       registry,

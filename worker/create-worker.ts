@@ -6,6 +6,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/create-activities';
+import { configuredSecrets, createRedactor } from '../config/redact-secrets';
 import { startDemoServer } from '../activities/llm/demo/demo-server';
 import { createOpenAiClient } from '../activities/llm/openai-client';
 import { conversationReader } from '../activities/llm/read-conversation';
@@ -69,6 +70,7 @@ export async function createWorker({
     conversations,
     workspace: config.workspace,
     ledgerDir: config.ledgerDir,
+    redact: createRedactor(configuredSecrets(config)),
     autoApprove: config.tools.autoApprove,
     fetchAllow: config.tools.fetchAllow,
     tools: [...configured.tools, ...(tools ?? [])],

@@ -3,6 +3,7 @@
  * inputs (never a hand-written copy), and runs a call after validating its arguments.
  */
 import { z } from 'zod';
+import { createRedactor, type Redactor } from '../../config/redact-secrets';
 import type { LlmToolSpec } from '../../workflows/llm-types';
 import type { ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
 import type { ToolContext, ToolDefinition } from './define-tool';
@@ -26,8 +27,12 @@ function parametersOf(tool: ToolDefinition): Record<string, unknown> {
   return tool.parameters ?? z.toJSONSchema(tool.input);
 }
 
-/** Builds a registry; duplicate names are a programming error. */
-export function createToolRegistry(tools: ToolDefinition[]): ToolRegistry {
+/**
+ * Builds a registry; duplicate names are a programming error.
+ * @param redact removes secrets from a failed tool's error text before the model (and so the
+ *   history) sees it; by default credential-shaped text only.
+ */
+export function createToolRegistry(tools: ToolDefinition[], redact: Redactor = createRedactor([])): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`two tools are named "${tool.name}"`);
@@ -64,7 +69,7 @@ export function createToolRegistry(tools: ToolDefinition[]): ToolRegistry {
       try {
         return { ok: true, output: await tool.run(parsed.data, context) };
       } catch (err) {
-        return { ok: false, output: `${name} failed: ${err instanceof Error ? err.message : String(err)}` };
+        return { ok: false, output: redact(`${name} failed: ${err instanceof Error ? err.message : String(err)}`) };
       }
     },
   };
