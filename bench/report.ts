@@ -1,17 +1,15 @@
 /**
  * Collects the benchmark figures, prints each as it is measured (figure, ratio and target side
- * by side) and renders BENCHMARKS.md.
+ * by side) and renders BENCHMARKS.md. A row with a target always carries its verdict, computed
+ * from the figures; a benchmark that crashed is an error row and makes the run exit non-zero.
  */
 
-/** One line of the results table. */
-export interface Row {
+/** One line of the results table: a target comes with whether it was met, or not at all. */
+export type Row = {
   benchmark: string;
   figure: string;
   measured: string;
-  target?: string;
-  /** Whether the target was met; undefined when there is no target. */
-  met?: boolean;
-}
+} & ({ target: string; met: boolean } | { target?: undefined; met?: undefined });
 
 /** The machine the run was made on. */
 export interface Machine {
@@ -26,12 +24,30 @@ export interface Machine {
 export class Report {
   readonly rows: Row[] = [];
   readonly notes: string[] = [];
+  /** Benchmarks that crashed or measured nothing, one line each. */
+  readonly errors: string[] = [];
 
   /** Records and prints a figure. */
   add(row: Row): void {
     this.rows.push(row);
     const target = row.target ? `   target ${row.target} ${verdict(row.met)}` : '';
     process.stdout.write(`  ${row.benchmark} | ${row.figure}: ${row.measured}${target}\n`);
+  }
+
+  /** Records a benchmark that crashed or whose run measured nothing, as an `error` row. */
+  error(benchmark: string, message: string): void {
+    this.errors.push(`${benchmark}: ${message}`);
+    this.add({ benchmark, figure: 'error', measured: message.replace(/\|/g, '/').replace(/\s+/g, ' ').slice(0, 200) });
+  }
+
+  /** Targets measured and not met, as `benchmark | figure`. */
+  unmet(): string[] {
+    return this.rows.filter((r) => r.met === false).map((r) => `${r.benchmark} | ${r.figure}`);
+  }
+
+  /** 1 when a benchmark crashed or measured nothing, else 0; a target not met is reported, not fatal. */
+  exitCode(): 0 | 1 {
+    return this.errors.length > 0 ? 1 : 0;
   }
 
   /** A sentence for the notes under the table (scaled sizes, what is counted, failures). */

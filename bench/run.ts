@@ -1,7 +1,9 @@
 /**
  * `npm run bench` (not part of `npm test`): starts one Temporal dev server on a free port with
  * a temporary SQLite file, bundles the workflows once, runs the benchmarks in order, prints
- * each figure beside its target, writes BENCHMARKS.md and tears everything down.
+ * each figure beside its target (every verdict computed from the figures), writes BENCHMARKS.md
+ * and tears everything down. Exits non-zero when a benchmark crashed or measured nothing (the
+ * file is still written, with the error); a target not met is reported, not fatal.
  * `npm run bench -- 1 2` runs only benchmarks 1 and 2 and prints them without writing the file.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +30,19 @@ const BENCHMARKS: [string, (env: BenchEnv, report: Report) => Promise<void>][] =
   ['5. Plan visible', planVisible],
 ];
 
-async function main(): Promise<void> {
+/** The closing lines: targets not met, benchmarks that crashed. */
+function closingLines(report: Report): string {
+  const unmet = report.unmet();
+  return [
+    `\n${unmet.length} target(s) not met${unmet.length > 0 ? `: ${unmet.join('; ')}` : ''}`,
+    ...(report.errors.length > 0
+      ? [`bench FAILED: ${report.errors.length} benchmark error(s): ${report.errors.join('; ')}`]
+      : []),
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<0 | 1> {
   const began = performance.now();
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const cli = ensureTemporalCli();
@@ -56,8 +70,7 @@ async function main(): Promise<void> {
       try {
         await bench(env, report);
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        report.add({ benchmark: name, figure: 'error', measured: message.replace(/\|/g, '/').slice(0, 200) });
+        report.error(name, `crashed: ${err instanceof Error ? err.message : String(err)}`);
       }
       process.stdout.write(`  (${((performance.now() - start) / 1000).toFixed(1)} s)\n`);
     }
@@ -74,13 +87,16 @@ async function main(): Promise<void> {
     );
     if (only.length > 0) {
       process.stdout.write(`\n${markdown}\n(only ${only.join(', ')}: BENCHMARKS.md left as it was)\n`);
-      return;
+      process.stdout.write(closingLines(report));
+      return report.exitCode();
     }
     // Formatted as `npm run lint` (prettier --check .) expects.
     const file = join(__dirname, '..', 'BENCHMARKS.md');
     const options = (await resolveConfig(file)) ?? {};
     writeFileSync(file, await format(markdown, { ...options, parser: 'markdown' }));
     process.stdout.write('\nwrote BENCHMARKS.md\n');
+    process.stdout.write(closingLines(report));
+    return report.exitCode();
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -88,7 +104,7 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => process.exit(0),
+  (code) => process.exit(code),
   (err: unknown) => {
     process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
