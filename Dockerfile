@@ -12,5 +12,7 @@ COPY activities ./activities
 COPY worker ./worker
 COPY client ./client
 COPY scripts ./scripts
+# The worker's data volume (workspace and ledger) mounts here; a new volume takes this owner.
+RUN mkdir -p /data && chown node:node /data
 USER node
 CMD ["npm", "run", "worker"]
