@@ -8,10 +8,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { intendedWrites, logFileOf } from './agent-script';
-import { JOURNAL } from './chaos-tools';
+import { journalFigures, readJournal, type JournalFigures } from './journal';
 
-/** What the audit found. */
-export interface WriteAudit {
+/** What the audit found, with the journal's retry figures. */
+export interface WriteAudit extends JournalFigures {
   /** Writes the agents meant to make. */
   intended: number;
   /** Writes found on disk, every repeat included. */
@@ -22,12 +22,6 @@ export interface WriteAudit {
   missing: number;
   /** Lines nobody meant to write. */
   unexpected: number;
-  /** `chaos_append` invocations beyond one per call: retries the ledger answered. */
-  retriedCalls: number;
-  /** Retried calls whose earlier attempt died after writing, before the ledger recorded it. */
-  interruptedAfterWrite: number;
-  /** Retried calls whose earlier attempt died after recording its intent, before writing. */
-  interruptedBeforeWrite: number;
   /** Human-readable lines for each problem found. */
   problems: string[];
 }
@@ -42,15 +36,12 @@ export async function appendedLines(workspace: string, agentIds: string[]): Prom
 
 /** Audits the writes of `agentIds` in `workspace`. */
 export async function auditWrites(workspace: string, agentIds: string[]): Promise<WriteAudit> {
-  const audit: WriteAudit = {
+  const audit: Omit<WriteAudit, keyof JournalFigures> = {
     intended: 0,
     onDisk: 0,
     duplicates: 0,
     missing: 0,
     unexpected: 0,
-    retriedCalls: 0,
-    interruptedAfterWrite: 0,
-    interruptedBeforeWrite: 0,
     problems: [],
   };
   for (const agentId of agentIds) {
@@ -78,10 +69,5 @@ export async function auditWrites(workspace: string, agentIds: string[]): Promis
       }
     }
   }
-  const journal = ((await readText(join(workspace, JOURNAL))) ?? '').split('\n').filter(Boolean);
-  const calls = journal.filter((e) => e.startsWith('call '));
-  audit.retriedCalls = calls.length - new Set(calls).size;
-  audit.interruptedAfterWrite = journal.filter((e) => e.startsWith('interrupted-after-write ')).length;
-  audit.interruptedBeforeWrite = journal.filter((e) => e.startsWith('interrupted-before-write ')).length;
-  return audit;
+  return { ...audit, ...journalFigures(await readJournal(workspace)) };
 }

@@ -4,26 +4,21 @@
  * happens, so a repeated write is visible as a repeated line. Like `write_file` it honours the
  * call's idempotency key through Cairn's ledger. It pauses before writing, between the write
  * and the ledger's record of it, and before returning, so SIGKILLs land in each window of a
- * call; it keeps a journal (`.chaos/journal.log`) of every invocation and of every interrupted
- * attempt a retry found.
+ * call; it journals (chaos/journal.ts) the start and end of every invocation, with the worker
+ * that ran it, and every interrupted attempt a retry found.
  */
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { once } from '../activities/tools/builtin/idempotency-ledger';
-import { defineTool } from '../activities/tools/define-tool';
+import { defineTool, type ToolDefinition } from '../activities/tools/define-tool';
 import { pause } from './clock';
+import { appendJournal as journal, WORKER_ENV } from './journal';
 
-/** Where the journal lives, relative to the workspace. */
-export const JOURNAL = join('.chaos', 'journal.log');
+/** The worker this process is, as the lab named it (the pid when run outside the lab). */
+const worker = (): string => process.env[WORKER_ENV] ?? `pid${process.pid}`;
 
-async function journal(workspace: string, entry: string): Promise<void> {
-  await mkdir(join(workspace, '.chaos'), { recursive: true });
-  await appendFile(join(workspace, JOURNAL), `${entry}\n`);
-}
-
-/** `chaos_append { file, line }`: appends `line` to `file` once per idempotency key. */
-export const chaosAppendTool = defineTool({
+const appendOnce = defineTool({
   name: 'chaos_append',
   description: 'Append one line to a file in the workspace.',
   effect: 'write',
@@ -31,7 +26,6 @@ export const chaosAppendTool = defineTool({
   input: z.object({ file: z.string().regex(/^[\w.-]+$/), line: z.string().regex(/^[^\n]+$/) }),
   async run({ file, line }, { workspace, ledgerDir, idempotencyKey }) {
     const path = join(workspace, file);
-    await journal(workspace, `call ${idempotencyKey}`);
     await pause(Math.random() * 150);
     const result = await once(ledgerDir, idempotencyKey, {
       intent: `${file}:${line}`,
@@ -51,3 +45,19 @@ export const chaosAppendTool = defineTool({
     return result;
   },
 });
+
+/**
+ * `chaos_append { file, line }`: appends `line` to `file` once per idempotency key, journalling
+ * the invocation's start and its end (an error ends it too; only a kill leaves it open).
+ */
+export const chaosAppendTool: ToolDefinition = {
+  ...appendOnce,
+  async run(args, context) {
+    await journal(context.workspace, `call ${context.idempotencyKey} ${worker()}`);
+    try {
+      return await appendOnce.run(args, context);
+    } finally {
+      await journal(context.workspace, `return ${context.idempotencyKey} ${worker()}`);
+    }
+  },
+};

@@ -2,8 +2,11 @@
  * One scenario's world: its own Temporal dev server (free port, SQLite file in a temporary
  * folder, restartable on the same port and file), its own scripted LLM, workspace and task
  * queue, a client, and Cairn workers as separate OS processes (`worker/main.ts`, the entry
- * point of `npm run worker`) that the scenario starts and SIGKILLs. The lab counts kills and
- * restarts and keeps every worker's output for the report.
+ * point of `npm run worker`) that the scenario starts and SIGKILLs. The lab names each worker
+ * (`w1`, `w2`, … in CHAOS_WORKER, so the chaos tool's journal says which worker ran a call, and
+ * its log is `worker-w1.log`),
+ * counts kills and restarts, remembers which workers it killed and keeps every worker's output
+ * for the report.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +18,7 @@ import { freePort } from '../test/harness/free-port';
 import { startWorkerProcess, type WorkerProcess } from '../test/harness/worker-process';
 import { CHAOS_TOOLS, chaosScript } from './agent-script';
 import { pause } from './clock';
+import { WORKER_ENV } from './journal';
 import type { Prng } from './prng';
 
 /** What a lab needs from the runner. */
@@ -26,6 +30,11 @@ export interface LabOptions {
   /** The run's parent temporary folder. */
   root: string;
   prng: Prng;
+  /**
+   * Schedule every disruption where no write can be in flight (before the agents start), so
+   * the scenario proves nothing: the check that such a run is not reported as a pass.
+   */
+  toothless: boolean;
 }
 
 /** A scenario's dev server, fake LLM, workers and client. */
@@ -38,9 +47,13 @@ export class Lab {
   serverRestarts = 0;
   /** Agents started so far. */
   agentsStarted = 0;
+  /** Names (CHAOS_WORKER) of the workers the lab SIGKILLed, in order. */
+  readonly killed: string[] = [];
   /** Workers that are (as far as the lab knows) alive. */
   readonly workers: WorkerProcess[] = [];
   private readonly outputs: WorkerProcess[] = [];
+  private readonly names = new Map<WorkerProcess, string>();
+  private workersStarted = 0;
 
   private constructor(
     readonly options: LabOptions,
@@ -80,7 +93,9 @@ export class Lab {
 
   /** Starts a worker process and waits until it polls; `asRestart` counts it as a restart. */
   async startWorker(asRestart = false): Promise<WorkerProcess> {
+    const name = `w${++this.workersStarted}`;
     const worker = await startWorkerProcess({
+      [WORKER_ENV]: name,
       TEMPORAL_ADDRESS: this.server.address,
       CAIRN_TASK_QUEUE: this.taskQueue,
       OPENAI_BASE_URL: this.llm.baseUrl,
@@ -92,13 +107,20 @@ export class Lab {
     if (asRestart) this.workerRestarts++;
     this.workers.push(worker);
     this.outputs.push(worker);
+    this.names.set(worker, name);
     return worker;
+  }
+
+  /** The lab's name for `worker` (its CHAOS_WORKER). */
+  nameOf(worker: WorkerProcess): string {
+    return this.names.get(worker) ?? '?';
   }
 
   /** SIGKILLs `worker` and waits until it is gone. */
   async killWorker(worker: WorkerProcess): Promise<void> {
     await worker.kill('SIGKILL');
     this.kills++;
+    this.killed.push(this.nameOf(worker));
     this.workers.splice(this.workers.indexOf(worker), 1);
   }
 
@@ -148,7 +170,7 @@ export class Lab {
   async close(): Promise<string[]> {
     const problems: string[] = [];
     await Promise.all(this.workers.map((w) => w.kill('SIGKILL')));
-    this.outputs.forEach((w, i) => writeFileSync(join(this.dir, `worker-${i + 1}.log`), w.output()));
+    this.outputs.forEach((w) => writeFileSync(join(this.dir, `worker-${this.nameOf(w)}.log`), w.output()));
     await this.client.connection.close();
     await this.server.stop();
     await this.llm.close().catch((err: unknown) => problems.push(err instanceof Error ? err.message : String(err)));

@@ -1,7 +1,9 @@
 /**
  * A scenario's figures, the one-line verdict printed when it ends, and the final table of
- * every scenario: runs, kills, restarts, writes, duplicates, missing, failures and wall time.
+ * every scenario: verdict, runs, kills (and how many landed inside a write call), restarts,
+ * writes, duplicates, missing, failures and wall time.
  */
+import { evidenceLine, runVerdict, verdictOf, type Evidence } from './verdict';
 
 /** What a scenario measured and what went wrong. */
 export interface ScenarioResult {
@@ -12,6 +14,8 @@ export interface ScenarioResult {
   completed: number;
   /** Worker SIGKILLs. */
   kills: number;
+  /** Kills whose worker died with a `chaos_append` call open (from the tool's journal). */
+  killsInWrites: number;
   /** Worker restarts plus dev server restarts. */
   restarts: number;
   /** Writes found on disk, repeats included. */
@@ -20,7 +24,9 @@ export interface ScenarioResult {
   missing: number;
   /** Every broken invariant, one line each; empty when the scenario passed. */
   failures: string[];
-  /** Evidence lines (retries, interrupted writes), printed under the verdict. */
+  /** What the scenario had to show for a pass to mean anything; short evidence is INCONCLUSIVE. */
+  evidence: Evidence[];
+  /** What happened (kill moments, retries, history figures), printed under the verdict. */
   notes: string[];
   wallMs: number;
 }
@@ -30,12 +36,13 @@ const MAX_FAILURE_LINES = 25;
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
-/** The verdict line of one scenario, its notes and its failures. */
+/** The verdict line of one scenario, its evidence, notes and failures. */
 export function scenarioLines(r: ScenarioResult): string[] {
-  const verdict = r.failures.length === 0 ? 'PASS' : 'FAIL';
   return [
-    `${verdict} ${r.name}: ${r.completed}/${r.runs} agents completed, ${r.kills} kills, ${r.restarts} restarts, ` +
-      `${r.writes} writes, ${r.duplicates} duplicates, ${r.missing} missing, ${r.failures.length} failures, ${seconds(r.wallMs)}`,
+    `${verdictOf(r)} ${r.name}: ${r.completed}/${r.runs} agents completed, ${r.kills} kills (${r.killsInWrites} ` +
+      `landed inside a write call), ${r.restarts} restarts, ${r.writes} writes, ${r.duplicates} duplicates, ` +
+      `${r.missing} missing, ${r.failures.length} failures, ${seconds(r.wallMs)}`,
+    ...r.evidence.map((e) => `    evidence: ${evidenceLine(e)}`),
     ...r.notes.map((n) => `    ${n}`),
     ...r.failures.slice(0, MAX_FAILURE_LINES).map((f) => `    FAILURE: ${f}`),
     ...(r.failures.length > MAX_FAILURE_LINES
@@ -48,9 +55,11 @@ export function scenarioLines(r: ScenarioResult): string[] {
 export function summaryTable(results: ScenarioResult[], totalMs: number): string {
   const header = [
     'scenario',
+    'verdict',
     'runs',
     'completed',
     'kills',
+    'in writes',
     'restarts',
     'writes',
     'duplicates',
@@ -61,9 +70,11 @@ export function summaryTable(results: ScenarioResult[], totalMs: number): string
   const sum = (pick: (r: ScenarioResult) => number) => results.reduce((a, r) => a + pick(r), 0);
   const rows = results.map((r) => [
     r.name,
+    verdictOf(r),
     r.runs,
     r.completed,
     r.kills,
+    r.killsInWrites,
     r.restarts,
     r.writes,
     r.duplicates,
@@ -73,9 +84,11 @@ export function summaryTable(results: ScenarioResult[], totalMs: number): string
   ]);
   rows.push([
     'total',
+    runVerdict(results.map(verdictOf)),
     sum((r) => r.runs),
     sum((r) => r.completed),
     sum((r) => r.kills),
+    sum((r) => r.killsInWrites),
     sum((r) => r.restarts),
     sum((r) => r.writes),
     sum((r) => r.duplicates),

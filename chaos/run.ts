@@ -3,20 +3,24 @@
  * scenario gets its own Temporal dev server (free port, temporary SQLite file), scripted LLM
  * and worker processes: (a) SIGKILL the worker at random moments across 20 writing agents and
  * restart it, (b) restart the dev server mid-run, (c) kill one of two workers. Prints the seed
- * (`CHAOS_SEED=<n>` replays the schedule), a verdict per scenario and a final table, and exits
- * non-zero when any invariant broke — keeping the temporary folder (server and worker logs)
- * for a look. `CHAOS_KEEP=1` keeps it after a pass too; `CHAOS_SCENARIOS=a,b` runs only the
- * scenarios named.
+ * (`CHAOS_SEED=<n>` replays the schedule), a verdict per scenario and a final table. A scenario
+ * is FAIL when an invariant broke and INCONCLUSIVE when its disruptions did not demonstrably
+ * hit the work (e.g. no kill landed inside a write); either exits non-zero, keeping the
+ * temporary folder (server and worker logs) for a look. `CHAOS_KEEP=1` keeps it after a pass
+ * too; `CHAOS_SCENARIOS=a,b` runs only the scenarios named; `CHAOS_TOOTHLESS=1` schedules every
+ * disruption before the agents start — a run that must not pass.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureTemporalCli, temporalVersion } from '../scripts/dev-server';
+import { killsInWrites, readJournal } from './journal';
 import { Lab } from './lab';
 import { chaosSeed, Prng } from './prng';
 import { scenarioLines, summaryTable, type ScenarioResult } from './report';
 import { serverRestart } from './server-restart';
 import { twoWorkers } from './two-workers';
+import { runVerdict, verdictOf } from './verdict';
 import type { Scenario } from './verify';
 import { workerKills } from './worker-kills';
 
@@ -32,7 +36,8 @@ const message = (err: unknown): string => (err instanceof Error ? (err.stack ?? 
 /** Runs one scenario in its own lab; a crash of the scenario itself is a failure, not an exit. */
 async function runScenario(name: string, scenario: Scenario, cli: string, root: string, prng: Prng) {
   const started = performance.now();
-  const lab = await Lab.open({ name, cli, root, prng: prng.fork() });
+  const toothless = process.env.CHAOS_TOOTHLESS === '1';
+  const lab = await Lab.open({ name, cli, root, prng: prng.fork(), toothless });
   let result: ScenarioResult;
   try {
     result = await scenario(lab, prng.fork());
@@ -42,11 +47,13 @@ async function runScenario(name: string, scenario: Scenario, cli: string, root: 
       runs: 0,
       completed: 0,
       kills: lab.kills,
+      killsInWrites: killsInWrites(await readJournal(lab.workspace), lab.killed),
       restarts: lab.workerRestarts + lab.serverRestarts,
       writes: 0,
       duplicates: 0,
       missing: 0,
       failures: [`the scenario crashed: ${message(err)}`],
+      evidence: [],
       notes: [],
       wallMs: performance.now() - started,
     };
@@ -62,6 +69,7 @@ async function main(): Promise<number> {
   const cli = ensureTemporalCli();
   const root = mkdtempSync(join(tmpdir(), 'cairn-chaos-'));
   say(`chaos seed ${seed} (replay the schedule with CHAOS_SEED=${seed}); ${temporalVersion(cli)}`);
+  if (process.env.CHAOS_TOOTHLESS === '1') say('CHAOS_TOOTHLESS=1: every disruption comes before the agents start');
   const only = process.env.CHAOS_SCENARIOS?.split(',').map((n) => n.trim());
   const unknown = only?.filter((n) => !SCENARIOS.some(([name]) => name === n)) ?? [];
   if (unknown.length > 0) throw new Error(`CHAOS_SCENARIOS names no scenario "${unknown.join('", "')}"`);
@@ -75,12 +83,14 @@ async function main(): Promise<number> {
     scenarioLines(result).forEach(say);
   }
   say(`\n${summaryTable(results, performance.now() - began)}`);
-  const failed = results.some((r) => r.failures.length > 0);
-  const keep = failed || process.env.CHAOS_KEEP === '1';
+  const verdict = runVerdict(results.map(verdictOf));
+  const keep = verdict !== 'PASS' || process.env.CHAOS_KEEP === '1';
   if (keep) say(`logs kept in ${root}`);
   else rmSync(root, { recursive: true, force: true });
-  say(`\nchaos ${failed ? 'FAILED' : 'passed'} (seed ${seed})`);
-  return failed ? 1 : 0;
+  say(
+    `\nchaos ${{ PASS: 'passed', FAIL: 'FAILED', INCONCLUSIVE: 'INCONCLUSIVE (proved nothing)' }[verdict]} (seed ${seed})`,
+  );
+  return verdict === 'PASS' ? 0 : 1;
 }
 
 main().then(

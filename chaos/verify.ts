@@ -1,15 +1,19 @@
 /**
  * The invariants every scenario checks once its disruptions are over: every agent completed,
- * every intended write is on disk exactly once (no duplicates, none missing, nothing else),
- * and no worker died that the scenario did not kill. Gathers the figures and evidence into a
- * ScenarioResult.
+ * every intended write is on disk exactly once (no duplicates, none missing, nothing else), no
+ * workflow task failed (a determinism problem shows up there) and no worker died that the
+ * scenario did not kill. Gathers the figures into a ScenarioResult, with the evidence the
+ * scenario requires — kills that landed inside write calls, retried calls, interrupted writes
+ * — counted from the chaos tool's journal.
  */
 import { auditWrites } from './audit';
 import { toolErrors } from './agent-script';
 import type { Lab } from './lab';
+import { killsInWrites, openCalls, readJournal } from './journal';
 import { historyStats, waitForAgents } from './outcomes';
 import type { Prng } from './prng';
 import type { ScenarioResult } from './report';
+import type { Evidence } from './verdict';
 
 /** A scenario: disrupts a lab's agents and returns what it measured. */
 export type Scenario = (lab: Lab, prng: Prng) => Promise<ScenarioResult>;
@@ -19,15 +23,35 @@ export const SETTLE_TIMEOUT_MS = 150_000;
 
 const lastLines = (text: string, count = 5): string => text.trim().split('\n').slice(-count).join(' | ');
 
-/**
- * Waits for the agents, audits their writes and histories, and builds the result.
- * @param notes what the scenario did (kill moments, restarts), printed under its verdict.
- * @param failures invariants the scenario itself found broken.
- */
+/** The least of each journal figure a scenario must show; one left out is not required. */
+export interface Expected {
+  /** Kills whose worker died with a `chaos_append` call open. */
+  killsInWrites?: number;
+  /** `chaos_append` calls invoked more than once. */
+  retriedCalls?: number;
+  /** Retries that found an earlier attempt cut inside the ledger's window (before or after writing). */
+  interruptedWrites?: number;
+}
+
+/** What a scenario hands to `verify`. */
+export interface VerifyOptions {
+  /** `performance.now()` when the scenario began. */
+  started: number;
+  /** What the scenario did (kill moments, restarts), printed under its verdict. */
+  notes?: string[];
+  /** Invariants the scenario itself found broken. */
+  failures?: string[];
+  /** Journal evidence the scenario must show. */
+  expected?: Expected;
+  /** Further evidence the scenario counted itself (e.g. restarts that landed mid-run). */
+  evidence?: Evidence[];
+}
+
+/** Waits for the agents, audits their writes, journal and histories, and builds the result. */
 export async function verify(
   lab: Lab,
   ids: string[],
-  { started, notes = [], failures = [] }: { started: number; notes?: string[]; failures?: string[] },
+  { started, notes = [], failures = [], expected = {}, evidence = [] }: VerifyOptions,
 ): Promise<ScenarioResult> {
   const outcomes = await waitForAgents(lab.agents, ids, {
     timeoutMs: SETTLE_TIMEOUT_MS,
@@ -37,11 +61,17 @@ export async function verify(
   const history = await historyStats(lab.client, ids);
   const errors = toolErrors(lab.llm.requests);
   const dead = lab.deadWorkers();
+  const journal = await readJournal(lab.workspace);
+  const inWrites = killsInWrites(journal, lab.killed);
+  const interrupted = audit.interruptedAfterWrite + audit.interruptedBeforeWrite;
+  const required = (what: string, found: number, needed: number | undefined): Evidence[] =>
+    needed === undefined ? [] : [{ what, found, needed }];
   return {
     name: lab.options.name,
     runs: ids.length,
     completed: outcomes.completed.length,
     kills: lab.kills,
+    killsInWrites: inWrites,
     restarts: lab.workerRestarts + lab.serverRestarts,
     writes: audit.onDisk,
     duplicates: audit.duplicates,
@@ -50,19 +80,26 @@ export async function verify(
       ...failures,
       ...outcomes.failures,
       ...audit.problems,
+      ...history.workflowTaskFailures.map((f) => `workflow task failed: ${f}`),
       ...dead.map(
         (w) => `a worker died unkilled (exit ${w.process.exitCode ?? w.process.signalCode}): ${lastLines(w.output())}`,
       ),
     ],
+    evidence: [
+      ...required('kills that landed inside a chaos_append call', inWrites, expected.killsInWrites),
+      ...required('chaos_append calls retried', audit.retriedCalls, expected.retriedCalls),
+      ...required('interrupted writes a retry found', interrupted, expected.interruptedWrites),
+      ...evidence,
+    ],
     notes: [
       ...notes,
       `${audit.intended} writes intended; ${audit.retriedCalls} chaos_append calls retried: ` +
-        `${audit.retriedCalls - audit.interruptedAfterWrite - audit.interruptedBeforeWrite} found the result in the ledger, ` +
         `${audit.interruptedAfterWrite} found a write the ledger had not recorded yet, ` +
-        `${audit.interruptedBeforeWrite} found an intent with no write`,
+        `${audit.interruptedBeforeWrite} found an intent with no write, the others the ledger's result ` +
+        `(or no entry, when the kill came before the intent was recorded)`,
+      `kills: ${lab.killed.length === 0 ? 'none' : lab.killed.map((w) => `${w} (${openCalls(journal, w).length} chaos_append calls cut)`).join(', ')}`,
       `history: ${history.activityRetries} activity attempts beyond the first, ` +
         `${history.workflowTaskTimeouts} workflow task timeouts, ${history.workflowTaskFailures.length} workflow task failures`,
-      ...history.workflowTaskFailures.slice(0, 5).map((f) => `workflow task failure: ${f}`),
       ...errors.slice(0, 5).map((e) => `tool error seen by a step: ${e}`),
     ],
     wallMs: performance.now() - started,

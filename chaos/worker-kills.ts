@@ -4,12 +4,15 @@
  * moments (seeded) and restarted each time. Every other kill waits, after its random delay,
  * for the next `chaos_append` line to reach the disk and strikes at once — inside a write call,
  * where a retry would write again if the ledger failed. Afterwards every agent must have
- * completed and every intended write must be on disk exactly once.
+ * completed and every intended write must be on disk exactly once; and the journal must show
+ * that the kills did their job: at least one landed inside a write call, a call was retried,
+ * and a retry found an interrupted write. Toothless (CHAOS_TOOTHLESS=1), every kill comes
+ * before the first agent starts.
  */
-import { waitUntil } from '../test/harness/wait-until';
-import { appendedLines, auditWrites } from './audit';
+import { nextWrite } from './aim';
+import { auditWrites } from './audit';
 import { pause, since } from './clock';
-import type { Lab } from './lab';
+import { openCalls, readJournal } from './journal';
 import type { Scenario } from './verify';
 import { verify } from './verify';
 
@@ -20,38 +23,37 @@ export const KILLS = 4;
 /** Agents arrive over this long, so kills find them in different phases. */
 const ARRIVAL_MS = 20_000;
 
-/** Resolves as soon as one more appended line is on disk; false when none came in time. */
-async function nextWrite(lab: Lab, ids: string[]): Promise<boolean> {
-  const seen = await appendedLines(lab.workspace, ids);
-  return waitUntil('the next write', async () => (await appendedLines(lab.workspace, ids)) > seen, {
-    timeoutMs: 20_000,
-    intervalMs: 10,
-  }).catch(() => false);
-}
-
 /** Runs the scenario. */
 export const workerKills: Scenario = async (lab, prng) => {
   const started = performance.now();
   const ids = lab.agentIds(KILL_AGENTS);
   const notes: string[] = [];
   let worker = await lab.startWorker();
+  const killAndRestart = async (kill: number, moment: string) => {
+    const name = lab.nameOf(worker);
+    await lab.killWorker(worker);
+    const cut = openCalls(await readJournal(lab.workspace), name).length;
+    const { onDisk, intended } = await auditWrites(lab.workspace, ids);
+    notes.push(
+      `kill ${kill} of ${name} (${moment}) at ${since(started)}: ${lab.agentsStarted}/${ids.length} agents started, ` +
+        `${onDisk}/${intended} writes on disk, ${cut} chaos_append calls cut`,
+    );
+    worker = await lab.startWorker(true);
+  };
+  const { toothless } = lab.options;
+  if (toothless) for (let kill = 1; kill <= KILLS; kill++) await killAndRestart(kill, 'toothless: no agent yet');
   // Settled to a value so a failed start cannot become an unhandled rejection during the kills.
   const arrivals = lab.startAgents(ids, { prng: prng.fork(), ms: ARRIVAL_MS }).then(
     () => undefined,
     (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
   );
-  for (let kill = 1; kill <= KILLS; kill++) {
+  for (let kill = 1; kill <= KILLS && !toothless; kill++) {
     await pause(prng.between(2_000, 6_000));
-    const moment = kill % 2 === 0 ? ((await nextWrite(lab, ids)) ? 'just after a write' : 'no write came') : 'random';
-    await lab.killWorker(worker);
-    const { onDisk, intended } = await auditWrites(lab.workspace, ids);
-    notes.push(
-      `kill ${kill} (${moment}) at ${since(started)}: ${lab.agentsStarted}/${ids.length} agents started, ` +
-        `${onDisk}/${intended} writes on disk`,
-    );
-    worker = await lab.startWorker(true);
+    const aimed = kill % 2 === 0;
+    const moment = aimed ? ((await nextWrite(lab.workspace, ids)) ? 'just after a write' : 'no write came') : 'random';
+    await killAndRestart(kill, moment);
   }
   const failed = await arrivals;
   if (failed !== undefined) throw failed;
-  return verify(lab, ids, { started, notes });
+  return verify(lab, ids, { started, notes, expected: { killsInWrites: 1, retriedCalls: 1, interruptedWrites: 1 } });
 };
