@@ -11,7 +11,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentState } from './agent/agent-state';
 import type { AnswerInput, Answer, InteractionSpec } from './interactions/interaction-types';
 import type { LlmMessage, TokenUsage } from './llm-types';
-import type { ToolCallRecord } from './agent/agent-state';
+import type { ToolCallRecord } from './tools/tool-types';
 
 /** Answer an open interaction; fire-and-forget (what the Temporal UI can send). */
 export const answerSignal = defineSignal<[AnswerInput]>('answer');

@@ -8,7 +8,7 @@ import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import type { AgentClient } from '../agent-client';
 import { ClientError } from '../client-error';
 import type { AgentEvent, AgentPhase, AgentState } from '../../workflows/agent/agent-state';
-import type { AgentResult } from '../../workflows/agent/agent-workflow';
+import type { AgentResult } from '../../workflows/agent-contract';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import type { TokenUsage } from '../../workflows/llm-types';
 import { InputEndedError, type AnswerSource } from './answer-source';

@@ -4,7 +4,6 @@ import {
   MAX_TOOL_CALLS_KEPT,
   addEvent,
   addToolCall,
-  addUsage,
   createAgentState,
   openInteraction,
   openInteractions,
@@ -12,6 +11,7 @@ import {
   stateSince,
   type StepRun,
 } from '../../workflows/agent/agent-state';
+import { addUsage } from '../../workflows/usage';
 import { progressMarkdown } from '../../workflows/agent/progress-markdown';
 
 test('the timeline keeps the last MAX_EVENTS events and the sequence keeps counting', () => {

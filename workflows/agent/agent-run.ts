@@ -34,12 +34,13 @@ import {
 } from '../messages';
 import { parseAnswerInput, parseStepInteraction, parseStepProgress } from '../message-payloads';
 import { checkPlanValue } from '../plan/check-plan';
+import { addUsage } from '../usage';
+import { stepWorkflowId } from '../ids';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../search-attributes';
 import type { AgentSettings } from './agent-input';
 import {
   addEvent,
   addToolCall,
-  addUsage,
   createAgentState,
   noteModel,
   openInteraction,
@@ -300,7 +301,7 @@ export class AgentRun {
 
   /** The child workflow id of a step (DESIGN §5). */
   stepWorkflowId(stepId: string): string {
-    return `${this.agentId}/step-${stepId}`;
+    return stepWorkflowId(this.agentId, stepId);
   }
 
   private syncVisibility(): void {

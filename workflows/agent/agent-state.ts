@@ -5,6 +5,8 @@
  */
 import type { Answer, Interaction, InteractionSpec } from '../interactions/interaction-types';
 import { DEMO_MODEL, type TokenUsage } from '../llm-types';
+import type { ToolCallRecord } from '../tools/tool-types';
+import { zeroUsage } from '../usage';
 import type { Plan, StepStatus } from '../plan/plan-types';
 
 /** Every phase an agent can be in (DESIGN §3), in lifecycle order. */
@@ -20,16 +22,6 @@ export const AGENT_PHASES = [
 ] as const;
 
 export type AgentPhase = (typeof AGENT_PHASES)[number];
-
-/** One tool call a step made. */
-export interface ToolCallRecord {
-  callId: string;
-  name: string;
-  /** The arguments as the model wrote them, cut to a readable length. */
-  arguments: string;
-  outcome: 'ok' | 'error';
-  durationMs: number;
-}
 
 /** One step run (DESIGN §3 "Step run"). */
 export interface StepRun {
@@ -110,8 +102,6 @@ export function addToolCall(step: StepRun, call: ToolCallRecord): void {
     step.toolCalls.splice(0, step.toolCalls.length - MAX_TOOL_CALLS_KEPT);
 }
 
-export const zeroUsage = (): TokenUsage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
-
 /** A fresh state for `task`. */
 export function createAgentState(task: string): AgentState {
   return {
@@ -133,13 +123,6 @@ export function noteModel(state: AgentState, model: string): void {
   if (state.model !== undefined) return;
   state.model = model;
   state.demo = model === DEMO_MODEL;
-}
-
-/** Adds `b` into `a`. */
-export function addUsage(a: TokenUsage, b: TokenUsage): void {
-  a.promptTokens += b.promptTokens;
-  a.completionTokens += b.completionTokens;
-  a.totalTokens += b.totalTokens;
 }
 
 /** Appends a timeline event, dropping the oldest beyond MAX_EVENTS. */

@@ -17,6 +17,7 @@ import {
   continueAsNew,
   isCancellation,
 } from '@temporalio/workflow';
+import type { AgentResult } from '../agent-contract';
 import { listTools } from '../activity-proxies';
 import { describeFailure } from '../describe-failure';
 import { parsePlanOutput, parseReplanOutput } from '../plan/check-plan';
@@ -25,18 +26,12 @@ import type { ToolInfo } from '../tools/tool-types';
 import { PLANNER, type AgentCarry } from './agent-carry';
 import { parseAgentInput, type AgentInput } from './agent-input';
 import { AgentRun } from './agent-run';
-import { openInteractions, zeroUsage } from './agent-state';
+import { openInteractions } from './agent-state';
+import { zeroUsage } from '../usage';
 import { executePlan } from './execution';
 import { obtainPlan } from './planning';
 import { plannerSystemPrompt, plannerTaskMessage, planRevisionMessage, replanMessage } from './prompts';
 import { summarize } from './summary';
-
-/** What `agentWorkflow` returns. */
-export interface AgentResult {
-  status: 'completed' | 'cancelled';
-  answer?: string;
-  usage: { promptTokens: number; completionTokens: number; totalTokens: number };
-}
 
 /** A run's end: the agent's result, or the carry for the next run. */
 type RunEnd = AgentResult | { rollOver: AgentCarry };

@@ -11,7 +11,8 @@ import type { PlanCheck, Plan } from '../plan/plan-types';
 import { ASK_USER } from '../tools/tool-types';
 import { PLANNER } from './agent-carry';
 import type { AgentRun } from './agent-run';
-import { addUsage, noteModel } from './agent-state';
+import { noteModel } from './agent-state';
+import { addUsage } from '../usage';
 import { planCorrectionMessage } from './prompts';
 
 const MAX_BAD_PLANS = 3;

@@ -3,18 +3,9 @@
  * and tool-result messages. Pure functions of their inputs, so prompts are testable and
  * identical on replay.
  */
-import type { Plan, PlanStep } from '../plan/plan-types';
+import type { Plan } from '../plan/plan-types';
+import { toolCatalogue } from '../tools/tool-catalogue';
 import type { ToolInfo } from '../tools/tool-types';
-
-/** `read`, `write`, or for a tool whose calls differ e.g. `write unless method is GET or HEAD`. */
-function effectOf({ effect, readWhen }: ToolInfo): string {
-  return readWhen ? `${effect} unless ${readWhen.argument} is ${readWhen.values.join(' or ')}` : effect;
-}
-
-function catalogue(tools: ToolInfo[]): string {
-  if (tools.length === 0) return '(no tools: steps can only reason and answer)';
-  return tools.map((t) => `- ${t.name} (${effectOf(t)}): ${t.description}`).join('\n');
-}
 
 /** System prompt of the planner. */
 export function plannerSystemPrompt(tools: ToolInfo[], canAsk: boolean, extra?: string): string {
@@ -26,7 +17,7 @@ export function plannerSystemPrompt(tools: ToolInfo[], canAsk: boolean, extra?: 
     canAsk
       ? 'If the task is ambiguous in a way that changes the plan, call ask_user first (a question, a choice, or a form). Ask only what you must.'
       : 'Do not ask questions: plan with what you know.',
-    `Tools the executor can use:\n${catalogue(tools)}`,
+    `Tools the executor can use:\n${toolCatalogue(tools)}`,
     ...(extra ? [`Instructions from the operator:\n${extra}`] : []),
   ].join('\n\n');
 }
@@ -56,37 +47,6 @@ export function replanMessage(
     ...results.map((r) => `## ${r.id} · ${r.title} (${r.status})\n${r.result ?? '(no result)'}`),
     `The current plan:\n${JSON.stringify(plan)}`,
     'Return a JSON plan of the steps that remain to be done (the same shape as before). Do not repeat the finished steps; new steps may depend on them by id.',
-  ].join('\n\n');
-}
-
-/** System prompt of a step's ReAct loop. */
-export function stepSystemPrompt(tools: ToolInfo[], canAsk: boolean, extra?: string): string {
-  return [
-    'You are the executor of one step of a larger plan. Use the tools to do the step, then call finish_step with the result.',
-    `Tools:\n${catalogue(tools)}`,
-    canAsk ? 'Call ask_user only when you cannot continue without the user.' : '',
-    ...(extra ? [`Instructions from the operator:\n${extra}`] : []),
-  ]
-    .filter((line) => line !== '')
-    .join('\n\n');
-}
-
-/** The step's own task, with the results of the steps it depends on — and nothing else. */
-export function stepTaskMessage(
-  task: string,
-  step: PlanStep,
-  dependencies: { id: string; title: string; result: string }[],
-): string {
-  return [
-    `Overall task: ${task}`,
-    `Your step (${step.id}): ${step.title}\n${step.description}`,
-    ...(step.done_when ? [`Done when: ${step.done_when}`] : []),
-    ...(dependencies.length
-      ? [
-          'Results of the steps this one depends on:',
-          ...dependencies.map((d) => `## ${d.id} · ${d.title}\n${d.result}`),
-        ]
-      : []),
   ].join('\n\n');
 }
 

@@ -6,7 +6,7 @@
 import { ActivityFailure } from '@temporalio/workflow';
 import { llmCall } from '../activity-proxies';
 import type { AgentRun } from './agent-run';
-import { addUsage } from './agent-state';
+import { addUsage } from '../usage';
 import { mechanicalSummary, summaryPrompt } from './prompts';
 
 export async function summarize(run: AgentRun): Promise<string> {

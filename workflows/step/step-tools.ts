@@ -7,8 +7,8 @@
  */
 import { executeChild, isCancellation } from '@temporalio/workflow';
 import { llmCall, runTool } from '../activity-proxies';
-import type { agentWorkflow } from '../agent/agent-workflow';
-import type { ToolCallRecord } from '../agent/agent-state';
+import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../agent-contract';
+import { subAgentWorkflowId } from '../ids';
 import { parseAskArgs, toInteractionSpec } from '../interactions/ask-schema';
 import type { Answer, InteractionSpec } from '../interactions/interaction-types';
 import type { LlmToolCall, TokenUsage } from '../llm-types';
@@ -17,7 +17,7 @@ import { callEffect } from '../tools/call-effect';
 import { modelArgsSchema, subAgentArgsSchema } from '../tools/builtin-tools';
 import { cutOutput } from '../tools/cut-output';
 import { parseFinishStepArgs } from '../tools/finish-step';
-import { ASK_USER, FINISH_STEP, type ToolInfo } from '../tools/tool-types';
+import { ASK_USER, FINISH_STEP, type ToolCallRecord, type ToolInfo } from '../tools/tool-types';
 import { validateArguments } from '../tools/validate-arguments';
 import type { StepInput } from './step-types';
 import { workflowTime } from '../workflow-time';
@@ -122,8 +122,8 @@ async function runModel(ctx: StepToolsContext, args: { task: string; systemPromp
 async function runSubAgent(ctx: StepToolsContext, callId: string, args: { task: string }) {
   const { input } = ctx;
   try {
-    const result = await executeChild<typeof agentWorkflow>('agentWorkflow', {
-      workflowId: `${input.agentId}/step-${input.step.id}/sub-${callId}`,
+    const result = await executeChild<NestedAgentWorkflow>(AGENT_WORKFLOW_TYPE, {
+      workflowId: subAgentWorkflowId(input.agentId, input.step.id, callId),
       args: [
         {
           task: args.task,

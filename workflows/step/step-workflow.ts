@@ -21,8 +21,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { llmCall } from '../activity-proxies';
-import { addUsage, type ToolCallRecord } from '../agent/agent-state';
-import { stepSystemPrompt, stepTaskMessage } from '../agent/prompts';
+import { addUsage } from '../usage';
+import type { ToolCallRecord } from '../tools/tool-types';
+import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { Conversations } from '../conversation';
 import { describeFailure } from '../describe-failure';
 import type { TokenUsage } from '../llm-types';

@@ -48,6 +48,16 @@ export interface ToolCallOutcome {
   output: string;
 }
 
+/** One tool call a step made. */
+export interface ToolCallRecord {
+  callId: string;
+  name: string;
+  /** The arguments as the model wrote them, cut to a readable length. */
+  arguments: string;
+  outcome: 'ok' | 'error';
+  durationMs: number;
+}
+
 /** Built-in tools handled inside the workflows rather than by the registry. */
 export const FINISH_STEP = 'finish_step';
 export const ASK_USER = 'ask_user';
