@@ -29,6 +29,11 @@ export interface CreateWorkerOptions {
   connection?: NativeConnection;
   /** Tools beside the built-ins. */
   tools?: ToolDefinition[];
+  /**
+   * The identity both Temporal workers report (it shows on every task they start in history).
+   * Defaults to the SDK's `<pid>@<host>`, which every worker of one process shares.
+   */
+  identity?: string;
 }
 
 /**
@@ -52,6 +57,7 @@ export async function createWorker({
   workflows,
   connection,
   tools,
+  identity,
 }: CreateWorkerOptions): Promise<CairnWorker> {
   const options = connectionOptions(config.temporal);
   const workerConnection = connection ?? (await NativeConnection.connect(options));
@@ -82,6 +88,7 @@ export async function createWorker({
     // Heartbeats are how cancellation reaches an activity; the default throttle (80% of the
     // heartbeat timeout) would leave a cancelled LLM call running for up to 24 s.
     maxHeartbeatThrottleInterval: '2 seconds',
+    ...(identity !== undefined ? { identity } : {}),
   } as const;
   const worker = await Worker.create({
     ...common,

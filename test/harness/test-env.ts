@@ -42,12 +42,14 @@ export async function closeClient(client: Client): Promise<void> {
 
 /**
  * Runs `body` while a worker with the run's workflow bundle polls `config.taskQueue`, then
- * shuts the worker down and closes its connection.
+ * shuts the worker down and closes its connection. `identity` tells workers of one test apart
+ * in history.
  */
 export async function withWorker<T>(
   config: CairnConfig,
   body: (worker: Worker) => Promise<T>,
   tools?: ToolDefinition[],
+  { identity }: { identity?: string } = {},
 ): Promise<T> {
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
@@ -56,6 +58,7 @@ export async function withWorker<T>(
       connection,
       workflows: { workflowBundle: { codePath: runInfo().workflowBundlePath } },
       ...(tools ? { tools } : {}),
+      ...(identity !== undefined ? { identity } : {}),
     });
     try {
       return await cairn.runUntil(() => body(cairn.worker));

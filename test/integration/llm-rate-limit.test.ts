@@ -3,7 +3,8 @@
  * server-side rate (`maxTaskQueueActivitiesPerSecond`). With two workers and 5 calls/s, the
  * server never hands out more LLM calls than the limit allows in any 10 s window (its own
  * dispatch times, from the histories), and the scripted model sees the same within the few
- * milliseconds a request takes to arrive.
+ * milliseconds a request takes to arrive. Each worker has its own identity, and the histories
+ * show both served LLM calls — so the limit held across two workers, not one.
  */
 import type { Client } from '@temporalio/client';
 import { reply } from '../fake-llm/replies';
@@ -17,6 +18,9 @@ const bed = agentTestbed();
 const RATE = 5;
 const STEPS = 8;
 const ROUNDS = 8;
+const WORKER_A = 'rate-worker-a';
+const WORKER_B = 'rate-worker-b';
+const WORKERS = [WORKER_A, WORKER_B];
 
 test(`two workers together stay under ${RATE} LLM calls per second`, async () => {
   const config = testConfig(bed.llm, { CAIRN_LLM_RATE_LIMIT: String(RATE) });
@@ -37,17 +41,28 @@ test(`two workers together stay under ${RATE} LLM calls per second`, async () =>
   await withWorker(
     config,
     () =>
-      withWorker(config, async () => {
-        const handle = await startAgent(bed.client, config, { task: 'busy', limits: { maxParallelSteps: STEPS } });
-        await handle.result();
-        agentId = handle.workflowId;
-      }, [lookup.tool]),
+      withWorker(
+        config,
+        async () => {
+          const handle = await startAgent(bed.client, config, { task: 'busy', limits: { maxParallelSteps: STEPS } });
+          await handle.result();
+          agentId = handle.workflowId;
+        },
+        [lookup.tool],
+        { identity: WORKER_B },
+      ),
     [lookup.tool],
+    { identity: WORKER_A },
   );
   const received = bed.llm.requests.map((r) => r.receivedAt).sort((a, b) => a - b);
-  const dispatched = await llmDispatchTimes(bed.client, [agentId, ...ids.map((id) => `${agentId}/step-${id}`)]);
+  const dispatches = await llmDispatches(bed.client, [agentId, ...ids.map((id) => `${agentId}/step-${id}`)]);
+  const dispatched = dispatches.map((d) => d.time);
   expect(received).toHaveLength(STEPS * ROUNDS + 2);
   expect(dispatched).toHaveLength(received.length);
+  const servedBy = Object.fromEntries(WORKERS.map((w) => [w, dispatches.filter((d) => d.identity === w).length]));
+  process.stdout.write(`LLM calls served: ${JSON.stringify(servedBy)}\n`);
+  expect(dispatches.filter((d) => !WORKERS.includes(d.identity))).toEqual([]);
+  expect(WORKERS.filter((w) => !servedBy[w])).toEqual([]); // no worker sat idle: both served calls
   const seconds = ((received.at(-1) ?? 0) - (received[0] ?? 0)) / 1000;
   process.stdout.write(
     `LLM rate limit: ${received.length} calls in ${seconds.toFixed(1)} s; busiest 10 s window ` +
@@ -64,9 +79,9 @@ function busiest(times: number[]): number {
   return Math.max(...times.map((start) => times.filter((t) => t >= start && t < start + 10_000).length));
 }
 
-/** When the server handed each `callLlm` activity to a worker (ActivityTaskStarted), in ms. */
-async function llmDispatchTimes(client: Client, workflowIds: string[]): Promise<number[]> {
-  const times: number[] = [];
+/** When the server handed each `callLlm` activity to a worker (ActivityTaskStarted), in ms, and to which. */
+async function llmDispatches(client: Client, workflowIds: string[]): Promise<{ time: number; identity: string }[]> {
+  const dispatches: { time: number; identity: string }[] = [];
   for (const id of workflowIds) {
     const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
     const llmCalls = new Set(
@@ -77,9 +92,10 @@ async function llmDispatchTimes(client: Client, workflowIds: string[]): Promise<
     for (const e of events) {
       const started = e.activityTaskStartedEventAttributes;
       if (started && llmCalls.has(Number(started.scheduledEventId)) && e.eventTime) {
-        times.push(Number(e.eventTime.seconds) * 1000 + Math.floor((e.eventTime.nanos ?? 0) / 1e6));
+        const time = Number(e.eventTime.seconds) * 1000 + Math.floor((e.eventTime.nanos ?? 0) / 1e6);
+        dispatches.push({ time, identity: started.identity ?? '' });
       }
     }
   }
-  return times.sort((a, b) => a - b);
+  return dispatches.sort((a, b) => a.time - b.time);
 }
