@@ -5,13 +5,27 @@
 import type { z } from 'zod';
 
 /**
+ * How a path is spelled: `servers.1.url` (`dots`, the default) or `servers[1].url` (`brackets`,
+ * as in JavaScript — for values people write as JSON, such as an environment variable).
+ */
+export type PathStyle = 'dots' | 'brackets';
+
+/**
  * One `path: message` line per zod issue.
  * @param root what to call the value itself when an issue has no path (e.g. `answer`).
  * @param under a path the value sits at inside a larger one (e.g. `spec`), put before each path.
+ * @param style how array indexes are spelled.
  */
-export function issueLines(error: z.ZodError, root: string, under?: string): string[] {
+export function issueLines(error: z.ZodError, root: string, under?: string, style: PathStyle = 'dots'): string[] {
   return error.issues.map((issue) => {
-    const path = [...(under === undefined ? [] : [under]), ...issue.path.map(String)].join('.');
+    const path = pathText([...(under === undefined ? [] : [under]), ...issue.path], style);
     return `${path || root}: ${issue.message}`;
   });
+}
+
+function pathText(parts: PropertyKey[], style: PathStyle): string {
+  if (style === 'dots') return parts.map(String).join('.');
+  return parts
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`))
+    .join('');
 }

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { issueLines } from '../../workflows/issue-lines';
 import type { ToolDefinition } from './define-tool';
 
 /** OpenAI's rule for function names, which every tool name must follow. */
@@ -68,16 +69,11 @@ function collectCandidates(namespace: Record<string, unknown>, nested = false): 
   return found;
 }
 
-/** Formats zod issues as `field: message`, one per line. */
-function issueLines(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || '(export)'}: ${i.message}`).join('; ');
-}
-
 /** Checks one export; throws naming the module, the export and the bad field. */
 function checkTool(modulePath: string, { exportName, value }: Candidate): ToolDefinition {
   const where = `user tool module "${modulePath}", export "${exportName}"`;
   const parsed = toolShape.safeParse(value);
-  if (!parsed.success) throw new Error(`${where}: ${issueLines(parsed.error)}`);
+  if (!parsed.success) throw new Error(`${where}: ${issueLines(parsed.error, '(export)').join('; ')}`);
   const tool = value as ToolDefinition;
   if (tool.parameters === undefined) {
     // The registry derives the model's schema from `input`; find an unrepresentable one now.

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { createRedactor, type Redactor } from '../../config/redact-secrets';
+import { issueLines } from '../../workflows/issue-lines';
 import type { LlmToolSpec } from '../../workflows/llm-types';
 import type { ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
 import type { ToolContext, ToolDefinition } from './define-tool';
@@ -15,11 +16,6 @@ export interface ToolRegistry {
   spec(name: string): LlmToolSpec | undefined;
   /** Validates `rawArguments` and runs the tool; problems come back as `ok: false`. */
   run(name: string, rawArguments: string, context: ToolContext): Promise<ToolCallOutcome>;
-}
-
-/** Formats zod issues as `path: message` lines. */
-function issueLines(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('\n');
 }
 
 /** The model-facing JSON Schema: passed through when given, else derived from the zod input. */
@@ -65,7 +61,11 @@ export function createToolRegistry(tools: ToolDefinition[], redact: Redactor = c
         return { ok: false, output: `invalid arguments for ${name}: not valid JSON` };
       }
       const parsed = tool.input.safeParse(value);
-      if (!parsed.success) return { ok: false, output: `invalid arguments for ${name}:\n${issueLines(parsed.error)}` };
+      if (!parsed.success)
+        return {
+          ok: false,
+          output: `invalid arguments for ${name}:\n${issueLines(parsed.error, '(arguments)').join('\n')}`,
+        };
       try {
         return { ok: true, output: await tool.run(parsed.data, context) };
       } catch (err) {

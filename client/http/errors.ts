@@ -7,6 +7,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
+import { issueLines } from '../../workflows/issue-lines';
 import { ClientError, type ClientErrorCode } from '../client-error';
 
 /** Every error code the API answers with. */
@@ -57,7 +58,7 @@ export function validationHook(result: { success: true } | { success: false; err
   if (result.success) return undefined;
   const issues = result.error.issues;
   const field = issues[0]?.path.join('.') || undefined;
-  const message = issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+  const message = issueLines(result.error, '(body)').join('; ');
   return sendError(c, 'INVALID_INPUT', message, field);
 }
 

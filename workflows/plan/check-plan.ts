@@ -5,6 +5,7 @@
  * what to fix. Pure: no Temporal, no Node built-ins; runs inside the workflow sandbox.
  */
 import type { z } from 'zod';
+import { issueLines } from '../issue-lines';
 import { MAX_PLAN_STEPS, planSchema, remainingPlanSchema } from './plan-schema';
 import type { Plan, PlanCheck } from './plan-types';
 
@@ -222,11 +223,7 @@ function outermostObject(text: string): string {
 
 /** zod issues as `path: message`, without zod's generic "Invalid input: " prefix. */
 function formatIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.map(String).join('.');
-    const message = issue.message.replace(/^Invalid input: /, '');
-    return `${path === '' ? 'plan' : path}: ${message}`;
-  });
+  return issueLines(error, 'plan').map((line) => line.replace(': Invalid input: ', ': '));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

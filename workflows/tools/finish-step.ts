@@ -2,6 +2,7 @@
  * The `finish_step` tool (DESIGN §5): how a step's model hands back its result.
  */
 import { z } from 'zod';
+import { issueLines } from '../issue-lines';
 import type { LlmToolSpec } from '../llm-types';
 
 export const finishStepArgsSchema = z.object({
@@ -28,5 +29,5 @@ export function parseFinishStepArgs(raw: string): { ok: true; result: string } |
   }
   const parsed = finishStepArgsSchema.safeParse(value);
   if (parsed.success) return { ok: true, result: parsed.data.result };
-  return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+  return { ok: false, error: issueLines(parsed.error, '(arguments)').join('; ') };
 }

@@ -4,6 +4,7 @@
  * errors go back to the model as one `path: message` line each.
  */
 import { z } from 'zod';
+import { issueLines } from '../issue-lines';
 
 export type ArgumentCheck = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -34,6 +35,6 @@ export function validateArguments(name: string, parameters: Record<string, unkno
   if (!schema) return { ok: true, value };
   const parsed = schema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const lines = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`);
+  const lines = issueLines(parsed.error, '(arguments)');
   return { ok: false, error: `invalid arguments for ${name}:\n${lines.join('\n')}` };
 }

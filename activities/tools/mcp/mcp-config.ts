@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from '../../../config/config';
+import { issueLines } from '../../../workflows/issue-lines';
 
 /** The environment variable holding the server list. */
 export const MCP_SERVERS_VARIABLE = 'CAIRN_MCP_SERVERS';
@@ -64,11 +65,6 @@ export const mcpServersSchema = z
 /** One validated MCP server. */
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 
-/** `CAIRN_MCP_SERVERS[0].name` style paths. */
-function pathText(path: PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
-}
-
 /**
  * Parses and validates the server list.
  * @param json the JSON text of CAIRN_MCP_SERVERS; unset or blank means no servers.
@@ -84,9 +80,7 @@ export function parseMcpServers(json: string | undefined): McpServerConfig[] {
   }
   const parsed = mcpServersSchema.safeParse(value);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${MCP_SERVERS_VARIABLE}${pathText(issue.path)}: ${issue.message}`),
-    );
+    throw new ConfigError(issueLines(parsed.error, MCP_SERVERS_VARIABLE, MCP_SERVERS_VARIABLE, 'brackets'));
   }
   return parsed.data;
 }
