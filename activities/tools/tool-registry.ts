@@ -61,11 +61,10 @@ export function createToolRegistry(tools: ToolDefinition[], redact: Redactor = c
         return { ok: false, output: `invalid arguments for ${name}: not valid JSON` };
       }
       const parsed = tool.input.safeParse(value);
-      if (!parsed.success)
-        return {
-          ok: false,
-          output: `invalid arguments for ${name}:\n${issueLines(parsed.error, '(arguments)').join('\n')}`,
-        };
+      if (!parsed.success) {
+        const lines = issueLines(parsed.error, '(arguments)');
+        return { ok: false, output: `invalid arguments for ${name}:\n${lines.join('\n')}` };
+      }
       try {
         return { ok: true, output: await tool.run(parsed.data, context) };
       } catch (err) {
