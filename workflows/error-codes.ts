@@ -1,6 +1,8 @@
 /**
- * The closed set of error codes Cairn raises, used as `ApplicationFailure.type`. Tests and
- * clients match these codes, never message text. Pure: safe in workflow and activity code.
+ * The closed set of error codes Cairn raises: the `ApplicationFailure.type` of workflow and
+ * activity failures (see `failures.ts`), the code of a client-library error and of an HTTP API
+ * error body. Tests and clients match these codes, never message text. Pure: safe in workflow,
+ * activity and client code.
  */
 export const ERROR_CODES = [
   /** The LLM endpoint said 429; retried after its Retry-After. */
@@ -25,6 +27,32 @@ export const ERROR_CODES = [
   'STEP_ROUNDS_EXHAUSTED',
   /** An interaction outlived its timeout and the policy said to fail. */
   'INTERACTION_EXPIRED',
+  /** A step (or the agent) stopped because it was cancelled; a step outcome, not a thrown failure. */
+  'CANCELLED',
+  /** An answer names no interaction, or one already answered or expired (HTTP 409). */
+  'NOT_OPEN',
+  /** An answer breaks its interaction's rules; the failure's details name the field (HTTP 400). */
+  'INVALID_ANSWER',
+  /** No agent (or HTTP route) by that name (HTTP 404). */
+  'NOT_FOUND',
+  /** An agent with that id already exists (HTTP 409). */
+  'CONFLICT',
+  /** HTTP 401: the bearer token is missing or wrong. */
+  'UNAUTHORIZED',
+  /** HTTP 413: the request body is over the limit. */
+  'PAYLOAD_TOO_LARGE',
+  /** HTTP 415: a route that reads a JSON body got another media type (or none). */
+  'UNSUPPORTED_MEDIA_TYPE',
+  /** HTTP 421: the `Host` names a host the HTTP API does not answer to (DNS rebinding guard). */
+  'HOST_NOT_ALLOWED',
+  /** HTTP 500: anything unexpected; the details stay in the server's log. */
+  'INTERNAL',
 ] as const;
 
+/** One of Cairn's error codes. */
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Whether `value` is one of Cairn's error codes (e.g. a failure's `type` read back by a client). */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}

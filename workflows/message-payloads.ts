@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { parseAskRequest, toInteractionSpec } from './interactions/ask-schema';
+import type { AnswerRejection } from './interactions/answer-rejection';
 import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
 import { issueLines } from './issue-lines';
 import type { StepAnswer, StepInteractionRequest, StepProgress } from './messages';
@@ -31,8 +32,16 @@ const answerInputSchema = z.object({
   by: z.string().max(MAX_BY, `must be at most ${MAX_BY} characters`).optional(),
 });
 
-/** The public `answer` signal's and update's payload; the answer itself is checked per kind later. */
-export const parseAnswerInput = (value: unknown): Parsed<AnswerInput> => parseWith(answerInputSchema, value);
+/**
+ * The public `answer` signal's and update's payload; the answer itself is checked per kind later.
+ * A malformed payload is refused like a bad answer: `INVALID_ANSWER`, naming its first bad field.
+ */
+export function parseAnswerInput(value: unknown): { ok: true; value: AnswerInput } | AnswerRejection {
+  const parsed = answerInputSchema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const field = parsed.error.issues[0]?.path.map(String).join('.') || 'payload';
+  return { ok: false, code: 'INVALID_ANSWER', field, error: issueLines(parsed.error, 'payload').join('; ') };
+}
 
 const usageSchema = z.object({ promptTokens: count, completionTokens: count, totalTokens: count });
 

@@ -40,12 +40,20 @@ describe('parseAnswerInput', () => {
     });
   });
 
-  it('names the broken field', () => {
+  it('refuses a malformed payload as an invalid answer, naming the broken field', () => {
     expect(parseAnswerInput({ interactionId: '', answer: {} })).toEqual({
       ok: false,
+      code: 'INVALID_ANSWER',
+      field: 'interactionId',
       error: 'interactionId: must not be empty',
     });
-    expect(parseAnswerInput({ interactionId: 'i1', answer: {}, by: 7 })).toMatchObject({ ok: false, error: /^by: / });
+    expect(parseAnswerInput({ interactionId: 'i1', answer: {}, by: 7 })).toMatchObject({
+      ok: false,
+      code: 'INVALID_ANSWER',
+      field: 'by',
+      error: /^by: /,
+    });
+    expect(parseAnswerInput('i1')).toMatchObject({ ok: false, code: 'INVALID_ANSWER', field: 'payload' });
   });
 });
 

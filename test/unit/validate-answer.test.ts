@@ -1,4 +1,8 @@
-/** Answer validation (DESIGN §3, §5): every rule accepts a good answer and rejects a bad one with a message naming it. */
+/**
+ * Answer validation: every rule accepts a good answer and rejects a bad one with a code (`NOT_OPEN`
+ * or `INVALID_ANSWER`), the offending field and a message naming the rule.
+ */
+import type { AnswerRejection } from '../../workflows/interactions/answer-rejection';
 import type { Answer, Interaction, InteractionSpec } from '../../workflows/interactions/interaction-types';
 import { validateAnswer } from '../../workflows/interactions/validate-answer';
 import type { Plan, PlanCheck } from '../../workflows/plan/plan-types';
@@ -34,34 +38,51 @@ function accepted(interaction: Interaction, answer: unknown, checkPlan = noPlanC
   return result.answer;
 }
 
-/** The error, failing the test when the answer was accepted. */
-function rejected(interaction: Interaction | undefined, answer: unknown, checkPlan = noPlanCheck): string {
+/** The rejection, failing the test when the answer was accepted. */
+function rejected(interaction: Interaction | undefined, answer: unknown, checkPlan = noPlanCheck): AnswerRejection {
   const result = check(interaction, answer, checkPlan);
   if (result.ok) throw new Error(`expected the answer to be rejected, got: ${JSON.stringify(result.answer)}`);
-  return result.error;
+  return result;
 }
+
+/** The rejection of an answer to an interaction that cannot take one. */
+const notOpen = (error: string): AnswerRejection => ({ ok: false, code: 'NOT_OPEN', field: 'interactionId', error });
+
+/** The rejection of an answer that breaks a rule at `field`. */
+const invalid = (field: string, error: string): AnswerRejection => ({
+  ok: false,
+  code: 'INVALID_ANSWER',
+  field,
+  error,
+});
 
 const query = open({ kind: 'ask.query', prompt: 'Which city?' });
 
 describe('which interaction', () => {
   test('an unknown interaction', () => {
-    expect(rejected(undefined, { text: 'Paris' })).toBe('no interaction "i1"');
-    expect(rejected({ ...query, id: 'i2' }, { text: 'Paris' })).toBe('no interaction "i1"');
+    expect(rejected(undefined, { text: 'Paris' })).toEqual(notOpen('no interaction "i1"'));
+    expect(rejected({ ...query, id: 'i2' }, { text: 'Paris' })).toEqual(notOpen('no interaction "i1"'));
   });
 
   test('an interaction already answered or expired', () => {
-    expect(rejected({ ...query, status: 'answered' }, { text: 'Paris' })).toBe('interaction "i1" is already answered');
-    expect(rejected({ ...query, status: 'expired' }, { text: 'Paris' })).toBe('interaction "i1" has expired');
+    expect(rejected({ ...query, status: 'answered' }, { text: 'Paris' })).toEqual(
+      notOpen('interaction "i1" is already answered'),
+    );
+    expect(rejected({ ...query, status: 'expired' }, { text: 'Paris' })).toEqual(
+      notOpen('interaction "i1" has expired'),
+    );
   });
 
   test.each([null, 'Paris', ['Paris'], 3])('an answer that is not an object: %j', (answer) => {
-    expect(rejected(query, answer)).toBe('answer: must be an object; an ask.query answer is { text }');
+    expect(rejected(query, answer)).toEqual(
+      invalid('answer', 'answer: must be an object; an ask.query answer is { text }'),
+    );
   });
 
   test("an answer of another kind's shape", () => {
-    expect(rejected(query, { decision: 'approve', digest: 'd' })).toBe('text: required');
-    expect(rejected(open({ kind: 'step.failure', prompt: 'Failed', error: 'boom' }), { text: 'retry' })).toBe(
-      'decision: must be one of retry, skip, abort',
+    expect(rejected(query, { decision: 'approve', digest: 'd' })).toEqual(invalid('answer.text', 'text: required'));
+    expect(rejected(open({ kind: 'step.failure', prompt: 'Failed', error: 'boom' }), { text: 'retry' })).toEqual(
+      invalid('answer.decision', 'decision: must be one of retry, skip, abort'),
     );
   });
 });
@@ -72,12 +93,12 @@ describe('ask.query → { text }', () => {
     expect(accepted(query, { text: 't'.repeat(4000) })).toEqual({ text: 't'.repeat(4000) });
   });
 
-  test.each<[string, unknown, string]>([
-    ['blank', { text: ' \n ' }, 'text: must not be empty'],
-    ['too long', { text: 't'.repeat(4001) }, 'text: must be at most 4000 characters'],
-    ['not a string', { text: 42 }, 'text: must be a string'],
-  ])('rejected: %s', (_name, answer, error) => {
-    expect(rejected(query, answer)).toBe(error);
+  test.each<[string, unknown, string, string]>([
+    ['blank', { text: ' \n ' }, 'text: must not be empty', 'answer.text'],
+    ['too long', { text: 't'.repeat(4001) }, 'text: must be at most 4000 characters', 'answer.text'],
+    ['not a string', { text: 42 }, 'text: must be a string', 'answer.text'],
+  ])('rejected: %s', (_name, answer, error, field) => {
+    expect(rejected(query, answer)).toEqual(invalid(field, error));
   });
 });
 
@@ -91,18 +112,30 @@ describe('ask.select → { values }', () => {
     expect(accepted(multiple, { values: ['red'] })).toEqual({ values: ['red'] });
   });
 
-  test.each<[string, Interaction, unknown, string]>([
-    ['a value not offered', single, { values: ['x'] }, 'values: "x" is not one of the options'],
-    ['a value not offered (multiple)', multiple, { values: ['red', 'x'] }, 'values: "x" is not one of the options'],
-    ['a value twice', multiple, { values: ['red', 'red'] }, 'values: "red" is chosen twice'],
-    ['two values in a single select', single, { values: ['red', 'blue'] }, 'values: choose exactly one option'],
-    ['no value in a single select', single, { values: [] }, 'values: choose exactly one option'],
-    ['no value in a multiple select', multiple, { values: [] }, 'values: choose at least one option'],
-    ['values not a list', single, { values: 'red' }, 'values: must be a list of option values'],
-    ['a value not a string', single, { values: [1] }, 'values.0: must be a string'],
-    ['no values', single, { value: 'red' }, 'values: required'],
-  ])('rejected: %s', (_name, interaction, answer, error) => {
-    expect(rejected(interaction, answer)).toBe(error);
+  test.each<[string, Interaction, unknown, string, string]>([
+    ['a value not offered', single, { values: ['x'] }, 'values: "x" is not one of the options', 'answer.values'],
+    [
+      'a value not offered (multiple)',
+      multiple,
+      { values: ['red', 'x'] },
+      'values: "x" is not one of the options',
+      'answer.values',
+    ],
+    ['a value twice', multiple, { values: ['red', 'red'] }, 'values: "red" is chosen twice', 'answer.values'],
+    [
+      'two values in a single select',
+      single,
+      { values: ['red', 'blue'] },
+      'values: choose exactly one option',
+      'answer.values',
+    ],
+    ['no value in a single select', single, { values: [] }, 'values: choose exactly one option', 'answer.values'],
+    ['no value in a multiple select', multiple, { values: [] }, 'values: choose at least one option', 'answer.values'],
+    ['values not a list', single, { values: 'red' }, 'values: must be a list of option values', 'answer.values'],
+    ['a value not a string', single, { values: [1] }, 'values.0: must be a string', 'answer.values.0'],
+    ['no values', single, { value: 'red' }, 'values: required', 'answer.values'],
+  ])('rejected: %s', (_name, interaction, answer, error, field) => {
+    expect(rejected(interaction, answer)).toEqual(invalid(field, error));
   });
 });
 
@@ -137,53 +170,109 @@ describe('ask.form → { values: { key: value } }', () => {
     expect(accepted(form, { values: { ...base, age: 0 } })).toMatchObject({ values: { age: 0 } });
   });
 
-  test.each<[string, Record<string, unknown>, string]>([
-    ['an unknown key', { ...base, email: 'a@b.c' }, 'values.email: not a field of this form'],
-    ['a required field missing', { agree: true }, 'values.name: required'],
-    ['a required field blank', { ...base, name: '   ' }, 'values.name: required'],
-    ['a required boolean missing', { name: 'Ada' }, 'values.agree: required'],
-    ['text not a string', { ...base, name: 7 }, 'values.name: must be a string'],
-    ['text too long', { ...base, name: 'n'.repeat(11) }, 'values.name: must be at most 10 characters'],
-    ['a number as a numeric string', { ...base, age: '42' }, 'values.age: must be a number'],
-    ['a number below min', { ...base, age: -1 }, 'values.age: must be at least 0'],
-    ['a number above max', { ...base, age: 121 }, 'values.age: must be at most 120'],
-    ['a select value not offered', { ...base, size: 'XL' }, 'values.size: "XL" is not one of the options'],
-    ['a select value not a string', { ...base, size: ['S'] }, 'values.size: must be one of the options'],
-    ['a multiselect not a list', { ...base, tags: 'a' }, 'values.tags: must be a list of options'],
-    ['a multiselect value not offered', { ...base, tags: ['a', 'z'] }, 'values.tags: "z" is not one of the options'],
-    ['a multiselect value twice', { ...base, tags: ['a', 'a'] }, 'values.tags: "a" is chosen twice'],
-    ['a boolean as a string', { ...base, agree: 'true' }, 'values.agree: must be true or false'],
-    ['a date badly written', { ...base, day: '29.02.2024' }, 'values.day: must be a date as YYYY-MM-DD'],
-    ['a date not in the calendar', { ...base, day: '2023-02-29' }, 'values.day: "2023-02-29" is not a calendar date'],
-    ['a month not in the calendar', { ...base, day: '2024-13-01' }, 'values.day: "2024-13-01" is not a calendar date'],
-  ])('rejected: %s', (_name, values, error) => {
-    expect(rejected(form, { values })).toBe(error);
+  test.each<[string, Record<string, unknown>, string, string]>([
+    ['an unknown key', { ...base, email: 'a@b.c' }, 'values.email: not a field of this form', 'answer.values.email'],
+    ['a required field missing', { agree: true }, 'values.name: required', 'answer.values.name'],
+    ['a required field blank', { ...base, name: '   ' }, 'values.name: required', 'answer.values.name'],
+    ['a required boolean missing', { name: 'Ada' }, 'values.agree: required', 'answer.values.agree'],
+    ['text not a string', { ...base, name: 7 }, 'values.name: must be a string', 'answer.values.name'],
+    [
+      'text too long',
+      { ...base, name: 'n'.repeat(11) },
+      'values.name: must be at most 10 characters',
+      'answer.values.name',
+    ],
+    ['a number as a numeric string', { ...base, age: '42' }, 'values.age: must be a number', 'answer.values.age'],
+    ['a number below min', { ...base, age: -1 }, 'values.age: must be at least 0', 'answer.values.age'],
+    ['a number above max', { ...base, age: 121 }, 'values.age: must be at most 120', 'answer.values.age'],
+    [
+      'a select value not offered',
+      { ...base, size: 'XL' },
+      'values.size: "XL" is not one of the options',
+      'answer.values.size',
+    ],
+    [
+      'a select value not a string',
+      { ...base, size: ['S'] },
+      'values.size: must be one of the options',
+      'answer.values.size',
+    ],
+    [
+      'a multiselect not a list',
+      { ...base, tags: 'a' },
+      'values.tags: must be a list of options',
+      'answer.values.tags',
+    ],
+    [
+      'a multiselect value not offered',
+      { ...base, tags: ['a', 'z'] },
+      'values.tags: "z" is not one of the options',
+      'answer.values.tags',
+    ],
+    [
+      'a multiselect value twice',
+      { ...base, tags: ['a', 'a'] },
+      'values.tags: "a" is chosen twice',
+      'answer.values.tags',
+    ],
+    ['a boolean as a string', { ...base, agree: 'true' }, 'values.agree: must be true or false', 'answer.values.agree'],
+    [
+      'a date badly written',
+      { ...base, day: '29.02.2024' },
+      'values.day: must be a date as YYYY-MM-DD',
+      'answer.values.day',
+    ],
+    [
+      'a date not in the calendar',
+      { ...base, day: '2023-02-29' },
+      'values.day: "2023-02-29" is not a calendar date',
+      'answer.values.day',
+    ],
+    [
+      'a month not in the calendar',
+      { ...base, day: '2024-13-01' },
+      'values.day: "2024-13-01" is not a calendar date',
+      'answer.values.day',
+    ],
+  ])('rejected: %s', (_name, values, error, field) => {
+    expect(rejected(form, { values })).toEqual(invalid(field, error));
   });
 
   test('a number must be finite', () => {
-    expect(rejected(form, { values: { ...base, age: Infinity } })).toBe('values.age: must be a number');
+    expect(rejected(form, { values: { ...base, age: Infinity } })).toEqual(
+      invalid('answer.values.age', 'values.age: must be a number'),
+    );
   });
 
   test('a required multiselect needs at least one choice', () => {
     const fields = [{ key: 'tags', label: 'Tags', type: 'multiselect' as const, required: true, options: ['a'] }];
     const required = open({ kind: 'ask.form', prompt: 'Tags', fields });
-    expect(rejected(required, { values: { tags: [] } })).toBe('values.tags: required');
+    expect(rejected(required, { values: { tags: [] } })).toEqual(
+      invalid('answer.values.tags', 'values.tags: required'),
+    );
     expect(accepted(required, { values: { tags: ['a'] } })).toEqual({ values: { tags: ['a'] } });
   });
 
   test('a key inherited from Object.prototype is not taken as a value', () => {
     const fields = [{ key: 'constructor', label: 'C', type: 'input' as const, required: true }];
     const tricky = open({ kind: 'ask.form', prompt: 'C', fields });
-    expect(rejected(tricky, { values: {} })).toBe('values.constructor: required');
+    expect(rejected(tricky, { values: {} })).toEqual(
+      invalid('answer.values.constructor', 'values.constructor: required'),
+    );
   });
 
   test('every broken rule is named; values must be an object', () => {
-    expect(rejected(form, { values: { name: 'n'.repeat(11), age: 200, x: 1 } })).toBe(
-      'values.x: not a field of this form; values.name: must be at most 10 characters; ' +
-        'values.age: must be at most 120; values.agree: required',
+    expect(rejected(form, { values: { name: 'n'.repeat(11), age: 200, x: 1 } })).toEqual(
+      invalid(
+        'answer.values.x',
+        'values.x: not a field of this form; values.name: must be at most 10 characters; ' +
+          'values.age: must be at most 120; values.agree: required',
+      ),
     );
-    expect(rejected(form, { values: ['Ada'] })).toBe('values: must be an object keyed by field key');
-    expect(rejected(form, {})).toBe('values: required');
+    expect(rejected(form, { values: ['Ada'] })).toEqual(
+      invalid('answer.values', 'values: must be an object keyed by field key'),
+    );
+    expect(rejected(form, {})).toEqual(invalid('answer.values', 'values: required'));
   });
 });
 
@@ -208,8 +297,12 @@ describe('plan.check → { decision, feedback?, plan? }', () => {
       decision: 'revise',
       feedback: 'Add a review step',
     });
-    expect(rejected(planCheck, { decision: 'revise' })).toBe('feedback: a revise needs feedback');
-    expect(rejected(planCheck, { decision: 'revise', feedback: ' ' })).toBe('feedback: a revise needs feedback');
+    expect(rejected(planCheck, { decision: 'revise' })).toEqual(
+      invalid('answer.feedback', 'feedback: a revise needs feedback'),
+    );
+    expect(rejected(planCheck, { decision: 'revise', feedback: ' ' })).toEqual(
+      invalid('answer.feedback', 'feedback: a revise needs feedback'),
+    );
   });
 
   test('edit needs a plan, and takes the plan as checkPlan returns it', () => {
@@ -219,20 +312,28 @@ describe('plan.check → { decision, feedback?, plan? }', () => {
       plan: edited,
     });
     expect(checkPlan).toHaveBeenCalledWith({ raw: true });
-    expect(rejected(planCheck, { decision: 'edit' })).toBe('plan: an edit needs the changed plan');
+    expect(rejected(planCheck, { decision: 'edit' })).toEqual(
+      invalid('answer.plan', 'plan: an edit needs the changed plan'),
+    );
   });
 
   test('an edited plan that breaks the plan rules is rejected with those errors', () => {
     const errors = ['step "s2": depends on unknown step "x"', 'replan: unknown step "s9"'];
     const checkPlan = (): PlanCheck => ({ ok: false, errors });
-    expect(rejected(planCheck, { decision: 'edit', plan: edited }, checkPlan)).toBe(`plan: ${errors.join('; ')}`);
+    expect(rejected(planCheck, { decision: 'edit', plan: edited }, checkPlan)).toEqual(
+      invalid('answer.plan', `plan: ${errors.join('; ')}`),
+    );
   });
 
   test('an unknown decision, or feedback that is not text', () => {
-    expect(rejected(planCheck, { decision: 'approve' })).toBe('decision: must be one of confirm, revise, edit, cancel');
-    expect(rejected(planCheck, { decision: 'revise', feedback: 3 })).toBe('feedback: must be a string');
-    expect(rejected(planCheck, { decision: 'revise', feedback: 'f'.repeat(4001) })).toBe(
-      'feedback: must be at most 4000 characters',
+    expect(rejected(planCheck, { decision: 'approve' })).toEqual(
+      invalid('answer.decision', 'decision: must be one of confirm, revise, edit, cancel'),
+    );
+    expect(rejected(planCheck, { decision: 'revise', feedback: 3 })).toEqual(
+      invalid('answer.feedback', 'feedback: must be a string'),
+    );
+    expect(rejected(planCheck, { decision: 'revise', feedback: 'f'.repeat(4001) })).toEqual(
+      invalid('answer.feedback', 'feedback: must be at most 4000 characters'),
     );
   });
 });
@@ -258,12 +359,22 @@ describe('tool.approval → { decision, digest, reason? }', () => {
     });
   });
 
-  test.each<[string, unknown, string]>([
-    ['another digest', { decision: 'approve', digest: 'sha-xyz' }, 'digest: this approval is for other arguments'],
-    ['no digest', { decision: 'approve' }, 'digest: required'],
-    ['an unknown decision', { decision: 'confirm', digest: 'sha-abc' }, 'decision: must be one of approve, reject'],
-  ])('rejected: %s', (_name, answer, error) => {
-    expect(rejected(approval, answer)).toBe(error);
+  test.each<[string, unknown, string, string]>([
+    [
+      'another digest',
+      { decision: 'approve', digest: 'sha-xyz' },
+      'digest: this approval is for other arguments',
+      'answer.digest',
+    ],
+    ['no digest', { decision: 'approve' }, 'digest: required', 'answer.digest'],
+    [
+      'an unknown decision',
+      { decision: 'confirm', digest: 'sha-abc' },
+      'decision: must be one of approve, reject',
+      'answer.decision',
+    ],
+  ])('rejected: %s', (_name, answer, error, field) => {
+    expect(rejected(approval, answer)).toEqual(invalid(field, error));
   });
 });
 
@@ -275,7 +386,9 @@ describe('step.failure → { decision }', () => {
   });
 
   test('rejected: an unknown decision', () => {
-    expect(rejected(failure, { decision: 'ignore' })).toBe('decision: must be one of retry, skip, abort');
+    expect(rejected(failure, { decision: 'ignore' })).toEqual(
+      invalid('answer.decision', 'decision: must be one of retry, skip, abort'),
+    );
   });
 });
 
@@ -290,22 +403,39 @@ describe('budget → { decision, tokenBudget? }', () => {
     expect(accepted(budget, { decision: 'stop', tokenBudget: 5 })).toEqual({ decision: 'stop' });
   });
 
-  test.each<[string, unknown, string]>([
+  test.each<[string, unknown, string, string]>([
     [
       'a raise to the tokens used',
       { decision: 'raise', tokenBudget: 10_000 },
       'tokenBudget: must be greater than the 10000 tokens already used',
+      'answer.tokenBudget',
     ],
     [
       'a raise below the tokens used',
       { decision: 'raise', tokenBudget: 500 },
       'tokenBudget: must be greater than the 10000 tokens already used',
+      'answer.tokenBudget',
     ],
-    ['a raise without a budget', { decision: 'raise' }, 'tokenBudget: a raise needs the new budget'],
-    ['a fractional budget', { decision: 'raise', tokenBudget: 20_000.5 }, 'tokenBudget: must be a whole number'],
-    ['a budget as a string', { decision: 'raise', tokenBudget: '20000' }, 'tokenBudget: must be a number'],
-    ['an unknown decision', { decision: 'more' }, 'decision: must be one of raise, stop'],
-  ])('rejected: %s', (_name, answer, error) => {
-    expect(rejected(budget, answer)).toBe(error);
+    [
+      'a raise without a budget',
+      { decision: 'raise' },
+      'tokenBudget: a raise needs the new budget',
+      'answer.tokenBudget',
+    ],
+    [
+      'a fractional budget',
+      { decision: 'raise', tokenBudget: 20_000.5 },
+      'tokenBudget: must be a whole number',
+      'answer.tokenBudget',
+    ],
+    [
+      'a budget as a string',
+      { decision: 'raise', tokenBudget: '20000' },
+      'tokenBudget: must be a number',
+      'answer.tokenBudget',
+    ],
+    ['an unknown decision', { decision: 'more' }, 'decision: must be one of raise, stop', 'answer.decision'],
+  ])('rejected: %s', (_name, answer, error, field) => {
+    expect(rejected(budget, answer)).toEqual(invalid(field, error));
   });
 });

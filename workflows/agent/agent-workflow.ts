@@ -10,16 +10,11 @@
  * inside a model call or a handler. The second argument, set only by continue-as-new, carries
  * the state, open interactions and timeline cursor over: clients see one agent going on.
  */
-import {
-  ApplicationFailure,
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  isCancellation,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, isCancellation } from '@temporalio/workflow';
 import type { AgentResult } from '../agent-contract';
 import { listTools } from '../activity-proxies';
 import { describeFailure } from '../describe-failure';
+import { workflowFailure } from '../failures';
 import { parsePlanOutput, parseReplanOutput } from '../plan/check-plan';
 import type { Plan } from '../plan/plan-types';
 import type { ToolInfo } from '../tools/tool-types';
@@ -39,7 +34,7 @@ type RunEnd = AgentResult | { rollOver: AgentCarry };
 export async function agentWorkflow(input: AgentInput, carry?: AgentCarry): Promise<AgentResult> {
   const parsed = parseAgentInput(input);
   if (!parsed.ok) {
-    throw ApplicationFailure.nonRetryable(`invalid agent input: ${parsed.errors.join('; ')}`, 'INVALID_INPUT');
+    throw workflowFailure('INVALID_INPUT', `invalid agent input: ${parsed.errors.join('; ')}`);
   }
   const run = new AgentRun(parsed.settings, carry).serve();
   let end: RunEnd;
@@ -61,7 +56,7 @@ export async function agentWorkflow(input: AgentInput, carry?: AgentCarry): Prom
     run.state.error = failure.message;
     run.event({ type: 'agent.finished', message: `failed: ${failure.message}` });
     run.setPhase('failed');
-    throw ApplicationFailure.nonRetryable(failure.message, failure.code);
+    throw workflowFailure(failure.code, failure.message);
   }
   if ('rollOver' in end) return await continueAsNew<typeof agentWorkflow>(input, end.rollOver);
   return end;
@@ -86,7 +81,7 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
   for (;;) {
     run.setPhase('executing');
     const outcome = await executePlan(run, tools);
-    if (outcome.kind === 'failed') throw ApplicationFailure.nonRetryable(outcome.error, 'STEP_FAILED');
+    if (outcome.kind === 'failed') throw workflowFailure('STEP_FAILED', outcome.error);
     if (outcome.kind === 'roll-over') return { rollOver: run.carry('execute', tools) };
     if (outcome.kind === 'done') break;
     plan = await replan(run, plan);

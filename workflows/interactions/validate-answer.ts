@@ -1,13 +1,15 @@
 /**
- * Checks a human's answer (the `answer` signal and update, DESIGN §5) against the interaction it
- * answers and returns it normalised and typed — or the broken rule as `path: message`, so the
- * update validator, the HTTP API and the CLI can show it as it is. An answer that is rejected
- * changes nothing (DESIGN §3). zod checks each kind's shape; plain functions then check the rules
- * that depend on the interaction (options, form fields, digest, tokens used). Pure: runs inside
- * the workflow sandbox.
+ * Checks a human's answer (the `answer` signal and update) against the interaction it answers and
+ * returns it normalised and typed — or a coded rejection: `NOT_OPEN` or `INVALID_ANSWER`, the
+ * offending field's path (`interactionId`, `answer.values.pages`, …) and the broken rule as
+ * `path: message`, so the update validator, the HTTP API and the CLI can show it as it is and act
+ * on the code and field. An answer that is rejected changes nothing. zod checks each kind's shape;
+ * plain functions then check the rules that depend on the interaction (options, form fields,
+ * digest, tokens used). Pure: runs inside the workflow sandbox.
  */
 import { z } from 'zod';
 import type { PlanCheck } from '../plan/plan-types';
+import type { AnswerRejection } from './answer-rejection';
 import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from './interaction-types';
 import { firstDuplicate, validateFormValues } from './validate-form';
 
@@ -69,20 +71,36 @@ const budgetSchema = z.object({
 });
 
 const accept = (answer: Answer): AnswerCheck => ({ ok: true, answer });
-const reject = (error: string): AnswerCheck => ({ ok: false, error });
 const quote = (value: string): string => JSON.stringify(value);
 
-/** One `path: message` per zod issue, joined; the root is called `answer`. */
-const rejectIssues = (error: z.ZodError): AnswerCheck =>
-  reject(error.issues.map((issue) => `${issue.path.map(String).join('.') || 'answer'}: ${issue.message}`).join('; '));
+/** The interaction cannot take an answer (unknown, answered, expired). */
+const notOpen = (error: string): AnswerRejection => ({ ok: false, code: 'NOT_OPEN', field: 'interactionId', error });
+
+/**
+ * The answer breaks a rule.
+ * @param path where, inside the answer (`values.pages`); empty for the answer itself.
+ */
+const invalid = (path: string, error: string): AnswerRejection => ({
+  ok: false,
+  code: 'INVALID_ANSWER',
+  field: path ? `answer.${path}` : 'answer',
+  error,
+});
+
+/** One `path: message` per zod issue, joined (the root is called `answer`); the field is the first issue's. */
+const rejectIssues = (error: z.ZodError): AnswerRejection =>
+  invalid(
+    error.issues[0]?.path.map(String).join('.') ?? '',
+    error.issues.map((issue) => `${issue.path.map(String).join('.') || 'answer'}: ${issue.message}`).join('; '),
+  );
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Checks an answer to an interaction. Rejects an unknown interaction (`no interaction "<id>"`), one
- * already answered or expired, an answer that is not an object of its kind's shape, and any broken
- * rule of the kind (DESIGN §3, §5). On success the answer is normalised: text trimmed, form
+ * Checks an answer to an interaction. Rejects as `NOT_OPEN` an unknown interaction
+ * (`no interaction "<id>"`) and one already answered or expired; as `INVALID_ANSWER` an answer
+ * that is not an object of its kind's shape and any broken rule of the kind. On success the answer is normalised: text trimmed, form
  * defaults filled, an edited plan as `checkPlan` returned it.
  * @param interaction the interaction `input.interactionId` names, if there is one.
  * @param checkPlan validates an edited plan like an LLM plan (injected: plan rules live elsewhere).
@@ -93,11 +111,11 @@ export function validateAnswer(
   checkPlan: (value: unknown) => PlanCheck,
 ): AnswerCheck {
   const id = input.interactionId;
-  if (interaction === undefined || interaction.id !== id) return reject(`no interaction ${quote(String(id))}`);
-  if (interaction.status === 'answered') return reject(`interaction ${quote(id)} is already answered`);
-  if (interaction.status === 'expired') return reject(`interaction ${quote(id)} has expired`);
+  if (interaction === undefined || interaction.id !== id) return notOpen(`no interaction ${quote(String(id))}`);
+  if (interaction.status === 'answered') return notOpen(`interaction ${quote(id)} is already answered`);
+  if (interaction.status === 'expired') return notOpen(`interaction ${quote(id)} has expired`);
   if (!isRecord(input.answer)) {
-    return reject(`answer: must be an object; an ${interaction.kind} answer is ${SHAPES[interaction.kind]}`);
+    return invalid('', `answer: must be an object; an ${interaction.kind} answer is ${SHAPES[interaction.kind]}`);
   }
   return checkByKind(interaction, input.answer, checkPlan);
 }
@@ -137,20 +155,20 @@ function checkSelect(interaction: Of<'ask.select'>, answer: Record<string, unkno
   if (!parsed.success) return rejectIssues(parsed.error);
   const { values } = parsed.data;
   const stray = values.find((value) => !interaction.options.includes(value));
-  if (stray !== undefined) return reject(`values: ${quote(stray)} is not one of the options`);
+  if (stray !== undefined) return invalid('values', `values: ${quote(stray)} is not one of the options`);
   const twice = firstDuplicate(values);
-  if (twice !== undefined) return reject(`values: ${quote(twice)} is chosen twice`);
-  if (!interaction.multiple && values.length !== 1) return reject('values: choose exactly one option');
-  if (interaction.multiple && values.length === 0) return reject('values: choose at least one option');
+  if (twice !== undefined) return invalid('values', `values: ${quote(twice)} is chosen twice`);
+  if (!interaction.multiple && values.length !== 1) return invalid('values', 'values: choose exactly one option');
+  if (interaction.multiple && values.length === 0) return invalid('values', 'values: choose at least one option');
   return accept({ values });
 }
 
 /** `ask.form` → `{ values: { <key>: <value> } }`, every field rule applied (see validate-form). */
 function checkForm(interaction: Of<'ask.form'>, answer: Record<string, unknown>): AnswerCheck {
-  if (answer.values === undefined) return reject('values: required');
-  if (!isRecord(answer.values)) return reject('values: must be an object keyed by field key');
+  if (answer.values === undefined) return invalid('values', 'values: required');
+  if (!isRecord(answer.values)) return invalid('values', 'values: must be an object keyed by field key');
   const checked = validateFormValues(interaction.fields, answer.values);
-  return checked.ok ? accept({ values: checked.values }) : reject(checked.errors.join('; '));
+  return checked.ok ? accept({ values: checked.values }) : invalid(checked.field, checked.errors.join('; '));
 }
 
 /** `plan.check`: `revise` needs feedback; `edit` needs a plan that passes `checkPlan`. */
@@ -160,11 +178,12 @@ function checkPlanDecision(answer: Record<string, unknown>, checkPlan: (value: u
   const { decision, plan } = parsed.data;
   // Blank feedback counts as none; optional keys stay absent rather than empty.
   const feedback = parsed.data.feedback ? { feedback: parsed.data.feedback } : {};
-  if (decision === 'revise' && !('feedback' in feedback)) return reject('feedback: a revise needs feedback');
+  if (decision === 'revise' && !('feedback' in feedback))
+    return invalid('feedback', 'feedback: a revise needs feedback');
   if (decision !== 'edit') return accept({ decision, ...feedback });
-  if (plan === undefined) return reject('plan: an edit needs the changed plan');
+  if (plan === undefined) return invalid('plan', 'plan: an edit needs the changed plan');
   const checked = checkPlan(plan);
-  if (!checked.ok) return reject(`plan: ${checked.errors.join('; ')}`);
+  if (!checked.ok) return invalid('plan', `plan: ${checked.errors.join('; ')}`);
   return accept({ decision, plan: checked.plan, ...feedback });
 }
 
@@ -173,7 +192,7 @@ function checkApproval(interaction: Of<'tool.approval'>, answer: Record<string, 
   const parsed = approvalSchema.safeParse(answer);
   if (!parsed.success) return rejectIssues(parsed.error);
   const { decision, digest, reason } = parsed.data;
-  if (digest !== interaction.digest) return reject('digest: this approval is for other arguments');
+  if (digest !== interaction.digest) return invalid('digest', 'digest: this approval is for other arguments');
   return accept({ decision, digest, ...(reason ? { reason } : {}) });
 }
 
@@ -189,9 +208,12 @@ function checkBudget(interaction: Of<'budget'>, answer: Record<string, unknown>)
   if (!parsed.success) return rejectIssues(parsed.error);
   const { decision, tokenBudget } = parsed.data;
   if (decision === 'stop') return accept({ decision });
-  if (tokenBudget === undefined) return reject('tokenBudget: a raise needs the new budget');
+  if (tokenBudget === undefined) return invalid('tokenBudget', 'tokenBudget: a raise needs the new budget');
   if (tokenBudget <= interaction.usedTokens) {
-    return reject(`tokenBudget: must be greater than the ${interaction.usedTokens} tokens already used`);
+    return invalid(
+      'tokenBudget',
+      `tokenBudget: must be greater than the ${interaction.usedTokens} tokens already used`,
+    );
   }
   return accept({ decision, tokenBudget });
 }

@@ -12,8 +12,12 @@ export type FieldValue = NonNullable<FormField['default']>;
 /** One value checked against its field: the normalised value, or the broken rule (no path). */
 export type FieldCheck = { ok: true; value: FieldValue } | { ok: false; error: string };
 
-/** A whole form answer checked: the normalised values (defaults filled), or one `path: message` per broken rule. */
-export type FormCheck = { ok: true; values: Record<string, FieldValue> } | { ok: false; errors: string[] };
+/**
+ * A whole form answer checked: the normalised values (defaults filled), or one `path: message`
+ * per broken rule and the first broken rule's path (`values.<key>`).
+ */
+export type FormCheck =
+  { ok: true; values: Record<string, FieldValue> } | { ok: false; errors: string[]; field: string };
 
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -120,18 +124,23 @@ function isEmpty(value: unknown): boolean {
  */
 export function validateFormValues(fields: readonly FormField[], values: Record<string, unknown>): FormCheck {
   const known = new Set(fields.map((field) => field.key));
-  const errors = Object.keys(values)
+  const broken: [key: string, message: string][] = Object.keys(values)
     .filter((key) => !known.has(key))
-    .map((key) => `values.${key}: not a field of this form`);
+    .map((key) => [key, 'not a field of this form']);
   const entries: [string, FieldValue][] = [];
   for (const field of fields) {
     const value = Object.hasOwn(values, field.key) ? values[field.key] : undefined;
     const checked = checkEntry(field, value);
-    if (!checked.ok) errors.push(`values.${field.key}: ${checked.error}`);
+    if (!checked.ok) broken.push([field.key, checked.error]);
     else if (checked.value !== undefined) entries.push([field.key, checked.value]);
   }
-  // fromEntries defines own properties, so a field named `__proto__` stays a plain key.
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, values: Object.fromEntries(entries) };
+  const [first] = broken;
+  if (first === undefined) return { ok: true, values: Object.fromEntries(entries) }; // own keys, even `__proto__`
+  return {
+    ok: false,
+    errors: broken.map(([key, message]) => `values.${key}: ${message}`),
+    field: `values.${first[0]}`,
+  };
 }
 
 function checkEntry(field: FormField, value: unknown): { ok: true; value?: FieldValue } | { ok: false; error: string } {

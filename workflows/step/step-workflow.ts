@@ -10,7 +10,6 @@
  * agent, which started this step as a child, follows the chain to its last run's outcome.
  */
 import {
-  ApplicationFailure,
   allHandlersFinished,
   condition,
   continueAsNew,
@@ -26,6 +25,7 @@ import type { ToolCallRecord } from '../tools/tool-types';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { Conversations } from '../conversation';
 import { describeFailure } from '../describe-failure';
+import { workflowFailure } from '../failures';
 import type { TokenUsage } from '../llm-types';
 import { parseStepAnswer } from '../message-payloads';
 import { stepAnswerSignal, stepInteractionSignal, type StepAnswer, type StepProgress } from '../messages';
@@ -67,10 +67,7 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
       const answer = answers[requestId];
       if (!answer) throw new Error('unreachable');
       if (answer.expired === 'fail') {
-        throw ApplicationFailure.nonRetryable(
-          `${spec.kind} ${answer.interactionId} expired unanswered`,
-          'INTERACTION_EXPIRED',
-        );
+        throw workflowFailure('INTERACTION_EXPIRED', `${spec.kind} ${answer.interactionId} expired unanswered`);
       }
       return answer.answer;
     },

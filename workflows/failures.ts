@@ -1,0 +1,48 @@
+/**
+ * The one way Cairn builds a failure: an `ApplicationFailure` whose `type` is a code from the
+ * single list (error-codes.ts), so clients, the HTTP API and tests match the code, never the
+ * message. An answer's rejection also carries `{ code, field }` as its first detail (plain JSON),
+ * which is how the client library learns the offending field of a refused update. Pure: safe in
+ * workflow, activity and client code.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from './error-codes';
+import type { AnswerRejection } from './interactions/answer-rejection';
+
+/**
+ * A non-retryable failure with a code from the list.
+ * @param details plain JSON values, delivered to whoever catches the failure.
+ */
+export function workflowFailure(code: ErrorCode, message: string, ...details: unknown[]): ApplicationFailure {
+  return ApplicationFailure.create({ type: code, message, nonRetryable: true, details });
+}
+
+/** The structured detail an answer's rejection carries: its code and the offending field. */
+export interface RejectionDetail {
+  code: AnswerRejection['code'];
+  field: string;
+}
+
+/**
+ * The failure an `answer` update's validator throws: type = the rejection's code, message = its
+ * text, `details[0]` = `{ code, field }`.
+ */
+export function answerRejection(rejection: AnswerRejection): ApplicationFailure {
+  const detail: RejectionDetail = { code: rejection.code, field: rejection.field };
+  return workflowFailure(rejection.code, rejection.error, detail);
+}
+
+const rejectionDetailSchema = z.object({
+  code: z.enum(ERROR_CODES).extract(['NOT_OPEN', 'INVALID_ANSWER']),
+  field: z.string(),
+});
+
+/**
+ * Reads back the `{ code, field }` detail of a failure built by `answerRejection` (after it crossed
+ * the wire); `undefined` for any other failure.
+ */
+export function rejectionDetail(failure: ApplicationFailure): RejectionDetail | undefined {
+  const parsed = rejectionDetailSchema.safeParse(failure.details?.[0]);
+  return parsed.success && parsed.data.code === failure.type ? parsed.data : undefined;
+}
