@@ -8,6 +8,7 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
+import { stepWorkflowId } from '../workflows/ids';
 import { lookupTool } from '../test/harness/lookup-tool';
 import { agentScript, fixed, ms, planOf, planStep, since, withCairn, type BenchEnv } from './common';
 import { FLAT_TOLERANCE, FLAT_WINDOW, judgeFlat } from './flat-verdict';
@@ -156,7 +157,7 @@ export async function historyGrowth(env: BenchEnv, report: Report): Promise<void
         report.error(NAME, `R = ${r}: the agent ended ${outcome}, so its history measures nothing`);
         continue;
       }
-      const g = measure(await runHistories(client, `${id}/step-s1`));
+      const g = measure(await runHistories(client, stepWorkflowId(id, 's1')));
       const label = `R = ${r}`;
       report.add({
         benchmark: NAME,

@@ -6,6 +6,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { AgentClient } from '../client/agent-client';
+import { stepWorkflowId } from '../workflows/ids';
 import { waitUntil } from '../test/harness/wait-until';
 import { STEP_IDS } from './agent-script';
 
@@ -85,7 +86,7 @@ export interface HistoryStats {
 /** Reads the histories of every agent and its step children. */
 export async function historyStats(client: Client, ids: string[]): Promise<HistoryStats> {
   const stats: HistoryStats = { activityRetries: 0, workflowTaskTimeouts: 0, workflowTaskFailures: [] };
-  const workflowIds = ids.flatMap((id) => [id, ...STEP_IDS.map((s) => `${id}/step-${s}`)]);
+  const workflowIds = ids.flatMap((id) => [id, ...STEP_IDS.map((s) => stepWorkflowId(id, s))]);
   for (const workflowId of workflowIds) {
     const history = await client.workflow
       .getHandle(workflowId)
