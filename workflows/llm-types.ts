@@ -2,6 +2,7 @@
  * The JSON shapes that cross the LLM activity boundary: what a workflow asks of the model and
  * what comes back. Types only — the openai package never reaches workflow code.
  */
+import type { TokenUsage } from './state/step-run-schema';
 
 /** The model name of the offline demo model (DESIGN §2), which agents show as a label. */
 export const DEMO_MODEL = 'cairn-offline-demo';
@@ -38,12 +39,8 @@ export interface LlmToolSpec {
   parameters: Record<string, unknown>;
 }
 
-/** Token counts for one call, a step or a whole agent. */
-export interface TokenUsage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-}
+/** Token counts for one call, a step or a whole agent (schema: state/step-run-schema.ts). */
+export type { TokenUsage };
 
 /** Input of the `callLlm` activity. */
 export interface LlmCallInput {

@@ -4,89 +4,31 @@
  * owns; they are pure apart from that and unit-tested without Temporal.
  */
 import type { Answer, Interaction, InteractionSpec } from '../interactions/interaction-types';
-import { DEMO_MODEL, type TokenUsage } from '../llm-types';
+import type { z } from 'zod';
+import { DEMO_MODEL } from '../llm-types';
 import type { ToolCallRecord } from '../tools/tool-types';
 import { zeroUsage } from '../usage';
-import type { Plan, StepStatus } from '../plan/plan-types';
+import type { StepStatus } from '../plan/plan-types';
+import type { agentEventSchema, agentPhaseSchema, agentStateSchema } from '../state/agent-state-schema';
+import type { stepRunSchema } from '../state/step-run-schema';
 
-/** Every phase an agent can be in (DESIGN §3), in lifecycle order. */
-export const AGENT_PHASES = [
-  'planning',
-  'awaiting_input',
-  'executing',
-  'replanning',
-  'summarizing',
-  'completed',
-  'failed',
-  'cancelled',
-] as const;
+/** Every phase an agent can be in, in lifecycle order; the terminal ones; the test for them. */
+export { AGENT_PHASES, TERMINAL_PHASES, isTerminalPhase, type TerminalPhase } from '../state/agent-phases';
 
-export type AgentPhase = (typeof AGENT_PHASES)[number];
+/** The phase an agent is in. */
+export type AgentPhase = z.infer<typeof agentPhaseSchema>;
 
-/** One step run (DESIGN §3 "Step run"). */
-export interface StepRun {
-  id: string;
-  title: string;
-  status: StepStatus;
-  result?: string;
-  error?: string;
-  usage: TokenUsage;
-  /** The most recent tool calls (at most MAX_TOOL_CALLS_KEPT); `toolCallCount` counts all. */
-  toolCalls: ToolCallRecord[];
-  toolCallCount?: number;
-  rounds: number;
-  attempts: number;
-  startedAt?: number;
-  endedAt?: number;
-}
+/** One step run. */
+export type StepRun = z.infer<typeof stepRunSchema>;
 
-export type AgentEventType =
-  | 'plan.created'
-  | 'plan.revised'
-  | 'plan.rejected'
-  | 'step.started'
-  | 'step.finished'
-  | 'tool.called'
-  | 'interaction.opened'
-  | 'interaction.answered'
-  | 'interaction.reminder'
-  | 'interaction.expired'
-  | 'answer.rejected'
-  | 'signal.rejected'
-  | 'replan'
-  | 'summary'
-  | 'agent.finished';
+/** Every type of timeline event. */
+export type AgentEventType = z.infer<typeof agentEventSchema>['type'];
 
 /** A timeline entry; `seq` only grows, so a UI asks for `afterSeq` to get what is new. */
-export interface AgentEvent {
-  seq: number;
-  at: number;
-  type: AgentEventType;
-  message: string;
-  stepId?: string;
-  interactionId?: string;
-}
+export type AgentEvent = z.infer<typeof agentEventSchema>;
 
-export interface AgentState {
-  phase: AgentPhase;
-  task: string;
-  plan?: Plan;
-  revision: number;
-  steps: StepRun[];
-  interactions: Interaction[];
-  usage: TokenUsage;
-  events: AgentEvent[];
-  /** The seq of the last event ever added (events older than the window are dropped). */
-  eventSeq: number;
-  asks: number;
-  replans: number;
-  /** The model that answered (as the endpoint names it). */
-  model?: string;
-  /** True when that model is the offline demo model: the answers are canned. */
-  demo?: boolean;
-  result?: string;
-  error?: string;
-}
+/** The agent state, as its zod schema (state/agent-state-schema.ts) describes it. */
+export type AgentState = z.infer<typeof agentStateSchema>;
 
 /** How many events the timeline keeps. */
 export const MAX_EVENTS = 200;

@@ -1,6 +1,8 @@
 /**
  * The plan (DESIGN §3): what the planner returns as JSON and a human may edit. Pure types.
  */
+import type { z } from 'zod';
+import type { stepStatusSchema } from '../state/step-run-schema';
 
 /** One step of a plan. */
 export interface PlanStep {
@@ -19,8 +21,8 @@ export interface Plan {
   replan: string[];
 }
 
-/** Status of one step run (DESIGN §3). */
-export type StepStatus = 'pending' | 'running' | 'waiting' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+/** Status of one step run (its list is `STEP_STATUSES` in state/step-run-schema.ts). */
+export type StepStatus = z.infer<typeof stepStatusSchema>;
 
 /** Result of checking raw planner output (or a human edit) against the plan rules. */
 export type PlanCheck = { ok: true; plan: Plan } | { ok: false; errors: string[] };

@@ -2,6 +2,8 @@
  * What workflow code knows about tools: names, descriptions and effects (the catalogue), and
  * the JSON crossing the `runTool` activity. Implementations live in activities/tools.
  */
+import type { z } from 'zod';
+import type { toolCallRecordSchema } from '../state/step-run-schema';
 
 /**
  * The calls of a write tool that only read: those whose argument `argument` (`default` when
@@ -48,15 +50,8 @@ export interface ToolCallOutcome {
   output: string;
 }
 
-/** One tool call a step made. */
-export interface ToolCallRecord {
-  callId: string;
-  name: string;
-  /** The arguments as the model wrote them, cut to a readable length. */
-  arguments: string;
-  outcome: 'ok' | 'error';
-  durationMs: number;
-}
+/** One tool call a step made; `arguments` as the model wrote them, cut to a readable length. */
+export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
 
 /** Built-in tools handled inside the workflows rather than by the registry. */
 export const FINISH_STEP = 'finish_step';

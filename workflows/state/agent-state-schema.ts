@@ -1,0 +1,75 @@
+/**
+ * The zod schema of the agent state returned by the `state` query — phase, plan, step runs,
+ * interactions, usage and the timeline — and the types derived from it. It is the one
+ * description: workflows/agent/agent-state.ts takes its types from here and the HTTP API's
+ * OpenAPI document is built from these schemas. Pure zod: safe in the workflow sandbox.
+ */
+import { z } from 'zod';
+import { interactionSchema } from '../interactions/interaction-schema';
+import { planSchema } from '../plan/plan-schema';
+import { AGENT_PHASES } from './agent-phases';
+import { stepRunSchema, tokenUsageSchema } from './step-run-schema';
+
+export { AGENT_PHASES, TERMINAL_PHASES, isTerminalPhase, type TerminalPhase } from './agent-phases';
+
+const count = z.number().int().nonnegative();
+
+/** The phase an agent is in. */
+export const agentPhaseSchema = z.enum(AGENT_PHASES);
+
+/** Every type of timeline event. */
+export const AGENT_EVENT_TYPES = [
+  'plan.created',
+  'plan.revised',
+  'plan.rejected',
+  'step.started',
+  'step.finished',
+  'tool.called',
+  'interaction.opened',
+  'interaction.answered',
+  'interaction.reminder',
+  'interaction.expired',
+  'answer.rejected',
+  'signal.rejected',
+  'replan',
+  'summary',
+  'agent.finished',
+] as const;
+
+/** A timeline entry; `seq` only grows, so a reader asks for `afterSeq` to get what is new. */
+export const agentEventSchema = z.object({
+  seq: count,
+  /** Workflow time (ms since epoch). */
+  at: z.number(),
+  type: z.enum(AGENT_EVENT_TYPES),
+  message: z.string(),
+  stepId: z.string().optional(),
+  interactionId: z.string().optional(),
+});
+
+/** The agent state: plain JSON only, so it survives queries and continue-as-new. */
+export const agentStateSchema = z.object({
+  phase: agentPhaseSchema,
+  task: z.string(),
+  plan: planSchema.optional(),
+  /** The plan's revision: 1 for the first plan, one more for each revised plan. */
+  revision: count,
+  steps: z.array(stepRunSchema),
+  /** Open interactions and, as the audit record, answered and expired ones. */
+  interactions: z.array(interactionSchema),
+  usage: tokenUsageSchema,
+  /** The newest events only; `eventSeq` counts them all. */
+  events: z.array(agentEventSchema),
+  /** The seq of the last event ever added (events older than the window are dropped). */
+  eventSeq: count,
+  /** Clarifying questions asked while planning. */
+  asks: count,
+  /** Replans done after steps that asked for one. */
+  replans: count,
+  /** The model that answered (as the endpoint names it). */
+  model: z.string().optional(),
+  /** True when that model is the offline demo model: the answers are canned. */
+  demo: z.boolean().optional(),
+  result: z.string().optional(),
+  error: z.string().optional(),
+});

@@ -1,0 +1,48 @@
+/**
+ * The zod schemas of a step run as the agent state keeps it — status, token usage, the tool
+ * calls it made — and the TypeScript types derived from them. Pure zod: the workflow sandbox,
+ * the HTTP API and tests share it. Objects strip unknown keys rather than reject them, as every
+ * schema of a message payload does; the state test checks that a real state loses nothing.
+ */
+import { z } from 'zod';
+
+/** A count: a whole number, never negative. */
+const count = z.number().int('must be a whole number').nonnegative('must not be negative');
+
+/** Every status of a step run. */
+export const STEP_STATUSES = ['pending', 'running', 'waiting', 'completed', 'failed', 'skipped', 'cancelled'] as const;
+
+/** Status of one step run. */
+export const stepStatusSchema = z.enum(STEP_STATUSES);
+
+/** Token counts for one call, a step or a whole agent. */
+export const tokenUsageSchema = z.object({ promptTokens: count, completionTokens: count, totalTokens: count });
+
+/** Token counts for one call, a step or a whole agent. */
+export type TokenUsage = z.infer<typeof tokenUsageSchema>;
+
+/** One tool call a step made; `arguments` are as the model wrote them, cut to a readable length. */
+export const toolCallRecordSchema = z.object({
+  callId: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  outcome: z.enum(['ok', 'error']),
+  durationMs: z.number().nonnegative(),
+});
+
+/** One step run. `toolCalls` holds the most recent calls only; `toolCallCount` counts them all. */
+export const stepRunSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: stepStatusSchema,
+  result: z.string().optional(),
+  error: z.string().optional(),
+  usage: tokenUsageSchema,
+  toolCalls: z.array(toolCallRecordSchema),
+  toolCallCount: count.optional(),
+  rounds: count,
+  attempts: count,
+  /** Workflow time (ms since epoch). */
+  startedAt: z.number().optional(),
+  endedAt: z.number().optional(),
+});
