@@ -7,9 +7,21 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Connection } from '@temporalio/client';
+import type { SearchAttributeType } from '@temporalio/common';
+import * as searchAttributes from '../workflows/search-attributes';
 
-/** Custom search attributes Cairn upserts (DESIGN §5); all must be registered at start. */
-export const SEARCH_ATTRIBUTES = { AgentPhase: 'Keyword', AgentAwaitingInput: 'Bool' } as const;
+/** The custom search attributes Cairn upserts: every key workflows/search-attributes.ts defines. */
+export const SEARCH_ATTRIBUTE_KEYS = Object.values(searchAttributes);
+
+/** The same, as the Temporal CLI's `--search-attribute <name>=<type>` spells them (`AgentPhase: 'Keyword'`). */
+export const SEARCH_ATTRIBUTES: Record<string, string> = Object.fromEntries(
+  SEARCH_ATTRIBUTE_KEYS.map((key) => [key.name, cliTypeName(key.type)]),
+);
+
+/** `KEYWORD` → `Keyword`, `KEYWORD_LIST` → `KeywordList`. */
+function cliTypeName(type: SearchAttributeType): string {
+  return type.toLowerCase().replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
 
 const ROOT = join(__dirname, '..');
 

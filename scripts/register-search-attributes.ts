@@ -1,5 +1,5 @@
 /**
- * `npm run setup-cluster`: registers Cairn's search attributes (AgentPhase, AgentAwaitingInput)
+ * `npm run setup-cluster`: registers Cairn's search attributes (workflows/search-attributes.ts)
  * on the configured Temporal cluster, skipping those already there. The embedded dev server
  * registers them itself; a self-hosted cluster (docker-compose.yml) needs this once.
  * Temporal Cloud namespaces are set up in the Cloud UI or with tcld instead.
@@ -8,10 +8,9 @@ import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { loadConfigOrExit } from '../config/load-config-or-exit';
 import { connectionOptions } from '../config/temporal-connection';
-import { SEARCH_ATTRIBUTES } from './dev-server';
+import { SEARCH_ATTRIBUTE_KEYS } from './dev-server';
 
 const { IndexedValueType } = temporal.api.enums.v1;
-const TYPES = { Keyword: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD, Bool: IndexedValueType.INDEXED_VALUE_TYPE_BOOL };
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -19,16 +18,18 @@ async function main(): Promise<void> {
   const connection = await Connection.connect(connectionOptions(config.temporal));
   try {
     const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-    const missing = Object.entries(SEARCH_ATTRIBUTES).filter(([name]) => customAttributes?.[name] === undefined);
+    const missing = SEARCH_ATTRIBUTE_KEYS.filter(({ name }) => customAttributes?.[name] === undefined);
     if (missing.length === 0) {
       console.log(`Search attributes already registered in namespace ${namespace}.`);
       return;
     }
     await connection.operatorService.addSearchAttributes({
       namespace,
-      searchAttributes: Object.fromEntries(missing.map(([name, type]) => [name, TYPES[type]])),
+      searchAttributes: Object.fromEntries(
+        missing.map(({ name, type }) => [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type}`]]),
+      ),
     });
-    console.log(`Registered ${missing.map(([name]) => name).join(', ')} in namespace ${namespace}.`);
+    console.log(`Registered ${missing.map(({ name }) => name).join(', ')} in namespace ${namespace}.`);
   } finally {
     await connection.close();
   }

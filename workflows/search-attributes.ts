@@ -1,6 +1,8 @@
 /**
- * Cairn's custom search attributes (DESIGN §5), defined once for workflows and clients.
- * Every key must be registered on the server (scripts/dev-server.ts, npm run setup-cluster).
+ * Cairn's custom search attributes, defined once for workflows, clients and the servers that
+ * must register them. Every export of this module is a search attribute key: the dev server
+ * (scripts/dev-server.ts) and `npm run setup-cluster` register each one they find here, so a new
+ * key is registered everywhere by adding it to this file alone.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
