@@ -17,6 +17,7 @@ import type { CairnConfig } from '../config/config';
 import { connectionOptions } from '../config/temporal-connection';
 import { agentInputSchema, type AgentInput } from '../workflows/agent/agent-input';
 import type { AgentEvent, AgentPhase, AgentState } from '../workflows/agent/agent-state';
+import { isTerminalPhase } from '../workflows/state/agent-phases';
 import type { AgentResult } from '../workflows/agent-contract';
 import type { agentWorkflow } from '../workflows/agent/agent-workflow';
 import type { AnswerInput } from '../workflows/interactions/interaction-types';
@@ -42,8 +43,6 @@ export interface ListFilter {
   awaitingInput?: boolean;
   limit?: number;
 }
-
-const TERMINAL: AgentPhase[] = ['completed', 'failed', 'cancelled'];
 
 export class AgentClient {
   constructor(
@@ -165,7 +164,7 @@ export class AgentClient {
         cursor = event.seq;
         yield event;
       }
-      if (TERMINAL.includes(state.phase)) return;
+      if (isTerminalPhase(state.phase)) return;
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   }

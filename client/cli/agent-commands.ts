@@ -3,7 +3,8 @@
  * Each resolves with its exit code (see cli-exit.ts).
  */
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
-import { AGENT_PHASES, type AgentPhase } from '../../workflows/agent/agent-state';
+import type { AgentPhase } from '../../workflows/agent/agent-state';
+import { AGENT_PHASES, isTerminalPhase } from '../../workflows/state/agent-phases';
 import { AgentClient } from '../agent-client';
 import { completeAnswer } from './answer-source';
 import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
@@ -54,7 +55,7 @@ export function watchCommand(id: string, options: { json?: boolean }): Promise<n
       console.log(options.json ? JSON.stringify(event) : formatEvent(event));
     }
     const { phase } = await client.state(id, Number.MAX_SAFE_INTEGER);
-    return phase === 'completed' || phase === 'failed' || phase === 'cancelled' ? exitCodeOf(phase) : EXIT.ok;
+    return isTerminalPhase(phase) ? exitCodeOf(phase) : EXIT.ok;
   });
 }
 

@@ -7,7 +7,8 @@
 import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import type { AgentClient } from '../agent-client';
 import { ClientError } from '../client-error';
-import type { AgentEvent, AgentPhase, AgentState } from '../../workflows/agent/agent-state';
+import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
+import { isTerminalPhase, type TerminalPhase } from '../../workflows/state/agent-phases';
 import type { AgentResult } from '../../workflows/agent-contract';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import type { TokenUsage } from '../../workflows/llm-types';
@@ -19,7 +20,7 @@ export type AgentPort = Pick<AgentClient, 'state' | 'answer' | 'result'>;
 /** How a run ended; `--json` prints this object. */
 export interface RunOutcome {
   id: string;
-  status: 'completed' | 'failed' | 'cancelled';
+  status: TerminalPhase;
   answer?: string;
   usage: TokenUsage;
   error?: string;
@@ -34,8 +35,6 @@ export interface DriveOptions {
   /** Short notices: an answer accepted, an interaction closed elsewhere. */
   onNotice: (message: string) => void;
 }
-
-const TERMINAL: readonly AgentPhase[] = ['completed', 'failed', 'cancelled'];
 
 type Ending = { ok: true; result: AgentResult } | { ok: false; error: unknown };
 
@@ -59,7 +58,7 @@ export async function driveAgent(
     const state = await client.state(id, cursor);
     for (const event of state.events) options.onEvent(event);
     cursor = state.eventSeq;
-    if (TERMINAL.includes(state.phase) || end.ending) return outcome(id, state, await ended);
+    if (isTerminalPhase(state.phase) || end.ending) return outcome(id, state, await ended);
     const next = state.interactions.find((i) => i.status === 'open' && !closed.has(i.id));
     if (next) closed.add(await settle(client, id, next, source, options));
     else await Promise.race([sleep(options.pollMs ?? 300), ended]);
@@ -153,7 +152,7 @@ async function watchInteraction(
     try {
       const state = await client.state(id, Number.MAX_SAFE_INTEGER);
       const interaction = state.interactions.find((i) => i.id === interactionId);
-      if (TERMINAL.includes(state.phase) || interaction?.status !== 'open') controller.abort();
+      if (isTerminalPhase(state.phase) || interaction?.status !== 'open') controller.abort();
     } catch {
       // A failed look is no reason to interrupt the person; the next one may succeed.
     }

@@ -1,13 +1,25 @@
 /**
- * The zod schemas of the HTTP API (DESIGN §5 "Shapes"): they validate requests and, through
- * createRoute, are the OpenAPI document — one description, never written twice. The agent
- * input is the workflow's own schema; response shapes mirror the workflow's state types.
+ * The zod schemas of the HTTP API: they validate requests and, through createRoute, are the
+ * OpenAPI document — one description, never written twice. The agent input, the agent state
+ * (phase, steps, interactions, answers, events, usage) and the answer payload are the
+ * workflows' own schemas (workflows/state, workflows/interactions), named here for the
+ * document; only what is HTTP's own (errors, paths, query strings, the agent list) is defined
+ * in this file.
  */
 import { z } from '@hono/zod-openapi';
-import { AGENT_PHASES } from '../../workflows/agent/agent-state';
 import { agentInputSchema } from '../../workflows/agent/agent-input';
+import { answerInputSchema, answerSchema, interactionSchema } from '../../workflows/interactions/interaction-schema';
+import { agentEventSchema, agentPhaseSchema, agentStateSchema } from '../../workflows/state/agent-state-schema';
+import { stepRunSchema, tokenUsageSchema } from '../../workflows/state/step-run-schema';
 
-const PHASES = AGENT_PHASES;
+/*
+ * The workflow schemas are plain zod, built before (and without) `.openapi()`, so they are
+ * named through zod's own metadata, which the generator reads too. `.meta()` names a copy and
+ * leaves the workflows' instances untouched.
+ */
+const AgentPhase = agentPhaseSchema.meta({ id: 'AgentPhase' });
+const TokenUsage = tokenUsageSchema.meta({ id: 'TokenUsage' });
+const Answer = answerSchema.meta({ id: 'Answer' });
 
 /** `{ error: { code, message, field? } }`, the body of every failure. */
 export const ErrorBody = z
@@ -20,11 +32,7 @@ export const ErrorBody = z
   })
   .openapi('Error');
 
-/**
- * The agent input (DESIGN §5 "Workflow input"), the workflow's own schema. It may be built
- * before zod gains `.openapi()`, so it is named through zod's own metadata, which the
- * generator reads as well.
- */
+/** The agent input: the workflow's own schema. */
 export const AgentInputBody = agentInputSchema.meta({ id: 'AgentInput' });
 
 export const Started = z.object({ id: z.string() }).openapi('AgentStarted');
@@ -38,7 +46,7 @@ export const AgentIdParams = z.object({
 });
 
 export const ListQuery = z.object({
-  phase: z.enum(PHASES).optional(),
+  phase: agentPhaseSchema.optional(),
   awaitingInput: z
     .enum(['true', 'false'])
     .transform((v) => v === 'true')
@@ -50,7 +58,7 @@ const AgentSummary = z
   .object({
     id: z.string(),
     task: z.string(),
-    phase: z.union([z.enum(PHASES), z.literal('unknown')]),
+    phase: z.union([AgentPhase, z.literal('unknown')]),
     awaitingInput: z.boolean(),
     status: z.string(),
     startedAt: z.string().optional(),
@@ -65,65 +73,40 @@ const cursor = z.coerce.number().int().min(0);
 
 export const StateQuery = z.object({ afterSeq: cursor.optional() });
 
-const Usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() });
+/** The workflow's interaction kinds, each with its audit record's answer referring to the named one. */
+const interactionVariants = interactionSchema.options.map((variant) => variant.extend({ answer: Answer.optional() }));
+type InteractionVariant = (typeof interactionVariants)[number];
 
-const AgentEvent = z
-  .object({
-    seq: z.number(),
-    at: z.number(),
-    type: z.string(),
-    message: z.string(),
-    stepId: z.string().optional(),
-    interactionId: z.string().optional(),
-  })
-  .openapi('AgentEvent');
-
+/** An interaction of any kind. (`.map` keeps every kind but not the tuple type: hence the cast.) */
 const Interaction = z
-  .looseObject({
-    id: z.string(),
-    kind: z.string(),
-    status: z.enum(['open', 'answered', 'expired']),
-    stepId: z.string().optional(),
-    prompt: z.string(),
-    createdAt: z.number(),
-    expiresAt: z.number().optional(),
-  })
-  .openapi('Interaction');
+  .discriminatedUnion('kind', interactionVariants as [InteractionVariant, ...InteractionVariant[]])
+  .meta({ id: 'Interaction' });
 
-const StepRun = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  status: z.string(),
-  result: z.string().optional(),
-  error: z.string().optional(),
-  usage: Usage,
-});
-
-export const AgentStateBody = z
-  .looseObject({
-    phase: z.enum(PHASES),
-    task: z.string(),
-    plan: z.looseObject({ task: z.string(), language: z.string(), steps: z.array(z.looseObject({})) }).optional(),
-    revision: z.number(),
-    steps: z.array(StepRun),
+/**
+ * The agent state: the workflow's schema with its parts named, so the document shows a step
+ * run, an interaction and an event once each and refers to them.
+ */
+export const AgentStateBody = agentStateSchema
+  .extend({
+    phase: AgentPhase,
+    steps: z.array(stepRunSchema.extend({ usage: TokenUsage }).meta({ id: 'StepRun' })),
     interactions: z.array(Interaction),
-    usage: Usage,
-    events: z.array(AgentEvent),
-    eventSeq: z.number(),
-    result: z.string().optional(),
-    error: z.string().optional(),
+    usage: TokenUsage,
+    events: z.array(agentEventSchema.meta({ id: 'AgentEvent' })),
   })
-  .openapi('AgentState');
+  .meta({ id: 'AgentState' });
 
-export const AnswerBody = z
-  .object({
-    interactionId: z.string().min(1).max(200),
-    answer: z.unknown().refine((v) => v !== undefined, 'the answer is missing'),
-    by: z.string().min(1).max(200).optional(),
-  })
-  .openapi('AnswerInput');
+/**
+ * The answer payload: the workflow's own schema (the `answer` signal's and update's). The
+ * answer must be present here; its shape is checked against the interaction by the workflow,
+ * whose message names the broken rule.
+ */
+export const AnswerBody = answerInputSchema
+  .extend({ answer: z.unknown().refine((v) => v !== undefined, 'the answer is missing') })
+  .meta({ id: 'AnswerInput' });
 
-export const AnswerAccepted = z.object({ interactionId: z.string(), answer: z.unknown() }).openapi('AnswerAccepted');
+/** An accepted answer, normalised as the audit record keeps it. */
+export const AnswerAccepted = z.object({ interactionId: z.string(), answer: Answer }).openapi('AnswerAccepted');
 
 export const CancelRequested = z.object({ id: z.string() }).openapi('CancelRequested');
 

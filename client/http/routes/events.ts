@@ -7,7 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import type { AgentEvent, AgentPhase, AgentState } from '../../../workflows/agent/agent-state';
+import type { AgentEvent, AgentState } from '../../../workflows/agent/agent-state';
+import { isTerminalPhase } from '../../../workflows/state/agent-phases';
 import { ClientError } from '../../client-error';
 import type { AgentsPort } from '../agents-port';
 import { AgentIdParams, ErrorBody, EventsHeaders, EventsQuery } from '../schemas';
@@ -22,8 +23,6 @@ export interface EventStreamTiming {
 
 /** The defaults: poll twice a second, heartbeat every 15 s. */
 export const defaultEventTiming: EventStreamTiming = { pollMs: 500, heartbeatMs: 15_000 };
-
-const TERMINAL: ReadonlySet<AgentPhase> = new Set(['completed', 'failed', 'cancelled']);
 
 const eventsRoute = createRoute({
   method: 'get',
@@ -87,7 +86,7 @@ async function pumpEvents(
       await stream.write(eventFrame(event));
       cursor = event.seq;
     }
-    if (TERMINAL.has(state.phase) || signal.aborted) return;
+    if (isTerminalPhase(state.phase) || signal.aborted) return;
     const woke = await sleep(timing.pollMs, true, { signal }).catch(() => false);
     if (!woke) return;
     state = await source.next(cursor);
