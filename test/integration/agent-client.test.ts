@@ -1,7 +1,10 @@
 /**
  * The client library against the real dev server: readable ids, start validation, state,
- * visibility lists (exactly the waiting agent), answers with coded rejections, watch, cancel.
+ * visibility lists (exactly the waiting agent), answers with coded rejections that change nothing,
+ * watch, cancel.
  */
+import { WorkflowFailedError } from '@temporalio/client';
+import { CancelledFailure } from '@temporalio/common';
 import { AgentClient } from '../../client/agent-client';
 import { ClientError } from '../../client/client-error';
 import { agentWorkflowId } from '../../client/workflow-id';
@@ -10,6 +13,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, step } from '../harness/agents';
+import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../harness/wait-until';
 
@@ -59,9 +63,15 @@ test('list by AgentAwaitingInput returns exactly the waiting agent; answers, wat
     expect(completed).not.toContain(waiting);
 
     const check = (await client.state(waiting)).interactions[0];
-    const bad = await client
-      .answer(waiting, { interactionId: check?.id ?? '', answer: { decision: 'maybe' } })
-      .catch((e: unknown) => e);
+    const bad = await expectNothingChanged(
+      () => client.state(waiting),
+      bed.llm,
+      check?.id ?? '',
+      () =>
+        client
+          .answer(waiting, { interactionId: check?.id ?? '', answer: { decision: 'maybe' } })
+          .catch((e: unknown) => e),
+    );
     expect(bad).toBeInstanceOf(ClientError);
     expect(bad).toMatchObject({ code: 'INVALID_ANSWER' });
     await client.answer(waiting, { interactionId: check?.id ?? '', answer: { decision: 'confirm' }, by: 'carol' });
@@ -86,5 +96,31 @@ test('list by AgentAwaitingInput returns exactly the waiting agent; answers, wat
     expect(await summaries(`${waiting}/step-s1`)).toEqual(['s1 · round 1']);
     const child = await bed.client.workflow.getHandle(`${waiting}/step-s1`).describe();
     expect(await child.staticSummary()).toBe('s1 · Step s1');
+  });
+});
+
+test('cancel: a waiting agent ends cancelled with nothing run after it; an unknown agent is NOT_FOUND', async () => {
+  bed.llm.respondWith(byRoute({ plan: [planReply(plan([step('s1')]))] }));
+  await withWorker(bed.config, async () => {
+    const client = agents();
+    const id = await client.start({ task: 'Cancel me', mode: { confirmPlan: true } });
+    await waitUntil(
+      'the agent waits at its plan check',
+      async () => (await client.state(id)).phase === 'awaiting_input',
+    );
+    await client.cancel(id);
+    const error = await client.result(id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    expect((error as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+    const state = await client.state(id);
+    expect(state.phase).toBe('cancelled');
+    expect(state.events.at(-1)).toMatchObject({ type: 'agent.finished', message: 'cancelled' });
+    expect(state.steps.map((s) => s.status)).toEqual(['pending']);
+    expect(bed.llm.requests.map((r) => r.headers['x-cairn-purpose'])).toEqual(['plan']);
+    const listed = await waitUntil('the list shows the agent cancelled', async () =>
+      (await client.list({ phase: 'cancelled' })).find((a) => a.id === id),
+    );
+    expect(listed).toMatchObject({ status: 'CANCELLED' });
+    await expect(client.cancel('agent-nope-00000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Acceptance 2 and 3 — plan validation with correction messages, and the human plan check
- * (confirm, revise, edit, cancel).
+ * (confirm, revise, edit, cancel), answered by update or by signal; a rejected answer changes nothing.
  */
 import { WorkflowFailedError } from '@temporalio/client';
 import { reply, type ScriptedReply } from '../fake-llm/replies';
@@ -16,11 +16,13 @@ import {
   stateOf,
   step,
   waitForInteraction,
+  waitForState,
 } from '../harness/agents';
+import { expectNothingChanged } from '../harness/nothing-changed';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../harness/wait-until';
-import { stateQuery } from '../../workflows/messages';
+import { answerSignal, stateQuery } from '../../workflows/messages';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../../workflows/search-attributes';
 
 const bed = agentTestbed();
@@ -110,7 +112,13 @@ describe('plan check', () => {
     await withWorker(bed.config, async () => {
       const handle = await startAgent(bed.client, bed.config, { task: 'check me', mode: { confirmPlan: true } });
       const first = await waitForInteraction(handle, 'plan.check');
-      expect(await rejection(handle, first.id, { decision: 'revise' })).toMatch(/feedback/);
+      const refused = await expectNothingChanged(
+        () => stateOf(handle),
+        bed.llm,
+        first.id,
+        () => rejection(handle, first.id, { decision: 'revise' }),
+      );
+      expect(refused).toMatch(/feedback/);
       await answer(handle, first.id, { decision: 'revise', feedback: 'Add a review step' });
       const second = await waitForInteraction(handle, 'plan.check');
       expect(second).toMatchObject({ revision: 2, plan: revised });
@@ -134,9 +142,13 @@ describe('plan check', () => {
     await withWorker(bed.config, async () => {
       const handle = await startAgent(bed.client, bed.config, { task: 'check me', mode: { confirmPlan: true } });
       const check = await waitForInteraction(handle, 'plan.check');
-      expect(await rejection(handle, check.id, { decision: 'edit', plan: plan([step('e1', ['nowhere'])]) })).toMatch(
-        /depends on unknown step "nowhere"/,
+      const refused = await expectNothingChanged(
+        () => stateOf(handle),
+        bed.llm,
+        check.id,
+        () => rejection(handle, check.id, { decision: 'edit', plan: plan([step('e1', ['nowhere'])]) }),
       );
+      expect(refused).toMatch(/depends on unknown step "nowhere"/);
       await answer(handle, check.id, { decision: 'edit', plan: edited });
       await handle.result();
       const state = await stateOf(handle);
@@ -146,6 +158,40 @@ describe('plan check', () => {
         ['e1', 'E1'],
         ['e2', 'E2'],
       ]);
+      expect(bed.llm.requestsFor('plan')).toHaveLength(1);
+    });
+  });
+
+  test('by signal (the Temporal UI): a wrong-kind or rule-breaking answer is a rejected event and changes nothing; a valid one proceeds', async () => {
+    bed.llm.respondWith(byRoute({ plan: [planReply(good)], ...okRoutes }));
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'check me', mode: { confirmPlan: true } });
+      const check = await waitForInteraction(handle, 'plan.check');
+      const before = await stateOf(handle);
+      const send = (value: unknown) =>
+        handle.signal(answerSignal, { interactionId: check.id, answer: value, by: 'temporal-ui' });
+      await send({ text: 'looks fine' }); // an ask.query answer to a plan check
+      await send({ decision: 'revise' }); // a revision without the feedback it needs
+      const after = await waitForState(
+        handle,
+        'both signalled answers rejected',
+        (s) => s.eventSeq >= before.eventSeq + 2,
+      );
+      const [wrongKind, brokenRule] = after.events.slice(-2);
+      expect([wrongKind?.type, brokenRule?.type]).toEqual(['answer.rejected', 'answer.rejected']);
+      expect(wrongKind?.message).toMatch(new RegExp(`^answer to ${check.id} rejected: decision: `));
+      expect(brokenRule?.message).toMatch(new RegExp(`^answer to ${check.id} rejected: .*feedback`));
+      // The timeline gained the two rejections; nothing else moved.
+      expect({ ...after, events: after.events.slice(0, -2), eventSeq: after.eventSeq - 2 }).toEqual(before);
+      expect(bed.llm.requests).toHaveLength(1);
+
+      await send({ decision: 'confirm' });
+      expect(await handle.result()).toMatchObject({ status: 'completed' });
+      const state = await stateOf(handle);
+      expect(state.interactions.map((i) => [i.id, i.status, i.by, i.answer])).toEqual([
+        [check.id, 'answered', 'temporal-ui', { decision: 'confirm' }],
+      ]);
+      expect(state.revision).toBe(1);
       expect(bed.llm.requestsFor('plan')).toHaveLength(1);
     });
   });

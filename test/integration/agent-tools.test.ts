@@ -15,6 +15,7 @@ import { ECHO_DESCRIPTIONS } from '../fixtures/mcp/echo-server';
 import { greetTool } from '../fixtures/user-tools/greeting-tools';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, finish, plan, planReply, rejection, startAgent, stateOf, step, waitForState } from '../harness/agents';
+import { expectNothingChanged } from '../harness/nothing-changed';
 import { testConfig, withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();
@@ -53,7 +54,14 @@ test('two parallel approvals: each bound to its digest and answered on its own, 
     expect((await stateOf(handle)).steps.map((s) => s.status)).toEqual(['waiting', 'waiting']);
 
     const otherDigest = approvalDigest('write_file', { path: 'b.txt', content: 'something else' });
-    expect(await rejection(handle, forB.id, { decision: 'approve', digest: otherDigest })).toMatch(/other arguments/);
+    const refused = await expectNothingChanged(
+      () => stateOf(handle),
+      bed.llm,
+      forB.id,
+      () => rejection(handle, forB.id, { decision: 'approve', digest: otherDigest }),
+    );
+    expect(refused).toMatch(/other arguments/);
+    expect(existsSync(join(workspace, 'b.txt'))).toBe(false);
     await answer(handle, forB.id, { decision: 'reject', digest: forB.digest, reason: 'no B today' }, 'bob');
     await answer(handle, forA.id, { decision: 'approve', digest: forA.digest }, 'alice');
     await handle.result();

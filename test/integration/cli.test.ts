@@ -17,7 +17,8 @@ import type { FormField, Interaction } from '../../workflows/interactions/intera
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, step, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import { expectNothingChanged } from '../harness/nothing-changed';
 import { runInfo } from '../harness/run-info';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../harness/wait-until';
@@ -164,10 +165,17 @@ test('answer by update (a rejection exits 1 naming the rule), then watch --json 
   await withWorker(config, async () => {
     const handle = await startAgent(bed.client, config, { task: 'Pick a tone', mode: { ask: true } });
     const select = await waitForInteraction(handle, 'ask.select');
-    const bad = await cairn(['answer', handle.workflowId, select.id, '{"values":["sarcastic"]}'], env);
+    const refused = (answer: string) =>
+      expectNothingChanged(
+        () => stateOf(handle),
+        bed.llm,
+        select.id,
+        () => cairn(['answer', handle.workflowId, select.id, answer], env),
+      );
+    const bad = await refused('{"values":["sarcastic"]}');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/"sarcastic" is not one of the options/);
-    expect((await cairn(['answer', handle.workflowId, select.id, '{oops'], env)).code).toBe(2);
+    expect((await refused('{oops')).code).toBe(2);
     const good = await cairn(['answer', handle.workflowId, select.id, '{"values":["formal"]}', '--by', 'ann'], env);
     expect(good).toMatchObject({ code: 0, stdout: `answer to ${select.id} accepted\n` });
 

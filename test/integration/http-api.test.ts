@@ -12,6 +12,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, step } from '../harness/agents';
+import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../harness/wait-until';
 
@@ -123,25 +124,44 @@ test('start, read, list, answer (400 / 200 / 409) and read with a cursor', async
     expect((await listed(app, 'awaitingInput=false')).map((a) => a.id)).not.toContain(id);
 
     const answers = `/api/agents/${id}/answers`;
-    const bad = await post(app, answers, { interactionId, answer: { decision: 'maybe' } });
-    expect(bad.status).toBe(400);
-    expect(await errorOf(bad)).toMatchObject({ code: 'INVALID_ANSWER', field: 'answer' });
-    const noId = await post(app, answers, { answer: { decision: 'confirm' } });
-    expect(noId.status).toBe(400);
-    expect(await errorOf(noId)).toMatchObject({ code: 'INVALID_INPUT', field: 'interactionId' });
-    const noAnswer = await post(app, answers, { interactionId });
-    expect(await errorOf(noAnswer)).toMatchObject({ code: 'INVALID_INPUT', field: 'answer' });
+    const refused = (body: unknown) =>
+      expectNothingChanged(
+        () => stateOf(app, id),
+        bed.llm,
+        interactionId,
+        async () => {
+          const res = await post(app, answers, body);
+          return { status: res.status, error: await errorOf(res) };
+        },
+      );
+    expect(await refused({ interactionId, answer: { decision: 'maybe' } })).toMatchObject({
+      status: 400,
+      error: { code: 'INVALID_ANSWER', field: 'answer' },
+    });
+    expect(await refused({ answer: { decision: 'confirm' } })).toMatchObject({
+      status: 400,
+      error: { code: 'INVALID_INPUT', field: 'interactionId' },
+    });
+    expect(await refused({ interactionId })).toMatchObject({
+      status: 400,
+      error: { code: 'INVALID_INPUT', field: 'answer' },
+    });
     const ok = await post(app, answers, { interactionId, answer: { decision: 'confirm' }, by: 'carol' });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ interactionId, answer: { decision: 'confirm' } });
+    // A second answer — one that would change the outcome — must not replace the first.
     for (const closed of [interactionId, 'i999']) {
-      const again = await post(app, answers, { interactionId: closed, answer: { decision: 'confirm' } });
+      const again = await post(app, answers, { interactionId: closed, answer: { decision: 'cancel' }, by: 'mallory' });
       expect(again.status).toBe(409);
       expect(await errorOf(again)).toMatchObject({ code: 'NOT_OPEN' });
     }
 
     const done = await waitForPhase(app, id, 'completed');
-    expect(done.interactions.find((i) => i.id === interactionId)).toMatchObject({ status: 'answered', by: 'carol' });
+    expect(done.interactions.map((i) => [i.id, i.status, i.by, i.answer])).toEqual([
+      [interactionId, 'answered', 'carol', { decision: 'confirm' }],
+    ]);
+    expect(done.events.filter((e) => e.type === 'interaction.answered')).toHaveLength(1);
+    expect(bed.llm.requestsFor('plan')).toHaveLength(1);
     const half = Math.floor(done.eventSeq / 2);
     const since = await stateOf(app, id, `?afterSeq=${half}`);
     expect(since.events.map((e) => e.seq)).toEqual(done.events.filter((e) => e.seq > half).map((e) => e.seq));

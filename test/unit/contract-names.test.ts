@@ -1,0 +1,184 @@
+/**
+ * The names outsiders depend on, spelled out as literals and compared with the definitions the
+ * code uses. Every other test imports those definitions, so a rename (of the `answer` signal,
+ * the `cairn` task queue, a search attribute, a route or an LLM header) would pass them all
+ * while breaking the Temporal UI, `temporal workflow signal`, running workflows, scripts and
+ * LLM gateways that route on the headers. This file is the one place such a rename must show.
+ */
+import { randomUUID } from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createLlmActivities } from '../../activities/llm/call-llm';
+import { createOpenAiClient } from '../../activities/llm/openai-client';
+import type { AgentsPort } from '../../client/http/agents-port';
+import { createApp } from '../../client/http/create-app';
+import { agentWorkflowId } from '../../client/workflow-id';
+import { DEFAULT_TASK_QUEUE, loadConfig } from '../../config/config';
+import { SEARCH_ATTRIBUTES } from '../../scripts/dev-server';
+import * as workflows from '../../workflows';
+import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/agent-contract';
+import { AGENT_PHASES } from '../../workflows/agent/agent-state';
+import { stepWorkflowId, subAgentWorkflowId } from '../../workflows/ids';
+import { llmTaskQueue } from '../../workflows/llm-task-queue';
+import type { LlmCallInput, LlmPurpose } from '../../workflows/llm-types';
+import * as messages from '../../workflows/messages';
+import * as searchAttributes from '../../workflows/search-attributes';
+import { reply } from '../fake-llm/replies';
+import { ScriptedLlm } from '../fake-llm/scripted-llm';
+
+test('workflow types: agentWorkflow, stepWorkflow (and the llmCheckWorkflow probe)', () => {
+  // The bundle registers each workflow under its export name; clients start it by function name.
+  const registered = Object.entries(workflows).map(([exported, fn]) => [exported, fn.name]);
+  expect(registered.sort()).toEqual([
+    ['agentWorkflow', 'agentWorkflow'],
+    ['llmCheckWorkflow', 'llmCheckWorkflow'],
+    ['stepWorkflow', 'stepWorkflow'],
+  ]);
+  // The names the client and a step use to start agents and steps without importing them.
+  expect([AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE]).toEqual(['agentWorkflow', 'stepWorkflow']);
+});
+
+test('messages: signal and update `answer`, query `state`, and the internal ones running workflows expect', () => {
+  const definitions = Object.entries(messages).flatMap(([exported, value]) =>
+    typeof value === 'object' && value !== null && 'type' in value && 'name' in value
+      ? [[exported, value.type, value.name]]
+      : [],
+  );
+  expect(definitions.sort()).toEqual(
+    [
+      // Public: the web app, the CLI, the Temporal UI and `temporal workflow signal --name answer`.
+      ['answerSignal', 'signal', 'answer'],
+      ['answerUpdate', 'update', 'answer'],
+      ['stateQuery', 'query', 'state'],
+      // Internal, but workflows already running (and recorded histories) send and expect them.
+      ['conversationQuery', 'query', 'conversation'],
+      ['stepAnswerSignal', 'signal', 'stepAnswer'],
+      ['stepInteractionSignal', 'signal', 'stepInteraction'],
+      ['stepProgressSignal', 'signal', 'stepProgress'],
+    ].sort(),
+  );
+});
+
+test('task queue: `cairn` by default, LLM calls on `cairn-llm`', () => {
+  expect(DEFAULT_TASK_QUEUE).toBe('cairn');
+  expect(loadConfig({}).taskQueue).toBe('cairn');
+  expect(loadConfig({ CAIRN_TASK_QUEUE: 'other' }).taskQueue).toBe('other');
+  expect(llmTaskQueue('cairn')).toBe('cairn-llm');
+});
+
+test('search attributes: AgentPhase (Keyword) and AgentAwaitingInput (Bool), defined and registered alike', () => {
+  const defined = Object.values(searchAttributes).map((key) => [key.name, key.type]);
+  expect(defined.sort()).toEqual([
+    ['AgentAwaitingInput', 'BOOL'],
+    ['AgentPhase', 'KEYWORD'],
+  ]);
+  // What the dev server and `npm run setup-cluster` register on the server.
+  expect(SEARCH_ATTRIBUTES).toEqual({ AgentPhase: 'Keyword', AgentAwaitingInput: 'Bool' });
+  // The values of AgentPhase that saved filters such as `AgentPhase = 'awaiting_input'` use.
+  expect(AGENT_PHASES).toEqual([
+    'planning',
+    'awaiting_input',
+    'executing',
+    'replanning',
+    'summarizing',
+    'completed',
+    'failed',
+    'cancelled',
+  ]);
+});
+
+test('workflow ids: agents `agent-<slug>-<short id>`, steps `<agent id>/step-<step id>`, nested agents `…/sub-<call id>`', () => {
+  expect(agentWorkflowId('Compare three note-taking apps', '1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d')).toBe(
+    'agent-compare-three-note-taking-apps-1a2b3c4d',
+  );
+  expect(agentWorkflowId('Explain durable execution', randomUUID())).toMatch(
+    /^agent-explain-durable-execution-[0-9a-f]{8}$/,
+  );
+  expect(stepWorkflowId('agent-compare-1a2b3c4d', 's2')).toBe('agent-compare-1a2b3c4d/step-s2');
+  expect(subAgentWorkflowId('agent-compare-1a2b3c4d', 's2', 'call_7')).toBe(
+    'agent-compare-1a2b3c4d/step-s2/sub-call_7',
+  );
+});
+
+describe('HTTP routes', () => {
+  const ROUTES = [
+    'POST /api/agents',
+    'GET /api/agents',
+    'GET /api/agents/:id',
+    'POST /api/agents/:id/answers',
+    'POST /api/agents/:id/cancel',
+    'GET /api/agents/:id/events',
+    'GET /healthz',
+    'GET /api/openapi.json',
+  ];
+  const unused = () => Promise.reject(new Error('the contract test calls no agent route'));
+  const agents: AgentsPort = { start: unused, state: unused, list: unused, answer: unused, cancel: unused };
+  const app = createApp({ version: 'contract', temporalHealthy: () => Promise.resolve(true), agents });
+
+  test('the route table serves every documented route', () => {
+    const served = new Set(app.routes.map((r) => `${r.method} ${r.path}`));
+    expect(ROUTES.filter((route) => !served.has(route))).toEqual([]);
+  });
+
+  test('the OpenAPI document the app serves lists the same routes (all but itself)', async () => {
+    const res = await app.request('/api/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe('3.1.0');
+    const documented = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    expect(documented.sort()).toEqual(ROUTES.filter((r) => r !== 'GET /api/openapi.json').sort());
+    expect((await app.request('/healthz')).status).toBe(200);
+  });
+});
+
+describe('LLM request headers', () => {
+  const PURPOSES = ['plan', 'replan', 'step', 'summary', 'model'] as const;
+  // Fails to compile when LlmPurpose gains, loses or renames a value the list does not.
+  type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+  const purposesMatch: Same<LlmPurpose, (typeof PURPOSES)[number]> = true;
+
+  let llm: ScriptedLlm;
+  beforeAll(async () => {
+    llm = await ScriptedLlm.start();
+  });
+  afterAll(async () => {
+    await llm.close();
+  });
+
+  test('X-Cairn-Purpose (plan | replan | step | summary | model), X-Cairn-Agent, X-Cairn-Step on the wire', async () => {
+    expect(purposesMatch).toBe(true);
+    const config = loadConfig({ OPENAI_BASE_URL: llm.baseUrl, CAIRN_MODEL: 'scripted-model' });
+    const { callLlm } = createLlmActivities({
+      openai: createOpenAiClient(config.llm),
+      defaultModel: config.llm.model,
+      readConversation: () => Promise.reject(new Error('messages are inline')),
+      toolSpec: () => undefined,
+      redact: (text) => text,
+    });
+    for (const purpose of PURPOSES) {
+      llm.enqueue(reply.text('ok'));
+      const stepId = purpose === 'step' || purpose === 'model' ? 's2' : undefined;
+      const input: LlmCallInput = {
+        purpose,
+        agentId: 'agent-contract-1a2b3c4d',
+        ...(stepId ? { stepId } : {}),
+        messages: [{ role: 'user', content: 'hi' }],
+      };
+      await new MockActivityEnvironment().run(callLlm, input);
+    }
+    // Node lower-cases header names; HTTP compares them without case.
+    const sent = llm.requests.map((r) => [
+      r.headers['X-Cairn-Purpose'.toLowerCase()],
+      r.headers['X-Cairn-Agent'.toLowerCase()],
+      r.headers['X-Cairn-Step'.toLowerCase()],
+    ]);
+    expect(sent).toEqual([
+      ['plan', 'agent-contract-1a2b3c4d', undefined],
+      ['replan', 'agent-contract-1a2b3c4d', undefined],
+      ['step', 'agent-contract-1a2b3c4d', 's2'],
+      ['summary', 'agent-contract-1a2b3c4d', undefined],
+      ['model', 'agent-contract-1a2b3c4d', 's2'],
+    ]);
+  });
+});
