@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runInfo } from '../harness/run-info';
 
 const SCRIPT = join(__dirname, '..', '..', 'scripts', 'ensure-temporal.sh');
 
@@ -36,7 +35,7 @@ function run(env: Record<string, string>) {
 }
 
 test('TEMPORAL_CLI_PATH comes first', () => {
-  const cli = runInfo().temporalCli;
+  const cli = versionShim(mkdtempSync(join(tmpdir(), 'cli-path-')), 'cli-path');
   const onPath = versionShim(mkdtempSync(join(tmpdir(), 'on-path-')), 'on-path');
   const result = run({ TEMPORAL_CLI_PATH: cli, PATH: `${join(onPath, '..')}:${barePath()}` });
   expect(result).toMatchObject({ code: 0, stdout: cli });
