@@ -17,7 +17,6 @@ import type { CairnConfig } from '../config/config';
 import { connectionOptions } from '../config/temporal-connection';
 import { agentInputSchema, type AgentInput } from '../workflows/agent/agent-input';
 import type { AgentEvent, AgentPhase, AgentState } from '../workflows/agent/agent-state';
-import { isTerminalPhase } from '../workflows/state/agent-phases';
 import type { AgentResult } from '../workflows/agent-contract';
 import type { agentWorkflow } from '../workflows/agent/agent-workflow';
 import type { AnswerInput } from '../workflows/interactions/interaction-types';
@@ -25,6 +24,7 @@ import { nonFiniteNumberPath } from './non-finite-number';
 import { answerSignal, answerUpdate, stateQuery, type AnswerAccepted } from '../workflows/messages';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../workflows/search-attributes';
 import { ClientError } from './client-error';
+import { followTimeline } from './follow-timeline';
 import { agentWorkflowId } from './workflow-id';
 
 /** One agent in a list. */
@@ -157,15 +157,8 @@ export class AgentClient {
 
   /** New timeline events as they happen, until the agent ends; resumable from `afterSeq`. */
   async *watch(id: string, { afterSeq = 0, intervalMs = 500 } = {}): AsyncGenerator<AgentEvent> {
-    let cursor = afterSeq;
-    for (;;) {
-      const state = await this.state(id, cursor);
-      for (const event of state.events) {
-        cursor = event.seq;
-        yield event;
-      }
-      if (isTerminalPhase(state.phase)) return;
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    for await (const state of followTimeline((after) => this.state(id, after), { afterSeq, intervalMs })) {
+      yield* state.events;
     }
   }
 

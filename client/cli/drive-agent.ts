@@ -12,6 +12,7 @@ import { isTerminalPhase, type TerminalPhase } from '../../workflows/state/agent
 import type { AgentResult } from '../../workflows/agent-contract';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import type { TokenUsage } from '../../workflows/llm-types';
+import { followTimeline, pause } from '../follow-timeline';
 import { InputEndedError, type AnswerSource } from './answer-source';
 
 /** The client calls the driver needs (a fake in tests). */
@@ -31,14 +32,14 @@ export interface DriveOptions {
   by?: string;
   /** Poll interval for the state (ms). */
   pollMs?: number;
+  /** How often a question being asked is checked for having closed elsewhere (ms). */
+  watchMs?: number;
   onEvent: (event: AgentEvent) => void;
   /** Short notices: an answer accepted, an interaction closed elsewhere. */
   onNotice: (message: string) => void;
 }
 
 type Ending = { ok: true; result: AgentResult } | { ok: false; error: unknown };
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Follows agent `id` to its end, answering its interactions from `source`. */
 export async function driveAgent(
@@ -52,17 +53,19 @@ export async function driveAgent(
     (result): Ending => (end.ending = { ok: true, result }),
     (error: unknown): Ending => (end.ending = { ok: false, error }),
   );
-  let cursor = 0;
   const closed = new Set<string>();
-  for (;;) {
-    const state = await client.state(id, cursor);
+  const timeline = followTimeline((afterSeq) => client.state(id, afterSeq), {
+    intervalMs: options.pollMs ?? 300,
+    ended,
+  });
+  for await (const state of timeline) {
     for (const event of state.events) options.onEvent(event);
-    cursor = state.eventSeq;
     if (isTerminalPhase(state.phase) || end.ending) return outcome(id, state, await ended);
     const next = state.interactions.find((i) => i.status === 'open' && !closed.has(i.id));
     if (next) closed.add(await settle(client, id, next, source, options));
-    else await Promise.race([sleep(options.pollMs ?? 300), ended]);
   }
+  // followTimeline stops only after a terminal state or once `ended` has settled: returned above.
+  throw new Error(`the timeline of ${id} stopped before the agent ended`);
 }
 
 /** The run's outcome from the final state and the workflow's result (or failure). */
@@ -96,7 +99,7 @@ async function settle(
   options: DriveOptions,
 ): Promise<string> {
   const controller = new AbortController();
-  const watching = watchInteraction(client, id, interaction.id, controller);
+  const watching = watchInteraction(client, id, interaction.id, controller, options.watchMs ?? 1000);
   try {
     let rejection: string | undefined;
     for (;;) {
@@ -145,10 +148,10 @@ async function watchInteraction(
   id: string,
   interactionId: string,
   controller: AbortController,
+  everyMs: number,
 ): Promise<void> {
-  while (!controller.signal.aborted) {
-    await Promise.race([sleep(1000), new Promise((resolve) => controller.signal.addEventListener('abort', resolve))]);
-    if (controller.signal.aborted) return;
+  // pause() leaves no listener behind: a question may wait for hours, one look a second.
+  while (await pause(everyMs, controller.signal)) {
     try {
       const state = await client.state(id, Number.MAX_SAFE_INTEGER);
       const interaction = state.interactions.find((i) => i.id === interactionId);

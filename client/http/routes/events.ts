@@ -4,12 +4,11 @@
  * `Last-Event-ID` header (or `?lastEventId=`), a heartbeat comment while quiet, ending when the
  * agent ends. It polls the state query with the sequence cursor, so nothing is sent twice.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import type { AgentEvent, AgentState } from '../../../workflows/agent/agent-state';
-import { isTerminalPhase } from '../../../workflows/state/agent-phases';
+import { streamSSE } from 'hono/streaming';
+import type { AgentEvent } from '../../../workflows/agent/agent-state';
 import { ClientError } from '../../client-error';
+import { followTimeline } from '../../follow-timeline';
 import type { AgentsPort } from '../agents-port';
 import { AgentIdParams, ErrorBody, EventsHeaders, EventsQuery } from '../schemas';
 
@@ -56,7 +55,11 @@ export function registerEventRoutes(app: OpenAPIHono, agents: AgentsPort, timing
       stream.onAbort(() => stop.abort());
       const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), timing.heartbeatMs);
       try {
-        await pumpEvents(stream, { first, cursor, next: (after) => agents.state(id, after) }, timing, stop.signal);
+        const read = (after: number) => agents.state(id, after);
+        const following = { afterSeq: cursor, intervalMs: timing.pollMs, signal: stop.signal, first };
+        for await (const state of followTimeline(read, following)) {
+          for (const event of state.events) await stream.write(eventFrame(event));
+        }
       } catch (err) {
         await stream.write(errorFrame(err));
       } finally {
@@ -64,33 +67,6 @@ export function registerEventRoutes(app: OpenAPIHono, agents: AgentsPort, timing
       }
     });
   });
-}
-
-interface Source {
-  first: AgentState;
-  cursor: number;
-  next(afterSeq: number): Promise<AgentState>;
-}
-
-/** Writes new events until the agent ends or the client goes away. */
-async function pumpEvents(
-  stream: SSEStreamingApi,
-  source: Source,
-  timing: EventStreamTiming,
-  signal: AbortSignal,
-): Promise<void> {
-  let { first: state, cursor } = source;
-  for (;;) {
-    for (const event of state.events) {
-      if (event.seq <= cursor) continue;
-      await stream.write(eventFrame(event));
-      cursor = event.seq;
-    }
-    if (isTerminalPhase(state.phase) || signal.aborted) return;
-    const woke = await sleep(timing.pollMs, true, { signal }).catch(() => false);
-    if (!woke) return;
-    state = await source.next(cursor);
-  }
 }
 
 /** A final `error` frame when reading the state fails mid-stream. */
