@@ -9,8 +9,7 @@ import { clock, h, temporalLink } from './dom.js';
 import { interactionControl } from './forms.js';
 import { planGraph } from './graph.js';
 import { renderMarkdown } from './markdown.js';
-
-const TERMINAL = ['completed', 'failed', 'cancelled'];
+import { isTerminalPhase } from './rules.js';
 
 /**
  * Renders agent `id` into `main`; returns a function that stops the live updates.
@@ -53,7 +52,7 @@ export function renderAgentPage(main, id) {
     try {
       const state = await api(path);
       render(state);
-      if (TERMINAL.includes(state.phase)) stop();
+      if (isTerminalPhase(state.phase)) stop();
     } catch (err) {
       header.replaceChildren(h('p', { class: 'error', text: err instanceof Error ? err.message : String(err) }));
     } finally {
@@ -115,7 +114,7 @@ function renderHeader(header, id, state, cancel) {
       state.revision ? h('span', { class: 'muted', text: `plan r${state.revision}` }) : null,
       h('code', { class: 'agent-id', text: id }),
       temporalLink(id, 'Open in Temporal UI'),
-      TERMINAL.includes(state.phase)
+      isTerminalPhase(state.phase)
         ? null
         : h('button', { type: 'button', class: 'danger', text: 'Cancel agent', onclick: cancel }),
     ]),

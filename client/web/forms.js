@@ -5,6 +5,7 @@
  * message when the answer is rejected; a form's own checks run before anything is sent.
  */
 import { h } from './dom.js';
+import { checkFormField } from './rules.js';
 
 /** @typedef {{ id: string, kind: string, prompt: string, stepId?: string, [key: string]: any }} Interaction */
 /** @typedef {(answer: unknown) => Promise<void>} Send */
@@ -143,8 +144,8 @@ const BUILDERS = {
 };
 
 /**
- * A typed form (ask.form): one input per field, checked here by the same rules the server
- * applies, with a message under each broken field.
+ * A typed form (ask.form): one input per field, checked here by the rules the agent applies
+ * (rules.js is built from them), with a message under each broken field.
  * @param {any[]} fields
  * @param {(answer: unknown) => void} submit
  */
@@ -231,30 +232,28 @@ function fieldInput(field, id) {
 }
 
 /**
- * The server's rules (validate-form.ts) on one raw value: `{ value }` to send or `{ error }`.
+ * One field's input checked by the agent's own form rules (rules.js, built from
+ * workflows/interactions/validate-form.ts): `{ value }` to send, or `{ error }` to show.
  * @param {any} field
- * @param {unknown} raw
+ * @param {unknown} raw what the input holds: text, a list of choices, or true/false
  * @returns {{ value?: unknown, error?: string }}
  */
 export function checkField(field, raw) {
-  const empty =
-    raw === '' || (typeof raw === 'string' && raw.trim() === '') || (Array.isArray(raw) && raw.length === 0);
-  if (empty) return field.required ? { error: 'Required.' } : {};
-  if (field.type === 'number') {
-    const n = Number(raw);
-    if (!Number.isFinite(n)) return { error: 'Must be a number.' };
-    if (field.min !== undefined && n < field.min) return { error: `Must be at least ${field.min}.` };
-    if (field.max !== undefined && n > field.max) return { error: `Must be at most ${field.max}.` };
-    return { value: n };
-  }
-  if ((field.type === 'input' || field.type === 'textarea') && typeof raw === 'string') {
-    const text = raw.trim();
-    if (field.maxLength !== undefined && text.length > field.maxLength) {
-      return { error: `Must be at most ${field.maxLength} characters.` };
-    }
-    return { value: text };
-  }
-  if (field.type === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(String(raw)))
-    return { error: 'Must be a date (YYYY-MM-DD).' };
-  return { value: raw };
+  const checked = checkFormField(field, typed(field, raw));
+  return checked.ok ? { value: checked.value } : { error: sentence(checked.error) };
 }
+
+/**
+ * The input's value as its field's type takes it: a number field's text as a number (text that
+ * is no number stays text, for the rules to refuse). Empty text stays empty.
+ * @param {any} field
+ * @param {unknown} raw
+ */
+function typed(field, raw) {
+  if (field.type !== 'number' || typeof raw !== 'string' || raw.trim() === '') return raw;
+  const n = Number(raw);
+  return Number.isNaN(n) ? raw : n;
+}
+
+/** A rule's message as a sentence: `must be at most 20` → `Must be at most 20.` @param {string} message */
+const sentence = (message) => `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;

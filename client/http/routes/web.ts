@@ -1,13 +1,15 @@
 /**
  * The web page (DESIGN §5 "A web page at `/`"): one HTML shell for `/` and `/agents/:id`
- * (routing happens in the browser), its ES modules and stylesheet from client/web/, and the
- * browser builds of dagre, marked and DOMPurify from node_modules. No build step and no
- * wildcard file serving: every file is an explicit route. The page itself needs no token;
- * it sends one to `/api` when the user gave it (`?token=`).
+ * (routing happens in the browser), its ES modules and stylesheet from client/web/, the
+ * workflows' own rules as one browser module (`/web/rules.js`, bundled in memory from
+ * client/web/rules.ts on first request) and the browser builds of dagre, marked and DOMPurify
+ * from node_modules. No build step and no wildcard file serving: every file is an explicit
+ * route. The page itself needs no token; it sends one to `/api` when the user gave it (`?token=`).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Context, Env, Hono } from 'hono';
+import { browserModule } from '../browser-module';
 
 export interface WebOptions {
   /** Base of the Temporal Web UI, for links to agents and steps. */
@@ -29,6 +31,11 @@ const PAGE_FILES: Record<string, string> = {
   'graph.js': 'text/javascript',
   'markdown.js': 'text/javascript',
   'style.css': 'text/css',
+};
+
+/** Browser modules bundled from TypeScript beside the page's files: URL name → source. */
+const BUNDLED_FILES: Record<string, string> = {
+  'rules.js': 'rules.ts',
 };
 
 /** The libraries' self-contained ES module builds: URL name → [package, file beside its entry]. */
@@ -72,6 +79,14 @@ export function registerWebRoutes<E extends Env>(app: Hono<E>, options: WebOptio
 
   for (const [name, type] of Object.entries(PAGE_FILES)) {
     app.get(`/web/${name}`, async (c) => sendFile(c, join(WEB_DIR, name), type, 'no-cache'));
+  }
+  for (const [name, source] of Object.entries(BUNDLED_FILES)) {
+    app.get(`/web/${name}`, (c) =>
+      c.body(browserModule(join(WEB_DIR, source)), 200, {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'no-cache',
+      }),
+    );
   }
   for (const [name, [pkg, file]] of Object.entries(VENDOR_FILES)) {
     const path = join(dirname(require.resolve(pkg)), file);

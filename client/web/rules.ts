@@ -1,0 +1,28 @@
+/**
+ * The rules the web page runs in the browser, taken from the workflow code instead of written
+ * again: the form rules an `ask.form` answer must meet (workflows/interactions/validate-form.ts,
+ * the very functions the agent's answer check calls) and the phases in which an agent has
+ * ended. The server bundles this file into one ES module, `/web/rules.js`, on first request
+ * (client/http/browser-module.ts); forms.js and agent-view.js import it.
+ */
+import type { FormField } from '../../workflows/interactions/interaction-types';
+import { validateFormValues, type FieldValue } from '../../workflows/interactions/validate-form';
+
+export { TERMINAL_PHASES, isTerminalPhase } from '../../workflows/state/agent-phases';
+
+/** One field's value checked: what to send (nothing for an empty optional field), or the broken rule. */
+export type FieldVerdict = { ok: true; value?: FieldValue } | { ok: false; error: string };
+
+/**
+ * Checks one field's value by the form rules, as the agent will when the whole answer arrives:
+ * required, type, limits and options, text trimmed, an empty optional field given its default.
+ * @param value the value as the field's type takes it (a number field's value a number).
+ */
+export function checkFormField(field: FormField, value: unknown): FieldVerdict {
+  // fromEntries defines an own property, so a field named `__proto__` stays a plain key.
+  const checked = validateFormValues([field], Object.fromEntries(value === undefined ? [] : [[field.key, value]]));
+  if (checked.ok) return { ok: true, value: checked.values[field.key] };
+  // The rules name the path (`values.<key>: …`); the page shows the message under the field.
+  const path = `values.${field.key}: `;
+  return { ok: false, error: checked.errors.map((e) => (e.startsWith(path) ? e.slice(path.length) : e)).join('; ') };
+}

@@ -1,0 +1,52 @@
+/**
+ * The OpenAPI document is built from the workflows' own schemas, not copies: the agent state's
+ * and the interaction's properties are those of the zod schemas in workflows/, every kind of
+ * interaction and answer is in it, and every `$ref` points at a component that exists.
+ */
+import type { AgentsPort } from '../../client/http/agents-port';
+import { createApp } from '../../client/http/create-app';
+import { answerSchemas, interactionSchema } from '../../workflows/interactions/interaction-schema';
+import { AGENT_EVENT_TYPES, agentStateSchema } from '../../workflows/state/agent-state-schema';
+import { AGENT_PHASES } from '../../workflows/state/agent-phases';
+import { stepRunSchema } from '../../workflows/state/step-run-schema';
+
+interface JsonSchema {
+  properties?: Record<string, JsonSchema>;
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  enum?: string[];
+  $ref?: string;
+}
+
+const unused = () => Promise.reject(new Error('no agent route is called'));
+const agents: AgentsPort = { start: unused, state: unused, list: unused, answer: unused, cancel: unused };
+
+async function openApiDocument(): Promise<{ components: { schemas: Record<string, JsonSchema> } }> {
+  const app = createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents });
+  const res = await app.request('/api/openapi.json');
+  expect(res.status).toBe(200);
+  return (await res.json()) as { components: { schemas: Record<string, JsonSchema> } };
+}
+
+test('the state, step run, interaction, answer and event components are the workflow schemas', async () => {
+  const doc = await openApiDocument();
+  const schemas = doc.components.schemas;
+  const keys = (name: string) => Object.keys(schemas[name]?.properties ?? {}).sort();
+  expect(keys('AgentState')).toEqual(Object.keys(agentStateSchema.shape).sort());
+  expect(keys('StepRun')).toEqual(Object.keys(stepRunSchema.shape).sort());
+  expect(schemas.AgentPhase?.enum).toEqual([...AGENT_PHASES]);
+  expect(schemas.AgentEvent?.properties?.type?.enum).toEqual([...AGENT_EVENT_TYPES]);
+  const kinds = (schemas.Interaction?.oneOf ?? []).map((variant) => variant.properties?.kind?.enum?.[0]);
+  expect(kinds).toEqual(interactionSchema.options.map((variant) => variant.shape.kind.value));
+  expect(schemas.Answer?.anyOf).toHaveLength(Object.keys(answerSchemas).length);
+  for (const variant of schemas.Interaction?.oneOf ?? []) {
+    expect(variant.properties?.answer).toEqual({ $ref: '#/components/schemas/Answer' });
+  }
+});
+
+test('every $ref of the document names a component it defines', async () => {
+  const doc = await openApiDocument();
+  const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+  expect(refs.length).toBeGreaterThan(10);
+  expect(refs.filter((name) => name === undefined || !(name in doc.components.schemas))).toEqual([]);
+});
