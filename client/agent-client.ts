@@ -10,7 +10,6 @@ import {
   Connection,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
 import type { CairnConfig } from '../config/config';
@@ -23,6 +22,7 @@ import type { AnswerInput } from '../workflows/interactions/interaction-types';
 import { nonFiniteNumberPath } from './non-finite-number';
 import { answerSignal, answerUpdate, stateQuery, type AnswerAccepted } from '../workflows/messages';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../workflows/search-attributes';
+import { answerRejected } from './answer-rejected';
 import { ClientError } from './client-error';
 import { followTimeline } from './follow-timeline';
 import { agentWorkflowId } from './workflow-id';
@@ -121,7 +121,8 @@ export class AgentClient {
   /**
    * Answers an interaction. By update (default) the validator's verdict comes back at once: a
    * rejected answer throws ClientError `INVALID_ANSWER` (or `NOT_OPEN` for a closed or unknown
-   * interaction). By signal it is fire-and-forget, as the Temporal UI sends it.
+   * interaction) with the offending field, both as the workflow coded them. By signal it is
+   * fire-and-forget, as the Temporal UI sends it.
    */
   async answer(
     id: string,
@@ -137,10 +138,7 @@ export class AgentClient {
       try {
         return await this.handle(id).executeUpdate(answerUpdate, { args: [input] });
       } catch (err) {
-        if (!(err instanceof WorkflowUpdateFailedError)) throw err;
-        const message = err.cause?.message ?? err.message;
-        const closed = /^no interaction|is already answered|has expired/.test(message);
-        throw new ClientError(closed ? 'NOT_OPEN' : 'INVALID_ANSWER', message, 'answer');
+        throw answerRejected(err) ?? err;
       }
     });
   }

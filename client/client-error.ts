@@ -1,14 +1,21 @@
 /**
- * Errors the client library raises, with stable codes the HTTP API maps to statuses
- * (INVALID_* → 400, NOT_FOUND → 404, NOT_OPEN / CONFLICT → 409) and the CLI to exit codes.
+ * Errors the client library raises, with stable codes from the single list (error-codes.ts) that
+ * the HTTP API maps to statuses (INVALID_* → 400, NOT_FOUND → 404, NOT_OPEN / CONFLICT → 409) and
+ * the CLI to exit codes.
  */
-export type ClientErrorCode = 'INVALID_INPUT' | 'INVALID_ANSWER' | 'NOT_FOUND' | 'NOT_OPEN' | 'CONFLICT';
+import type { ErrorCode } from '../workflows/error-codes';
+
+/** The codes a client-library call fails with. */
+export type ClientErrorCode = Extract<
+  ErrorCode,
+  'INVALID_INPUT' | 'INVALID_ANSWER' | 'NOT_FOUND' | 'NOT_OPEN' | 'CONFLICT'
+>;
 
 export class ClientError extends Error {
   constructor(
     readonly code: ClientErrorCode,
     message: string,
-    /** The offending field, when there is one. */
+    /** The offending field, when there is one (for a rejected answer: `interactionId`, `answer.values.pages`, …). */
     readonly field?: string,
   ) {
     super(message);

@@ -6,6 +6,7 @@ import { loadConfigOrExit } from '../../config/load-config-or-exit';
 import type { AgentPhase } from '../../workflows/agent/agent-state';
 import { AGENT_PHASES, isTerminalPhase } from '../../workflows/state/agent-phases';
 import { AgentClient } from '../agent-client';
+import { ClientError } from '../client-error';
 import { completeAnswer } from './answer-source';
 import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
 import { formatAgentList, formatEvent, formatState } from './render';
@@ -76,10 +77,24 @@ export function answerCommand(
     );
     const answer = interaction ? completeAnswer(interaction, raw) : raw;
     const input = { interactionId, answer, ...(options.by ? { by: options.by } : {}) };
-    await client.answer(id, input, options.signal ? 'signal' : 'update');
+    try {
+      await client.answer(id, input, options.signal ? 'signal' : 'update');
+    } catch (err) {
+      const line = err instanceof ClientError ? refusalLine(interactionId, err) : undefined;
+      if (line === undefined) throw err;
+      console.error(line);
+      return EXIT.failed;
+    }
     console.log(options.signal ? `answer to ${interactionId} sent` : `answer to ${interactionId} accepted`);
     return EXIT.ok;
   });
+}
+
+/** What `cairn answer` prints for a refused answer, by its code; `undefined` for other errors. */
+function refusalLine(interactionId: string, err: ClientError): string | undefined {
+  if (err.code === 'NOT_OPEN') return `${interactionId} is not open: ${err.message}`;
+  if (err.code !== 'INVALID_ANSWER') return undefined;
+  return `answer to ${interactionId} rejected${err.field ? ` (${err.field})` : ''}: ${err.message}`;
 }
 
 /** `cairn cancel <id>`: requests cancellation; running steps stop, finished work is kept. */

@@ -8,6 +8,8 @@ import type { Interaction } from '../../workflows/interactions/interaction-types
 export interface AnswerRequest {
   /** The validator's message when the previous answer to this interaction was rejected. */
   rejection?: string;
+  /** The field that rejection named (`answer.values.pages`, …), read from the coded error. */
+  rejectedField?: string;
   /** Aborted when the interaction stops being open or the agent ends. */
   signal?: AbortSignal;
 }

@@ -13,7 +13,7 @@ import type { AgentResult } from '../../workflows/agent-contract';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import type { TokenUsage } from '../../workflows/llm-types';
 import { followTimeline, pause } from '../follow-timeline';
-import { InputEndedError, type AnswerSource } from './answer-source';
+import { InputEndedError, type AnswerRequest, type AnswerSource } from './answer-source';
 
 /** The client calls the driver needs (a fake in tests). */
 export type AgentPort = Pick<AgentClient, 'state' | 'answer' | 'result'>;
@@ -101,9 +101,13 @@ async function settle(
   const controller = new AbortController();
   const watching = watchInteraction(client, id, interaction.id, controller, options.watchMs ?? 1000);
   try {
-    let rejection: string | undefined;
+    let rejected: Rejected | undefined;
     for (;;) {
-      const request = { signal: controller.signal, ...(rejection !== undefined ? { rejection } : {}) };
+      const request: AnswerRequest = {
+        signal: controller.signal,
+        ...(rejected ? { rejection: rejected.message } : {}),
+        ...(rejected?.field !== undefined ? { rejectedField: rejected.field } : {}),
+      };
       const answer = await source.answer(interaction, request);
       if (answer === undefined) throw new InputEndedError(id, interaction);
       const verdict = await send(client, id, interaction, answer, options.by);
@@ -111,7 +115,7 @@ async function settle(
         options.onNotice(verdict.notice);
         return interaction.id;
       }
-      rejection = verdict.rejected;
+      rejected = verdict.rejected;
     }
   } catch (err) {
     if (!controller.signal.aborted) throw err;
@@ -123,20 +127,31 @@ async function settle(
   }
 }
 
-/** Sends one answer by update: accepted, closed meanwhile, or rejected with the validator's message. */
+/** A rejected answer: the validator's message and the field it named. */
+interface Rejected {
+  message: string;
+  field?: string;
+}
+
+/** Sends one answer by update: accepted, closed meanwhile, or rejected with the validator's message and field. */
 async function send(
   client: AgentPort,
   id: string,
   interaction: Interaction,
   answer: unknown,
   by: string | undefined,
-): Promise<{ rejected?: string; notice: string }> {
+): Promise<{ rejected?: Rejected; notice: string }> {
   try {
     await client.answer(id, { interactionId: interaction.id, answer, ...(by ? { by } : {}) });
     return { notice: `${interaction.id} answered` };
   } catch (err) {
     if (!(err instanceof ClientError)) throw err;
-    if (err.code === 'INVALID_ANSWER') return { rejected: err.message, notice: '' };
+    if (err.code === 'INVALID_ANSWER') {
+      return {
+        rejected: { message: err.message, ...(err.field !== undefined ? { field: err.field } : {}) },
+        notice: '',
+      };
+    }
     if (err.code === 'NOT_OPEN') return { notice: `${interaction.id} is no longer open: ${err.message}` };
     throw err;
   }

@@ -1,7 +1,8 @@
 /**
  * `ask.form` at the prompt, field by field: each entry is checked against its field's rules as
  * it is typed (the same rules the workflow's validator applies), and after a rejection only the
- * fields the validator named are asked again, the other entries kept.
+ * field the validator named (the coded error's `answer.values.<key>`) is asked again, the other
+ * entries kept.
  */
 import { checkFieldValue } from '../../workflows/interactions/validate-form';
 import type { FormField, Interaction } from '../../workflows/interactions/interaction-types';
@@ -9,20 +10,30 @@ import type { Check, Choice, Prompter } from './prompter';
 
 type FormInteraction = Extract<Interaction, { kind: 'ask.form' }>;
 
-/** The keys a validator message names (`values.<key>: ...`), limited to the form's fields. */
-export function rejectedKeys(fields: readonly FormField[], rejection: string): string[] {
-  const named = [...rejection.matchAll(/values\.([^:;\s]+):/g)].map((m) => m[1]);
-  return fields.map((f) => f.key).filter((key) => named.includes(key));
+/** Where a form field's value sits in an answer, as a rejection names it. */
+const FIELD_PREFIX = 'answer.values.';
+
+/**
+ * The form fields a rejection's field names: `answer.values.<key>` (or a path below it) → that
+ * key, if it is one of the form's; anything else (the whole answer, `answer.values`) → none.
+ */
+export function rejectedKeys(fields: readonly FormField[], rejectedField: string): string[] {
+  if (!rejectedField.startsWith(FIELD_PREFIX)) return [];
+  const named = rejectedField.slice(FIELD_PREFIX.length);
+  return fields.map((f) => f.key).filter((key) => named === key || named.startsWith(`${key}.`));
 }
 
-/** Asks the form's fields and returns `{ values }`; `previous` are the last entries, if any. */
+/**
+ * Asks the form's fields and returns `{ values }`; `previous` are the last entries, if any, and
+ * `rejectedField` the field their rejection named: only that one is asked again when it is a form field.
+ */
 export async function askForm(
   ask: Prompter,
   form: FormInteraction,
   previous?: Record<string, unknown>,
-  rejection?: string,
+  rejectedField?: string,
 ): Promise<{ values: Record<string, unknown> }> {
-  const again = previous && rejection ? rejectedKeys(form.fields, rejection) : [];
+  const again = previous && rejectedField !== undefined ? rejectedKeys(form.fields, rejectedField) : [];
   const values: Record<string, unknown> = again.length > 0 && previous ? { ...previous } : {};
   for (const field of form.fields) {
     if (again.length > 0 && !again.includes(field.key)) continue;

@@ -3,7 +3,7 @@
  * it (DESIGN §3) — free text, single or multiple choice, a form field by field, the plan with
  * confirm / revise / edit / cancel, a tool call with approve / reject, a failed step with retry /
  * skip / abort, a spent budget with raise / stop. After a rejection the validator's message is
- * shown and the question asked again.
+ * shown and the question asked again (a form: only the field the rejection named).
  */
 import { readFile } from 'node:fs/promises';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
@@ -36,7 +36,8 @@ export class PromptingAnswers implements AnswerSource {
         return askSelect(ask, interaction);
       case 'ask.form': {
         if (request.rejection === undefined) ask.show(interaction.prompt);
-        const answer = await askForm(ask, interaction, this.lastForm.get(interaction.id), request.rejection);
+        const again = request.rejection !== undefined ? request.rejectedField : undefined;
+        const answer = await askForm(ask, interaction, this.lastForm.get(interaction.id), again);
         this.lastForm.set(interaction.id, answer.values);
         return answer;
       }

@@ -1,7 +1,8 @@
 /**
- * Errors of the HTTP API (DESIGN §5): every failure leaves as `{ error: { code, message, field? } }`
- * with a status chosen from a stable code — client-library codes (INVALID_* → 400, NOT_FOUND →
- * 404, NOT_OPEN / CONFLICT → 409) plus the edge's own (401, 413, 415, 421, 500). Tests match the code.
+ * Errors of the HTTP API: every failure leaves as `{ error: { code, message, field? } }` with a
+ * status chosen from a stable code — client-library codes (INVALID_* → 400, NOT_FOUND → 404,
+ * NOT_OPEN / CONFLICT → 409) plus the edge's own (401, 413, 415, 421, 500). A rejected answer's
+ * code and field are the ones the workflow's validator put in its failure. Tests match the code.
  */
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -9,20 +10,15 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { issueLines } from '../../workflows/issue-lines';
 import { ClientError, type ClientErrorCode } from '../client-error';
+import type { ErrorCode } from '../../workflows/error-codes';
 
-/** Every error code the API answers with. */
+/** Every error code the API answers with: the client library's and the edge's own (all in error-codes.ts). */
 export type ApiErrorCode =
   | ClientErrorCode
-  /** 401: the bearer token is missing or wrong. */
-  | 'UNAUTHORIZED'
-  /** 413: the body is over the limit. */
-  | 'PAYLOAD_TOO_LARGE'
-  /** 415: a route that reads a JSON body got another media type (or none). */
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  /** 421: the `Host` names a host this server does not answer to (DNS rebinding guard). */
-  | 'HOST_NOT_ALLOWED'
-  /** 500: anything unexpected; the details stay in the server's log. */
-  | 'INTERNAL';
+  | Extract<
+      ErrorCode,
+      'UNAUTHORIZED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'HOST_NOT_ALLOWED' | 'INTERNAL'
+    >;
 
 /** The error body's inner object. */
 export interface ApiErrorDetail {

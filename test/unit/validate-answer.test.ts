@@ -80,9 +80,10 @@ describe('which interaction', () => {
   });
 
   test("an answer of another kind's shape", () => {
-    expect(rejected(query, { decision: 'approve', digest: 'd' })).toEqual(invalid('answer.text', 'text: required'));
+    // Without its kind's key (`text`, `values`, `decision`) the whole answer is named.
+    expect(rejected(query, { decision: 'approve', digest: 'd' })).toEqual(invalid('answer', 'text: required'));
     expect(rejected(open({ kind: 'step.failure', prompt: 'Failed', error: 'boom' }), { text: 'retry' })).toEqual(
-      invalid('answer.decision', 'decision: must be one of retry, skip, abort'),
+      invalid('answer', 'decision: must be one of retry, skip, abort'),
     );
   });
 });
@@ -133,7 +134,7 @@ describe('ask.select → { values }', () => {
     ['no value in a multiple select', multiple, { values: [] }, 'values: choose at least one option', 'answer.values'],
     ['values not a list', single, { values: 'red' }, 'values: must be a list of option values', 'answer.values'],
     ['a value not a string', single, { values: [1] }, 'values.0: must be a string', 'answer.values.0'],
-    ['no values', single, { value: 'red' }, 'values: required', 'answer.values'],
+    ['no values', single, { value: 'red' }, 'values: required', 'answer'],
   ])('rejected: %s', (_name, interaction, answer, error, field) => {
     expect(rejected(interaction, answer)).toEqual(invalid(field, error));
   });
@@ -272,7 +273,7 @@ describe('ask.form → { values: { key: value } }', () => {
     expect(rejected(form, { values: ['Ada'] })).toEqual(
       invalid('answer.values', 'values: must be an object keyed by field key'),
     );
-    expect(rejected(form, {})).toEqual(invalid('answer.values', 'values: required'));
+    expect(rejected(form, {})).toEqual(invalid('answer', 'values: required'));
   });
 });
 

@@ -13,6 +13,7 @@ import type {
   interactionSchema,
   interactionSpecSchema,
 } from './interaction-schema';
+import type { AnswerRejection } from './answer-rejection';
 
 /** A typed form field written by the LLM (`ask.form`). */
 export type FormField = z.infer<typeof formFieldSchema>;
@@ -37,5 +38,5 @@ export type Interaction = z.infer<typeof interactionSchema>;
 /** Payload of the `answer` signal and update. */
 export type AnswerInput = z.infer<typeof answerInputSchema>;
 
-/** Result of validating an answer: the normalised answer, or the broken rule. */
-export type AnswerCheck = { ok: true; answer: Answer } | { ok: false; error: string };
+/** Result of validating an answer: the normalised answer, or the coded rejection. */
+export type AnswerCheck = { ok: true; answer: Answer } | AnswerRejection;

@@ -30,6 +30,17 @@ const SHAPES: Record<InteractionKind, string> = {
   budget: '{ decision: raise | stop, tokenBudget? }',
 };
 
+/** The key every answer of a kind has: an answer without it is one of another kind (or none). */
+const KIND_KEYS: Record<InteractionKind, string> = {
+  'ask.query': 'text',
+  'ask.select': 'values',
+  'ask.form': 'values',
+  'plan.check': 'decision',
+  'tool.approval': 'decision',
+  'step.failure': 'decision',
+  budget: 'decision',
+};
+
 /** zod error options: `required` when the value is absent, else `must be <what>`. */
 const expected = (what: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : `must be ${what}`),
@@ -98,10 +109,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Checks an answer to an interaction. Rejects as `NOT_OPEN` an unknown interaction
- * (`no interaction "<id>"`) and one already answered or expired; as `INVALID_ANSWER` an answer
- * that is not an object of its kind's shape and any broken rule of the kind. On success the answer is normalised: text trimmed, form
- * defaults filled, an edited plan as `checkPlan` returned it.
+ * Checks an answer to an interaction. Rejects as `NOT_OPEN` (field `interactionId`) an unknown
+ * interaction (`no interaction "<id>"`) and one already answered or expired; as `INVALID_ANSWER`
+ * an answer that is not an object, or lacks its kind's key (field `answer`), and any broken rule
+ * of the kind (field `answer.<path>` of the first). On success the answer is normalised: text
+ * trimmed, form defaults filled, an edited plan as `checkPlan` returned it.
  * @param interaction the interaction `input.interactionId` names, if there is one.
  * @param checkPlan validates an edited plan like an LLM plan (injected: plan rules live elsewhere).
  */
@@ -117,7 +129,10 @@ export function validateAnswer(
   if (!isRecord(input.answer)) {
     return invalid('', `answer: must be an object; an ${interaction.kind} answer is ${SHAPES[interaction.kind]}`);
   }
-  return checkByKind(interaction, input.answer, checkPlan);
+  const checked = checkByKind(interaction, input.answer, checkPlan);
+  // Without its kind's key the answer is one of another kind (or none): the whole answer is wrong.
+  if (!checked.ok && !Object.hasOwn(input.answer, KIND_KEYS[interaction.kind])) return { ...checked, field: 'answer' };
+  return checked;
 }
 
 function checkByKind(
