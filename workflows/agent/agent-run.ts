@@ -5,7 +5,6 @@
  * the step that asked. Phase changes keep the search attributes and current details current.
  */
 import {
-  ApplicationFailure,
   CancellationScope,
   condition,
   getExternalWorkflowHandle,
@@ -54,6 +53,7 @@ import {
 } from './agent-state';
 import { progressMarkdown } from './progress-markdown';
 import { workflowTime } from '../workflow-time';
+import { answerRejection, workflowFailure } from '../failures';
 
 type InteractionTimeout = NonNullable<AgentSettings['interactionTimeout']>;
 
@@ -92,7 +92,7 @@ export class AgentRun {
       validator: (input: unknown) => {
         const parsed = parseAnswerInput(input);
         const check = parsed.ok ? this.check(parsed.value) : parsed;
-        if (!check.ok) throw new Error(check.error);
+        if (!check.ok) throw answerRejection(check);
       },
     });
     // Signals may come from anywhere (the Temporal UI's form, the CLI): a bad payload is
@@ -155,9 +155,9 @@ export class AgentRun {
     await condition(() => interaction.status !== 'open' || (mayRollOver && this.rollOverDue()));
     if (interaction.status === 'open') return 'roll-over';
     if (!interaction.answer) {
-      throw ApplicationFailure.nonRetryable(
-        `interaction ${interaction.id} (${interaction.kind}) expired unanswered`,
+      throw workflowFailure(
         'INTERACTION_EXPIRED',
+        `interaction ${interaction.id} (${interaction.kind}) expired unanswered`,
       );
     }
     return interaction.answer;
@@ -242,9 +242,9 @@ export class AgentRun {
   /** Records a valid answer; a step's answer is forwarded to the step that asked. */
   private async accept(input: AnswerInput): Promise<AnswerAccepted> {
     const check = this.check(input);
-    if (!check.ok) throw ApplicationFailure.nonRetryable(check.error, 'INVALID_ANSWER');
+    if (!check.ok) throw answerRejection(check);
     const interaction = this.state.interactions.find((i) => i.id === input.interactionId);
-    if (!interaction) throw ApplicationFailure.nonRetryable(`no interaction "${input.interactionId}"`);
+    if (!interaction) throw workflowFailure('NOT_OPEN', `no interaction "${input.interactionId}"`);
     recordAnswer(this.state, workflowTime(), interaction, check.answer, input.by);
     this.syncVisibility();
     const route = this.stepRoutes[interaction.id];
