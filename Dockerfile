@@ -9,6 +9,7 @@ COPY tsconfig.json ./
 COPY config ./config
 COPY workflows ./workflows
 COPY activities ./activities
+COPY llm-servers ./llm-servers
 COPY worker ./worker
 COPY client ./client
 COPY scripts ./scripts

@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/create-activities';
 import { configuredSecrets, createRedactor } from '../config/redact-secrets';
-import { startDemoServer } from '../activities/llm/demo/demo-server';
+import { startDemoServer } from '../llm-servers/demo-model/demo-server';
 import { createOpenAiClient } from '../activities/llm/openai-client';
 import { conversationReader } from '../activities/llm/read-conversation';
 import type { ToolDefinition } from '../activities/tools/define-tool';

@@ -9,7 +9,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 
-export { DEMO_MODEL } from '../../../workflows/llm-types';
+export { DEMO_MODEL } from '../../workflows/llm-types';
 
 /** What the demo answers: text, or tool calls. */
 export type DemoReply = { content: string } | { toolCalls: { id: string; name: string; arguments: unknown }[] };
