@@ -9,6 +9,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import {
+  chatCompletion,
+  errorBody,
+  flattenHeaders,
+  isChatCompletionsRoute,
+  readBody,
+  sendJson,
+  type ChatCompletionRequest,
+} from '../../llm-servers/chat-completions-wire';
 import { callerOf, DEFAULT_HOLD_TIMEOUT_MS, describeMatch, HoldRegistry, type Hold } from './holds';
 import type { MessageReply, ScriptedReply } from './replies';
 
@@ -129,10 +138,10 @@ export class ScriptedLlm {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
-    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-      return sendJson(res, 404, { error: { message: `scripted-llm: no route ${req.method} ${req.url}` } });
+    if (!isChatCompletionsRoute(req)) {
+      return sendJson(res, 404, errorBody(`scripted-llm: no route ${req.method} ${req.url}`));
     }
-    const body = JSON.parse(raw) as ChatCompletionCreateParamsNonStreaming & { stream?: boolean };
+    const body = JSON.parse(raw) as ChatCompletionRequest;
     const recorded: RecordedRequest = {
       index: this.requests.length,
       receivedAt: Date.now(),
@@ -143,14 +152,14 @@ export class ScriptedLlm {
     this.wakeWaiters();
     this.holds.arrived(recorded);
     if (body.stream) {
-      return sendJson(res, 400, { error: { message: 'scripted-llm: streaming is not supported' } });
+      return sendJson(res, 400, errorBody('scripted-llm: streaming is not supported'));
     }
     const scripted = this.handler?.(recorded) ?? this.queue.shift();
     if (!scripted) {
       this.unscripted.push(recorded);
       const message = `${SCRIPT_EXHAUSTED} at request #${recorded.index}`;
       process.stderr.write(`${message} (purpose ${recorded.headers['x-cairn-purpose'] ?? '?'})\n`);
-      return sendJson(res, 400, { error: { message, type: 'invalid_request_error', code: 'script_exhausted' } });
+      return sendJson(res, 400, errorBody(message, { type: 'invalid_request_error', code: 'script_exhausted' }));
     }
     if (scripted.kind === 'hang') return; // the socket stays open until the client or close() ends it
     if ('hold' in scripted && scripted.hold) await this.awaitRelease(recorded, scripted.hold);
@@ -166,7 +175,7 @@ export class ScriptedLlm {
       case 'error': {
         const headers: Record<string, string> = {};
         if (scripted.retryAfterSeconds !== undefined) headers['retry-after'] = String(scripted.retryAfterSeconds);
-        return sendJson(res, scripted.status, { error: { message: scripted.message, type: 'scripted' } }, headers);
+        return sendJson(res, scripted.status, errorBody(scripted.message, { type: 'scripted' }), headers);
       }
       case 'message': {
         const body = completion(recorded, scripted);
@@ -203,59 +212,12 @@ export class ScriptedLlm {
   }
 }
 
+/** The completion for a scripted message; tool call ids default to `call_<request>_<n>`. */
 function completion(request: RecordedRequest, scripted: MessageReply): ChatCompletion {
-  const toolCalls = scripted.toolCalls.map((call, i) => ({
-    id: call.id ?? `call_${request.index}_${i + 1}`,
-    type: 'function' as const,
-    function: {
-      name: call.name,
-      arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
-    },
-  }));
-  const promptTokens = scripted.usage?.promptTokens ?? Math.ceil(JSON.stringify(request.body.messages).length / 4);
-  const completionTokens =
-    scripted.usage?.completionTokens ?? Math.ceil(((scripted.content ?? '') + JSON.stringify(toolCalls)).length / 4);
-  return {
-    id: `chatcmpl-scripted-${request.index}`,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: request.body.model,
-    choices: [
-      {
-        index: 0,
-        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
-        logprobs: null,
-        message: {
-          role: 'assistant',
-          content: scripted.content,
-          refusal: null,
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-        },
-      },
-    ],
-    usage: {
-      prompt_tokens: promptTokens,
-      completion_tokens: completionTokens,
-      total_tokens: promptTokens + completionTokens,
-    },
-  };
-}
-
-function flattenHeaders(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(value));
+  const toolCalls = scripted.toolCalls.map((call, i) => ({ ...call, id: call.id ?? `call_${request.index}_${i + 1}` }));
+  return chatCompletion(`chatcmpl-scripted-${request.index}`, request.body.model, request.body, {
+    content: scripted.content,
+    toolCalls,
+    ...(scripted.usage ? { usage: scripted.usage } : {}),
+  });
 }
