@@ -152,9 +152,10 @@ test('cancel mid-execution stops the running step and its LLM call; finished res
       const events = (await child.fetchHistory()).events ?? [];
       expect(events.some((e) => e.activityTaskCancelRequestedEventAttributes)).toBe(true);
       // The worker itself hung up on the model's in-flight request (its only one for s2).
+      // Closing the watch after waiting lets a call that was never aborted end, so the worker can stop.
       const cut = await waitUntil("the worker hung up on s2's model request", () =>
         watch.hungUp.find((h) => h.step === 's2'),
-      );
+      ).finally(() => watch.close());
       expect(cut.at).toBeGreaterThanOrEqual(cancelledAt);
       expect(bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's2')).toHaveLength(1);
     });
@@ -197,10 +198,12 @@ async function startHangUpWatch(target: string) {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     hungUp,
+    /** Stops the watch, cutting open requests; safe to call twice. */
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        if (server.listening) server.close(() => resolve());
+        else resolve();
       }),
   };
 }
