@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { format, resolveConfig } from 'prettier';
 import { ensureTemporalCli, startDevServer, temporalVersion } from '../scripts/dev-server';
-import { freePort } from '../test/harness/free-port';
+import { freePort } from '../testkit/free-port';
 import { PRELOAD_MODULES, WORKFLOWS_PATH } from '../worker/workflows-path';
 import type { BenchEnv } from './common';
 import { concurrency } from './concurrency';

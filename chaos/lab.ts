@@ -14,7 +14,7 @@ import { Client, Connection } from '@temporalio/client';
 import { AgentClient } from '../client/agent-client';
 import { startDevServer, type DevServer } from '../scripts/dev-server';
 import { ScriptedLlm } from '../test/fake-llm/scripted-llm';
-import { freePort } from '../test/harness/free-port';
+import { freePort } from '../testkit/free-port';
 import { startWorkerProcess, type WorkerProcess } from '../test/harness/worker-process';
 import { CHAOS_TOOLS, chaosScript } from './agent-script';
 import { pause } from './clock';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureTemporalCli, startDevServer, temporalVersion, type DevServer } from '../../scripts/dev-server';
 import { PRELOAD_MODULES, WORKFLOWS_PATH } from '../../worker/workflows-path';
-import { freePort } from './free-port';
+import { freePort } from '../../testkit/free-port';
 import { quietLogger } from './quiet-logger';
 import { publishRunInfo } from './run-info';
 

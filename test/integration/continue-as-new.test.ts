@@ -16,7 +16,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, finish, plan, planReply, step, waitForInteraction, type AgentHandle } from '../harness/agents';
-import { freePort } from '../harness/free-port';
+import { freePort } from '../../testkit/free-port';
 import { recordHistory } from '../harness/histories';
 import { lookupTool } from '../harness/lookup-tool';
 import { runInfo } from '../harness/run-info';

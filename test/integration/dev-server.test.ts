@@ -10,7 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES, startDevServer, type DevServer } from '../../scripts/dev-server';
 import { llmCheckWorkflow } from '../../workflows/llm-check-workflow';
-import { freePort } from '../harness/free-port';
+import { freePort } from '../../testkit/free-port';
 import { runInfo } from '../harness/run-info';
 import { uniqueId } from '../harness/test-env';
 

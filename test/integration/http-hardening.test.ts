@@ -13,7 +13,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
-import { freePort } from '../harness/free-port';
+import { freePort } from '../../testkit/free-port';
 import { testConfig, withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();
