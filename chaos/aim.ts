@@ -5,7 +5,7 @@
  * it), or as soon as a line reaches the disk (inside the window between the write and the
  * ledger's record of it).
  */
-import { waitUntil } from '../test/harness/wait-until';
+import { waitUntil } from '../testkit/wait-until';
 import { appendedLines } from './audit';
 import { openCalls, readJournal } from './journal';
 

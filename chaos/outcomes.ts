@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import type { AgentClient } from '../client/agent-client';
 import { stepWorkflowId } from '../workflows/ids';
-import { waitUntil } from '../test/harness/wait-until';
+import { waitUntil } from '../testkit/wait-until';
 import { STEP_IDS } from './agent-script';
 
 /** Which agents completed, and a line per one that did not. */

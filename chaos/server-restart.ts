@@ -6,7 +6,7 @@
  * Each restart must strike mid-run (some writes on disk, not all) for the pass to count.
  * Toothless (CHAOS_TOOTHLESS=1), both restarts come before the agents start.
  */
-import { waitUntil } from '../test/harness/wait-until';
+import { waitUntil } from '../testkit/wait-until';
 import { auditWrites } from './audit';
 import { since } from './clock';
 import type { Lab } from './lab';

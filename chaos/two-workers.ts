@@ -6,7 +6,7 @@
  * workers poll before the agents start, so the one killed holds cached workflows and calls in
  * flight when it dies. Toothless (CHAOS_TOOTHLESS=1), the kill comes before the agents start.
  */
-import { waitUntil } from '../test/harness/wait-until';
+import { waitUntil } from '../testkit/wait-until';
 import { nextCallStart } from './aim';
 import { auditWrites } from './audit';
 import { pause, since } from './clock';

@@ -12,7 +12,7 @@ import { answerUpdate, stateQuery } from '../../workflows/messages';
 import type { Plan, PlanStep } from '../../workflows/plan/plan-types';
 import { reply } from '../fake-llm/replies';
 import { uniqueId } from './test-env';
-import { waitUntil } from './wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
 

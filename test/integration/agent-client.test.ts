@@ -15,7 +15,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, step } from '../harness/agents';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
-import { waitUntil } from '../harness/wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 
 const bed = agentTestbed();
 const agents = () => new AgentClient(bed.client, bed.config.taskQueue);

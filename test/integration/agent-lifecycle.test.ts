@@ -13,7 +13,7 @@ import { finish, plan, planReply, startAgent, stateOf, step, waitForState } from
 import { lastAttempts } from '../harness/activity-attempts';
 import { recordHistory } from '../harness/histories';
 import { testConfig, withWorker } from '../harness/test-env';
-import { waitUntil } from '../harness/wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 
 const bed = agentTestbed();
 

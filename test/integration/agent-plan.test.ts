@@ -21,7 +21,7 @@ import {
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
-import { waitUntil } from '../harness/wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 import { answerSignal, stateQuery } from '../../workflows/messages';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../../workflows/search-attributes';
 

@@ -23,7 +23,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { answer, finish, plan, planReply, step } from '../harness/agents';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { testConfig, withWorker } from '../harness/test-env';
-import { waitUntil } from '../harness/wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 
 const bed = agentTestbed();
 

@@ -25,7 +25,7 @@ import {
 } from '../harness/agents';
 import { runCairn } from '../harness/cairn-cli';
 import { testConfig, withWorker } from '../harness/test-env';
-import { waitUntil } from '../harness/wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 
 const bed = agentTestbed();
 

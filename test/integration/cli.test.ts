@@ -21,7 +21,7 @@ import { finish, plan, planReply, startAgent, stateOf, step, waitForInteraction 
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { runInfo } from '../harness/run-info';
 import { testConfig, withWorker } from '../harness/test-env';
-import { waitUntil } from '../harness/wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 
 const ROOT = join(__dirname, '..', '..');
 const bed = agentTestbed();

@@ -21,7 +21,7 @@ import { recordHistory } from '../harness/histories';
 import { lookupTool } from '../harness/lookup-tool';
 import { runInfo } from '../harness/run-info';
 import { closeClient, connectClient, testConfig, withWorker } from '../harness/test-env';
-import { waitUntil } from '../harness/wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 
 /** History events after which the server suggests continue-as-new (the default is 4,096). */
 const SUGGEST_AFTER_EVENTS = 60;

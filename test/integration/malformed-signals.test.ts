@@ -11,7 +11,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { answer, finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
 import { runInfo } from '../harness/run-info';
 import { withWorker } from '../harness/test-env';
-import { waitUntil } from '../harness/wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 
 const bed = agentTestbed();
 

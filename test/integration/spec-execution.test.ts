@@ -12,7 +12,7 @@ import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { plan, planReply, startAgent, stateOf, step, waitForState } from '../harness/agents';
 import { withWorker } from '../harness/test-env';
-import { waitUntil } from '../harness/wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 
 const bed = agentTestbed();
 

@@ -16,7 +16,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, stateOf, step } from '../harness/agents';
 import { runInfo } from '../harness/run-info';
 import { uniqueId } from '../harness/test-env';
-import { waitUntil } from '../harness/wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 import { startWorkerProcess, type WorkerProcess } from '../harness/worker-process';
 
 const bed = agentTestbed();

@@ -19,7 +19,7 @@ import { loadMcpTools, type LoadedMcpTools } from '../../activities/tools/mcp/lo
 import { parseMcpServers, type McpServerConfig } from '../../activities/tools/mcp/mcp-config';
 import { createToolRegistry } from '../../activities/tools/tool-registry';
 import { createEchoServer, ECHO_DESCRIPTIONS } from '../fixtures/mcp/echo-server';
-import { waitUntil } from '../harness/wait-until';
+import { waitUntil } from '../../testkit/wait-until';
 
 const ROOT = resolve(__dirname, '../..');
 const GREETING = 'test/fixtures/user-tools/greeting-tools.ts';
