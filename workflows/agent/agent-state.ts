@@ -8,7 +8,6 @@ import type { z } from 'zod';
 import { DEMO_MODEL } from '../llm-types';
 import type { ToolCallRecord } from '../tools/tool-types';
 import { zeroUsage } from '../usage';
-import type { StepStatus } from '../plan/plan-types';
 import type { agentEventSchema, agentPhaseSchema, agentStateSchema } from '../state/agent-state-schema';
 import type { stepRunSchema } from '../state/step-run-schema';
 
@@ -116,16 +115,6 @@ export function recordAnswer(
 /** The open interactions. */
 export function openInteractions(state: AgentState): Interaction[] {
   return state.interactions.filter((i) => i.status === 'open');
-}
-
-/** The step run for `id`. */
-export function stepRun(state: AgentState, id: string): StepRun | undefined {
-  return state.steps.find((s) => s.id === id);
-}
-
-/** Statuses by step id, as the scheduler wants them. */
-export function stepStatuses(state: AgentState): Record<string, StepStatus> {
-  return Object.fromEntries(state.steps.map((s) => [s.id, s.status]));
 }
 
 /** The state with only events after `afterSeq` (the timeline cursor). */

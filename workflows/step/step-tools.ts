@@ -10,7 +10,8 @@ import { llmCall, runTool } from '../activity-proxies';
 import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../agent-contract';
 import { subAgentWorkflowId } from '../ids';
 import { parseAskArgs, toInteractionSpec } from '../interactions/ask-schema';
-import type { Answer, InteractionSpec } from '../interactions/interaction-types';
+import type { AnswerOf, SpecOf } from '../interactions/answer-types';
+import type { InteractionKind } from '../interactions/interaction-types';
 import type { LlmToolCall, TokenUsage } from '../llm-types';
 import { approvalDigest } from '../tools/approval-digest';
 import { callEffect } from '../tools/call-effect';
@@ -32,7 +33,7 @@ export interface CallResult {
 export interface StepToolsContext {
   input: StepInput;
   /** Opens an interaction at the agent and waits for the answer. */
-  askAgent(requestId: string, spec: InteractionSpec): Promise<Answer>;
+  askAgent<K extends InteractionKind>(requestId: string, spec: SpecOf<K>): Promise<AnswerOf<K>>;
   /** Adds token usage of sub-calls (model, sub_agent) to the step. */
   addUsage(usage: TokenUsage): void;
 }
@@ -81,15 +82,15 @@ async function runCatalogueTool(
   const effect = callEffect(tool, checked.value);
   if (effect.needsApproval) {
     const digest = approvalDigest(tool.name, checked.value);
-    const answer = await ctx.askAgent(call.id, {
+    const answer = await ctx.askAgent<'tool.approval'>(call.id, {
       kind: 'tool.approval',
       prompt: `Allow ${tool.name}?`,
       tool: tool.name,
       arguments: checked.value,
       digest,
     });
-    if (!('decision' in answer) || answer.decision !== 'approve') {
-      const reason = 'reason' in answer && answer.reason ? `: ${answer.reason}` : '';
+    if (answer.decision !== 'approve') {
+      const reason = answer.reason ? `: ${answer.reason}` : '';
       return { ok: false, output: `the user rejected this call${reason}. Find another way or finish without it.` };
     }
   }

@@ -1,19 +1,19 @@
 /**
- * Planning (DESIGN §4.1): asks the planner for a plan, answering its `ask_user` calls through
+ * The planner's calls: asks the planner for a plan, answering its `ask_user` calls through
  * interactions while asks remain, and sending a correction naming the errors when its output
  * breaks the plan rules — at most 3 bad plans in a row, then the agent fails with them.
  */
-import { ApplicationFailure } from '@temporalio/workflow';
-import { llmCall } from '../activity-proxies';
-import { parseAskArgs, toInteractionSpec } from '../interactions/ask-schema';
-import type { LlmToolCall } from '../llm-types';
-import type { PlanCheck, Plan } from '../plan/plan-types';
-import { ASK_USER } from '../tools/tool-types';
-import { PLANNER } from './agent-carry';
-import type { AgentRun } from './agent-run';
-import { noteModel } from './agent-state';
-import { addUsage } from '../usage';
-import { planCorrectionMessage } from './prompts';
+import { workflowFailure } from '../../failures';
+import { llmCall } from '../../activity-proxies';
+import { parseAskArgs, toInteractionSpec } from '../../interactions/ask-schema';
+import type { LlmToolCall } from '../../llm-types';
+import type { PlanCheck, Plan } from '../../plan/plan-types';
+import { ASK_USER } from '../../tools/tool-types';
+import { PLANNER } from '../agent-carry';
+import type { AgentRun } from '../agent-run';
+import { noteModel } from '../agent-state';
+import { addUsage } from '../../usage';
+import { planCorrectionMessage } from '../prompts';
 
 const MAX_BAD_PLANS = 3;
 
@@ -40,7 +40,7 @@ async function answerToolCalls(run: AgentRun, calls: LlmToolCall[], purpose: 'pl
     }
     run.state.asks += 1;
     run.setPhase('awaiting_input');
-    const answer = await run.ask(toInteractionSpec(parsed.request));
+    const answer = await run.desk.ask(toInteractionSpec(parsed.request));
     run.setPhase(purpose === 'plan' ? 'planning' : 'replanning');
     reply(JSON.stringify(answer));
   }
@@ -81,9 +81,9 @@ export async function obtainPlan(
     strikes += 1;
     run.event({ type: 'plan.rejected', message: checked.errors.join('; ') });
     if (strikes >= MAX_BAD_PLANS) {
-      throw ApplicationFailure.nonRetryable(
-        `the planner returned ${MAX_BAD_PLANS} invalid plans in a row: ${checked.errors.join('; ')}`,
+      throw workflowFailure(
         'PLAN_INVALID',
+        `the planner returned ${MAX_BAD_PLANS} invalid plans in a row: ${checked.errors.join('; ')}`,
       );
     }
     run.conversations.append(PLANNER, { role: 'user', content: planCorrectionMessage(checked.errors) });

@@ -1,0 +1,200 @@
+/**
+ * The interaction desk: the one owner of an agent's interactions. It opens them (for the agent
+ * or for a step that asked), validates and records answers from the `answer` update and signal,
+ * routes an answer to the step that asked, resolves unanswered ones by the expiry policy, and
+ * keeps each answered one as an audit record. `ask(spec)` opens one and returns exactly that
+ * kind's answer.
+ */
+import { condition, getExternalWorkflowHandle, setHandler } from '@temporalio/workflow';
+import { answerRejection, workflowFailure } from '../failures';
+import { stepWorkflowId } from '../ids';
+import type { AnswerOf, InteractionOf, SpecOf } from '../interactions/answer-types';
+import { expiryAnswer } from '../interactions/expiry-answer';
+import type { Answer, AnswerInput, Interaction, InteractionKind } from '../interactions/interaction-types';
+import { validateAnswer } from '../interactions/validate-answer';
+import { parseAnswerInput, parseStepInteraction } from '../message-payloads';
+import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal, type AnswerAccepted } from '../messages';
+import { checkPlanValue } from '../plan/check-plan';
+import { workflowTime } from '../workflow-time';
+import type { StepRequestRoute } from './agent-carry';
+import type { AgentSettings } from './agent-input';
+import { openInteraction, openInteractions, recordAnswer, type AgentEvent, type AgentState } from './agent-state';
+import type { StepBoard } from './step-board';
+
+type ExpiryPolicy = NonNullable<AgentSettings['interactionTimeout']>['onExpiry'];
+
+/** What the desk needs from the agent around it. */
+export interface DeskContext {
+  agentId: string;
+  state: AgentState;
+  timeout: AgentSettings['interactionTimeout'];
+  board: StepBoard;
+  announce(event: Omit<AgentEvent, 'seq' | 'at'>): void;
+  /** Called after every change to interactions (search attributes, current details). */
+  changed(): void;
+  /** The `cancel` expiry policy: stop the whole agent, saying why. */
+  cancelAgent(reason: string): void;
+  /** Whether the server suggests continuing as new. */
+  rollOverDue(): boolean;
+}
+
+export class InteractionDesk {
+  constructor(
+    private readonly ctx: DeskContext,
+    /** Where each open step interaction's answer goes, by interaction id (carried over). */
+    readonly routes: Record<string, StepRequestRoute> = {},
+  ) {}
+
+  /** Registers the answer update and signals, and re-arms the timers of carried interactions. */
+  serve(): void {
+    for (const open of openInteractions(this.ctx.state)) this.arm(open);
+    setHandler(answerUpdate, (input) => this.accept(input), {
+      validator: (input: unknown) => {
+        const parsed = parseAnswerInput(input);
+        if (!parsed.ok)
+          throw workflowFailure('INVALID_ANSWER', parsed.error, { code: 'INVALID_ANSWER', field: 'answer' });
+        const check = this.check(parsed.value);
+        if (!check.ok) throw answerRejection(check);
+      },
+    });
+    // Signals may come from anywhere (the Temporal UI's form, the CLI): a bad payload is
+    // recorded as a rejected event and changes nothing — it never throws in the workflow.
+    setHandler(answerSignal, async (raw) => {
+      const parsed = parseAnswerInput(raw);
+      const input = parsed.ok ? parsed.value : undefined;
+      const check = input ? this.check(input) : parsed;
+      if (input && check.ok) return void (await this.accept(input));
+      if (!check.ok) {
+        const to = input ? ` to ${input.interactionId}` : '';
+        this.ctx.announce({ type: 'answer.rejected', message: `answer${to} rejected: ${check.error}` });
+      }
+    });
+    setHandler(stepInteractionSignal, (raw) => {
+      const parsed = parseStepInteraction(raw);
+      const problem = !parsed.ok
+        ? parsed.error
+        : !this.ctx.board.get(parsed.value.stepId) && `stepId: no step "${parsed.value.stepId}" in the plan`;
+      if (problem || !parsed.ok) {
+        return this.ctx.announce({ type: 'signal.rejected', message: `stepInteraction signal rejected: ${problem}` });
+      }
+      const { stepId, requestId, spec } = parsed.value;
+      this.ctx.board.await(stepId);
+      this.routes[this.open(spec, stepId).id] = { stepId, requestId };
+    });
+  }
+
+  /** Opens an interaction of kind `K` and waits for its answer (or its expiry policy). */
+  async ask<K extends InteractionKind>(spec: SpecOf<K>, stepId?: string): Promise<AnswerOf<K>> {
+    const interaction = this.open<K>(spec, stepId);
+    const answer = await this.answerOf(interaction, false);
+    if (answer === 'roll-over') throw new Error('unreachable: no roll-over asked for');
+    return answer;
+  }
+
+  /**
+   * Waits for the answer to an open interaction — or, with `mayRollOver`, until the server
+   * suggests continue-as-new while it is still open (`'roll-over'`): the next run waits on.
+   */
+  async answerOf<K extends InteractionKind>(
+    interaction: InteractionOf<K>,
+    mayRollOver: boolean,
+  ): Promise<AnswerOf<K> | 'roll-over'> {
+    await condition(() => interaction.status !== 'open' || (mayRollOver && this.ctx.rollOverDue()));
+    if (interaction.status === 'open') return 'roll-over';
+    if (!interaction.answer) {
+      const what = `interaction ${interaction.id} (${interaction.kind}) expired unanswered`;
+      throw workflowFailure('INTERACTION_EXPIRED', what);
+    }
+    // validateAnswer (or expiryAnswer) checked the answer against this very kind.
+    return interaction.answer as AnswerOf<K>;
+  }
+
+  /** The open interaction of kind `K`, if one is (the plan check a previous run opened). */
+  findOpen<K extends InteractionKind>(kind: K): InteractionOf<K> | undefined {
+    return openInteractions(this.ctx.state).find((i): i is InteractionOf<K> => i.kind === kind);
+  }
+
+  /** Opens an interaction (with its expiry timer when the agent has a timeout). */
+  open<K extends InteractionKind>(spec: SpecOf<K>, stepId?: string): InteractionOf<K> {
+    const interaction = openInteraction(this.ctx.state, workflowTime(), spec, stepId) as InteractionOf<K>;
+    if (this.ctx.timeout) interaction.expiresAt = interaction.createdAt + this.ctx.timeout.afterMs;
+    this.arm(interaction);
+    this.ctx.changed();
+    return interaction;
+  }
+
+  /** The routes of step interactions still open, for the next run. */
+  openRoutes(): Record<string, StepRequestRoute> {
+    const open = new Set(openInteractions(this.ctx.state).map((i) => i.id));
+    return Object.fromEntries(Object.entries(this.routes).filter(([id]) => open.has(id)));
+  }
+
+  private check(input: AnswerInput) {
+    const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
+    return validateAnswer(interaction, input, checkPlanValue);
+  }
+
+  /** Records a valid answer (the audit record) and forwards a step's answer to the step. */
+  private async accept(input: AnswerInput): Promise<AnswerAccepted> {
+    const check = this.check(input);
+    if (!check.ok) throw answerRejection(check);
+    const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
+    if (!interaction) throw workflowFailure('NOT_OPEN', `no interaction "${input.interactionId}"`);
+    recordAnswer(this.ctx.state, workflowTime(), interaction, check.answer, input.by);
+    this.ctx.changed();
+    await this.forward(interaction, check.answer, input.by !== undefined ? { by: input.by } : {});
+    return { interactionId: interaction.id, answer: check.answer };
+  }
+
+  /** Sends the answer to the step that asked, if a step did. */
+  private async forward(interaction: Interaction, answer: Answer, extra: { by?: string; expired?: 'fail' }) {
+    const route = this.routes[interaction.id];
+    if (!route) return;
+    this.ctx.board.resume(route.stepId);
+    await getExternalWorkflowHandle(stepWorkflowId(this.ctx.agentId, route.stepId)).signal(stepAnswerSignal, {
+      requestId: route.requestId,
+      interactionId: interaction.id,
+      answer,
+      ...extra,
+    });
+  }
+
+  /** Starts the expiry timers of an open interaction, when the agent has a timeout. */
+  private arm(interaction: Interaction): void {
+    if (this.ctx.timeout) void this.watch(interaction, this.ctx.timeout);
+  }
+
+  /**
+   * Durable timers (visible in history with a summary): remind, then expire by policy. Times
+   * count from the interaction's creation, so a run that inherits it waits only what is left.
+   */
+  private async watch(interaction: Interaction, timeout: NonNullable<AgentSettings['interactionTimeout']>) {
+    const closed = () => interaction.status !== 'open';
+    const { remindAfterMs, afterMs } = timeout;
+    const remindAt =
+      remindAfterMs !== undefined && remindAfterMs < afterMs ? interaction.createdAt + remindAfterMs : undefined;
+    if (remindAt !== undefined && remindAt > workflowTime()) {
+      if (await condition(closed, remindAt - workflowTime(), { summary: `remind ${interaction.id}` })) return;
+      const message = `${interaction.id} still waits`;
+      this.ctx.announce({ type: 'interaction.reminder', interactionId: interaction.id, message });
+    }
+    const left = Math.max(1, interaction.createdAt + afterMs - workflowTime());
+    if (await condition(closed, left, { summary: `expire ${interaction.id}` })) return;
+    await this.expire(interaction, timeout.onExpiry);
+  }
+
+  private async expire(interaction: Interaction, policy: ExpiryPolicy): Promise<void> {
+    interaction.status = 'expired';
+    const { id } = interaction;
+    this.ctx.announce({ type: 'interaction.expired', interactionId: id, message: `${id} expired (${policy})` });
+    if (policy === 'cancel') return this.ctx.cancelAgent(`${id} (${interaction.kind}) expired unanswered`);
+    if (policy !== 'fail') {
+      interaction.answer = expiryAnswer(interaction, policy);
+      interaction.by = `policy:${policy}`;
+      interaction.answeredAt = workflowTime();
+    }
+    this.ctx.changed();
+    const answer = interaction.answer ?? { text: '' };
+    await this.forward(interaction, answer, policy === 'fail' ? { expired: 'fail' } : {});
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Planning, start to finish: the first plan (planner calls, then — for a top-level agent with
+ * `confirmPlan` — the human plan check: confirm, revise, edit or cancel), each replan after a
+ * step asks for one, and the one-step plan of ReAct mode. Every plan that becomes current goes
+ * through `adoptPlan`: the revision grows and settled step runs are kept.
+ */
+import type { Plan } from '../../plan/plan-types';
+import type { ToolInfo } from '../../tools/tool-types';
+import { PLANNER } from '../agent-carry';
+import type { AgentRun } from '../agent-run';
+import { plannerSystemPrompt, plannerTaskMessage, planRevisionMessage, replanMessage } from '../prompts';
+import { parsePlanOutput, parseReplanOutput } from '../../plan/check-plan';
+import { obtainPlan } from './planner-calls';
+
+/** How planning ended: a plan to run, a cancel at the plan check, or a roll-over while it waits. */
+export type PlanPhaseEnd = { plan: Plan } | 'cancelled' | 'roll-over';
+
+/**
+ * The plan to run. `resuming` (a continued run that was waiting at the plan check) skips the
+ * planner: the plan and its open check come from the previous run.
+ */
+export async function planTask(run: AgentRun, tools: ToolInfo[], resuming: boolean): Promise<PlanPhaseEnd> {
+  const { settings, state } = run;
+  if (!settings.mode.plan) {
+    const plan = reactPlan(settings.task);
+    adoptPlan(run, plan);
+    return { plan };
+  }
+  let plan: Plan;
+  if (resuming && state.plan) {
+    plan = state.plan;
+  } else {
+    run.conversations.append(
+      PLANNER,
+      { role: 'system', content: plannerSystemPrompt(tools, settings.mode.ask, settings.systemPrompt) },
+      { role: 'user', content: plannerTaskMessage(settings.task, settings.files) },
+    );
+    plan = await obtainPlan(run, 'plan', parsePlanOutput);
+    adoptPlan(run, plan);
+  }
+  while (settings.mode.confirmPlan && !settings.nested) {
+    run.setPhase('awaiting_input');
+    const check =
+      run.desk.findOpen('plan.check') ??
+      run.desk.open({ kind: 'plan.check', prompt: 'Check the plan', plan, revision: state.revision });
+    const answer = await run.desk.answerOf(check, true);
+    if (answer === 'roll-over') return answer;
+    if (answer.decision === 'confirm') break;
+    if (answer.decision === 'cancel') {
+      run.event({ type: 'agent.finished', message: 'cancelled at plan check' });
+      run.setPhase('cancelled');
+      return 'cancelled';
+    }
+    if (answer.decision === 'edit' && answer.plan) {
+      // The human wrote this plan: it needs no second check.
+      adoptPlan(run, answer.plan);
+      return { plan: answer.plan };
+    }
+    run.setPhase('planning');
+    run.conversations.append(PLANNER, { role: 'user', content: planRevisionMessage(answer.feedback ?? '') });
+    plan = await obtainPlan(run, 'plan', parsePlanOutput);
+    adoptPlan(run, plan);
+  }
+  return { plan };
+}
+
+/** Asks the planner for the remaining steps, keeping the settled ones. */
+export async function replan(run: AgentRun, plan: Plan): Promise<Plan> {
+  const { state } = run;
+  run.setPhase('replanning');
+  state.replans += 1;
+  run.event({ type: 'replan', message: `replan ${state.replans}` });
+  const settled = state.steps.filter((s) => s.status !== 'pending');
+  const kept = settled.map((s) => s.id);
+  const results = settled.map((s) => ({ id: s.id, title: s.title, status: s.status, result: s.result }));
+  run.conversations.append(PLANNER, { role: 'user', content: replanMessage(plan, results) });
+  const next = await obtainPlan(run, 'replan', (content) => parseReplanOutput(plan, kept, content));
+  adoptPlan(run, next);
+  return next;
+}
+
+/** Makes `plan` current: the revision grows, settled step runs are kept, the timeline says so. */
+function adoptPlan(run: AgentRun, plan: Plan): void {
+  const { state } = run;
+  state.plan = plan;
+  state.revision += 1;
+  run.board.adopt(plan);
+  run.event({
+    type: state.revision === 1 ? 'plan.created' : 'plan.revised',
+    message: `plan r${state.revision}: ${plan.steps.map((s) => s.id).join(', ')}`,
+  });
+}
+
+/** ReAct mode: the whole task as one step. */
+function reactPlan(task: string): Plan {
+  const title = task.length > 80 ? `${task.slice(0, 77)}...` : task;
+  return { task, language: 'en', steps: [{ id: 'task', title, description: task, depends_on: [] }], replan: [] };
+}

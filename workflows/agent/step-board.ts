@@ -1,0 +1,140 @@
+/**
+ * The step board: the one place a step run's status changes. Every change is checked against
+ * the transition table (plan/step-transitions.ts) and announced on the timeline; a change the
+ * table forbids is ignored and logged, never thrown (a throw would fail the workflow task).
+ */
+import { log } from '@temporalio/workflow';
+import type { Plan, StepStatus } from '../plan/plan-types';
+import { canMoveStep, isActiveStep } from '../plan/step-transitions';
+import { stepsToSkip } from '../plan/scheduler';
+import { addUsage, zeroUsage } from '../usage';
+import type { StepProgress } from '../messages';
+import { workflowTime } from '../workflow-time';
+import { addToolCall, noteModel, type AgentEvent, type AgentState, type StepRun } from './agent-state';
+
+type Announce = (event: Omit<AgentEvent, 'seq' | 'at'>) => void;
+
+export class StepBoard {
+  constructor(
+    private readonly state: AgentState,
+    private readonly announce: Announce,
+  ) {}
+
+  /** The run of step `id`. */
+  get(id: string): StepRun | undefined {
+    return this.state.steps.find((s) => s.id === id);
+  }
+
+  /** Statuses by step id, as the scheduler wants them. */
+  statuses(): Record<string, StepStatus> {
+    return Object.fromEntries(this.state.steps.map((s) => [s.id, s.status]));
+  }
+
+  /** Whether any step waits to start. */
+  hasPending(): boolean {
+    return this.state.steps.some((s) => s.status === 'pending');
+  }
+
+  /** Whether any step's child workflow is running. */
+  hasActive(): boolean {
+    return this.state.steps.some((s) => isActiveStep(s.status));
+  }
+
+  /** Makes `plan` the board: settled runs of the same step ids are kept, the rest start pending. */
+  adopt(plan: Plan): void {
+    const previous = this.state.steps;
+    this.state.steps = plan.steps.map(
+      (step) =>
+        previous.find((p) => p.id === step.id && p.status !== 'pending') ?? {
+          id: step.id,
+          title: step.title,
+          status: 'pending',
+          usage: zeroUsage(),
+          toolCalls: [],
+          rounds: 0,
+          attempts: 0,
+        },
+    );
+  }
+
+  /** pending → running: a new attempt starts now. */
+  start(id: string): StepRun | undefined {
+    const step = this.move(id, 'running');
+    if (!step) return undefined;
+    step.attempts += 1;
+    step.startedAt = workflowTime();
+    this.announce({ type: 'step.started', stepId: id, message: `${id} started: ${step.title}` });
+    return step;
+  }
+
+  /** → completed with its result. */
+  complete(id: string, result: string): void {
+    const step = this.move(id, 'completed');
+    if (!step) return;
+    step.result = result;
+    step.endedAt = workflowTime();
+    this.announce({ type: 'step.finished', stepId: id, message: `${id} completed` });
+  }
+
+  /** → failed (or cancelled, when the child was cancelled) with the error. */
+  end(id: string, status: 'failed' | 'cancelled', error: string): void {
+    const step = this.move(id, status);
+    if (!step) return;
+    step.error = error;
+    step.endedAt = workflowTime();
+    this.announce({ type: 'step.finished', stepId: id, message: `${id} ${status}: ${error}` });
+  }
+
+  /** running → waiting: the step (or its failure) waits for a person. */
+  await(id: string): void {
+    this.move(id, 'waiting');
+  }
+
+  /** waiting → running: the person answered a question the running step asked. */
+  resume(id: string): void {
+    if (this.get(id)?.status === 'waiting') this.move(id, 'running');
+  }
+
+  /** A failed step, decided by a person: retry (pending again), skip, or stay failed. */
+  decide(id: string, decision: 'retry' | 'skip' | 'abort'): void {
+    this.move(id, decision === 'retry' ? 'pending' : decision === 'skip' ? 'skipped' : 'failed');
+  }
+
+  /** Skips every pending step that can no longer run because `failedId` did not complete. */
+  skipDependents(plan: Plan, failedId: string): void {
+    for (const id of stepsToSkip(plan, this.statuses())) {
+      if (!this.move(id, 'skipped')) continue;
+      this.announce({ type: 'step.finished', stepId: id, message: `${id} skipped: it depends on ${failedId}` });
+    }
+  }
+
+  /** Records a step's round report (usage, tool calls) on its run and in the agent's totals. */
+  recordProgress(progress: StepProgress): void {
+    const step = this.get(progress.stepId);
+    if (!step) return;
+    step.rounds = progress.round;
+    if (progress.model) noteModel(this.state, progress.model);
+    addUsage(step.usage, progress.usage);
+    addUsage(this.state.usage, progress.usage);
+    for (const call of progress.toolCalls) {
+      addToolCall(step, call);
+      this.announce({ type: 'tool.called', stepId: step.id, message: `${call.name} → ${call.outcome}` });
+    }
+  }
+
+  /** Marks every running or waiting step cancelled (the agent itself was cancelled). */
+  cancelActive(): void {
+    for (const step of this.state.steps) if (isActiveStep(step.status)) this.move(step.id, 'cancelled');
+  }
+
+  private move(id: string, to: StepStatus): StepRun | undefined {
+    const step = this.get(id);
+    if (!step || step.status === to) return undefined;
+    if (!canMoveStep(step.status, to)) {
+      log.warn('step status change refused', { stepId: id, from: step.status, to });
+      return undefined;
+    }
+    step.status = to;
+    return step;
+  }
+}
