@@ -15,7 +15,7 @@ import { AgentClient } from '../client/agent-client';
 import { startDevServer, type DevServer } from '../scripts/dev-server';
 import { ScriptedLlm } from '../test/fake-llm/scripted-llm';
 import { freePort } from '../testkit/free-port';
-import { startWorkerProcess, type WorkerProcess } from '../test/harness/worker-process';
+import { startWorkerProcess, type WorkerProcess } from '../testkit/worker-process';
 import { CHAOS_TOOLS, chaosScript } from './agent-script';
 import { pause } from './clock';
 import { WORKER_ENV } from './journal';

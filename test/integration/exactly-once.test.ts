@@ -13,7 +13,7 @@ import { finish, plan, planReply, stateOf, step } from '../harness/agents';
 import { runInfo } from '../harness/run-info';
 import { uniqueId } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
-import { startWorkerProcess, type WorkerProcess } from '../harness/worker-process';
+import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 const bed = agentTestbed();
 let workers: WorkerProcess[] = [];

@@ -10,7 +10,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { stateOf, type AgentHandle } from '../harness/agents';
 import { runInfo } from '../harness/run-info';
 import { uniqueId } from '../harness/test-env';
-import { startWorkerProcess, type WorkerProcess } from '../harness/worker-process';
+import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 const bed = agentTestbed();
 let worker: WorkerProcess | undefined;
