@@ -1,14 +1,18 @@
 /**
- * One control per open interaction (DESIGN §3, answers as in §5): a text box (ask.query),
- * options (ask.select), a typed form with client-side checks (ask.form), the plan check, a tool
- * approval bound to its digest, a step failure and a token budget. Each shows the server's
- * message when the answer is rejected; a form's own checks run before anything is sent.
+ * One control per open interaction: a text box (ask.query), options (ask.select), a typed form
+ * with client-side checks (ask.form), the plan check, a tool approval bound to its digest, a step
+ * failure and a token budget. A refusal is read by its code: `NOT_OPEN` closes the control (the
+ * question was answered elsewhere or expired), `INVALID_ANSWER` shows the server's message — for
+ * a form also under the field the error names. A form's own checks run before anything is sent.
  */
 import { h } from './dom.js';
 import { checkFormField } from './rules.js';
 
 /** @typedef {{ id: string, kind: string, prompt: string, stepId?: string, [key: string]: any }} Interaction */
 /** @typedef {(answer: unknown) => Promise<void>} Send */
+
+/** Where a form field's value sits in an answer, as a refusal's `field` names it. */
+const FIELD_PREFIX = 'answer.values.';
 
 /**
  * The control for `interaction`; `send` posts the answer and throws on rejection.
@@ -34,7 +38,18 @@ export function interactionControl(interaction, send) {
       box.classList.add('sent');
       box.append(h('p', { class: 'muted', text: 'Answer sent.' }));
     } catch (err) {
+      const { code, field } = /** @type {{ code?: string, field?: string }} */ (err ?? {});
       error.textContent = err instanceof Error ? err.message : String(err);
+      if (code === 'NOT_OPEN') {
+        box.classList.add('closed');
+        return; // nothing more to send here; the next refresh drops the control
+      }
+      if (code === 'INVALID_ANSWER' && field?.startsWith(FIELD_PREFIX)) {
+        const key = field.slice(FIELD_PREFIX.length).split('.')[0] ?? '';
+        const row = [...box.querySelectorAll('[data-key]')].find((el) => el.getAttribute('data-key') === key);
+        const under = row?.querySelector('.field-error');
+        if (under) under.textContent = error.textContent;
+      }
       buttons.forEach((b) => (b.disabled = false));
     }
   };
