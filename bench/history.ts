@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { stepWorkflowId } from '../workflows/ids';
-import { lookupTool } from '../test/harness/lookup-tool';
+import { lookupTool } from '../testkit/lookup-tool';
 import { agentScript, fixed, ms, planOf, planStep, since, withCairn, type BenchEnv } from './common';
 import { FLAT_TOLERANCE, FLAT_WINDOW, judgeFlat } from './flat-verdict';
 import type { Report } from './report';

@@ -6,7 +6,7 @@
  * the comparison that isolates the scheduling policy from Temporal's per-step overhead.
  */
 import type { PlanStep } from '../workflows/plan/plan-types';
-import { lookupTool } from '../test/harness/lookup-tool';
+import { lookupTool } from '../testkit/lookup-tool';
 import type { ReplyFunction } from '../test/fake-llm/scripted-llm';
 import { agentScript, fixed, median, ms, planOf, planStep, since, withCairn, type BenchEnv } from './common';
 import type { Report } from './report';

@@ -20,7 +20,7 @@ import {
   waitForState,
 } from '../harness/agents';
 import { recordHistory } from '../harness/histories';
-import { lookupTool } from '../harness/lookup-tool';
+import { lookupTool } from '../../testkit/lookup-tool';
 import { withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();

@@ -18,7 +18,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { answer, finish, plan, planReply, step, waitForInteraction, type AgentHandle } from '../harness/agents';
 import { freePort } from '../../testkit/free-port';
 import { recordHistory } from '../harness/histories';
-import { lookupTool } from '../harness/lookup-tool';
+import { lookupTool } from '../../testkit/lookup-tool';
 import { runInfo } from '../harness/run-info';
 import { closeClient, connectClient, testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';

@@ -12,7 +12,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, startAgent, step } from '../harness/agents';
-import { lookupTool } from '../harness/lookup-tool';
+import { lookupTool } from '../../testkit/lookup-tool';
 import { withWorker } from '../harness/test-env';
 import type { LlmCallInput } from '../../workflows/llm-types';
 

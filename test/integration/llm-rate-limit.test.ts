@@ -11,7 +11,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, startAgent, step } from '../harness/agents';
-import { lookupTool } from '../harness/lookup-tool';
+import { lookupTool } from '../../testkit/lookup-tool';
 import { testConfig, withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();

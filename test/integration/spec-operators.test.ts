@@ -21,7 +21,7 @@ import {
   waitForInteraction,
   type AgentHandle,
 } from '../harness/agents';
-import { lookupTool } from '../harness/lookup-tool';
+import { lookupTool } from '../../testkit/lookup-tool';
 import { testConfig, withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();

@@ -3,7 +3,7 @@
  * show tool calls running as activities exactly as often as they should.
  */
 import { z } from 'zod';
-import { defineTool, type ToolDefinition } from '../../activities/tools/define-tool';
+import { defineTool, type ToolDefinition } from '../activities/tools/define-tool';
 
 export interface LookupTool {
   tool: ToolDefinition;
