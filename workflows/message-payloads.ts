@@ -5,17 +5,18 @@
  * (which would fail the workflow task on every retry and wedge the agent).
  */
 import { z } from 'zod';
+import { answerInputSchema } from './interactions/answer-input-schema';
 import { parseAskRequest, toInteractionSpec } from './interactions/ask-schema';
 import type { AnswerRejection } from './interactions/answer-rejection';
 import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
 import { issueLines } from './issue-lines';
 import type { StepAnswer, StepInteractionRequest, StepProgress } from './messages';
+import { tokenUsageSchema, toolCallRecordSchema } from './state/step-run-schema';
 
 /** A parsed payload, or why it was refused (`path: message` lines joined). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const MAX_ID = 200;
-const MAX_BY = 200;
 const id = z.string().min(1, 'must not be empty').max(MAX_ID, `must be at most ${MAX_ID} characters`);
 const count = z.number().int('must be a whole number').nonnegative('must not be negative');
 
@@ -25,12 +26,6 @@ function parseWith<T>(schema: z.ZodType<T>, value: unknown): Parsed<T> {
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, error: issueLines(parsed.error, 'payload').join('; ') };
 }
-
-const answerInputSchema = z.object({
-  interactionId: id,
-  answer: z.unknown(),
-  by: z.string().max(MAX_BY, `must be at most ${MAX_BY} characters`).optional(),
-});
 
 /**
  * The public `answer` signal's and update's payload; the answer itself is checked per kind later.
@@ -43,21 +38,11 @@ export function parseAnswerInput(value: unknown): { ok: true; value: AnswerInput
   return { ok: false, code: 'INVALID_ANSWER', field, error: issueLines(parsed.error, 'payload').join('; ') };
 }
 
-const usageSchema = z.object({ promptTokens: count, completionTokens: count, totalTokens: count });
-
-const toolCallRecordSchema = z.object({
-  callId: z.string(),
-  name: z.string(),
-  arguments: z.string(),
-  outcome: z.enum(['ok', 'error']),
-  durationMs: z.number().nonnegative(),
-});
-
 const stepProgressSchema = z.object({
   stepId: id,
   round: count,
   model: z.string().optional(),
-  usage: usageSchema,
+  usage: tokenUsageSchema,
   toolCalls: z.array(toolCallRecordSchema),
 });
 

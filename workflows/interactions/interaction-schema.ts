@@ -8,6 +8,8 @@
 import { z } from 'zod';
 import { planSchema } from '../plan/plan-schema';
 
+export { answerInputSchema } from './answer-input-schema';
+
 /** The types of a form field. */
 export const FORM_FIELD_TYPES = ['input', 'textarea', 'number', 'select', 'multiselect', 'boolean', 'date'] as const;
 
@@ -121,14 +123,3 @@ export const interactionSchema = z.discriminatedUnion('kind', [
   stepFailureSpec.extend(record),
   budgetSpec.extend(record),
 ]);
-
-/** Longest interaction id and `by` an answer may carry. */
-const MAX_ID = 200;
-
-/** Payload of the `answer` signal and update; the answer itself is checked against its interaction. */
-export const answerInputSchema = z.object({
-  interactionId: z.string().min(1, 'must not be empty').max(MAX_ID, `must be at most ${MAX_ID} characters`),
-  answer: z.unknown(),
-  /** Who answers, for the audit record. */
-  by: z.string().max(MAX_ID, `must be at most ${MAX_ID} characters`).optional(),
-});

@@ -4,8 +4,8 @@
  * Several may be open at once; answered ones stay as an audit record.
  */
 import type { z } from 'zod';
+import type { answerInputSchema } from './answer-input-schema';
 import type {
-  answerInputSchema,
   answerSchema,
   approvalRequestSchema,
   askRequestSchema,
