@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { AskRequest, FormField, InteractionSpec } from './interaction-types';
+import { FORM_FIELD_TYPES } from './form-field-types';
 import { checkFieldValue, firstDuplicate } from './validate-form';
 import { issueLines } from '../issue-lines';
 
@@ -15,15 +16,6 @@ const MAX_OPTIONS = 20;
 const MAX_FIELDS = 20;
 const KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ASK_KINDS = ['query', 'select', 'form'] as const;
-const FIELD_TYPES = [
-  'input',
-  'textarea',
-  'number',
-  'select',
-  'multiselect',
-  'boolean',
-  'date',
-] as const satisfies readonly FormField['type'][];
 
 /** zod error options: `required` when the value is absent, else `must be <what>`. */
 const expected = (what: string) => ({
@@ -43,7 +35,7 @@ const formFieldSchema = z
         .describe('Property name of this field in the answer'),
       label: text().describe('What the human sees next to the field'),
       type: z
-        .enum(FIELD_TYPES, { error: `must be one of ${FIELD_TYPES.join(', ')}` })
+        .enum(FORM_FIELD_TYPES, { error: `must be one of ${FORM_FIELD_TYPES.join(', ')}` })
         .describe('input: one line of text; textarea: several lines; date: YYYY-MM-DD; the rest as named'),
       required: z.boolean(expected('true or false')).default(false),
       default: z

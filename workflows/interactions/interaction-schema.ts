@@ -7,11 +7,9 @@
  */
 import { z } from 'zod';
 import { planSchema } from '../plan/plan-schema';
+import { FORM_FIELD_TYPES } from './form-field-types';
 
 export { answerInputSchema } from './answer-input-schema';
-
-/** The types of a form field. */
-export const FORM_FIELD_TYPES = ['input', 'textarea', 'number', 'select', 'multiselect', 'boolean', 'date'] as const;
 
 /** A typed form field written by the LLM (`ask.form`), with only the properties its type uses. */
 export const formFieldSchema = z.object({
