@@ -9,8 +9,7 @@ import { NativeConnection } from '@temporalio/worker';
 import type { ToolDefinition } from '../activities/tools/define-tool';
 import { AgentClient } from '../client/agent-client';
 import { loadConfig, type CairnConfig } from '../config/config';
-import { reply } from '../test/fake-llm/replies';
-import { ScriptedLlm, type RecordedRequest, type ReplyFunction } from '../test/fake-llm/scripted-llm';
+import { reply, ScriptedLlm, type RecordedRequest, type ReplyFunction } from '../testkit/fake-llm';
 import type { Plan, PlanStep } from '../workflows/plan/plan-types';
 import { createWorker } from '../worker/create-worker';
 

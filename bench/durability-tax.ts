@@ -4,7 +4,7 @@
  * loop making the same 12 calls with the real `openai` client against the same fake.
  */
 import OpenAI from 'openai';
-import type { ScriptedLlm } from '../test/fake-llm/scripted-llm';
+import type { ScriptedLlm } from '../testkit/fake-llm';
 import { agentScript, chain, fixed, median, ms, planOf, since, withCairn, type BenchEnv } from './common';
 import type { Report } from './report';
 

@@ -7,7 +7,7 @@
  */
 import type { PlanStep } from '../workflows/plan/plan-types';
 import { lookupTool } from '../testkit/lookup-tool';
-import type { ReplyFunction } from '../test/fake-llm/scripted-llm';
+import type { ReplyFunction } from '../testkit/fake-llm';
 import { agentScript, fixed, median, ms, planOf, planStep, since, withCairn, type BenchEnv } from './common';
 import type { Report } from './report';
 

@@ -6,8 +6,7 @@
  * once more in its second and finishes in its third. Every intended write is named by agent,
  * step and round, so the audit knows exactly what should be on disk.
  */
-import { reply } from '../test/fake-llm/replies';
-import type { RecordedRequest, ReplyFunction } from '../test/fake-llm/scripted-llm';
+import { reply, type RecordedRequest, type ReplyFunction } from '../testkit/fake-llm';
 import type { Plan } from '../workflows/plan/plan-types';
 import type { Prng } from './prng';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { AgentClient } from '../client/agent-client';
 import { startDevServer, type DevServer } from '../scripts/dev-server';
-import { ScriptedLlm } from '../test/fake-llm/scripted-llm';
+import { ScriptedLlm } from '../testkit/fake-llm';
 import { freePort } from '../testkit/free-port';
 import { startWorkerProcess, type WorkerProcess } from '../testkit/worker-process';
 import { CHAOS_TOOLS, chaosScript } from './agent-script';
