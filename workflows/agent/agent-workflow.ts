@@ -78,6 +78,7 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
 /** The agent was cancelled (by a request or its own expiry policy): it keeps what finished. */
 function cancel(run: AgentRun): void {
   run.board.cancelActive();
+  run.desk.closeAll('the agent was cancelled');
   run.event({ type: 'agent.finished', message: run.stopReason ? `cancelled: ${run.stopReason}` : 'cancelled' });
   run.setPhase('cancelled');
 }
@@ -86,6 +87,7 @@ function cancel(run: AgentRun): void {
 function fail(run: AgentRun, err: unknown) {
   const failure = describeFailure(err);
   run.state.error = failure.message;
+  run.desk.closeAll('the agent failed');
   run.event({ type: 'agent.finished', message: `failed: ${failure.message}` });
   run.setPhase('failed');
   return workflowFailure(failure.code, failure.message);

@@ -16,6 +16,7 @@ import { parseAnswerInput, parseStepInteraction } from '../message-payloads';
 import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal, type AnswerAccepted } from '../messages';
 import { checkPlanValue } from '../plan/check-plan';
 import { workflowTime } from '../workflow-time';
+import { awaitExpiry } from './interaction-expiry';
 import type { StepRequestRoute } from './agent-carry';
 import type { AgentSettings } from './agent-input';
 import { openInteraction, openInteractions, recordAnswer, type AgentEvent, type AgentState } from './agent-state';
@@ -51,8 +52,7 @@ export class InteractionDesk {
     setHandler(answerUpdate, (input) => this.accept(input), {
       validator: (input: unknown) => {
         const parsed = parseAnswerInput(input);
-        if (!parsed.ok)
-          throw workflowFailure('INVALID_ANSWER', parsed.error, { code: 'INVALID_ANSWER', field: 'answer' });
+        if (!parsed.ok) throw answerRejection(parsed);
         const check = this.check(parsed.value);
         if (!check.ok) throw answerRejection(check);
       },
@@ -123,6 +123,15 @@ export class InteractionDesk {
     return interaction;
   }
 
+  /** The agent ends without them (cancelled or failed): every open interaction expires, unanswered. */
+  closeAll(reason: string): void {
+    for (const interaction of openInteractions(this.ctx.state)) {
+      interaction.status = 'expired';
+      const { id } = interaction;
+      this.ctx.announce({ type: 'interaction.expired', interactionId: id, message: `${id} closed: ${reason}` });
+    }
+  }
+
   /** The routes of step interactions still open, for the next run. */
   openRoutes(): Record<string, StepRequestRoute> {
     const open = new Set(openInteractions(this.ctx.state).map((i) => i.id));
@@ -161,26 +170,15 @@ export class InteractionDesk {
 
   /** Starts the expiry timers of an open interaction, when the agent has a timeout. */
   private arm(interaction: Interaction): void {
-    if (this.ctx.timeout) void this.watch(interaction, this.ctx.timeout);
-  }
-
-  /**
-   * Durable timers (visible in history with a summary): remind, then expire by policy. Times
-   * count from the interaction's creation, so a run that inherits it waits only what is left.
-   */
-  private async watch(interaction: Interaction, timeout: NonNullable<AgentSettings['interactionTimeout']>) {
-    const closed = () => interaction.status !== 'open';
-    const { remindAfterMs, afterMs } = timeout;
-    const remindAt =
-      remindAfterMs !== undefined && remindAfterMs < afterMs ? interaction.createdAt + remindAfterMs : undefined;
-    if (remindAt !== undefined && remindAt > workflowTime()) {
-      if (await condition(closed, remindAt - workflowTime(), { summary: `remind ${interaction.id}` })) return;
+    const { timeout } = this.ctx;
+    if (!timeout) return;
+    const remind = () => {
       const message = `${interaction.id} still waits`;
       this.ctx.announce({ type: 'interaction.reminder', interactionId: interaction.id, message });
-    }
-    const left = Math.max(1, interaction.createdAt + afterMs - workflowTime());
-    if (await condition(closed, left, { summary: `expire ${interaction.id}` })) return;
-    await this.expire(interaction, timeout.onExpiry);
+    };
+    void awaitExpiry(interaction, timeout, remind).then((due) =>
+      due ? this.expire(interaction, timeout.onExpiry) : undefined,
+    );
   }
 
   private async expire(interaction: Interaction, policy: ExpiryPolicy): Promise<void> {
