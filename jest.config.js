@@ -19,7 +19,6 @@ const common = {
   testEnvironment: 'node',
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': swc },
-  testTimeout: 60_000,
 };
 
 module.exports = {
@@ -35,6 +34,8 @@ module.exports = {
       globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
     },
   ],
+  // Global only: jest-circus reads the run's testTimeout and ignores one set in a project.
+  testTimeout: 60_000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/harness/summary-reporter.js'],
 };
