@@ -228,7 +228,9 @@ test('the prompter: a form field by field (only rejected fields asked again), th
   expect(await answers.answer(form, {})).toEqual({ values: { title: 'Hi', pages: 30, draft: true } });
   expect(fake.checks['Title']?.('A very long title' as never)).toBe('must be at most 10 characters');
   expect(fake.checks['Title']?.('' as never)).toBe('required');
-  expect(await answers.answer(form, { rejection: 'values.pages: must be at most 20' })).toEqual({
+  expect(
+    await answers.answer(form, { rejection: 'values.pages: must be at most 20', rejectedField: 'answer.values.pages' }),
+  ).toEqual({
     values: { title: 'Hi', pages: 3, draft: true },
   });
   expect(fake.asked).toEqual(['Title', 'Pages', 'Draft? (optional)', 'Pages']);

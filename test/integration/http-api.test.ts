@@ -136,7 +136,7 @@ test('start, read, list, answer (400 / 200 / 409) and read with a cursor', async
       );
     expect(await refused({ interactionId, answer: { decision: 'maybe' } })).toMatchObject({
       status: 400,
-      error: { code: 'INVALID_ANSWER', field: 'answer' },
+      error: { code: 'INVALID_ANSWER', field: 'answer.decision' },
     });
     expect(await refused({ answer: { decision: 'confirm' } })).toMatchObject({
       status: 400,
