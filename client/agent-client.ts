@@ -20,6 +20,7 @@ import type { AgentResult } from '../workflows/agent-contract';
 import type { agentWorkflow } from '../workflows/agent/agent-workflow';
 import type { AnswerInput } from '../workflows/interactions/interaction-types';
 import { nonFiniteNumberPath } from './non-finite-number';
+import { firstIssuePath } from '../workflows/issue-lines';
 import { answerSignal, answerUpdate, stateQuery, type AnswerAccepted } from '../workflows/messages';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../workflows/search-attributes';
 import { answerRejected } from './answer-rejected';
@@ -65,8 +66,8 @@ export class AgentClient {
   async start(input: AgentInput, options: { workflowId?: string } = {}): Promise<string> {
     const parsed = agentInputSchema.safeParse(input);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ClientError('INVALID_INPUT', issue?.message ?? 'invalid input', issue?.path.join('.'));
+      const message = parsed.error.issues[0]?.message ?? 'invalid input';
+      throw new ClientError('INVALID_INPUT', message, firstIssuePath(parsed.error) || undefined);
     }
     const workflowId = options.workflowId ?? agentWorkflowId(parsed.data.task, randomUUID());
     try {

@@ -29,3 +29,11 @@ function pathText(parts: PropertyKey[], style: PathStyle): string {
     .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`))
     .join('');
 }
+
+/**
+ * The dotted path of the first issue (`values.pages`), the field a coded rejection names; empty
+ * when that issue is about the value itself.
+ */
+export function firstIssuePath(error: z.ZodError): string {
+  return error.issues[0]?.path.map(String).join('.') ?? '';
+}

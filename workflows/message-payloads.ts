@@ -9,7 +9,7 @@ import { answerInputSchema } from './interactions/answer-input-schema';
 import { parseAskRequest, toInteractionSpec } from './interactions/ask-schema';
 import type { AnswerRejection } from './interactions/answer-rejection';
 import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
-import { issueLines } from './issue-lines';
+import { firstIssuePath, issueLines } from './issue-lines';
 import type { StepAnswer, StepInteractionRequest, StepProgress } from './messages';
 import { tokenUsageSchema, toolCallRecordSchema } from './state/step-run-schema';
 
@@ -34,7 +34,7 @@ function parseWith<T>(schema: z.ZodType<T>, value: unknown): Parsed<T> {
 export function parseAnswerInput(value: unknown): { ok: true; value: AnswerInput } | AnswerRejection {
   const parsed = answerInputSchema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const field = parsed.error.issues[0]?.path.map(String).join('.') || 'payload';
+  const field = firstIssuePath(parsed.error) || 'payload';
   return { ok: false, code: 'INVALID_ANSWER', field, error: issueLines(parsed.error, 'payload').join('; ') };
 }
 

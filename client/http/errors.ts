@@ -8,7 +8,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { issueLines } from '../../workflows/issue-lines';
+import { firstIssuePath, issueLines } from '../../workflows/issue-lines';
 import { ClientError, type ClientErrorCode } from '../client-error';
 import type { ErrorCode } from '../../workflows/error-codes';
 
@@ -52,8 +52,7 @@ export function sendError(c: Context, code: ApiErrorCode, message: string, field
  */
 export function validationHook(result: { success: true } | { success: false; error: ZodError }, c: Context) {
   if (result.success) return undefined;
-  const issues = result.error.issues;
-  const field = issues[0]?.path.join('.') || undefined;
+  const field = firstIssuePath(result.error) || undefined;
   const message = issueLines(result.error, '(body)').join('; ');
   return sendError(c, 'INVALID_INPUT', message, field);
 }

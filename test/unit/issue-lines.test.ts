@@ -1,6 +1,6 @@
 /** The one `path: message` formatter for zod issues, in both path styles. */
 import { z } from 'zod';
-import { issueLines } from '../../workflows/issue-lines';
+import { firstIssuePath, issueLines } from '../../workflows/issue-lines';
 
 const servers = z.array(z.object({ name: z.string(), env: z.record(z.string(), z.string()).optional() }));
 
@@ -36,4 +36,9 @@ test('brackets: array indexes as in JavaScript, right after the name before them
   expect(issueLines(errorOf(z.array(z.array(z.string())), [['a', 2]]), 'list', undefined, 'brackets')).toEqual([
     '[0][1]: Invalid input: expected string, received number',
   ]);
+});
+
+test("firstIssuePath: the first issue's dotted path, empty when it is about the value itself", () => {
+  expect(firstIssuePath(errorOf(servers, [{ name: 'a' }, { name: 2 }, { name: 3 }]))).toBe('1.name');
+  expect(firstIssuePath(errorOf(servers, 'x'))).toBe('');
 });

@@ -8,6 +8,7 @@
  * digest, tokens used). Pure: runs inside the workflow sandbox.
  */
 import { z } from 'zod';
+import { firstIssuePath, issueLines } from '../issue-lines';
 import type { PlanCheck } from '../plan/plan-types';
 import type { AnswerRejection } from './answer-rejection';
 import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from './interaction-types';
@@ -100,10 +101,7 @@ const invalid = (path: string, error: string): AnswerRejection => ({
 
 /** One `path: message` per zod issue, joined (the root is called `answer`); the field is the first issue's. */
 const rejectIssues = (error: z.ZodError): AnswerRejection =>
-  invalid(
-    error.issues[0]?.path.map(String).join('.') ?? '',
-    error.issues.map((issue) => `${issue.path.map(String).join('.') || 'answer'}: ${issue.message}`).join('; '),
-  );
+  invalid(firstIssuePath(error), issueLines(error, 'answer').join('; '));
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
