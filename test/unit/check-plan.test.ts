@@ -1,6 +1,7 @@
 /** Plan checking (DESIGN §3, §4.1, §4.7): schema and DAG errors, tolerant parsing, replan merge. */
 import fc from 'fast-check';
-import { checkPlanValue, mergeReplan, NO_CONTENT_ERROR, parsePlanOutput } from '../../workflows/plan/check-plan';
+import { checkPlanValue, mergeReplan, parsePlanOutput } from '../../workflows/plan/check-plan';
+import { NO_CONTENT_ERROR } from '../../workflows/plan/json-reply';
 import { planJsonSchema } from '../../workflows/plan/plan-schema';
 import type { Plan, PlanCheck, PlanStep } from '../../workflows/plan/plan-types';
 
