@@ -9,7 +9,7 @@ import { clock, h, temporalLink } from './dom.js';
 import { interactionControl } from './forms.js';
 import { planGraph } from './graph.js';
 import { renderMarkdown } from './markdown.js';
-import { isTerminalPhase } from './rules.js';
+import { isTerminalPhase, stepWorkflowId } from './rules.js';
 
 /**
  * Renders agent `id` into `main`; returns a function that stops the live updates.
@@ -160,7 +160,7 @@ function stepTable(agentId, steps) {
       h('td', {}, [h('span', { class: `status status-${s.status}`, text: s.status })]),
       h('td', { class: 'num', text: s.usage.totalTokens }),
       h('td', { class: 'result', text: s.error ?? s.result ?? '' }),
-      h('td', {}, [temporalLink(`${agentId}/step-${s.id}`, 'Temporal')]),
+      h('td', {}, [temporalLink(stepWorkflowId(agentId, s.id), 'Temporal')]),
     ]),
   );
   const head = ['Step', 'Title', 'Status', 'Tokens', 'Result', ''].map((t) => h('th', { text: t }));
