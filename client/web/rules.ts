@@ -2,8 +2,9 @@
  * The rules the web page runs in the browser, taken from the workflow code instead of written
  * again: the form rules an `ask.form` answer must meet (workflows/interactions/validate-form.ts,
  * the very functions the agent's answer check calls), the phases in which an agent has ended
- * and the workflow ids of its steps. The server bundles this file into one ES module, `/web/rules.js`, on first request
- * (client/http/browser-module.ts); forms.js and agent-view.js import it.
+ * and the workflow ids of its steps. The server bundles this file into one ES module,
+ * `/web/rules.js`, on first request (client/http/browser-module.ts); forms.js and agent-view.js
+ * import it.
  */
 import type { FormField } from '../../workflows/interactions/interaction-types';
 import { validateFormValues, type FieldValue } from '../../workflows/interactions/validate-form';
