@@ -4,7 +4,7 @@
  */
 import type OpenAI from 'openai';
 import type { Redactor } from '../config/redact-secrets';
-import { askUserTool } from '../workflows/interactions/ask-schema';
+import { askUserTool } from '../workflows/interactions/ask-user-tool';
 import type { LlmToolSpec } from '../workflows/llm-types';
 import { workflowBuiltins } from '../workflows/tools/builtin-tools';
 import { finishStepTool } from '../workflows/tools/finish-step';

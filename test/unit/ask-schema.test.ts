@@ -1,6 +1,7 @@
 /** The `ask_user` tool: argument rules with `path: message` errors, the derived JSON Schema, the mapping to interactions. */
 import { z } from 'zod';
-import { askArgsSchema, askUserTool, parseAskArgs, toInteractionSpec } from '../../workflows/interactions/ask-schema';
+import { askArgsSchema, parseAskArgs } from '../../workflows/interactions/ask-schema';
+import { askUserTool, toInteractionSpec } from '../../workflows/interactions/ask-user-tool';
 import type { AskRequest } from '../../workflows/interactions/interaction-types';
 
 const parse = (args: unknown) => parseAskArgs(JSON.stringify(args));

@@ -7,80 +7,25 @@
  * plain functions then check the rules that depend on the interaction (options, form fields,
  * digest, tokens used). Pure: runs inside the workflow sandbox.
  */
-import { z } from 'zod';
+import { type z } from 'zod';
 import { firstIssuePath, issueLines } from '../issue-lines';
 import type { PlanCheck } from '../plan/plan-types';
 import type { AnswerRejection } from './answer-rejection';
 import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from './interaction-types';
 import { firstDuplicate, validateFormValues } from './validate-form';
+import {
+  KIND_KEYS,
+  SHAPES,
+  approvalSchema,
+  budgetSchema,
+  failureSchema,
+  planCheckSchema,
+  querySchema,
+  selectSchema,
+} from './answer-shapes';
 
 /** The interaction of one kind. */
 type Of<K extends InteractionKind> = Extract<Interaction, { kind: K }>;
-
-/** Longest free text accepted in an answer (query text, feedback, reasons). */
-const MAX_TEXT = 4000;
-
-/** What each kind's answer looks like, for the "not an object" message. */
-const SHAPES: Record<InteractionKind, string> = {
-  'ask.query': '{ text }',
-  'ask.select': '{ values: [..] }',
-  'ask.form': '{ values: { <key>: <value> } }',
-  'plan.check': '{ decision: confirm | revise | edit | cancel, feedback?, plan? }',
-  'tool.approval': '{ decision: approve | reject, digest, reason? }',
-  'step.failure': '{ decision: retry | skip | abort }',
-  budget: '{ decision: raise | stop, tokenBudget? }',
-};
-
-/** The key every answer of a kind has: an answer without it is one of another kind (or none). */
-const KIND_KEYS: Record<InteractionKind, string> = {
-  'ask.query': 'text',
-  'ask.select': 'values',
-  'ask.form': 'values',
-  'plan.check': 'decision',
-  'tool.approval': 'decision',
-  'step.failure': 'decision',
-  budget: 'decision',
-};
-
-/** zod error options: `required` when the value is absent, else `must be <what>`. */
-const expected = (what: string) => ({
-  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : `must be ${what}`),
-});
-
-const decision = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of ${values.join(', ')}` });
-
-const optionalText = z
-  .string(expected('a string'))
-  .trim()
-  .max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`)
-  .optional();
-
-const querySchema = z.object({
-  text: z
-    .string(expected('a string'))
-    .trim()
-    .min(1, 'must not be empty')
-    .max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
-});
-const selectSchema = z.object({
-  values: z.array(z.string(expected('a string')), expected('a list of option values')),
-});
-const planCheckSchema = z.object({
-  decision: decision(['confirm', 'revise', 'edit', 'cancel']),
-  feedback: optionalText,
-  plan: z.unknown().optional(),
-});
-const approvalSchema = z.object({
-  decision: decision(['approve', 'reject']),
-  digest: z.string(expected('a string')),
-  reason: optionalText,
-});
-const failureSchema = z.object({ decision: decision(['retry', 'skip', 'abort']) });
-const budgetSchema = z.object({
-  decision: decision(['raise', 'stop']),
-  tokenBudget: z.number(expected('a number')).int('must be a whole number').optional(),
-});
 
 const accept = (answer: Answer): AnswerCheck => ({ ok: true, answer });
 const quote = (value: string): string => JSON.stringify(value);

@@ -5,7 +5,8 @@
  */
 import { workflowFailure } from '../../failures';
 import { llmCall } from '../../activity-proxies';
-import { parseAskArgs, toInteractionSpec } from '../../interactions/ask-schema';
+import { parseAskArgs } from '../../interactions/ask-schema';
+import { toInteractionSpec } from '../../interactions/ask-user-tool';
 import type { LlmToolCall } from '../../llm-types';
 import type { PlanCheck, Plan } from '../../plan/plan-types';
 import { ASK_USER } from '../../tools/tool-types';
