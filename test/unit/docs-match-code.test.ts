@@ -1,0 +1,123 @@
+/**
+ * The docs say what the code does: the tables of docs/contracts.md (error codes and their HTTP
+ * statuses, messages, search attributes, interaction kinds, HTTP routes) and the step transition
+ * table of docs/architecture.md are read back and compared with the definitions the code uses,
+ * so a change to one that forgets the other fails here.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import type { AgentsPort } from '../../client/http/agents-port';
+import { createApp } from '../../client/http/create-app';
+import { sendError, type ApiErrorCode } from '../../client/http/errors';
+import { ERROR_CODES } from '../../workflows/error-codes';
+import { answerSchemas } from '../../workflows/interactions/interaction-schema';
+import * as messages from '../../workflows/messages';
+import { STEP_TRANSITIONS } from '../../workflows/plan/step-transitions';
+import * as searchAttributes from '../../workflows/search-attributes';
+import { AGENT_EVENT_TYPES, AGENT_PHASES } from '../../workflows/state/agent-state-schema';
+import { STEP_STATUSES } from '../../workflows/state/step-run-schema';
+
+const ROOT = join(__dirname, '..', '..');
+const contracts = readFileSync(join(ROOT, 'docs', 'contracts.md'), 'utf8');
+const architecture = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+
+/** The text of `## <title>` up to the next `## ` heading. */
+function section(markdown: string, title: string): string {
+  const start = markdown.indexOf(`\n## ${title}\n`);
+  if (start < 0) throw new Error(`no section "## ${title}"`);
+  const end = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
+}
+
+/** A table's header row: no cell is code. */
+const isHeader = (cells: string[]): boolean => cells.every((cell) => !cell.includes('`'));
+
+/** The body rows of every Markdown table in `text`, as cells (trimmed, `\|` read as `|`). */
+function tableRows(text: string): string[][] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('|') && !/^\|\s*-/.test(line))
+    .map((line) =>
+      line
+        .trim()
+        .replace(/^\||\|$/g, '')
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim().replace(/\\\|/g, '|')),
+    )
+    .filter((cells) => !isHeader(cells));
+}
+
+/** The names in backticks in `text`: "`a`, `b`" → ['a', 'b']. */
+const codeNames = (text: string): string[] => [...text.matchAll(/`([^`]+)`/g)].map(([, name = '']) => name);
+
+/** The first code name of a cell. */
+const firstName = (cell: string | undefined): string => codeNames(cell ?? '')[0] ?? '';
+
+test('error codes: the list of error-codes.ts, in order, each with the HTTP status the API answers with', async () => {
+  const rows = tableRows(section(contracts, 'Error codes'));
+  expect(rows.map((cells) => firstName(cells[0]))).toEqual([...ERROR_CODES]);
+  const documented = rows.flatMap(([code, , status]) => (status === '—' ? [] : [[firstName(code), Number(status)]]));
+  expect(documented.length).toBeGreaterThan(5);
+  const app = new Hono();
+  // Only codes the API answers with have a status in the table; sendError knows each one's.
+  app.get('/:code', (c) => sendError(c, c.req.param('code') as ApiErrorCode, 'docs'));
+  const served = await Promise.all(
+    documented.map(async ([code]) => [code, (await app.request(`/${String(code)}`)).status]),
+  );
+  expect(served).toEqual(documented);
+});
+
+test('messages: every signal, update and query of messages.ts, with its kind', () => {
+  const defined = Object.values(messages).flatMap((value) =>
+    typeof value === 'object' && value !== null && 'type' in value && 'name' in value
+      ? [`${String(value.type)} ${String(value.name)}`]
+      : [],
+  );
+  const documented = tableRows(section(contracts, 'Messages')).map(([kind = '', name]) => `${kind} ${firstName(name)}`);
+  expect(documented.sort()).toEqual(defined.sort());
+});
+
+test('search attributes: every key of search-attributes.ts with its type, and the phases AgentPhase takes', () => {
+  const typeName: Record<string, string> = { KEYWORD: 'Keyword', BOOL: 'Bool' };
+  const defined = Object.values(searchAttributes).map((key) => `${key.name} ${typeName[key.type] ?? key.type}`);
+  const rows = tableRows(section(contracts, 'Search attributes and what the Temporal UI shows'));
+  expect(rows.map(([name, type]) => `${firstName(name)} ${type ?? ''}`).sort()).toEqual(defined.sort());
+  const phaseRow = rows.find(([name]) => firstName(name) === 'AgentPhase');
+  expect(codeNames(phaseRow?.[2] ?? '')).toEqual([...AGENT_PHASES]);
+});
+
+test('interactions: one row per kind the answer schemas know', () => {
+  const rows = tableRows(section(contracts, 'Interactions and answers'));
+  expect(rows.map(([kind]) => firstName(kind))).toEqual(Object.keys(answerSchemas));
+});
+
+test('agent state: every phase, step status and timeline event type is named', () => {
+  const stateBlock = section(contracts, 'Agent state');
+  // Event types are named in the prose after the example (fenced blocks hold no code names).
+  const names = new Set(codeNames(stateBlock.replace(/```[\s\S]*?```/g, '')));
+  const missing = [
+    ...AGENT_EVENT_TYPES.filter((type) => !names.has(type)),
+    ...[...AGENT_PHASES, ...STEP_STATUSES].filter((name) => !stateBlock.includes(name)),
+  ];
+  expect(missing).toEqual([]);
+});
+
+test('HTTP API: the route table lists exactly the routes the app serves under /api and /healthz', () => {
+  const unused = () => Promise.reject(new Error('the docs test calls no agent route'));
+  const agents: AgentsPort = { start: unused, state: unused, list: unused, answer: unused, cancel: unused };
+  const app = createApp({ version: 'docs', temporalHealthy: () => Promise.resolve(true), agents });
+  const served = new Set(
+    app.routes
+      .filter((r) => r.method !== 'ALL' && (r.path.startsWith('/api/') || r.path === '/healthz'))
+      .map((r) => `${r.method} ${r.path}`),
+  );
+  const documented = tableRows(section(contracts, 'HTTP API')).map(([route]) => firstName(route));
+  expect(documented.sort()).toEqual([...served].sort());
+});
+
+test('architecture: the step transition table is STEP_TRANSITIONS', () => {
+  const rows = tableRows(section(architecture, 'Step statuses'));
+  const documented = Object.fromEntries(rows.map(([from, to]) => [firstName(from), codeNames(to ?? '')]));
+  expect(documented).toEqual(STEP_TRANSITIONS);
+});
