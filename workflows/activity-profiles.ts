@@ -1,5 +1,5 @@
 /**
- * Named activity option profiles (STYLE §1). LLM calls are slow and rate-limited: long
+ * Named activity option profiles. LLM calls are slow and rate-limited: long
  * start-to-close, heartbeats so cancellation reaches them, capped exponential retries (a 429
  * overrides the delay with the endpoint's Retry-After).
  */

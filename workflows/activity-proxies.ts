@@ -1,5 +1,5 @@
 /**
- * The activity stubs workflows call, one per option profile (STYLE §1). LLM calls go to their
+ * The activity stubs workflows call, one per option profile. LLM calls go to their
  * own task queue, `<workflow task queue>-llm`, whose workers share one server-side rate limit
  * (`maxTaskQueueActivitiesPerSecond`): a real global LLM rate limit across every worker.
  */

@@ -4,13 +4,13 @@
  */
 import type { TokenUsage } from './state/step-run-schema';
 
-/** The model name of the offline demo model (DESIGN §2), which agents show as a label. */
+/** The model name of the offline demo model, which agents show as a label. */
 export const DEMO_MODEL = 'cairn-offline-demo';
 
-/** Why a model call is made; sent as the `X-Cairn-Purpose` header (DESIGN §5). */
+/** Why a model call is made; sent as the `X-Cairn-Purpose` header (docs/contracts.md#llm-protocol). */
 export type LlmPurpose = 'plan' | 'replan' | 'step' | 'summary' | 'model';
 
-/** Per-agent model settings (DESIGN §3 `model`). */
+/** Per-agent model settings (the agent input's `model`). */
 export interface ModelSettings {
   name?: string;
   temperature?: number;
@@ -54,7 +54,7 @@ export interface LlmCallInput {
   messages?: LlmMessage[];
   /**
    * The conversation by reference: the activity reads it with the `conversation` query, so
-   * growing conversations never enter history as activity input (DESIGN §4.13).
+   * growing conversations never enter history as activity input.
    */
   conversation?: { workflowId: string; runId: string; key: string; length: number };
   /** Tools offered to the model, by name; the activity resolves their JSON Schemas. */

@@ -1,10 +1,10 @@
 /**
- * Every Temporal message of Cairn, defined once (STYLE §3). Clients, the CLI, the web app and
+ * Every Temporal message of Cairn, defined once (docs/contracts.md#messages). Clients, the CLI, the web app and
  * tests use these objects, never string literals.
  *
- * Public (DESIGN §5): signal and update `answer`, query `state`.
+ * Public: signal and update `answer`, query `state`.
  * Internal: `conversation` (read by the LLM activity so conversations never travel as activity
- * input — DESIGN §4.13) and the step ↔ agent signals that route a step's questions through
+ * input) and the step ↔ agent signals that route a step's questions through
  * the agent, which owns every interaction.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';

@@ -1,5 +1,5 @@
 /**
- * The `ask_user` tool (DESIGN §3 interactions, §5 LLM protocol): the zod schema its arguments
+ * The `ask_user` tool (docs/contracts.md#llm-protocol): the zod schema its arguments
  * must satisfy, the tool definition offered to the model (its JSON Schema derived from that zod
  * schema, never written twice), parsing of the model's raw arguments into an `AskRequest` with
  * one `path: message` per broken rule, and the mapping to an interaction. Pure: runs inside the
@@ -61,7 +61,7 @@ const formFieldSchema = z
   )
   .superRefine(checkFieldRules);
 
-/** Schema of the `ask_user` tool arguments (DESIGN §5); parsing applies every rule, defaults included. */
+/** Schema of the `ask_user` tool arguments; parsing applies every rule, defaults included. */
 export const askArgsSchema = z
   .object(
     {

@@ -1,5 +1,5 @@
 /**
- * What an interaction that outlived its timeout resolves to, by policy (DESIGN §3): `reject`
+ * What an interaction that outlived its timeout resolves to, by policy (docs/contracts.md#agent-input): `reject`
  * declines, `default` takes the safe default. (`fail` is carried out by the asker.)
  * Pure: unit-tested without Temporal.
  */

@@ -1,5 +1,5 @@
 /**
- * Form rules (DESIGN §3 `ask.form`): what one value must be for its field, and what a whole
+ * Form rules (`ask.form`): what one value must be for its field, and what a whole
  * `{ values }` answer must be for its form. Shared by the answer check and by the `ask_user`
  * schema, which holds an LLM-written `default` to the very same rules. Pure functions: this
  * runs inside the workflow sandbox.

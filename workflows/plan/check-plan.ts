@@ -1,5 +1,5 @@
 /**
- * Plan checking (DESIGN §3, §4.1, §4.7): the planner's reply, a human's edit or a replan is
+ * Plan checking (docs/architecture.md#planning): the planner's reply, a human's edit or a replan is
  * parsed, checked against the plan schema and the DAG rules, and either accepted as a `Plan` or
  * rejected with every error found, each naming where and why, so the planner can be told exactly
  * what to fix. Pure: no Temporal, no Node built-ins; runs inside the workflow sandbox.
@@ -42,7 +42,7 @@ export function parsePlanOutput(content: string | null): PlanCheck {
 }
 
 /**
- * Merges a replan into the current plan (DESIGN §4.7). `kept` are ids of settled steps, which
+ * Merges a replan into the current plan. `kept` are ids of settled steps, which
  * stay as they are, in their current order; `remaining` is the planner's JSON plan whose steps
  * replace every other step. `remaining` may leave out `task` and `language` (the current ones
  * are kept) and may have no steps; it may not reuse a kept id. The merged plan then gets the

@@ -1,5 +1,5 @@
 /**
- * The zod schema of the planner's JSON plan (DESIGN §3) and the JSON Schema derived from it for
+ * The zod schema of the planner's JSON plan (docs/contracts.md#plan) and the JSON Schema derived from it for
  * the LLM's response format. Only the shape is checked here; the DAG rules (unique ids, known
  * dependencies, no cycles) live in check-plan.ts. Pure: safe in the workflow sandbox.
  */

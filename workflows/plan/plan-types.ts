@@ -1,5 +1,5 @@
 /**
- * The plan (DESIGN §3): what the planner returns as JSON and a human may edit. Pure types.
+ * The plan (docs/contracts.md#plan): what the planner returns as JSON and a human may edit. Pure types.
  */
 import type { z } from 'zod';
 import type { stepStatusSchema } from '../state/step-run-schema';

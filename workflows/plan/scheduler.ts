@@ -1,5 +1,5 @@
 /**
- * DAG scheduling (DESIGN §4.3, §4.6): which steps start now, which are skipped after a failure,
+ * DAG scheduling: which steps start now, which are skipped after a failure,
  * and when a plan is done. A step starts the moment all its dependencies completed — not level
  * by level — up to a cap, longest remaining path first. Pure functions over a checked `Plan` and
  * a JSON status record (a step missing from it is `pending`); no Temporal, no Node built-ins.

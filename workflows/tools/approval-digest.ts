@@ -1,5 +1,5 @@
 /**
- * The digest an approval is bound to (DESIGN §3 `tool.approval`): SHA-256 over the tool name
+ * The digest an approval is bound to (docs/contracts.md#interactions-and-answers): SHA-256 over the tool name
  * and its arguments in canonical JSON (keys sorted), so a human approves exactly these
  * arguments and any change needs a new approval. Pure JavaScript: safe in workflow code.
  */

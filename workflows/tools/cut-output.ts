@@ -1,5 +1,5 @@
 /**
- * Tool output kept in conversations is cut to head + tail (DESIGN §4.13), the cut marked with
+ * Tool output kept in conversations is cut to head + tail, the cut marked with
  * the original length, so no activity result or conversation nears Temporal's payload limits.
  */
 

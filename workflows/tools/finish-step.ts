@@ -1,5 +1,5 @@
 /**
- * The `finish_step` tool (DESIGN §5): how a step's model hands back its result.
+ * The `finish_step` tool (docs/contracts.md#llm-protocol): how a step's model hands back its result.
  */
 import { z } from 'zod';
 import { issueLines } from '../issue-lines';
