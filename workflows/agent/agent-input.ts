@@ -1,5 +1,5 @@
 /**
- * The agent workflow's input (DESIGN §3, §5 "Workflow input"): one zod schema that fills the
+ * The agent workflow's input (docs/contracts.md#agent-input): one zod schema that fills the
  * defaults, shared by the workflow (which validates again, so the Temporal UI and the CLI
  * cannot start a broken agent) and every client.
  */
@@ -39,7 +39,7 @@ export const agentInputSchema = z.object({
   limits: limitsSchema.prefault({}),
   onStepFailure: z.enum(['fail', 'continue', 'ask']).default('fail'),
   /**
-   * How long a question may wait for a human, and what happens then (DESIGN §3): `reject`
+   * How long a question may wait for a human, and what happens then: `reject`
    * declines (approvals rejected, plan check cancelled, failed step aborted, questions get "no
    * answer"), `default` takes the safe default (plan confirmed, failed step skipped, form
    * defaults), `fail` fails the step or agent that asked, `cancel` cancels the whole agent.

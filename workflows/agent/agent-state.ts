@@ -1,5 +1,5 @@
 /**
- * The agent state returned by the `state` query (DESIGN §3, §5): plain JSON only, so it
+ * The agent state returned by the `state` query (docs/contracts.md#agent-state): plain JSON only, so it
  * survives queries and continue-as-new. The functions here mutate a state object the workflow
  * owns; they are pure apart from that and unit-tested without Temporal.
  */

@@ -1,5 +1,5 @@
 /**
- * The summary (DESIGN §4.8): the model writes the final answer from the step results in the
+ * The summary: the model writes the final answer from the step results in the
  * plan's language; if that call fails, a mechanical summary (each step, status, result) is
  * used instead, so a finished agent always has an answer.
  */

@@ -11,7 +11,7 @@ export interface StepInput {
   agentId: string;
   task: string;
   step: PlanStep;
-  /** Results of the steps this one depends on — and only those (DESIGN §4.3). */
+  /** Results of the steps this one depends on — and only those. */
   dependencies: { id: string; title: string; result: string }[];
   tools: ToolInfo[];
   systemPrompt?: string;
