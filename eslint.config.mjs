@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)].filter(
-  // The workflow sandbox allows these three (PLATFORM: Worker and tests).
+  // The workflow sandbox allows these three.
   (m) => !['assert', 'url', 'util', 'node:assert', 'node:url', 'node:util'].includes(m),
 );
 

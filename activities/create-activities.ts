@@ -1,6 +1,6 @@
 /**
  * The activity factory: every side effect Cairn performs, built from injected dependencies so
- * the worker passes real clients and tests pass fakes (STYLE §2).
+ * the worker passes real clients and tests pass fakes.
  */
 import type OpenAI from 'openai';
 import type { Redactor } from '../config/redact-secrets';

@@ -1,5 +1,5 @@
 /**
- * Cairn's configuration: one zod schema over the environment (DESIGN §5), read once at start by
+ * Cairn's configuration: one zod schema over the environment (docs/contracts.md#configuration), read once at start by
  * the worker, the client, the CLI and the HTTP server. A bad value fails fast with one line per
  * variable naming it, what was expected and what was found.
  */
@@ -7,7 +7,7 @@ import { isIPv6 } from 'node:net';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 
-/** The default task queue (DESIGN §5). */
+/** The default task queue (docs/contracts.md#workflow-types-and-task-queues). */
 export const DEFAULT_TASK_QUEUE = 'cairn';
 /** OpenAI's endpoint, used when only OPENAI_API_KEY is set. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -127,7 +127,7 @@ export interface CairnConfig {
   llm: {
     /**
      * True when neither OPENAI_BASE_URL nor OPENAI_API_KEY is set: the labelled offline demo
-     * model (DESIGN §2) answers instead. Never chosen when an endpoint is configured.
+     * model answers instead. Never chosen when an endpoint is configured.
      */
     demo: boolean;
     /** The OpenAI-compatible endpoint; OpenAI's own when only a key is given. */

@@ -67,7 +67,7 @@ export async function createWorker({
     new Client({ connection: clientConnection, namespace: config.temporal.namespace }),
   );
   const configured = await loadConfiguredTools(config);
-  // No endpoint configured: the labelled offline demo model, served on loopback (DESIGN §2).
+  // No endpoint configured: the labelled offline demo model, served on loopback.
   const demo = config.llm.demo ? await startDemoServer() : undefined;
   const llm = demo ? { ...config.llm, baseUrl: demo.baseUrl, model: DEMO_MODEL } : config.llm;
   const activities = createActivities({

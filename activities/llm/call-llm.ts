@@ -1,6 +1,6 @@
 /**
  * The `callLlm` activity: one Chat Completions request through the `openai` client, with the
- * `X-Cairn-*` headers of DESIGN §5, cancellation wired to the activity, and errors classified.
+ * `X-Cairn-*` headers (docs/contracts.md#llm-protocol), cancellation wired to the activity, and errors classified.
  */
 import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
@@ -113,7 +113,7 @@ export function createLlmActivities(deps: LlmDeps) {
       if (input.stepId !== undefined) headers['X-Cairn-Step'] = input.stepId;
       const request = buildRequest(input, await conversationOf(input, deps), toolsOf(input, deps), defaultModel);
       const context = Context.current();
-      // Heartbeats are how a cancellation reaches a running activity (PLATFORM: Activities).
+      // Heartbeats are how a cancellation reaches a running activity.
       const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
       let completion;
       try {

@@ -1,6 +1,6 @@
 /**
  * Turns whatever the `openai` client threw into an `ApplicationFailure` with a stable code
- * (workflows/error-codes.ts) and the right retry behaviour (DESIGN §4.6): 408 / 409 / 429 /
+ * (workflows/error-codes.ts) and the right retry behaviour (docs/architecture.md#llm-calls): 408 / 409 / 429 /
  * 5xx / timeouts / connection failures retry — 429 after the endpoint's Retry-After — while
  * 400 / 401 / 403 / 404 / 422 never do. The openai client's own retries are off, so Temporal's
  * retry policy is the only one and each attempt shows in the UI.

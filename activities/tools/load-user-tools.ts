@@ -1,5 +1,5 @@
 /**
- * Loads user tools (DESIGN §4.12): modules named in CAIRN_TOOLS whose exports are tools made
+ * Loads user tools (docs/contracts.md#tools): modules named in CAIRN_TOOLS whose exports are tools made
  * with `defineTool`. Every export that looks like a tool is checked against the tool shape
  * before the worker starts, so a typo fails at start with the module and the field named,
  * not at the first call. Modules are loaded with `import()`: TypeScript works because the

@@ -1,5 +1,5 @@
 /**
- * The offline demo model's script (DESIGN §2): with no LLM endpoint configured, a newcomer
+ * The offline demo model's script: with no LLM endpoint configured, a newcomer
  * still sees every mechanism in a minute — one question, a plan with parallel steps, a write
  * tool that needs approval, and a summary. Every answer says it comes from the demo model.
  * Pure: a function of the request, unit-testable.

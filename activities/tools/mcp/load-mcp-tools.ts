@@ -1,5 +1,5 @@
 /**
- * Tools from MCP servers (DESIGN §4.12), through the official SDK client: each configured
+ * Tools from MCP servers, through the official SDK client: each configured
  * server is started (stdio) or reached (streamable HTTP) once per worker, its tools listed,
  * and each becomes a ToolDefinition named `<server>__<tool>`. The server's JSON Schema goes to
  * the model untouched and the server validates its own arguments, so the zod input is

@@ -1,5 +1,5 @@
 /**
- * The MCP server list (DESIGN §4.12), given as JSON text in CAIRN_MCP_SERVERS: each server is
+ * The MCP server list, given as JSON text in CAIRN_MCP_SERVERS: each server is
  * a command to spawn (stdio) or a URL (streamable HTTP), and says which of its tools write.
  * Validated at start with one line per problem, like the rest of the configuration.
  */
