@@ -1,5 +1,5 @@
 /**
- * The typed client library (DESIGN §5): start agents, read their state, list them by phase or
+ * The typed client library: start agents, read their state, list them by phase or
  * by waiting for input (Temporal visibility on the search attributes), answer, cancel, wait
  * for results, and watch the timeline. The CLI, the HTTP API and the web app are built on it.
  * Typed from the workflow's own types and message definitions — never string literals.

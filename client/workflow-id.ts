@@ -1,4 +1,4 @@
-/** Readable agent workflow ids (DESIGN §5): `agent-<slug of the task>-<short id>`. */
+/** Readable agent workflow ids (docs/contracts.md#workflow-ids): `agent-<slug of the task>-<short id>`. */
 
 /** `agent-<slug>-<8 chars of unique>`, the slug from the task's first words. */
 export function agentWorkflowId(task: string, unique: string): string {

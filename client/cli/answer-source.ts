@@ -16,7 +16,7 @@ export interface AnswerRequest {
 
 /** A source of answers, asked once per open interaction (again after a rejection). */
 export interface AnswerSource {
-  /** The answer (DESIGN §5 shape), or `undefined` when the source has no more answers. */
+  /** The answer (docs/contracts.md#interactions-and-answers), or `undefined` when the source has no more answers. */
   answer(interaction: Interaction, request: AnswerRequest): Promise<unknown>;
 }
 

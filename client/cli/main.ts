@@ -1,5 +1,5 @@
 /**
- * The `cairn` command line (DESIGN §5 "CLI"): `run` an agent interactively, `ls`, `show`,
+ * The `cairn` command line (docs/contracts.md#cli): `run` an agent interactively, `ls`, `show`,
  * `watch`, `answer`, `cancel`, and `tools`. Exit codes: 0 completed / done, 1 failed or error,
  * 2 bad usage or configuration, 3 cancelled (see cli-exit.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * Answers from a person at the prompt: each interaction kind rendered as the question that fits
- * it (DESIGN §3) — free text, single or multiple choice, a form field by field, the plan with
+ * it — free text, single or multiple choice, a form field by field, the plan with
  * confirm / revise / edit / cancel, a tool call with approve / reject, a failed step with retry /
  * skip / abort, a spent budget with raise / stop. After a rejection the validator's message is
  * shown and the question asked again (a form: only the field the rejection named).

@@ -1,6 +1,6 @@
 /**
  * Scripted answers for CI: when stdin is not a terminal, `cairn run` reads one JSON answer per
- * line (DESIGN §5 shapes) and applies them to interactions in the order they open. Blank lines
+ * line (docs/contracts.md#cli) and applies them to interactions in the order they open. Blank lines
  * and lines starting with `#` are skipped; a rejected answer uses up its line and the next line
  * is tried for the same interaction; a line that is not JSON is reported and skipped likewise.
  */

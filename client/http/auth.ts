@@ -1,5 +1,5 @@
 /**
- * Bearer-token guard for `/api/*` (DESIGN §5): when a token is configured, a request without
+ * Bearer-token guard for `/api/*` (docs/contracts.md#http-api): when a token is configured, a request without
  * `Authorization: Bearer <token>` or with another token gets 401 UNAUTHORIZED. Tokens are
  * compared by their SHA-256 digests in constant time, so neither content nor length leaks.
  */

@@ -1,5 +1,5 @@
 /**
- * The HTTP API (DESIGN §5) as a Hono app with zod-described routes, so the OpenAPI document
+ * The HTTP API (docs/contracts.md#http-api) as a Hono app with zod-described routes, so the OpenAPI document
  * at `/api/openapi.json` is generated from the same schemas that validate requests. This file
  * wires the edge — the Host allowlist on every route, bearer auth and a body limit on `/api/*`,
  * coded errors, health — and the route files under routes/ hold the agent endpoints, built on

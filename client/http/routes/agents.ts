@@ -1,5 +1,5 @@
 /**
- * The agent routes of DESIGN §5: start, list, state, answer and cancel. Each handler is a thin
+ * The agent routes (docs/contracts.md#http-api): start, list, state, answer and cancel. Each handler is a thin
  * call into the client library; its coded ClientErrors become HTTP statuses in errors.ts.
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';

@@ -1,5 +1,5 @@
 /**
- * `GET /api/agents/:id/events` (DESIGN §5): the agent's timeline as server-sent events, one
+ * `GET /api/agents/:id/events` (docs/contracts.md#server-sent-events): the agent's timeline as server-sent events, one
  * frame per event (`id: <seq>`, `event: <type>`, `data: <json>`), resumable from the
  * `Last-Event-ID` header (or `?lastEventId=`), a heartbeat comment while quiet, ending when the
  * agent ends. It polls the state query with the sequence cursor, so nothing is sent twice.

@@ -1,5 +1,5 @@
 /**
- * The web page (DESIGN §5 "A web page at `/`"): one HTML shell for `/` and `/agents/:id`
+ * The web page: one HTML shell for `/` and `/agents/:id`
  * (routing happens in the browser), its ES modules and stylesheet from client/web/, the
  * workflows' own rules as one browser module (`/web/rules.js`, bundled in memory from
  * client/web/rules.ts on first request) and the browser builds of dagre, marked and DOMPurify
