@@ -1,5 +1,5 @@
 /**
- * The offline demo model (DESIGN §2): with no LLM endpoint configured, an agent asks one
+ * The offline demo model: with no LLM endpoint configured, an agent asks one
  * question, proposes a plan with parallel steps, calls a write tool that needs approval, and
  * summarises — and its state says the answers came from the demo model.
  */

@@ -1,5 +1,5 @@
 /**
- * Exactly-once side effects across a crash (DESIGN §4.5): the worker process is SIGKILLed after
+ * Exactly-once side effects across a crash: the worker process is SIGKILLed after
  * a write tool wrote and before its activity completed; a new worker retries the call with the
  * same idempotency key, the ledger answers, and the line was appended once.
  */

@@ -1,5 +1,5 @@
 /**
- * The HTTP API (DESIGN §5) against the real dev server and the scripted LLM, driven with
+ * The HTTP API (docs/contracts.md#http-api) against the real dev server and the scripted LLM, driven with
  * `app.request`: every route's success, every error code, bearer auth, the body limit, the
  * resumable event stream (no duplicates, no gaps, ends with the agent) and the OpenAPI document.
  */

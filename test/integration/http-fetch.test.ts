@@ -1,5 +1,5 @@
 /**
- * The http_fetch tool against a local `node:http` server on 127.0.0.1 (DESIGN §4.12): address
+ * The http_fetch tool against a local `node:http` server on 127.0.0.1 (docs/contracts.md#tools): address
  * checks after DNS and on every redirect hop, before anything is sent; time, size and redirect
  * limits. No traffic leaves loopback: refused addresses are never connected to.
  */

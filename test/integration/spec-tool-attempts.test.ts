@@ -1,5 +1,5 @@
 /**
- * A write tool that cannot honour its idempotency key runs at most once (DESIGN §4.5): when its
+ * A write tool that cannot honour its idempotency key runs at most once: when its
  * activity fails — here the worker running it is SIGKILLed mid-call, so the activity times out
  * on its heartbeat — Temporal does not start it again on the worker that takes over. The step
  * history holds one attempt; the side effect happened once; the step fails saying why.

@@ -1,5 +1,5 @@
 /**
- * Loading tools from outside the core (DESIGN §4.12): user modules made with `defineTool`, and
+ * Loading tools from outside the core (docs/contracts.md#tools): user modules made with `defineTool`, and
  * MCP servers reached over stdio (a real child process) and streamable HTTP. Loaded tools run
  * through the real registry, exactly as the tool activity runs them.
  */

@@ -1,4 +1,4 @@
-/** The http_fetch address policy (DESIGN §4.12): classes of IPv4, IPv6 and IPv4-mapped addresses. */
+/** The http_fetch address policy: classes of IPv4, IPv6 and IPv4-mapped addresses. */
 import { type AddressClass, classifyAddress, isAllowed } from '../../activities/tools/builtin/address-policy';
 
 const CASES: Record<AddressClass, string[]> = {

@@ -1,4 +1,4 @@
-/** Plan checking (DESIGN §3, §4.1, §4.7): schema and DAG errors, tolerant parsing, replan merge. */
+/** Plan checking (docs/contracts.md#plan): schema and DAG errors, tolerant parsing, replan merge. */
 import fc from 'fast-check';
 import { checkPlanValue, mergeReplan, parsePlanOutput } from '../../workflows/plan/check-plan';
 import { NO_CONTENT_ERROR } from '../../workflows/plan/json-reply';

@@ -1,4 +1,4 @@
-/** LLM error classification: codes and retry behaviour per status (DESIGN §4.6). */
+/** LLM error classification: codes and retry behaviour per status (docs/architecture.md#llm-calls). */
 import { ApplicationFailure } from '@temporalio/common';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { classifyLlmError, retryAfterMs } from '../../activities/llm/classify-llm-error';

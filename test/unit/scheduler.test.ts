@@ -1,4 +1,4 @@
-/** DAG scheduling (DESIGN §4.3, §4.6): readiness, cap, priority, skipping, settling. */
+/** DAG scheduling (docs/architecture.md#scheduling-and-failures): readiness, cap, priority, skipping, settling. */
 import fc from 'fast-check';
 import type { Plan, PlanStep, StepStatus } from '../../workflows/plan/plan-types';
 import {
