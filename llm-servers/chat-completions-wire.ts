@@ -25,20 +25,30 @@ export interface AssistantAnswer {
   usage?: { promptTokens: number; completionTokens: number };
 }
 
-/** Whether the request is `POST …/chat/completions`, the one route both endpoints serve. */
-export function isChatCompletionsRoute(req: IncomingMessage): boolean {
-  return req.method === 'POST' && (req.url?.endsWith('/chat/completions') ?? false);
+/** A Chat Completions request as received: its body, and its headers as one string each. */
+export interface ChatRequest {
+  body: ChatCompletionRequest;
+  /** Lower-case names, as Node gives them. */
+  headers: Record<string, string>;
 }
 
-/** The request body as text. */
-export async function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * Reads a request to `POST …/chat/completions`, the one route both endpoints serve; undefined
+ * (its body read all the same) for any other route.
+ */
+export async function readChatRequest(req: IncomingMessage): Promise<ChatRequest | undefined> {
+  const raw = await readBody(req);
+  if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return undefined;
+  return { body: JSON.parse(raw) as ChatCompletionRequest, headers: flattenHeaders(req) };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The request headers as one string each (lower-case names, as Node gives them). */
-export function flattenHeaders(req: IncomingMessage): Record<string, string> {
+function flattenHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;

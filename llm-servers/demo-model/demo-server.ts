@@ -5,16 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  chatCompletion,
-  errorBody,
-  flattenHeaders,
-  isChatCompletionsRoute,
-  readBody,
-  sendJson,
-  type AssistantAnswer,
-  type ChatCompletionRequest,
-} from '../chat-completions-wire';
+import { chatCompletion, errorBody, readChatRequest, sendJson, type AssistantAnswer } from '../chat-completions-wire';
 import { DEMO_MODEL, demoReply } from './demo-replies';
 
 export interface DemoServer {
@@ -23,13 +14,12 @@ export interface DemoServer {
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const raw = await readBody(req);
-  if (!isChatCompletionsRoute(req)) return sendJson(res, 404, errorBody('not found'));
-  const request = JSON.parse(raw) as ChatCompletionRequest;
-  const reply = demoReply(request, flattenHeaders(req));
+  const request = await readChatRequest(req);
+  if (!request) return sendJson(res, 404, errorBody('not found'));
+  const reply = demoReply(request.body, request.headers);
   const answer: AssistantAnswer =
     'toolCalls' in reply ? { content: null, toolCalls: reply.toolCalls } : { content: reply.content, toolCalls: [] };
-  sendJson(res, 200, chatCompletion(`demo-${Date.now()}`, DEMO_MODEL, request, answer));
+  sendJson(res, 200, chatCompletion(`demo-${Date.now()}`, DEMO_MODEL, request.body, answer));
 }
 
 /** Starts the demo endpoint on a free loopback port. */

@@ -9,15 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import {
-  chatCompletion,
-  errorBody,
-  flattenHeaders,
-  isChatCompletionsRoute,
-  readBody,
-  sendJson,
-  type ChatCompletionRequest,
-} from '../../llm-servers/chat-completions-wire';
+import { chatCompletion, errorBody, readChatRequest, sendJson } from '../../llm-servers/chat-completions-wire';
 import { callerOf, DEFAULT_HOLD_TIMEOUT_MS, describeMatch, HoldRegistry, type Hold } from './holds';
 import type { MessageReply, ScriptedReply } from './replies';
 
@@ -137,17 +129,10 @@ export class ScriptedLlm {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
-    if (!isChatCompletionsRoute(req)) {
-      return sendJson(res, 404, errorBody(`scripted-llm: no route ${req.method} ${req.url}`));
-    }
-    const body = JSON.parse(raw) as ChatCompletionRequest;
-    const recorded: RecordedRequest = {
-      index: this.requests.length,
-      receivedAt: Date.now(),
-      headers: flattenHeaders(req),
-      body,
-    };
+    const request = await readChatRequest(req);
+    if (!request) return sendJson(res, 404, errorBody(`scripted-llm: no route ${req.method} ${req.url}`));
+    const { body, headers } = request;
+    const recorded: RecordedRequest = { index: this.requests.length, receivedAt: Date.now(), headers, body };
     this.requests.push(recorded);
     this.wakeWaiters();
     this.holds.arrived(recorded);
