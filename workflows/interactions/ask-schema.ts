@@ -6,7 +6,7 @@
  * workflow sandbox.
  */
 import { z } from 'zod';
-import type { AskRequest, FormField, InteractionSpec } from './interaction-types';
+import type { AskRequest, FormField } from './interaction-types';
 import { FORM_FIELD_TYPES } from './form-field-types';
 import { checkFieldValue, firstDuplicate } from './validate-form';
 import { issueLines } from '../issue-lines';
