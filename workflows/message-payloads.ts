@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { answerInputSchema } from './interactions/answer-input-schema';
-import { parseAskRequest, toInteractionSpec } from './interactions/ask-schema';
+import { parseAskRequest } from './interactions/ask-schema';
+import { toInteractionSpec } from './interactions/ask-user-tool';
 import type { AnswerRejection } from './interactions/answer-rejection';
 import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
 import { firstIssuePath, issueLines } from './issue-lines';
