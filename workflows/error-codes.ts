@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   'STEP_ROUNDS_EXHAUSTED',
   /** An interaction outlived its timeout and the policy said to fail. */
   'INTERACTION_EXPIRED',
+  /** A tool failed in a way it marked transient; retried by the tool activity's retry policy. */
+  'TOOL_UNAVAILABLE',
   /** A step (or the agent) stopped because it was cancelled; a step outcome, not a thrown failure. */
   'CANCELLED',
   /** An answer names no interaction, or one already answered or expired (HTTP 409). */

@@ -44,6 +44,11 @@ export interface ToolDefinition<Input = unknown> {
    * tools). With `readWhen`, it is said of the write calls; the read calls are always retried.
    */
   idempotent?: boolean;
+  /**
+   * Does the work and returns text for the model. A thrown error goes back to the model as a
+   * tool error — except a retryable `ApplicationFailure` (a timeout, a 5xx, a 429; its
+   * `nextRetryDelay` in ms is honoured), which the activity's retry policy retries first.
+   */
   run(args: Input, context: ToolContext): Promise<string>;
 }
 

@@ -2,10 +2,12 @@
  * The tool registry: looks tools up by name, derives the model's JSON Schemas from their zod
  * inputs (never a hand-written copy), and runs a call after validating its arguments.
  */
+import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { createRedactor, type Redactor } from '../../config/redact-secrets';
 import { issueLines } from '../../workflows/issue-lines';
 import type { LlmToolSpec } from '../../workflows/llm-types';
+import type { ErrorCode } from '../../workflows/error-codes';
 import type { ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
 import type { ToolContext, ToolDefinition } from './define-tool';
 
@@ -68,8 +70,23 @@ export function createToolRegistry(tools: ToolDefinition[], redact: Redactor = c
       try {
         return { ok: true, output: await tool.run(parsed.data, context) };
       } catch (err) {
-        return { ok: false, output: redact(`${name} failed: ${err instanceof Error ? err.message : String(err)}`) };
+        const text = redact(`${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+        // A failure the tool marks retryable (a timeout, a 5xx, a 429) fails the activity, so its
+        // retry policy applies; anything else goes back to the model as a tool error.
+        if (err instanceof ApplicationFailure && !err.nonRetryable) throw transientFailure(text, err);
+        return { ok: false, output: text };
       }
     },
   };
+}
+
+/** The activity failure for a tool's transient error, keeping a retry delay it gave in milliseconds. */
+function transientFailure(message: string, cause: ApplicationFailure): ApplicationFailure {
+  const code: ErrorCode = 'TOOL_UNAVAILABLE';
+  const delay: unknown = cause.nextRetryDelay;
+  return ApplicationFailure.create({
+    type: code,
+    message,
+    ...(typeof delay === 'number' ? { nextRetryDelay: delay } : {}),
+  });
 }

@@ -5,7 +5,7 @@
  * the call writes, and run as the `runTool` activity — with one attempt when the call is not
  * idempotent. Both are decided per call (`callEffect`): http_fetch with GET reads, with POST writes.
  */
-import { executeChild, isCancellation } from '@temporalio/workflow';
+import { ActivityFailure, executeChild, isCancellation } from '@temporalio/workflow';
 import { llmCall, runTool } from '../activity-proxies';
 import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../agent-contract';
 import { subAgentWorkflowId } from '../ids';
@@ -96,14 +96,21 @@ async function runCatalogueTool(
     }
   }
   const { step, agentId } = ctx.input;
-  return runTool.executeWithOptions(
-    {
-      summary: `${step.id} · ${tool.name}`,
-      // A side effect that cannot honour its idempotency key is never retried blindly.
-      ...(effect.idempotent ? {} : { retry: { maximumAttempts: 1 } }),
-    },
-    [{ agentId, stepId: step.id, callId: call.id, name: tool.name, arguments: call.arguments }],
-  );
+  try {
+    return await runTool.executeWithOptions(
+      {
+        summary: `${step.id} · ${tool.name}`,
+        // A side effect that cannot honour its idempotency key is never retried blindly.
+        ...(effect.idempotent ? {} : { retry: { maximumAttempts: 1 } }),
+      },
+      [{ agentId, stepId: step.id, callId: call.id, name: tool.name, arguments: call.arguments }],
+    );
+  } catch (err) {
+    // Retries used up on a call that is safe to repeat: the model hears of it and may try
+    // again. A lost non-idempotent call fails the step instead — nobody knows if it happened.
+    if (!effect.idempotent || isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
+    return { ok: false, output: err.cause?.message ?? err.message };
+  }
 }
 
 async function runModel(ctx: StepToolsContext, args: { task: string; systemPrompt?: string }) {
