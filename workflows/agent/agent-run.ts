@@ -43,7 +43,11 @@ export class AgentRun {
   ) {
     this.state = carry?.state ?? createAgentState(settings.task);
     this.visibility = new AgentVisibility(this.state);
-    this.board = new StepBoard(this.state, (event) => this.event(event));
+    // Step changes show in the current details at once (plan progress in the Temporal UI).
+    this.board = new StepBoard(this.state, (event) => {
+      this.event(event);
+      this.visibility.refreshDetails();
+    });
     const desk = {
       agentId: this.agentId,
       state: this.state,

@@ -24,6 +24,11 @@ export class AgentVisibility {
         { key: AgentAwaitingInputKey, value: awaiting },
       ]);
     }
+    this.refreshDetails();
+  }
+
+  /** Refreshes the current details only (not a history event: served by a built-in query). */
+  refreshDetails(): void {
     setCurrentDetails(progressMarkdown(this.state));
   }
 }

@@ -1,0 +1,69 @@
+/**
+ * The Temporal UI's current details follow every step change, not only phase changes: a step
+ * that completes while another waits for a person shows as completed at once.
+ */
+import type { temporal } from '@temporalio/proto';
+import { z } from 'zod';
+import { defineTool } from '../../activities/tools/define-tool';
+import { stateQuery } from '../../workflows/messages';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import {
+  answer,
+  finish,
+  plan,
+  planReply,
+  startAgent,
+  step,
+  waitForInteraction,
+  waitForState,
+  type AgentHandle,
+} from '../harness/agents';
+import { withWorker } from '../harness/test-env';
+import { waitUntil } from '../../testkit/wait-until';
+
+const bed = agentTestbed();
+
+async function currentDetails(handle: AgentHandle): Promise<string> {
+  const metadata = await handle.query<temporal.api.sdk.v1.IWorkflowMetadata>('__temporal_workflow_metadata');
+  return metadata.currentDetails ?? '';
+}
+
+test('current details follow a step that finishes while another waits', async () => {
+  const gate = defineTool({
+    name: 'gate',
+    description: 'Waits until s1 waits for an answer.',
+    effect: 'read',
+    input: z.object({}),
+    run: async (_args, { idempotencyKey }) => {
+      const agentId = idempotencyKey.slice(0, idempotencyKey.indexOf('/s2/'));
+      await waitUntil('s1 waits', async () => {
+        const state = await bed.client.workflow.getHandle(agentId).query(stateQuery);
+        return state.steps.find((s) => s.id === 's1')?.status === 'waiting';
+      });
+      return 'open';
+    },
+  });
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1'), step('s2')]))],
+      'step:s1': [reply.toolCall('ask_user', { kind: 'query', prompt: 'Go on?' }), finish('one')],
+      'step:s2': [reply.toolCall('gate', {}), finish('two')],
+      summary: [reply.text('done')],
+    }),
+  );
+  await withWorker(
+    bed.config,
+    async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'details' });
+      const question = await waitForInteraction(handle, 'ask.query', 's1');
+      await waitForState(handle, 's2 completed', (s) => s.steps.find((x) => x.id === 's2')?.status === 'completed');
+      const details = await currentDetails(handle);
+      await answer(handle, question.id, { text: 'yes' });
+      await handle.result();
+      expect(details).toContain('- ● `s2` Step s2');
+    },
+    [gate],
+  );
+});
