@@ -14,8 +14,18 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `cairn <args>` with `env` and `stdin` (closed after), and waits for it to exit. */
-export function runCairn(args: string[], env: Record<string, string>, stdin = ''): Promise<CliResult> {
+/** A running `cairn` process. */
+export interface CliRun {
+  /** Resolves when the process exits. */
+  done: Promise<CliResult>;
+  /** Output so far. */
+  output: { stdout: string; stderr: string };
+  /** Writes to stdin; `undefined` closes it. */
+  input(text?: string): void;
+}
+
+/** Starts `cairn <args>` with `env` (plus the run's Temporal address) and a non-TTY stdin. */
+export function spawnCairn(args: string[], env: Record<string, string>): CliRun {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'cairn.js'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', TEMPORAL_ADDRESS: runInfo().temporalAddress, ...env },
@@ -24,6 +34,14 @@ export function runCairn(args: string[], env: Record<string, string>, stdin = ''
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  child.stdin.end(stdin);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, ...output })));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, ...output })));
+  return { done, output, input: (text) => (text === undefined ? child.stdin.end() : child.stdin.write(text)) };
+}
+
+/** Runs `cairn <args>` with `env` and `stdin` (closed after), and waits for it to exit. */
+export function runCairn(args: string[], env: Record<string, string>, stdin = ''): Promise<CliResult> {
+  const run = spawnCairn(args, env);
+  run.input(stdin);
+  run.input();
+  return run.done;
 }

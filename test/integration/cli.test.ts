@@ -4,7 +4,6 @@
  * answer per line), `ls`, `show`, `watch`, `answer`, `cancel`, and the exit codes (0 completed,
  * 1 failed, 3 cancelled). The interactive rendering is checked through a fake `Prompter`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,51 +16,16 @@ import type { FormField, Interaction } from '../../workflows/interactions/intera
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
+import { runCairn, spawnCairn } from '../harness/cairn-cli';
 import { finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
 import { expectNothingChanged } from '../harness/nothing-changed';
-import { runInfo } from '../harness/run-info';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
-const ROOT = join(__dirname, '..', '..');
 const bed = agentTestbed();
 
-interface CliRun {
-  /** Resolves when the process exits. */
-  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
-  /** Output so far. */
-  output: { stdout: string; stderr: string };
-  /** Writes to stdin; `undefined` closes it. */
-  input(text?: string): void;
-}
-
-/** Starts `node bin/cairn.js <args>` on the test's queue with a non-TTY stdin. */
-function spawnCairn(args: string[], env: Record<string, string>): CliRun {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'cairn.js'), ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', TEMPORAL_ADDRESS: runInfo().temporalAddress, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const output = { stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, ...output })),
-  );
-  return {
-    done,
-    output,
-    input: (text) => (text === undefined ? child.stdin.end() : child.stdin.write(text)),
-  };
-}
-
 /** Runs `cairn <args>` with `stdin` (closed after) and waits for it to exit. */
-function cairn(args: string[], env: Record<string, string>, stdin = '') {
-  const run = spawnCairn(args, env);
-  run.input(stdin);
-  run.input();
-  return run.done;
-}
+const cairn = runCairn;
 
 /** One JSON answer per line, as `cairn run` reads them from a non-TTY stdin. */
 const lines = (...answers: unknown[]) => answers.map((a) => JSON.stringify(a)).join('\n') + '\n';
