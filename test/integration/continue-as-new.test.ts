@@ -5,55 +5,30 @@
  * plan check waits and between steps. The plan check opened before a boundary is answered
  * after it, `watch` sees every timeline event once with no gap, and the agent completes.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
 import { AgentClient } from '../../client/agent-client';
-import { startDevServer, type DevServer } from '../../scripts/dev-server';
 import type { AgentEvent } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
+import { rolloverServer, SUGGEST_AFTER_EVENTS } from '../harness/rollover-server';
 import { answer, finish, plan, planReply, step, waitForInteraction, type AgentHandle } from '../harness/agents';
-import { freePort } from '../../testkit/free-port';
 import { recordHistory } from '../harness/histories';
 import { lookupTool } from '../../testkit/lookup-tool';
-import { runInfo } from '../harness/run-info';
-import { closeClient, connectClient, testConfig, withWorker } from '../harness/test-env';
+import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
-/** History events after which the server suggests continue-as-new (the default is 4,096). */
-const SUGGEST_AFTER_EVENTS = 60;
 /** Plan revisions the test allows before the agent must have rolled over at a plan check. */
 const MAX_REVISIONS = 6;
 const ROUNDS = 200;
 
 const bed = agentTestbed();
-let server: DevServer;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startDevServer({
-    cli: runInfo().temporalCli,
-    dbFile: join(mkdtempSync(join(tmpdir(), 'can-')), 'temporal.db'),
-    port: await freePort(),
-    logFile: join(tmpdir(), 'cairn-can-server.log'),
-    dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': SUGGEST_AFTER_EVENTS },
-  });
-  client = await connectClient(server.address);
-}, 60_000);
-
-afterAll(async () => {
-  await closeClient(client);
-  await server.stop();
-});
+const server = rolloverServer('can');
 
 /** Every run of a workflow id, oldest first, with its history length. */
 async function runsOf(workflowId: string): Promise<{ runId: string; events: number; status: string }[]> {
   const runs = [];
-  for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
-    const history = await client.workflow.getHandle(workflowId, run.runId).fetchHistory();
+  for await (const run of server.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+    const history = await server.client.workflow.getHandle(workflowId, run.runId).fetchHistory();
     runs.push({
       runId: run.runId,
       started: run.startTime.getTime(),
@@ -81,13 +56,13 @@ test(`an agent with a ${ROUNDS}-round step continues as new many times, answers 
   );
   await withWorker(config, async () => {
     // Started as every client starts agents (memo, search attributes), to see them carried over.
-    const agents = new AgentClient(client, config.taskQueue);
+    const agents = new AgentClient(server.client, config.taskQueue);
     const id = await agents.start({
       task: 'a long loop',
       mode: { confirmPlan: true },
       limits: { maxStepRounds: ROUNDS },
     });
-    const handle: AgentHandle = client.workflow.getHandle(id);
+    const handle: AgentHandle = server.client.workflow.getHandle(id);
     const seen: AgentEvent[] = [];
     const watching = (async () => {
       for await (const event of agents.watch(handle.workflowId, { intervalMs: 100 })) seen.push(event);
@@ -140,9 +115,18 @@ test(`an agent with a ${ROUNDS}-round step continues as new many times, answers 
     expect(listed).toEqual([expect.objectContaining({ task: 'a long loop', phase: 'completed', status: 'COMPLETED' })]);
     // Replay guards the resume paths: the run that rolled over at the plan check, the run that
     // resumed there, and a step run that started from a carry and rolled over again.
-    await recordHistory('agent-rollover-plan-check', client.workflow.getHandle(handle.workflowId, agentRuns[0]?.runId));
-    await recordHistory('agent-rollover-execute', client.workflow.getHandle(handle.workflowId, agentRuns[1]?.runId));
-    await recordHistory('step-rollover', client.workflow.getHandle(`${handle.workflowId}/step-s1`, stepRuns[1]?.runId));
+    await recordHistory(
+      'agent-rollover-plan-check',
+      server.client.workflow.getHandle(handle.workflowId, agentRuns[0]?.runId),
+    );
+    await recordHistory(
+      'agent-rollover-execute',
+      server.client.workflow.getHandle(handle.workflowId, agentRuns[1]?.runId),
+    );
+    await recordHistory(
+      'step-rollover',
+      server.client.workflow.getHandle(`${handle.workflowId}/step-s1`, stepRuns[1]?.runId),
+    );
     expect(state.interactions.at(-1)).toMatchObject({ id: check.id, status: 'answered', by: 'tester' });
     expect(state.interactions.every((i) => i.kind === 'plan.check' && i.status === 'answered')).toBe(true);
     // watch: every event once, in order, no gap — across every boundary.

@@ -6,16 +6,12 @@
  * running steps settled. The next run carries the answered question in its state and routes a
  * new question from s3 — started only in that run — back to s3.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
-import { startDevServer, type DevServer } from '../../scripts/dev-server';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import type { RecordedRequest } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
+import { rolloverServer, SUGGEST_AFTER_EVENTS } from '../harness/rollover-server';
 import {
   answer,
   finish,
@@ -26,41 +22,20 @@ import {
   waitForInteraction,
   type AgentHandle,
 } from '../harness/agents';
-import { freePort } from '../../testkit/free-port';
 import { lookupTool } from '../../testkit/lookup-tool';
-import { runInfo } from '../harness/run-info';
-import { closeClient, connectClient, testConfig, uniqueId, withWorker } from '../harness/test-env';
+import { testConfig, uniqueId, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
-/** History events after which the server suggests continue-as-new (the default is 4,096). */
-const SUGGEST_AFTER_EVENTS = 60;
 /** Rounds of the sibling's loop: enough progress signals to push the agent past the threshold. */
 const LOOP_ROUNDS = 60;
 
 const bed = agentTestbed();
-let server: DevServer;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startDevServer({
-    cli: runInfo().temporalCli,
-    dbFile: join(mkdtempSync(join(tmpdir(), 'step-question-can-')), 'temporal.db'),
-    port: await freePort(),
-    logFile: join(tmpdir(), 'cairn-step-question-can-server.log'),
-    dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': SUGGEST_AFTER_EVENTS },
-  });
-  client = await connectClient(server.address);
-}, 60_000);
-
-afterAll(async () => {
-  await closeClient(client);
-  await server.stop();
-});
+const server = rolloverServer('step-question-can');
 
 /** Run ids of a workflow id, oldest first. */
 async function runIds(workflowId: string): Promise<string[]> {
   const runs: { runId: string; started: number }[] = [];
-  for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+  for await (const run of server.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
     runs.push({ runId: run.runId, started: run.startTime.getTime() });
   }
   return runs.sort((a, b) => a.started - b.started).map((r) => r.runId);
@@ -87,7 +62,7 @@ test('a question open while the history passes the threshold is answered, then t
     }),
   );
   await withWorker(config, async () => {
-    const handle: AgentHandle = await client.workflow.start(agentWorkflow, {
+    const handle: AgentHandle = await server.client.workflow.start(agentWorkflow, {
       taskQueue: config.taskQueue,
       workflowId: uniqueId('agent-question-can'),
       args: [{ task: 'ask while looping', limits: { maxStepRounds: LOOP_ROUNDS } }],
@@ -111,7 +86,7 @@ test('a question open while the history passes the threshold is answered, then t
     expect(toolMessage(stepRequests('s2')[1], 'q2')).toBe(JSON.stringify({ text: 'eu-west' }));
     expect(toolMessage(stepRequests('s3')[1], 'q3')).toBe(JSON.stringify({ text: 'markdown' }));
     // s3 was started by a later run, not by the one whose history passed the threshold.
-    const firstRun = (await client.workflow.getHandle(handle.workflowId, runs[0]).fetchHistory()).events ?? [];
+    const firstRun = (await server.client.workflow.getHandle(handle.workflowId, runs[0]).fetchHistory()).events ?? [];
     const children = firstRun.flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId ?? []);
     expect(children).toEqual([`${handle.workflowId}/step-s1`, `${handle.workflowId}/step-s2`]);
     const state = await stateOf(handle);
