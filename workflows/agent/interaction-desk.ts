@@ -10,7 +10,7 @@ import { answerRejection, workflowFailure } from '../failures';
 import { stepWorkflowId } from '../ids';
 import type { AnswerOf, InteractionOf, SpecOf } from '../interactions/answer-types';
 import { expiryAnswer } from '../interactions/expiry-answer';
-import type { Answer, AnswerInput, Interaction, InteractionKind } from '../interactions/interaction-types';
+import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from '../interactions/interaction-types';
 import { validateAnswer } from '../interactions/validate-answer';
 import { parseAnswerInput, parseStepInteraction } from '../message-payloads';
 import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal, type AnswerAccepted } from '../messages';
@@ -51,33 +51,24 @@ export class InteractionDesk {
     for (const open of openInteractions(this.ctx.state)) this.arm(open);
     setHandler(answerUpdate, (input) => this.accept(input), {
       validator: (input: unknown) => {
-        const parsed = parseAnswerInput(input);
-        if (!parsed.ok) throw answerRejection(parsed);
-        const check = this.check(parsed.value);
+        const { check } = this.vet(input);
         if (!check.ok) throw answerRejection(check);
       },
     });
     // Signals may come from anywhere (the Temporal UI's form, the CLI): a bad payload is
     // recorded as a rejected event and changes nothing — it never throws in the workflow.
     setHandler(answerSignal, async (raw) => {
-      const parsed = parseAnswerInput(raw);
-      const input = parsed.ok ? parsed.value : undefined;
-      const check = input ? this.check(input) : parsed;
-      if (input && check.ok) return void (await this.accept(input));
-      if (!check.ok) {
-        const to = input ? ` to ${input.interactionId}` : '';
-        this.ctx.announce({ type: 'answer.rejected', message: `answer${to} rejected: ${check.error}` });
-      }
+      const { input, check } = this.vet(raw);
+      if (check.ok && input) return void (await this.accept(input));
+      if (check.ok) return;
+      const to = input ? ` to ${input.interactionId}` : '';
+      this.ctx.announce({ type: 'answer.rejected', message: `answer${to} rejected: ${check.error}` });
     });
     setHandler(stepInteractionSignal, (raw) => {
       const parsed = parseStepInteraction(raw);
-      const problem = !parsed.ok
-        ? parsed.error
-        : !this.ctx.board.get(parsed.value.stepId) && `stepId: no step "${parsed.value.stepId}" in the plan`;
-      if (problem || !parsed.ok) {
-        return this.ctx.announce({ type: 'signal.rejected', message: `stepInteraction signal rejected: ${problem}` });
-      }
+      if (!parsed.ok) return this.refuseStepInteraction(parsed.error);
       const { stepId, requestId, spec } = parsed.value;
+      if (!this.ctx.board.get(stepId)) return this.refuseStepInteraction(`stepId: no step "${stepId}" in the plan`);
       this.ctx.board.await(stepId);
       this.routes[this.open(spec, stepId).id] = { stepId, requestId };
     });
@@ -138,7 +129,17 @@ export class InteractionDesk {
     return Object.fromEntries(Object.entries(this.routes).filter(([id]) => open.has(id)));
   }
 
-  private check(input: AnswerInput) {
+  /** Parses an answer payload, then checks it against the interaction it names. */
+  private vet(raw: unknown): { input?: AnswerInput; check: AnswerCheck } {
+    const parsed = parseAnswerInput(raw);
+    return parsed.ok ? { input: parsed.value, check: this.check(parsed.value) } : { check: parsed };
+  }
+
+  private refuseStepInteraction(error: string): void {
+    this.ctx.announce({ type: 'signal.rejected', message: `stepInteraction signal rejected: ${error}` });
+  }
+
+  private check(input: AnswerInput): AnswerCheck {
     const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
     return validateAnswer(interaction, input, checkPlanValue);
   }
