@@ -2,6 +2,9 @@
  * The activity factory: every side effect Cairn performs, built from injected dependencies so
  * the worker passes real clients and tests pass fakes.
  */
+import type { ApprovalPolicy } from './policy/approval-policy';
+import type { PriceTable } from '../config/price-config';
+import type { LlmModelTable } from '../config/llm-models-config';
 import type OpenAI from 'openai';
 import type { Redactor } from '../config/redact-secrets';
 import { askUserTool } from '../workflows/interactions/ask-user-tool';
@@ -36,6 +39,12 @@ export interface ActivityDeps {
   fetchAllow?: AllowableClass[];
   /** Removes secrets from error text before it is recorded (history, state, logs). */
   redact: Redactor;
+  /** Model prices (config/price-config.ts); without them every cost is unknown. */
+  prices?: PriceTable;
+  /** Per-model reply budgets and pinned capabilities (config/llm-models-config.ts). */
+  models?: LlmModelTable;
+  /** The approval policy (CAIRN_POLICY_FILE): with it, every registered tool's calls are decided by it. */
+  policy?: ApprovalPolicy;
 }
 
 /** Built-in tools implemented in the workflows themselves; the model still needs their specs. */
@@ -60,12 +69,15 @@ export function createActivities(deps: ActivityDeps) {
       readConversation: deps.conversations.read,
       toolSpec: (name) => WORKFLOW_TOOLS[name] ?? registry.spec(name),
       redact: deps.redact,
+      ...(deps.prices ? { prices: deps.prices } : {}),
+      ...(deps.models ? { models: deps.models } : {}),
     }),
     ...createToolActivities({
       registry,
       workspace: deps.workspace,
       ledgerDir: deps.ledgerDir,
       autoApprove: deps.autoApprove ?? [],
+      ...(deps.policy ? { policy: deps.policy } : {}),
     }),
   };
 }

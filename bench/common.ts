@@ -4,7 +4,8 @@
  * agents, and small statistics helpers.
  */
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../config/grpc-interceptors';
 import { NativeConnection } from '@temporalio/worker';
 import type { ToolDefinition } from '../activities/tools/define-tool';
 import { AgentClient } from '../client/agent-client';
@@ -12,6 +13,9 @@ import { loadConfig, type CairnConfig } from '../config/config';
 import { reply, ScriptedLlm, type RecordedRequest, type ReplyFunction } from '../testkit/fake-llm';
 import type { Plan, PlanStep } from '../workflows/plan/plan-types';
 import { createWorker } from '../worker/create-worker';
+import { cairnDataConverter } from '../config/data-converter';
+import { payloadEnv } from '../config/payload-config';
+import { createLeanWorker, type LeanAgents } from './lean/lean-worker';
 
 /** What every benchmark gets from the runner. */
 export interface BenchEnv {
@@ -20,6 +24,10 @@ export interface BenchEnv {
   /** The workflow bundle, built once. */
   workflowCode: string;
   workspace: string;
+  /** The lean baseline's workflow bundle (bench/lean), built once. */
+  leanWorkflowCode: string;
+  /** The dev server's process id, for its CPU time. */
+  serverPid: number;
 }
 
 /** A running worker with its fake LLM and a client on the same task queue. */
@@ -28,6 +36,8 @@ export interface Cairn {
   client: Client;
   llm: ScriptedLlm;
   config: CairnConfig;
+  /** The lean Temporal baseline, served by its own worker against the same fake and server. */
+  lean: LeanAgents;
 }
 
 export interface CairnOptions {
@@ -36,9 +46,14 @@ export interface CairnOptions {
   /** CAIRN_LLM_CONCURRENCY; 200 unless told. */
   llmConcurrency?: number;
   tools?: ToolDefinition[];
+  /** Further configuration, e.g. `CAIRN_COMPRESSION: 'off'`; the payload variables of the environment apply otherwise. */
+  env?: Record<string, string>;
 }
 
-/** Runs `body` while a Cairn worker serves a fresh task queue, then tears everything down. */
+/**
+ * Runs `body` while a Cairn worker serves a fresh task queue and a lean baseline worker serves
+ * another (both in this process, against the same fake), then tears everything down.
+ */
 export async function withCairn<T>(env: BenchEnv, options: CairnOptions, body: (cairn: Cairn) => Promise<T>) {
   const llm = await ScriptedLlm.start({ latencyMs: options.latencyMs });
   llm.respondWith(options.respond);
@@ -49,10 +64,13 @@ export async function withCairn<T>(env: BenchEnv, options: CairnOptions, body: (
     CAIRN_MODEL: 'scripted-model',
     CAIRN_WORKSPACE: env.workspace,
     CAIRN_LLM_CONCURRENCY: String(options.llmConcurrency ?? 200),
+    // CAIRN_ENCRYPTION_KEYS / CAIRN_COMPRESSION of the bench's environment, as a worker would read them.
+    ...payloadEnv(process.env),
+    ...options.env,
   });
   const nativeConnection = await NativeConnection.connect({ address: env.address });
-  const connection = await Connection.connect({ address: env.address });
-  const client = new Client({ connection });
+  const connection = await connectTemporal({ address: env.address });
+  const client = new Client({ connection, dataConverter: cairnDataConverter(config.payloads) });
   try {
     const worker = await createWorker({
       config,
@@ -60,9 +78,17 @@ export async function withCairn<T>(env: BenchEnv, options: CairnOptions, body: (
       workflows: { workflowBundle: { code: env.workflowCode } },
       ...(options.tools ? { tools: options.tools } : {}),
     });
+    const lean = await createLeanWorker({
+      connection: nativeConnection,
+      client,
+      workflowCode: env.leanWorkflowCode,
+      llmBaseUrl: llm.baseUrl,
+    });
     try {
       const agents = new AgentClient(client, config.taskQueue);
-      return await worker.runUntil(() => body({ agents, client, llm, config }));
+      return await worker.runUntil(() =>
+        lean.worker.runUntil(() => body({ agents, client, llm, config, lean: lean.agents })),
+      );
     } finally {
       await worker.close();
     }

@@ -5,7 +5,7 @@
  * largest single event (which bounds the largest payload). "Flat" is judged, where there are
  * enough rounds, from the bytes each round adds once the conversation is lent by reference.
  */
-import type { Client } from '@temporalio/client';
+import { runHistories } from '../testkit/run-histories';
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { stepWorkflowId } from '../workflows/ids';
@@ -13,6 +13,7 @@ import { lookupTool } from '../testkit/lookup-tool';
 import { agentScript, fixed, ms, planOf, planStep, since, withCairn, type BenchEnv } from './common';
 import { FLAT_TOLERANCE, FLAT_WINDOW, judgeFlat } from './flat-verdict';
 import type { Report } from './report';
+import { decompressPayload } from '../config/compression-codec';
 
 const { HistoryEvent } = temporal.api.history.v1;
 const NAME = '4. History';
@@ -35,19 +36,6 @@ interface Growth {
   suggestContinueAsNew: boolean;
 }
 
-/** Every run of a workflow, first to last, following its continue-as-new chain. */
-async function runHistories(client: Client, workflowId: string): Promise<temporal.api.history.v1.IHistory[]> {
-  const latest = await client.workflow.getHandle(workflowId).fetchHistory();
-  const first = latest.events?.[0]?.workflowExecutionStartedEventAttributes?.firstExecutionRunId;
-  const runs: temporal.api.history.v1.IHistory[] = [];
-  for (let runId = first ?? undefined; runId;) {
-    const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-    runs.push(history);
-    runId = history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
-  }
-  return runs;
-}
-
 type IHistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 const eventBytes = (event: IHistoryEvent): number => HistoryEvent.encode(event).finish().length;
@@ -59,7 +47,8 @@ const lentInput = z.object({ conversation: z.object({ key: z.string(), length: z
 
 /** Whether a model call's input (one JSON payload) lends the conversation by reference. */
 function lendsConversation(event: IHistoryEvent): boolean {
-  const data = event.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data;
+  const payload = event.activityTaskScheduledEventAttributes?.input?.payloads?.[0];
+  const data = payload ? decompressPayload(payload).data : undefined;
   if (!data) return false;
   try {
     return lentInput.safeParse(JSON.parse(Buffer.from(data).toString('utf8'))).success;
@@ -193,6 +182,7 @@ export async function historyGrowth(env: BenchEnv, report: Report): Promise<void
       );
     }
   });
+  await compressionFigure(env, report);
   report.note(
     `${NAME}: a round is one model call; the step's rounds are R - 1 \`lookup\` registry-tool calls and a ` +
       `finish_step. Bytes are protobuf-encoded history events of the step child workflow \`<agent id>/step-s1\`, ` +
@@ -223,5 +213,39 @@ function reportFlat(report: Report, label: string, g: Growth): void {
     measured: `${fixed(flat.first, 0)} → ${fixed(flat.last, 0)} (× ${fixed(flat.ratio)})`,
     target: `flat (× 1 ± ${FLAT_TOLERANCE})`,
     met: flat.met,
+  });
+}
+
+/** Rounds of the compression comparison: the long conversation the history benchmark ends with. */
+const COMPRESSION_ROUNDS = 500;
+
+/** The step history bytes of one agent of COMPRESSION_ROUNDS rounds with compression `on` or `off`. */
+async function historyBytes(env: BenchEnv, compression: 'on' | 'off'): Promise<number | string> {
+  const lookup = lookupTool();
+  const respond = agentScript(planOf([planStep('s1')]), () => COMPRESSION_ROUNDS);
+  const options = { latencyMs: 0, respond, tools: [lookup.tool], env: { CAIRN_COMPRESSION: compression } };
+  return withCairn(env, options, async ({ agents, client }) => {
+    const id = await agents.start({
+      task: `one step of ${COMPRESSION_ROUNDS} rounds, compression ${compression}`,
+      limits: { maxStepRounds: COMPRESSION_ROUNDS },
+    });
+    const result = await agents.result(id);
+    if (result.status !== 'completed') return `the agent ended ${result.status}`;
+    return measure(await runHistories(client, stepWorkflowId(id, 's1'))).bytes;
+  });
+}
+
+/** History bytes with payload compression on and off (config/compression-codec.ts). */
+async function compressionFigure(env: BenchEnv, report: Report): Promise<void> {
+  const on = await historyBytes(env, 'on');
+  const off = await historyBytes(env, 'off');
+  if (typeof on === 'string' || typeof off === 'string') {
+    report.error(NAME, `compression comparison: ${typeof on === 'string' ? on : String(off)}`);
+    return;
+  }
+  report.add({
+    benchmark: NAME,
+    figure: `R = ${COMPRESSION_ROUNDS}: step history bytes, payload compression on / off`,
+    measured: `${on} / ${off} (${fixed((100 * (off - on)) / off, 0)} % smaller)`,
   });
 }

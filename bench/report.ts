@@ -24,6 +24,8 @@ export interface Machine {
 export class Report {
   readonly rows: Row[] = [];
   readonly notes: string[] = [];
+  /** Tables beside the figures (the latency budget), printed and rendered under the results. */
+  readonly tables: { title: string; header: string[]; rows: string[][] }[] = [];
   /** Benchmarks that crashed or measured nothing, one line each. */
   readonly errors: string[] = [];
 
@@ -50,6 +52,18 @@ export class Report {
     return this.errors.length > 0 ? 1 : 0;
   }
 
+  /** Records and prints a table. */
+  table(title: string, header: string[], rows: string[][]): void {
+    this.tables.push({ title, header, rows });
+    process.stdout.write(`  ${title}\n`);
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+    for (const r of [header, ...rows]) {
+      process.stdout.write(
+        `    ${r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')}\n`,
+      );
+    }
+  }
+
   /** A sentence for the notes under the table (scaled sizes, what is counted, failures). */
   note(text: string): void {
     this.notes.push(text);
@@ -63,7 +77,12 @@ export class Report {
       '',
       'Measured by `npm run bench` (bench/run.ts; not part of `npm test`) in one run against one',
       'Temporal CLI dev server (SQLite file, started by the run) and the scripted LLM fake',
-      '(test/fake-llm), with one Cairn worker per benchmark. Targets are reported, not tuned to.',
+      '(test/fake-llm), with one Cairn worker per benchmark, bundled as production bundles it (with',
+      'the tracing and metrics interceptor modules). Beside every Cairn figure stands the lean',
+      'Temporal baseline (bench/lean: one workflow per agent, every model and tool call an activity',
+      'on its own task queue, no children, signals or queries) run in the same process against the',
+      'same server and fake, side by side in the same run: on a shared machine absolute figures are',
+      'noisy, ratios measured together are what to compare. Targets are reported, not tuned to.',
       '',
       `- Date: ${machine.date}`,
       `- Machine: ${machine.nproc} CPUs (nproc), ${machine.memory} memory, ${machine.os}`,
@@ -78,6 +97,14 @@ export class Report {
           `| ${r.benchmark} | ${r.figure} | ${r.measured} | ${r.target ?? ''} | ${r.target ? verdict(r.met) : ''} |`,
       ),
       '',
+      ...this.tables.flatMap((t) => [
+        `## ${t.title}`,
+        '',
+        `| ${t.header.join(' | ')} |`,
+        `| ${t.header.map(() => '---').join(' | ')} |`,
+        ...t.rows.map((r) => `| ${r.join(' | ')} |`),
+        '',
+      ]),
       '## Notes',
       '',
       ...this.notes.map((n) => `- ${n}`),

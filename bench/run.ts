@@ -13,7 +13,8 @@ import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { format, resolveConfig } from 'prettier';
 import { ensureTemporalCli, startDevServer, temporalVersion } from '../scripts/dev-server';
 import { freePort } from '../testkit/free-port';
-import { PRELOAD_MODULES, WORKFLOWS_PATH } from '../worker/workflows-path';
+import { PRELOAD_MODULES, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../worker/workflows-path';
+import { bundleLeanWorkflows } from './lean/lean-worker';
 import type { BenchEnv } from './common';
 import { concurrency } from './concurrency';
 import { durabilityTax } from './durability-tax';
@@ -56,12 +57,22 @@ async function main(): Promise<0 | 1> {
   const report = new Report();
   try {
     process.stdout.write(`dev server at ${server.address}; bundling workflows...\n`);
+    // The bundle production runs: the same entry, preloaded modules and interceptor modules.
     const { code } = await bundleWorkflowCode({
       workflowsPath: WORKFLOWS_PATH,
       preloadModules: PRELOAD_MODULES,
+      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
       logger: new DefaultLogger('WARN'),
     });
-    const env: BenchEnv = { address: server.address, workflowCode: code, workspace: join(dir, 'workspace') };
+    const serverPid = server.process.pid;
+    if (serverPid === undefined) throw new Error('the dev server has no process id');
+    const env: BenchEnv = {
+      address: server.address,
+      workflowCode: code,
+      workspace: join(dir, 'workspace'),
+      leanWorkflowCode: await bundleLeanWorkflows(),
+      serverPid,
+    };
     const only = process.argv.slice(2);
     const chosen = BENCHMARKS.filter(([name]) => only.length === 0 || only.some((n) => name.startsWith(`${n}.`)));
     for (const [name, bench] of chosen) {

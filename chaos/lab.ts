@@ -8,18 +8,21 @@
  * counts kills and restarts, remembers which workers it killed and keeps every worker's output
  * for the report.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../config/grpc-interceptors';
 import { AgentClient } from '../client/agent-client';
 import { startDevServer, type DevServer } from '../scripts/dev-server';
 import { ScriptedLlm } from '../testkit/fake-llm';
-import { freePort } from '../testkit/free-port';
-import { startWorkerProcess, type WorkerProcess } from '../testkit/worker-process';
+import { lowFreePort } from '../testkit/low-port';
+import type { WorkerProcess } from '../testkit/worker-process';
 import { CHAOS_TOOLS, chaosScript } from './agent-script';
 import { pause } from './clock';
-import { WORKER_ENV } from './journal';
 import type { Prng } from './prng';
+import { WorkerRoster } from './worker-roster';
+import { cairnDataConverter } from '../config/data-converter';
+import { payloadEnv, payloadSettingsFromEnv } from '../config/payload-config';
 
 /** What a lab needs from the runner. */
 export interface LabOptions {
@@ -49,11 +52,7 @@ export class Lab {
   agentsStarted = 0;
   /** Names (CHAOS_WORKER) of the workers the lab SIGKILLed, in order. */
   readonly killed: string[] = [];
-  /** Workers that are (as far as the lab knows) alive. */
-  readonly workers: WorkerProcess[] = [];
-  private readonly outputs: WorkerProcess[] = [];
-  private readonly names = new Map<WorkerProcess, string>();
-  private workersStarted = 0;
+  private readonly roster = new WorkerRoster();
 
   private constructor(
     readonly options: LabOptions,
@@ -68,11 +67,13 @@ export class Lab {
   static async open(options: LabOptions): Promise<Lab> {
     const dir = join(options.root, options.name);
     mkdirSync(join(dir, 'workspace'), { recursive: true });
-    const port = await freePort();
+    const port = await lowFreePort();
     const server = await startDevServer(serverOptions(options.cli, dir, port));
     const llm = await ScriptedLlm.start();
     llm.respondWith(chaosScript(options.prng.fork()));
-    const client = new Client({ connection: await Connection.connect({ address: server.address }) });
+    // CAIRN_ENCRYPTION_KEYS / CAIRN_COMPRESSION in the environment apply to the lab as to a worker.
+    const dataConverter = cairnDataConverter(payloadSettingsFromEnv(process.env));
+    const client = new Client({ connection: await connectTemporal({ address: server.address }), dataConverter });
     return new Lab(options, dir, server, port, llm, client);
   }
 
@@ -91,11 +92,15 @@ export class Lab {
     return new AgentClient(this.client, this.taskQueue);
   }
 
-  /** Starts a worker process and waits until it polls; `asRestart` counts it as a restart. */
-  async startWorker(asRestart = false): Promise<WorkerProcess> {
-    const name = `w${++this.workersStarted}`;
-    const worker = await startWorkerProcess({
-      [WORKER_ENV]: name,
+  /**
+   * Starts a worker process and waits until it polls; `asRestart` counts it as a restart.
+   * `env` adds to (or overrides) the lab's variables; `entry` runs another worker script.
+   */
+  async startWorker(
+    asRestart = false,
+    { env = {}, entry }: { env?: Record<string, string>; entry?: string } = {},
+  ): Promise<WorkerProcess> {
+    const variables = {
       TEMPORAL_ADDRESS: this.server.address,
       CAIRN_TASK_QUEUE: this.taskQueue,
       OPENAI_BASE_URL: this.llm.baseUrl,
@@ -103,30 +108,39 @@ export class Lab {
       CAIRN_WORKSPACE: this.workspace,
       CAIRN_TOOLS: join(__dirname, 'chaos-tools.ts'),
       CAIRN_AUTO_APPROVE: CHAOS_TOOLS.join(','),
-    });
+      ...payloadEnv(process.env), // the lab's client and its workers share the payload codecs
+      ...env,
+    };
+    const worker = await this.roster.start(variables, undefined, entry);
     if (asRestart) this.workerRestarts++;
-    this.workers.push(worker);
-    this.outputs.push(worker);
-    this.names.set(worker, name);
     return worker;
+  }
+
+  /** Workers that are (as far as the lab knows) alive. */
+  get workers(): readonly WorkerProcess[] {
+    return this.roster.alive;
   }
 
   /** The lab's name for `worker` (its CHAOS_WORKER). */
   nameOf(worker: WorkerProcess): string {
-    return this.names.get(worker) ?? '?';
+    return this.roster.nameOf(worker);
   }
 
   /** SIGKILLs `worker` and waits until it is gone. */
   async killWorker(worker: WorkerProcess): Promise<void> {
-    await worker.kill('SIGKILL');
+    await this.roster.stop(worker, 'SIGKILL');
     this.kills++;
     this.killed.push(this.nameOf(worker));
-    this.workers.splice(this.workers.indexOf(worker), 1);
+  }
+
+  /** Stops `worker` gracefully (SIGTERM: it drains and exits) and waits until it is gone. */
+  async stopWorker(worker: WorkerProcess): Promise<void> {
+    await this.roster.stop(worker, 'SIGTERM');
   }
 
   /** Workers that died without being killed by the lab. */
   deadWorkers(): WorkerProcess[] {
-    return this.workers.filter((w) => w.process.exitCode !== null || w.process.signalCode !== null);
+    return this.roster.dead();
   }
 
   /**
@@ -169,8 +183,7 @@ export class Lab {
    */
   async close(): Promise<string[]> {
     const problems: string[] = [];
-    await Promise.all(this.workers.map((w) => w.kill('SIGKILL')));
-    this.outputs.forEach((w) => writeFileSync(join(this.dir, `worker-${this.nameOf(w)}.log`), w.output()));
+    await this.roster.closeInto(this.dir);
     await this.client.connection.close();
     await this.server.stop();
     await this.llm.close().catch((err: unknown) => problems.push(err instanceof Error ? err.message : String(err)));
@@ -178,6 +191,21 @@ export class Lab {
   }
 }
 
+/**
+ * A Worker Deployment version's drainage is rechecked every 3 minutes by default, and only 3
+ * minutes after it stopped being current; the rolling-upgrade scenario waits for "drained".
+ */
+const DRAINAGE_CHECKS = {
+  'matching.wv.VersionDrainageStatusVisibilityGracePeriod': '5s',
+  'matching.wv.VersionDrainageStatusRefreshInterval': '1s',
+};
+
 function serverOptions(cli: string, dir: string, port: number) {
-  return { cli, dbFile: join(dir, 'temporal.db'), port, logFile: join(dir, 'server.log') };
+  return {
+    cli,
+    dbFile: join(dir, 'temporal.db'),
+    port,
+    logFile: join(dir, 'server.log'),
+    dynamicConfig: DRAINAGE_CHECKS,
+  };
 }

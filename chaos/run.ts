@@ -2,7 +2,9 @@
  * `npm run chaos` (CI runs it after `npm test`): the durability claims under fire. Each
  * scenario gets its own Temporal dev server (free port, temporary SQLite file), scripted LLM
  * and worker processes: (a) SIGKILL the worker at random moments across 20 writing agents and
- * restart it, (b) restart the dev server mid-run, (c) kill one of two workers. Prints the seed
+ * restart it, (b) restart the dev server mid-run, (c) kill one of two workers, (d) a rolling
+ * upgrade to workflow code that cannot replay the old histories, with agents caught in every
+ * phase, (e) a rollback to the old version before agents move. Prints the seed
  * (`CHAOS_SEED=<n>` replays the schedule), a verdict per scenario and a final table. A scenario
  * is FAIL when an invariant broke and INCONCLUSIVE when its disruptions did not demonstrably
  * hit the work (e.g. no kill landed inside a write); either exits non-zero, keeping the
@@ -18,6 +20,8 @@ import { killsInWrites, readJournal } from './journal';
 import { Lab } from './lab';
 import { chaosSeed, Prng } from './prng';
 import { scenarioLines, summaryTable, type ScenarioResult } from './report';
+import { rollback } from './rollback';
+import { rollingUpgrade } from './rolling-upgrade';
 import { serverRestart } from './server-restart';
 import { twoWorkers } from './two-workers';
 import { runVerdict, verdictOf } from './verdict';
@@ -28,6 +32,8 @@ const SCENARIOS: [string, Scenario][] = [
   ['worker-kills', workerKills],
   ['server-restart', serverRestart],
   ['two-workers', twoWorkers],
+  ['rolling-upgrade', rollingUpgrade],
+  ['rollback', rollback],
 ];
 
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);

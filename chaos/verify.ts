@@ -8,7 +8,7 @@
  */
 import { auditWrites } from './audit';
 import { toolErrors } from './agent-script';
-import type { Lab } from './lab';
+import type { Lab, LabOptions } from './lab';
 import { killsInWrites, openCalls, readJournal } from './journal';
 import { historyStats, waitForAgents } from './outcomes';
 import type { Prng } from './prng';
@@ -17,6 +17,24 @@ import type { Evidence } from './verdict';
 
 /** A scenario: disrupts a lab's agents and returns what it measured. */
 export type Scenario = (lab: Lab, prng: Prng) => Promise<ScenarioResult>;
+
+/**
+ * What `verify` reads of a lab: the chaos suite's Lab, or a scenario's view of the cluster
+ * suite's world (cluster/world.ts), which runs its workers against a multi-process cluster.
+ */
+export type LabView = Pick<
+  Lab,
+  | 'agents'
+  | 'client'
+  | 'llm'
+  | 'workspace'
+  | 'workers'
+  | 'deadWorkers'
+  | 'killed'
+  | 'kills'
+  | 'workerRestarts'
+  | 'serverRestarts'
+> & { options: Pick<LabOptions, 'name'> };
 
 /** How long agents may take to finish once the last disruption is over. */
 export const SETTLE_TIMEOUT_MS = 150_000;
@@ -49,7 +67,7 @@ export interface VerifyOptions {
 
 /** Waits for the agents, audits their writes, journal and histories, and builds the result. */
 export async function verify(
-  lab: Lab,
+  lab: LabView,
   ids: string[],
   { started, notes = [], failures = [], expected = {}, evidence = [] }: VerifyOptions,
 ): Promise<ScenarioResult> {

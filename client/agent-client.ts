@@ -7,11 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   Client,
-  Connection,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   type WorkflowHandle,
 } from '@temporalio/client';
+import { connectTemporal } from '../config/grpc-interceptors';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
 import type { CairnConfig } from '../config/config';
 import { connectionOptions } from '../config/temporal-connection';
 import { agentInputSchema, type AgentInput } from '../workflows/agent/agent-input';
@@ -21,12 +23,22 @@ import type { agentWorkflow } from '../workflows/agent/agent-workflow';
 import type { AnswerInput } from '../workflows/interactions/interaction-types';
 import { nonFiniteNumberPath } from './non-finite-number';
 import { firstIssuePath } from '../workflows/issue-lines';
-import { answerSignal, answerUpdate, stateQuery, type AnswerAccepted } from '../workflows/messages';
-import { AgentAwaitingInputKey, AgentPhaseKey } from '../workflows/search-attributes';
+import {
+  answerSignal,
+  answerUpdate,
+  pauseSignal,
+  resumeSignal,
+  stateQuery,
+  type AnswerAccepted,
+  type HoldRequest,
+} from '../workflows/messages';
+import { AgentAwaitingInputKey, AgentCostUsdKey, AgentPhaseKey, AgentTokensKey } from '../workflows/search-attributes';
 import { answerRejected } from './answer-rejected';
 import { ClientError } from './client-error';
 import { followTimeline } from './follow-timeline';
 import { agentWorkflowId } from './workflow-id';
+import { cairnDataConverter, encryptionOn } from '../config/data-converter';
+import { clientTracingInterceptors } from '../worker/telemetry/client-tracing';
 
 /** One agent in a list. */
 export interface AgentSummary {
@@ -37,7 +49,32 @@ export interface AgentSummary {
   status: string;
   startedAt?: string;
   closedAt?: string;
+  /** The build id of the Worker Deployment version its current run is pinned to (unversioned: absent). */
+  version?: string;
+  /**
+   * What its whole tree spent, from the `AgentTokens` / `AgentCostUsd` search attributes (kept
+   * current at step boundaries): `costUsd` null when unknown (a model without a price), never 0.
+   * Absent until the agent's first step boundary, and for agents that ran before these existed.
+   */
+  spend?: AgentSpend;
 }
+
+/** Tokens and cost of an agent tree as visibility records them; `costUsd` null means unknown. */
+export interface AgentSpend {
+  tokens: number;
+  costUsd: number | null;
+}
+
+/** The Worker Deployment version an agent's current run is on (docs/operations.md#deploying-a-new-version). */
+export interface AgentVersion {
+  deploymentName: string;
+  buildId: string;
+  /** `pinned`, or `auto-upgrade` for the first task after a move. */
+  behavior: 'pinned' | 'auto-upgrade';
+}
+
+/** Temporal's own search attribute: `<deployment>:<build id>` of the version a run is pinned to. */
+const DeploymentVersionKey = defineSearchAttributeKey('TemporalWorkerDeploymentVersion', SearchAttributeType.KEYWORD);
 
 export interface ListFilter {
   phase?: AgentPhase;
@@ -46,15 +83,31 @@ export interface ListFilter {
 }
 
 export class AgentClient {
+  /**
+   * @param plainIds false when payloads are encrypted: generated workflow ids then leave the task
+   *   out (`agent-task-<short id>`), since Temporal stores ids in plain text.
+   */
   constructor(
     readonly temporal: Client,
     private readonly taskQueue: string,
+    private readonly plainIds = true,
   ) {}
 
   /** Connects with the configuration's Temporal settings. */
   static async connect(config: CairnConfig): Promise<AgentClient> {
-    const connection = await Connection.connect(connectionOptions(config.temporal));
-    return new AgentClient(new Client({ connection, namespace: config.temporal.namespace }), config.taskQueue);
+    const connection = await connectTemporal(connectionOptions(config.temporal));
+    // With tracing configured, starting an agent opens its trace (worker/telemetry/client-tracing.ts).
+    const interceptors = { workflow: clientTracingInterceptors(config.telemetry) };
+    return new AgentClient(
+      new Client({
+        connection,
+        namespace: config.temporal.namespace,
+        interceptors,
+        dataConverter: cairnDataConverter(config.payloads),
+      }),
+      config.taskQueue,
+      !encryptionOn(config.payloads),
+    );
   }
 
   /** Closes the connection. */
@@ -69,7 +122,9 @@ export class AgentClient {
       const message = parsed.error.issues[0]?.message ?? 'invalid input';
       throw new ClientError('INVALID_INPUT', message, firstIssuePath(parsed.error) || undefined);
     }
-    const workflowId = options.workflowId ?? agentWorkflowId(parsed.data.task, randomUUID());
+    // Workflow ids are stored in plain text even with encryption on: then they carry no task words.
+    const slugSource = this.plainIds ? parsed.data.task : '';
+    const workflowId = options.workflowId ?? agentWorkflowId(slugSource, randomUUID());
     try {
       await this.temporal.workflow.start<typeof agentWorkflow>('agentWorkflow', {
         taskQueue: this.taskQueue,
@@ -97,6 +152,20 @@ export class AgentClient {
     return this.guard(id, () => this.handle(id).query(stateQuery, afterSeq === undefined ? {} : { afterSeq }));
   }
 
+  /** The Worker Deployment version the agent's current run is on; undefined when unversioned. */
+  async version(id: string): Promise<AgentVersion | undefined> {
+    const described = await this.guard(id, () => this.handle(id).describe());
+    const info = described.raw.workflowExecutionInfo?.versioningInfo;
+    const version = info?.deploymentVersion;
+    if (!version?.buildId || !version.deploymentName) return undefined;
+    const behavior = info?.behavior === temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE;
+    return {
+      deploymentName: version.deploymentName,
+      buildId: version.buildId,
+      behavior: behavior ? 'auto-upgrade' : 'pinned',
+    };
+  }
+
   /** Agents, newest first, filtered by phase and/or whether they wait for input. */
   async list(filter: ListFilter = {}): Promise<AgentSummary[]> {
     // A run that continued as new is the same agent going on: list each agent once.
@@ -113,6 +182,8 @@ export class AgentClient {
         status: wf.status.name,
         startedAt: wf.startTime.toISOString(),
         ...(wf.closeTime ? { closedAt: wf.closeTime.toISOString() } : {}),
+        ...versionOf(wf.typedSearchAttributes.get(DeploymentVersionKey)),
+        ...spendOf(wf.typedSearchAttributes.get(AgentTokensKey), wf.typedSearchAttributes.get(AgentCostUsdKey)),
       });
       if (out.length >= (filter.limit ?? 100)) break;
     }
@@ -149,6 +220,20 @@ export class AgentClient {
     await this.guard(id, () => this.handle(id).cancel());
   }
 
+  /**
+   * Pauses the agent: no new model or tool call starts anywhere in its tree until `resume`;
+   * calls in flight finish, open interactions stay answerable. An agent that has ended throws
+   * ClientError `AGENT_FINISHED`.
+   */
+  async pause(id: string, request: HoldRequest = {}): Promise<void> {
+    await this.holdSignal(id, pauseSignal, request);
+  }
+
+  /** Lifts a `pause`: the agent goes on where it stopped. An ended agent throws `AGENT_FINISHED`. */
+  async resume(id: string, request: HoldRequest = {}): Promise<void> {
+    await this.holdSignal(id, resumeSignal, request);
+  }
+
   /** Waits for the agent's result (throws the workflow's failure). */
   result(id: string): Promise<AgentResult> {
     return this.guard(id, () => this.handle(id).result());
@@ -159,6 +244,17 @@ export class AgentClient {
     for await (const state of followTimeline((after) => this.state(id, after), { afterSeq, intervalMs })) {
       yield* state.events;
     }
+  }
+
+  private async holdSignal(id: string, signal: typeof pauseSignal, request: HoldRequest): Promise<void> {
+    await this.guard(id, async () => {
+      const handle = this.handle(id);
+      // A signal to a closed workflow would read as "not found": say the agent has ended instead.
+      const { status } = await handle.describe();
+      if (status.name !== 'RUNNING')
+        throw new ClientError('AGENT_FINISHED', `agent "${id}" has ended (${status.name})`);
+      await handle.signal(signal, request);
+    });
   }
 
   private handle(id: string): WorkflowHandle<typeof agentWorkflow> {
@@ -173,4 +269,20 @@ export class AgentClient {
       throw err;
     }
   }
+}
+
+/**
+ * `{ spend }` from the spend search attributes, or nothing before the first is recorded. The
+ * workflow leaves `AgentCostUsd` unset while the cost is unknown, so tokens without a cost read
+ * as an unknown cost (null), never as $0.
+ */
+function spendOf(tokens: number | undefined, costUsd: number | undefined): { spend?: AgentSpend } {
+  if (tokens === undefined) return {};
+  return { spend: { tokens, costUsd: costUsd ?? null } };
+}
+
+/** `{ version: build id }` from `<deployment>:<build id>`, or nothing. */
+function versionOf(key: string | undefined): { version?: string } {
+  const buildId = key?.slice(key.indexOf(':') + 1);
+  return buildId ? { version: buildId } : {};
 }

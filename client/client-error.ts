@@ -8,7 +8,14 @@ import type { ErrorCode } from '../workflows/error-codes';
 /** The codes a client-library call fails with. */
 export type ClientErrorCode = Extract<
   ErrorCode,
-  'INVALID_INPUT' | 'INVALID_ANSWER' | 'NOT_FOUND' | 'NOT_OPEN' | 'CONFLICT'
+  | 'INVALID_INPUT'
+  | 'INVALID_ANSWER'
+  | 'NOT_FOUND'
+  | 'NOT_OPEN'
+  | 'CONFLICT'
+  | 'AGENT_FINISHED'
+  | 'SAME_APPROVER'
+  | 'ROLE_REQUIRED'
 >;
 
 export class ClientError extends Error {

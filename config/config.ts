@@ -6,13 +6,22 @@
 import { isIPv6 } from 'node:net';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import { authEnvShape, resolveAuth, type AuthConfig } from './auth-config';
+import { loadPriceTable, priceEnvShape, type PriceTable } from './price-config';
+import { loadPolicyFile, policyEnvShape } from './policy-config';
+import { llmModelsEnvShape, loadLlmModels, type LlmModelTable } from './llm-models-config';
+import type { ApprovalPolicy } from '../activities/policy/approval-policy';
+import { telemetryEnvShape, telemetrySettings, type TelemetryConfig } from './telemetry-config';
+import { versioningEnvShape, versioningSettings, type VersioningSettings } from './versioning-config';
+import { loadTemporalConfig, TEMPORAL_ENV_NAMES, type TemporalSettings } from './temporal-config';
+import { payloadEnvShape, payloadSettings, type PayloadSettings } from './payload-config';
+
+export { DEFAULT_TEMPORAL_ADDRESS } from './temporal-config';
 
 /** The default task queue (docs/contracts.md#workflow-types-and-task-queues). */
 export const DEFAULT_TASK_QUEUE = 'cairn';
 /** OpenAI's endpoint, used when only OPENAI_API_KEY is set. */
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-/** The embedded dev server's gRPC address (`npm run server`). */
-export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 
 const optionalText = z
   .string()
@@ -32,15 +41,6 @@ const positiveInt = (what: string) =>
     .int('expected a whole number')
     .positive('expected a number above 0');
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
-
-const hostPort = z
-  .string()
-  .trim()
-  .regex(/^[^\s:/]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/, 'expected host:port, e.g. 127.0.0.1:7233');
-
 /**
  * One name a browser may send in `Host`, without port or scheme: lower-cased, and an IPv6
  * address in brackets, as browsers write it.
@@ -59,14 +59,11 @@ const hostName = z.string().transform((text, ctx) => {
 
 const url = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 
-/** The environment variables Cairn reads, exactly as named in the README's table. */
+/**
+ * Cairn's own environment variables, exactly as named in the README's table. The Temporal
+ * connection's (TEMPORAL_*) are read by the SDK's configuration loader (temporal-config.ts).
+ */
 export const envSchema = z.object({
-  TEMPORAL_ADDRESS: hostPort.optional(),
-  TEMPORAL_NAMESPACE: optionalText,
-  TEMPORAL_API_KEY: optionalText,
-  TEMPORAL_TLS: bool.optional(),
-  TEMPORAL_TLS_CERT_PATH: optionalText,
-  TEMPORAL_TLS_KEY_PATH: optionalText,
   CAIRN_TASK_QUEUE: z.string().trim().min(1, 'expected a non-empty task queue name').optional(),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: url.optional(),
@@ -106,23 +103,24 @@ export const envSchema = z.object({
   /** Host names the HTTP API answers to besides loopback ones and CAIRN_HTTP_HOST, comma-separated. */
   CAIRN_HTTP_ALLOWED_HOSTS: z.string().transform(listOf).pipe(z.array(hostName)).optional(),
   CAIRN_API_TOKEN: z.string().min(16, 'expected at least 16 characters (a guessable token is no token)').optional(),
+  ...versioningEnvShape,
+  ...authEnvShape,
+  ...priceEnvShape,
+  ...llmModelsEnvShape,
+  ...policyEnvShape,
+  ...telemetryEnvShape,
+  ...payloadEnvShape,
 });
 
-/** Names of every environment variable in the schema. */
-export type EnvName = keyof typeof envSchema.shape;
+/** Names of every environment variable Cairn reads. */
+export type EnvName = keyof typeof envSchema.shape | (typeof TEMPORAL_ENV_NAMES)[number];
 /** The variables the docker-compose file and the README must know about. */
-export const ENV_NAMES = Object.keys(envSchema.shape) as EnvName[];
+export const ENV_NAMES: EnvName[] = [...TEMPORAL_ENV_NAMES, ...(Object.keys(envSchema.shape) as EnvName[])];
 
 /** Resolved configuration, with defaults applied. */
 export interface CairnConfig {
-  temporal: {
-    address: string;
-    /** False when TEMPORAL_ADDRESS is unset: `npm start` then runs the embedded dev server. */
-    addressConfigured: boolean;
-    namespace: string;
-    apiKey?: string;
-    tls?: { certPath?: string; keyPath?: string };
-  };
+  /** From a temporal.toml profile and the TEMPORAL_* variables, as the temporal CLI reads them. */
+  temporal: TemporalSettings;
   taskQueue: string;
   llm: {
     /**
@@ -139,6 +137,8 @@ export interface CairnConfig {
     ratePerSecond?: number;
     /** LLM calls one worker runs at once. */
     concurrency: number;
+    /** Per-model reply budgets and pinned capabilities (config/llm-models-config.ts). */
+    models: LlmModelTable;
   };
   workspace: string;
   /**
@@ -156,12 +156,24 @@ export interface CairnConfig {
     mcpServers?: string;
     /** Write tools that need no approval. */
     autoApprove: string[];
+    /** The approval policy from CAIRN_POLICY_FILE (with CAIRN_AUTO_APPROVE as a rule in it), if one is set. */
+    policy?: ApprovalPolicy;
   };
   /**
    * `host` is 127.0.0.1 unless set (0.0.0.0 in containers). `allowedHosts`: further host names
    * (normalised, no port) the server answers to besides the loopback names and `host`.
    */
   http: { host: string; port: number; apiToken?: string; allowedHosts?: string[] };
+  /** Worker Deployment membership (config/versioning-config.ts); the worker entry points apply it. */
+  versioning: VersioningSettings;
+  /** Who may use the HTTP API and the page (config/auth-config.ts). */
+  auth: AuthConfig;
+  /** Model prices per million tokens (config/price-config.ts); empty: every cost unknown. */
+  prices: PriceTable;
+  /** The worker's metrics endpoint and tracing (config/telemetry-config.ts). */
+  telemetry: TelemetryConfig;
+  /** Compression and encryption of payloads (config/payload-config.ts). */
+  payloads: PayloadSettings;
 }
 
 /** Thrown when the environment holds bad values; `lines` has one line per bad variable. */
@@ -197,41 +209,45 @@ function listOf(text: string | undefined): string[] {
  */
 export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): CairnConfig {
   const picked: Record<string, string> = {};
-  for (const name of ENV_NAMES) {
+  for (const name of Object.keys(envSchema.shape)) {
     const value = env[name];
     if (value !== undefined && value !== '') picked[name] = value;
   }
   const parsed = envSchema.safeParse(picked);
-  if (!parsed.success) {
+  const temporal = loadTemporalConfig(env);
+  if (!parsed.success || !temporal.ok) {
     const seen = new Set<string>();
-    const lines: string[] = [];
-    for (const issue of parsed.error.issues) {
+    const lines: string[] = temporal.ok ? [] : [...temporal.lines];
+    for (const issue of parsed.success ? [] : parsed.error.issues) {
       const name = String(issue.path[0] ?? '(environment)');
       if (seen.has(name)) continue;
       seen.add(name);
-      const secret = name.endsWith('_KEY') || name.endsWith('_TOKEN');
+      const secret =
+        name.endsWith('_KEY') || name.endsWith('_KEYS') || name.endsWith('_TOKEN') || name.endsWith('_SECRET');
       lines.push(`${name}: ${issue.message}, got ${secret ? 'a hidden value' : describe(picked[name])}`);
     }
     throw new ConfigError(lines.sort());
   }
   const e = parsed.data;
-  const tlsWanted = e.TEMPORAL_TLS ?? Boolean(e.TEMPORAL_API_KEY || e.TEMPORAL_TLS_CERT_PATH);
-  if (Boolean(e.TEMPORAL_TLS_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_KEY_PATH)) {
-    throw new ConfigError(['TEMPORAL_TLS_CERT_PATH / TEMPORAL_TLS_KEY_PATH: expected both or neither for mTLS']);
-  }
   const workspace = e.CAIRN_WORKSPACE ?? `${cwd.replace(/\/$/, '')}/.data/workspace`;
   const ledgerDir = e.CAIRN_LEDGER_DIR ?? `${workspace.replace(/\/+$/, '')}.ledger`;
   if (within(workspace, ledgerDir, cwd)) {
     throw new ConfigError([`CAIRN_LEDGER_DIR: expected a folder outside CAIRN_WORKSPACE, got ${describe(ledgerDir)}`]);
   }
+  const versioning = versioningSettings(e);
+  if ('error' in versioning) throw new ConfigError([versioning.error]);
+  const auth = resolveAuth(e);
+  if ('problems' in auth) throw new ConfigError(auth.problems);
+  const priced = loadPriceTable(e.CAIRN_PRICES_FILE);
+  if ('problems' in priced) throw new ConfigError(priced.problems);
+  const models = loadLlmModels(e.CAIRN_LLM_MODELS);
+  if ('problems' in models) throw new ConfigError(models.problems);
+  const policy = loadPolicyFile(e.CAIRN_POLICY_FILE, listOf(e.CAIRN_AUTO_APPROVE));
+  if ('problems' in policy) throw new ConfigError(policy.problems);
+  const payloads = payloadSettings(e);
+  if ('problems' in payloads) throw new ConfigError(payloads.problems);
   return {
-    temporal: {
-      address: e.TEMPORAL_ADDRESS ?? DEFAULT_TEMPORAL_ADDRESS,
-      addressConfigured: e.TEMPORAL_ADDRESS !== undefined,
-      namespace: e.TEMPORAL_NAMESPACE ?? 'default',
-      ...(e.TEMPORAL_API_KEY ? { apiKey: e.TEMPORAL_API_KEY } : {}),
-      ...(tlsWanted ? { tls: { certPath: e.TEMPORAL_TLS_CERT_PATH, keyPath: e.TEMPORAL_TLS_KEY_PATH } } : {}),
-    },
+    temporal: temporal.settings,
     taskQueue: e.CAIRN_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
     llm: {
       demo: e.OPENAI_BASE_URL === undefined && e.OPENAI_API_KEY === undefined,
@@ -241,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       timeoutMs: e.CAIRN_LLM_TIMEOUT_MS ?? 120_000,
       ratePerSecond: e.CAIRN_LLM_RATE_LIMIT,
       concurrency: e.CAIRN_LLM_CONCURRENCY ?? 20,
+      models: models.models,
     },
     workspace,
     ledgerDir,
@@ -249,6 +266,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       modules: listOf(e.CAIRN_TOOLS),
       mcpServers: e.CAIRN_MCP_SERVERS,
       autoApprove: listOf(e.CAIRN_AUTO_APPROVE),
+      ...(policy.policy ? { policy: policy.policy } : {}),
     },
     http: {
       host: e.CAIRN_HTTP_HOST ?? '127.0.0.1',
@@ -256,5 +274,10 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       apiToken: e.CAIRN_API_TOKEN,
       allowedHosts: e.CAIRN_HTTP_ALLOWED_HOSTS,
     },
+    versioning,
+    auth,
+    prices: priced.prices,
+    telemetry: telemetrySettings(e),
+    payloads,
   };
 }

@@ -6,6 +6,9 @@
  * error message cannot leak it. Pure: usable by the worker, the client and the HTTP server.
  */
 
+import type { AuthConfig } from './auth-config';
+import type { PayloadSettings } from './payload-config';
+
 /** What a removed secret is replaced with. */
 export const REDACTED = '[redacted]';
 
@@ -14,6 +17,8 @@ const MIN_SECRET_LENGTH = 8;
 
 /** Credential shapes, each replaced whole or in its secret part (the `secret` group). */
 const PATTERNS: readonly RegExp[] = [
+  // PEM private keys (a TLS client key from TEMPORAL_TLS_CLIENT_KEY_DATA or its file), whole.
+  /(?<secret>-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$))/g,
   // Authorization schemes: `Bearer abc…`, `Basic dXNl…`, `Token abc…`.
   /\b(?<scheme>Bearer|Basic|Token)\s+(?<secret>[A-Za-z0-9._~+/=-]{8,})/gi,
   // OpenAI / Anthropic style keys: sk-…, sk-proj-…, sk-ant-….
@@ -57,6 +62,13 @@ export function configuredSecrets(config: {
   llm: { apiKey?: string };
   temporal: { apiKey?: string };
   http?: { apiToken?: string };
+  auth?: AuthConfig;
+  payloads?: PayloadSettings;
 }): string[] {
-  return [config.llm.apiKey, config.temporal.apiKey, config.http?.apiToken].filter((s): s is string => s !== undefined);
+  const clientSecret = config.auth?.mode === 'oidc' ? config.auth.oidc.clientSecret : undefined;
+  // Encryption keys as they are written in the configuration (base64), should one reach a message.
+  const keys = (config.payloads?.keys ?? []).map((k) => k.key.toString('base64'));
+  return [config.llm.apiKey, config.temporal.apiKey, config.http?.apiToken, clientSecret, ...keys].filter(
+    (s): s is string => s !== undefined,
+  );
 }

@@ -1,30 +1,14 @@
 /**
- * Connection options for Temporal from the configuration: address, namespace, and TLS or an
- * API key for Temporal Cloud. Shared by the worker (NativeConnection) and clients (Connection).
+ * Connection options for Temporal from the configuration: address, and TLS or an API key for
+ * Temporal Cloud, as the SDK's configuration loader built them (config/temporal-config.ts).
+ * Shared by the worker (NativeConnection) and clients (Connection).
  */
-import { readFileSync } from 'node:fs';
 import type { CairnConfig } from './config';
+import type { TemporalConnectionOptions } from './temporal-config';
 
-/** Options accepted by both `NativeConnection.connect` and `Connection.connect`. */
-export interface TemporalConnectionOptions {
-  address: string;
-  apiKey?: string;
-  tls?: boolean | { clientCertPair?: { crt: Buffer; key: Buffer } };
-}
+export type { TemporalConnectionOptions } from './temporal-config';
 
-/** Builds connection options; reads mTLS files when configured. */
+/** The options both `NativeConnection.connect` and `Connection.connect` take. */
 export function connectionOptions(temporal: CairnConfig['temporal']): TemporalConnectionOptions {
-  const { tls } = temporal;
-  return {
-    address: temporal.address,
-    ...(temporal.apiKey ? { apiKey: temporal.apiKey } : {}),
-    ...(tls
-      ? {
-          tls:
-            tls.certPath && tls.keyPath
-              ? { clientCertPair: { crt: readFileSync(tls.certPath), key: readFileSync(tls.keyPath) } }
-              : true,
-        }
-      : {}),
-  };
+  return temporal.connection;
 }

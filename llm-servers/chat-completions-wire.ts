@@ -23,6 +23,20 @@ export interface AssistantAnswer {
   toolCalls: WireToolCall[];
   /** Reported as given; estimated from text sizes (4 characters a token) when left out. */
   usage?: { promptTokens: number; completionTokens: number };
+  /** Quirks of real servers, for the tests' fake: see {@link WireQuirks}. */
+  quirks?: WireQuirks;
+}
+
+/** How real servers stray from OpenAI's answers; the scripted fake imitates them on demand. */
+export interface WireQuirks {
+  /** `finish_reason` as given (e.g. `length`: the reply was cut at `max_tokens`). */
+  finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter';
+  /** A separate `reasoning_content` field beside the content (llama.cpp, vLLM, DeepSeek). */
+  reasoningContent?: string;
+  /** No `usage` at all in the answer. */
+  omitUsage?: boolean;
+  /** Tool call `arguments` sent as a JSON object instead of a JSON string. */
+  objectArguments?: boolean;
 }
 
 /** A Chat Completions request as received: its body, and its headers as one string each. */
@@ -79,6 +93,7 @@ export function chatCompletion(
   request: ChatCompletionCreateParamsNonStreaming,
   answer: AssistantAnswer,
 ): ChatCompletion {
+  const quirks = answer.quirks ?? {};
   const toolCalls = answer.toolCalls.map((call) => ({
     id: call.id,
     type: 'function' as const,
@@ -87,10 +102,14 @@ export function chatCompletion(
       arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
     },
   }));
+  // Some servers send the arguments object itself; the openai types cannot say so.
+  const wireToolCalls = quirks.objectArguments
+    ? answer.toolCalls.map((call, i) => ({ ...toolCalls[i], function: { name: call.name, arguments: call.arguments } }))
+    : toolCalls;
   const promptTokens = answer.usage?.promptTokens ?? Math.ceil(JSON.stringify(request.messages).length / 4);
   const completionTokens =
     answer.usage?.completionTokens ?? Math.ceil(((answer.content ?? '') + JSON.stringify(toolCalls)).length / 4);
-  return {
+  const completion: ChatCompletion = {
     id,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
@@ -98,20 +117,26 @@ export function chatCompletion(
     choices: [
       {
         index: 0,
-        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+        finish_reason: quirks.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
         logprobs: null,
         message: {
           role: 'assistant',
           content: answer.content,
           refusal: null,
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          ...(toolCalls.length > 0 ? { tool_calls: wireToolCalls as typeof toolCalls } : {}),
+          ...(quirks.reasoningContent !== undefined ? { reasoning_content: quirks.reasoningContent } : {}),
         },
       },
     ],
-    usage: {
-      prompt_tokens: promptTokens,
-      completion_tokens: completionTokens,
-      total_tokens: promptTokens + completionTokens,
-    },
+    ...(quirks.omitUsage
+      ? {}
+      : {
+          usage: {
+            prompt_tokens: promptTokens,
+            completion_tokens: completionTokens,
+            total_tokens: promptTokens + completionTokens,
+          },
+        }),
   };
+  return completion;
 }

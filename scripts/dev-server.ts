@@ -6,7 +6,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Connection } from '@temporalio/client';
+import { connectTemporal } from '../config/grpc-interceptors';
 import type { SearchAttributeType } from '@temporalio/common';
 import * as searchAttributes from '../workflows/search-attributes';
 
@@ -70,6 +70,8 @@ export interface DevServerOptions {
   port: number;
   /** Web UI port; omit for a headless server. */
   uiPort?: number;
+  /** The codec server the Web UI decodes payloads with (Cairn's `/codec`, when encryption is on). */
+  uiCodecEndpoint?: string;
   ip?: string;
   /** Server log file; defaults to inheriting the parent's stderr. */
   logFile?: string;
@@ -92,6 +94,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   mkdirSync(dirname(options.dbFile), { recursive: true });
   const args = ['server', 'start-dev', '--db-filename', options.dbFile, '--ip', ip, '--port', String(options.port)];
   args.push(...(options.uiPort ? ['--ui-port', String(options.uiPort)] : ['--headless']));
+  if (options.uiPort && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries({ ...DYNAMIC_CONFIG, ...options.dynamicConfig })) {
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
@@ -122,7 +125,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 /** True when something answers Temporal health checks at `address`. */
 export async function isServing(address: string): Promise<boolean> {
   try {
-    const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+    const connection = await connectTemporal({ address, connectTimeout: 1_000 });
     try {
       await connection.healthService.check({});
       return true;

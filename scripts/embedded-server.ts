@@ -12,9 +12,15 @@ export const EMBEDDED = {
   dbFile: join(__dirname, '..', '.data', 'temporal.db'),
 } as const;
 
-/** Starts the embedded dev server, logging which binary runs and where its data lives. */
-export async function startEmbeddedServer(): Promise<DevServer> {
+/** The embedded Web UI's origin: the codec server answers it cross-origin by default. */
+export const EMBEDDED_UI_ORIGIN = `http://${EMBEDDED.ip}:${EMBEDDED.uiPort}`;
+
+/**
+ * Starts the embedded dev server, logging which binary runs and where its data lives.
+ * @param uiCodecEndpoint the codec server its Web UI decodes payloads with, when encryption is on.
+ */
+export async function startEmbeddedServer(uiCodecEndpoint?: string): Promise<DevServer> {
   const cli = ensureTemporalCli();
   console.log(`Starting ${temporalVersion(cli)} with data in ${EMBEDDED.dbFile}`);
-  return startDevServer({ cli, ...EMBEDDED });
+  return startDevServer({ cli, ...EMBEDDED, ...(uiCodecEndpoint ? { uiCodecEndpoint } : {}) });
 }

@@ -4,7 +4,8 @@
  * registers them itself; a self-hosted cluster (docker-compose.yml) needs this once.
  * Temporal Cloud namespaces are set up in the Cloud UI or with tcld instead.
  */
-import { Connection } from '@temporalio/client';
+
+import { connectTemporal } from '../config/grpc-interceptors';
 import { temporal } from '@temporalio/proto';
 import { loadConfigOrExit } from '../config/load-config-or-exit';
 import { connectionOptions } from '../config/temporal-connection';
@@ -15,7 +16,7 @@ const { IndexedValueType } = temporal.api.enums.v1;
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const namespace = config.temporal.namespace;
-  const connection = await Connection.connect(connectionOptions(config.temporal));
+  const connection = await connectTemporal(connectionOptions(config.temporal));
   try {
     const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
     const missing = SEARCH_ATTRIBUTE_KEYS.filter(({ name }) => customAttributes?.[name] === undefined);

@@ -14,12 +14,19 @@ export interface WorkerProcess {
   kill: (signal: NodeJS.Signals) => Promise<void>;
 }
 
-/** Starts `npm run worker`'s entry point with `env` and waits until it polls. */
-export async function startWorkerProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<WorkerProcess> {
+/**
+ * Starts `npm run worker`'s entry point (or `entry`, a script that runs a worker the same way)
+ * with `env` and waits until it polls. Unversioned unless `env` turns Worker Deployments on.
+ */
+export async function startWorkerProcess(
+  env: Record<string, string>,
+  readyTimeoutMs = 60_000,
+  entry = join(ROOT, 'worker', 'main.ts'),
+): Promise<WorkerProcess> {
   const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'worker', 'main.ts')], {
+  const child = spawn(process.execPath, ['--import', tsx, entry], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', CAIRN_WORKER_VERSIONING: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

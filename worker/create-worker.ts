@@ -3,7 +3,8 @@
  * the configuration. Used by `npm run worker`, `npm start` and the tests, so all three run
  * the same wiring.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../config/grpc-interceptors';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/create-activities';
 import { configuredSecrets, createRedactor } from '../config/redact-secrets';
@@ -12,18 +13,27 @@ import { createOpenAiClient } from '../activities/llm/openai-client';
 import { conversationReader } from '../activities/llm/read-conversation';
 import type { ToolDefinition } from '../activities/tools/define-tool';
 import type { CairnConfig } from '../config/config';
+import type { WorkerVersion } from '../config/versioning-config';
 import { connectionOptions } from '../config/temporal-connection';
+import { cairnDataConverter } from '../config/data-converter';
 import { DEMO_MODEL } from '../workflows/llm-types';
 import { llmTaskQueue } from '../workflows/llm-task-queue';
 import { loadConfiguredTools } from './load-tools';
-import { PRELOAD_MODULES, WORKFLOWS_PATH } from './workflows-path';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { createWorkerTelemetry } from './telemetry/worker-telemetry';
+import {
+  PRELOAD_MODULES,
+  prebuiltWorkflowBundle,
+  WORKFLOW_INTERCEPTOR_MODULES,
+  WORKFLOWS_PATH,
+} from './workflows-path';
 
 /** Where the worker gets workflow code: a prebuilt bundle (tests) or the source folder. */
 export type WorkflowSource = Pick<WorkerOptions, 'workflowBundle'> | Pick<WorkerOptions, 'workflowsPath'>;
 
 export interface CreateWorkerOptions {
   config: CairnConfig;
-  /** Defaults to bundling `workflows/` at start. */
+  /** Defaults to the bundle `npm run build` made, else to bundling `workflows/` at start. */
   workflows?: WorkflowSource;
   /** Reuse a connection (tests); otherwise one is opened from the configuration. */
   connection?: NativeConnection;
@@ -34,6 +44,13 @@ export interface CreateWorkerOptions {
    * Defaults to the SDK's `<pid>@<host>`, which every worker of one process shares.
    */
   identity?: string;
+  /**
+   * The Worker Deployment version both workers join (docs/operations.md#deploying-a-new-version);
+   * unversioned when absent, as in tests that do not opt in.
+   */
+  version?: WorkerVersion;
+  /** Collects spans here instead of where the configuration says (tests). */
+  spanProcessor?: SpanProcessor;
 }
 
 /**
@@ -58,14 +75,23 @@ export async function createWorker({
   connection,
   tools,
   identity,
+  version,
+  spanProcessor,
 }: CreateWorkerOptions): Promise<CairnWorker> {
+  // The caller's bundle (tests), else the one `npm run build` made, else none: bundle the source now.
+  const source = workflows ?? prebuiltWorkflowBundle();
   const options = connectionOptions(config.temporal);
   const workerConnection = connection ?? (await NativeConnection.connect(options));
   // Activities read conversations through a client connection of their own.
-  const clientConnection = await Connection.connect(options);
-  const conversations = conversationReader(
-    new Client({ connection: clientConnection, namespace: config.temporal.namespace }),
-  );
+  const clientConnection = await connectTemporal(options);
+  // Compression and encryption (config/data-converter.ts): the same codecs for both workers and the client.
+  const dataConverter = cairnDataConverter(config.payloads);
+  const activityClient = new Client({
+    connection: clientConnection,
+    namespace: config.temporal.namespace,
+    dataConverter,
+  });
+  const conversations = conversationReader(activityClient);
   const configured = await loadConfiguredTools(config);
   // No endpoint configured: the labelled offline demo model, served on loopback.
   const demo = config.llm.demo ? await startDemoServer() : undefined;
@@ -78,28 +104,47 @@ export async function createWorker({
     ledgerDir: config.ledgerDir,
     redact: createRedactor(configuredSecrets(config)),
     autoApprove: config.tools.autoApprove,
+    ...(config.tools.policy ? { policy: config.tools.policy } : {}),
     fetchAllow: config.tools.fetchAllow,
     tools: [...configured.tools, ...(tools ?? [])],
+    prices: config.prices,
+    models: config.llm.models,
   });
   const { callLlm, ...otherActivities } = activities;
+  const telemetry = createWorkerTelemetry({
+    telemetry: config.telemetry,
+    defaultModel: llm.model,
+    client: activityClient,
+    taskQueue: config.taskQueue,
+    ...(spanProcessor ? { spanProcessor } : {}),
+  });
   const common = {
     connection: workerConnection,
     namespace: config.temporal.namespace,
     // Heartbeats are how cancellation reaches an activity; the default throttle (80% of the
     // heartbeat timeout) would leave a cancelled LLM call running for up to 24 s.
     maxHeartbeatThrottleInterval: '2 seconds',
+    dataConverter,
     ...(identity !== undefined ? { identity } : {}),
+    ...deploymentOptions(version),
   } as const;
   const worker = await Worker.create({
     ...common,
     taskQueue: config.taskQueue,
-    ...(workflows ?? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: PRELOAD_MODULES } }),
+    ...(source ?? { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: PRELOAD_MODULES } }),
+    interceptors: {
+      activity: telemetry.activityInterceptors,
+      // Only used when bundling at start; a prebuilt bundle already holds these modules.
+      ...(source ? {} : { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
+    },
+    sinks: telemetry.sinks,
     activities: otherActivities,
   });
   const llmWorker = await Worker.create({
     ...common,
     taskQueue: llmTaskQueue(config.taskQueue),
     activities: { callLlm },
+    interceptors: { activity: telemetry.activityInterceptors },
     maxConcurrentActivityTaskExecutions: config.llm.concurrency,
     ...(config.llm.ratePerSecond ? { maxTaskQueueActivitiesPerSecond: config.llm.ratePerSecond } : {}),
   });
@@ -118,6 +163,7 @@ export async function createWorker({
       return result;
     },
     close: async () => {
+      await telemetry.close();
       await configured.close();
       await demo?.close();
       await conversations.drain();
@@ -125,4 +171,13 @@ export async function createWorker({
       if (!connection) await workerConnection.close();
     },
   };
+}
+
+/**
+ * Worker Deployment options: workflows are PINNED to the version that started them unless they
+ * say otherwise (agents move at safe boundaries by continuing as new; see agent-workflow.ts).
+ */
+function deploymentOptions(version: WorkerVersion | undefined): Pick<WorkerOptions, 'workerDeploymentOptions'> {
+  if (!version) return {};
+  return { workerDeploymentOptions: { version, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' } };
 }

@@ -1,13 +1,19 @@
 /**
  * `npm run worker`: one Cairn worker configured by the environment. Run as many as you like
- * on the same task queue to scale out; SIGINT / SIGTERM drain it gracefully.
+ * on the same task queue to scale out; SIGINT / SIGTERM drain it gracefully; SIGHUP reloads the
+ * approval policy file.
  */
 import { loadConfigOrExit } from '../config/load-config-or-exit';
+import { reloadPolicyOnHangUp } from './reload-policy';
 import { inspect } from 'node:util';
 import { configuredSecrets, createRedactor, type Redactor } from '../config/redact-secrets';
 import { createWorker } from './create-worker';
+import { configuredVersion, describeVersion, joinDeployment } from './deployment-version';
 import { describeLlm } from './describe-llm';
+import { probeLlmServer } from './probe-llm';
+import { describeTelemetry } from './telemetry/describe-telemetry';
 import { installRedactingRuntime } from './redacting-logger';
+import { prebuiltWorkflowBundle } from './workflows-path';
 
 /** Pattern-based until the configuration names the secrets too. */
 let redact: Redactor = createRedactor([]);
@@ -15,10 +21,20 @@ let redact: Redactor = createRedactor([]);
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   redact = createRedactor(configuredSecrets(config));
-  installRedactingRuntime(redact);
-  const cairn = await createWorker({ config });
-  console.log(`Worker on task queue "${config.taskQueue}" at ${config.temporal.address}; ${describeLlm(config)}`);
-  await cairn.run();
+  installRedactingRuntime(redact, 'INFO', { metricsAddress: config.telemetry.metrics?.address });
+  console.log(prebuiltWorkflowBundle() ? 'Workflows: the prebuilt bundle' : 'Workflows: bundling workflows/ at start');
+  const version = configuredVersion(config);
+  const cairn = await createWorker({ config, ...(version ? { version } : {}) });
+  console.log(
+    `Worker on task queue "${config.taskQueue}" at ${config.temporal.address} (${describeVersion(version)}); ${describeLlm(config)}`,
+  );
+  console.log(describeTelemetry(config.telemetry));
+  if (!config.llm.demo) for (const line of await probeLlmServer(config.llm)) console.log(line);
+  reloadPolicyOnHangUp(config);
+  const running = cairn.run();
+  // The version registers once the worker polls; a deployment's first version becomes current.
+  if (version) console.log(await joinDeployment(config, version, 'if-none-current'));
+  await running;
   await cairn.close();
 }
 

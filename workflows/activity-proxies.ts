@@ -10,7 +10,7 @@ import type { LlmCallInput, LlmCallResult } from './llm-types';
 import { llmTaskQueue } from './llm-task-queue';
 
 const { callLlm } = proxyActivities<Activities>(llmProfile);
-export const { runTool, listTools } = proxyActivities<Activities>(toolProfile);
+export const { runTool, listTools, decideToolCall } = proxyActivities<Activities>(toolProfile);
 
 /** One model call on the LLM task queue, with a summary for the Temporal UI. */
 export function llmCall(summary: string, input: LlmCallInput): Promise<LlmCallResult> {

@@ -12,7 +12,8 @@ export const STEP_WORKFLOW_TYPE = 'stepWorkflow';
 
 /** What `agentWorkflow` returns. */
 export interface AgentResult {
-  status: 'completed' | 'cancelled';
+  /** `stopped`: ended early by a budget (or deadline) decision; `answer` is a mechanical summary. */
+  status: 'completed' | 'stopped' | 'cancelled';
   answer?: string;
   usage: TokenUsage;
 }

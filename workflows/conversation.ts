@@ -45,6 +45,13 @@ export class Conversations {
     this.bytes[key] = (this.bytes[key] ?? 0) + messages.reduce((sum, m) => sum + JSON.stringify(m).length, 0);
   }
 
+  /** Replaces the messages of `key` (a view made from another conversation, e.g. one cut to fit a context). */
+  set(key: string, messages: LlmMessage[]): void {
+    this.byKey[key] = [];
+    this.bytes[key] = 0;
+    this.append(key, ...messages);
+  }
+
   /** A reference to the current contents of `key`. */
   ref(key: string): ConversationRef {
     const { workflowId, runId } = workflowInfo();

@@ -15,6 +15,12 @@ export const ERROR_CODES = [
   'LLM_AUTH',
   /** 400 / 404 / 422 and other 4xx: the request itself is wrong; not retried. */
   'LLM_REJECTED',
+  /**
+   * The conversation (plus the reply's token allowance) is longer than the model's context
+   * window, as the endpoint said (llama.cpp "exceeds the available context size", OpenAI
+   * `context_length_exceeded`); not retried: the same request would fail the same way.
+   */
+  'LLM_CONTEXT_EXCEEDED',
   /** The endpoint answered with something that is not a chat completion; retried. */
   'LLM_BAD_RESPONSE',
   /** The agent input breaks the schema (the message lists each `path: message`). */
@@ -25,6 +31,8 @@ export const ERROR_CODES = [
   'STEP_FAILED',
   /** A step used up its rounds without calling finish_step. */
   'STEP_ROUNDS_EXHAUSTED',
+  /** A step ended because too many of its tool calls failed or were refused (`limits.maxToolErrors`). */
+  'STEP_TOOL_ERRORS',
   /** An interaction outlived its timeout and the policy said to fail. */
   'INTERACTION_EXPIRED',
   /** A tool failed in a way it marked transient; retried by the tool activity's retry policy. */
@@ -39,14 +47,29 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   /** An agent with that id already exists (HTTP 409). */
   'CONFLICT',
-  /** HTTP 401: the bearer token is missing or wrong. */
+  /** The agent has ended (completed, stopped, failed or cancelled): it cannot be paused or resumed (HTTP 409). */
+  'AGENT_FINISHED',
+  /** HTTP 401: no credentials, or a token, session or JWT that is wrong, forged or expired. */
   'UNAUTHORIZED',
+  /** HTTP 403: the signed-in principal lacks the role the route needs. */
+  'FORBIDDEN',
+  /** HTTP 400: an answer's `by` names someone other than the signed-in principal. */
+  'BY_MISMATCH',
+  /** HTTP 409: a second approval of a two-person approval by the person who gave the first. */
+  'SAME_APPROVER',
+  /** HTTP 403: an approval by someone without the role the approval policy names for it. */
+  'ROLE_REQUIRED',
   /** HTTP 413: the request body is over the limit. */
   'PAYLOAD_TOO_LARGE',
   /** HTTP 415: a route that reads a JSON body got another media type (or none). */
   'UNSUPPORTED_MEDIA_TYPE',
   /** HTTP 421: the `Host` names a host the HTTP API does not answer to (DNS rebinding guard). */
   'HOST_NOT_ALLOWED',
+  /**
+   * HTTP 422 from the codec server: a payload that cannot be decoded — encrypted with a key id not
+   * configured (the message names it), altered, truncated, or under the wrong key.
+   */
+  'PAYLOAD_UNDECODABLE',
   /** HTTP 500: anything unexpected; the details stay in the server's log. */
   'INTERNAL',
 ] as const;

@@ -34,7 +34,7 @@ export function answerRejection(rejection: AnswerRejection): ApplicationFailure 
 }
 
 const rejectionDetailSchema = z.object({
-  code: z.enum(ERROR_CODES).extract(['NOT_OPEN', 'INVALID_ANSWER']),
+  code: z.enum(ERROR_CODES).extract(['NOT_OPEN', 'INVALID_ANSWER', 'SAME_APPROVER', 'ROLE_REQUIRED']),
   field: z.string(),
 });
 

@@ -16,6 +16,8 @@ export interface ModelSettings {
   temperature?: number;
   topP?: number;
   maxTokens?: number;
+  /** The model's context window in tokens; conversations are cut to fit it (workflows/fit-conversation.ts). */
+  contextTokens?: number;
 }
 
 /** A tool call the model made. `arguments` is the raw JSON text the model wrote. */
@@ -61,13 +63,25 @@ export interface LlmCallInput {
   toolNames?: string[];
   /** Ask for a JSON object in the content. */
   json?: boolean;
+  /**
+   * The JSON Schema the content must match, by name (the activity derives it from the zod plan
+   * schemas): sent as a strict `response_format: json_schema` where the endpoint takes one.
+   * Implies `json`.
+   */
+  schema?: LlmReplySchema;
 }
+
+/** Reply schemas the LLM activity knows: a whole plan, or the remaining steps of a replan. */
+export type LlmReplySchema = 'plan' | 'replan';
 
 /** Result of the `callLlm` activity. */
 export interface LlmCallResult {
   content: string | null;
   toolCalls: LlmToolCall[];
+  /** `length` when the reply was cut at its `max_tokens` (or the context's end). */
   finishReason: string;
   model: string;
   usage: TokenUsage;
+  /** What the timeline should hear about this call, e.g. a feature the endpoint refused. */
+  notices?: string[];
 }

@@ -11,7 +11,7 @@ import { toInteractionSpec } from './interactions/ask-user-tool';
 import type { AnswerRejection } from './interactions/answer-rejection';
 import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
 import { firstIssuePath, issueLines } from './issue-lines';
-import type { StepAnswer, StepInteractionRequest, StepProgress } from './messages';
+import type { HoldRequest, StepAnswer, StepHold, StepInteractionRequest, StepProgress } from './messages';
 import { tokenUsageSchema, toolCallRecordSchema } from './state/step-run-schema';
 
 /** A parsed payload, or why it was refused (`path: message` lines joined). */
@@ -45,6 +45,10 @@ const stepProgressSchema = z.object({
   model: z.string().optional(),
   usage: tokenUsageSchema,
   toolCalls: z.array(toolCallRecordSchema),
+  notices: z
+    .array(z.object({ type: z.enum(['llm.cut', 'llm.notice', 'step.guard']), message: z.string().max(2000) }))
+    .max(100)
+    .optional(),
 });
 
 /** The internal `stepProgress` signal's payload (step → agent). */
@@ -64,6 +68,16 @@ const stepAnswerSchema = z.object({
 /** The internal `stepAnswer` signal's payload (agent → step); the step checks the answer's kind. */
 export const parseStepAnswer = (value: unknown): Parsed<StepAnswer> => parseWith(stepAnswerSchema, value);
 
+const holdRequestSchema = z.object({ by: z.string().max(MAX_ID).optional(), reason: z.string().max(2000).optional() });
+
+/** The public `pause` and `resume` signals' payload; absent means neither who nor why. */
+export const parseHoldRequest = (value: unknown): Parsed<HoldRequest> =>
+  value === undefined || value === null ? { ok: true, value: {} } : parseWith(holdRequestSchema, value);
+
+/** The internal `stepHold` signal's payload (agent → step). */
+export const parseStepHold = (value: unknown): Parsed<StepHold> =>
+  parseWith(z.object({ held: z.boolean(), round: count.optional() }), value);
+
 const approvalSpecSchema = z.object({
   kind: z.literal('tool.approval'),
   prompt: z.string().min(1, 'must not be empty'),
@@ -71,6 +85,10 @@ const approvalSpecSchema = z.object({
   arguments: z.unknown(),
   digest: z.string().min(1, 'must not be empty'),
   why: z.string().optional(),
+  /** The approval policy's rule, the role it names and how many people must approve. */
+  rule: z.string().optional(),
+  role: z.string().optional(),
+  approvers: z.number().int().min(1).max(5).optional(),
 });
 
 const stepInteractionEnvelope = z.object({

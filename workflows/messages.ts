@@ -2,7 +2,7 @@
  * Every Temporal message of Cairn, defined once (docs/contracts.md#messages). Clients, the CLI, the web app and
  * tests use these objects, never string literals.
  *
- * Public: signal and update `answer`, query `state`.
+ * Public: signal and update `answer`, query `state`, signals `pause` and `resume`.
  * Internal: `conversation` (read by the LLM activity so conversations never travel as activity
  * input) and the step ↔ agent signals that route a step's questions through
  * the agent, which owns every interaction.
@@ -19,6 +19,17 @@ export const answerSignal = defineSignal<[AnswerInput]>('answer');
 export const answerUpdate = defineUpdate<AnswerAccepted, [AnswerInput]>('answer');
 /** The whole agent state; pass `afterSeq` to get only newer timeline events. */
 export const stateQuery = defineQuery<AgentState, [StateQueryArgs?]>('state');
+
+/** Hold the agent: no new model or tool call starts anywhere in its tree until `resume`. */
+export const pauseSignal = defineSignal<[HoldRequest?]>('pause');
+/** Lift an operator's `pause`; work goes on where it stopped. */
+export const resumeSignal = defineSignal<[HoldRequest?]>('resume');
+
+/** Who pauses or resumes, and why (both free text, kept on the timeline). */
+export interface HoldRequest {
+  by?: string;
+  reason?: string;
+}
 
 export interface AnswerAccepted {
   interactionId: string;
@@ -41,6 +52,11 @@ export interface ConversationQueryArgs {
 export const stepInteractionSignal = defineSignal<[StepInteractionRequest]>('stepInteraction');
 /** Step → agent: a round finished (usage, tool calls) — live progress. */
 export const stepProgressSignal = defineSignal<[StepProgress]>('stepProgress');
+/**
+ * Agent → step: hold (no new model or tool call) or go on; sent when the agent's hold changes,
+ * and by an agent with a budget in answer to each round's report.
+ */
+export const stepHoldSignal = defineSignal<[StepHold]>('stepHold');
 /** Agent → step: the answer to a step's interaction. */
 export const stepAnswerSignal = defineSignal<[StepAnswer]>('stepAnswer');
 
@@ -58,6 +74,23 @@ export interface StepProgress {
   model?: string;
   usage: TokenUsage;
   toolCalls: ToolCallRecord[];
+  /**
+   * What the agent's timeline should hear of this round: its model call (a cut reply, a
+   * capability step down) and its loop guards (calls refused, approvals not asked again).
+   */
+  notices?: StepNotice[];
+}
+
+/** A timeline event a step's round asks for. */
+export interface StepNotice {
+  type: 'llm.cut' | 'llm.notice' | 'step.guard';
+  message: string;
+}
+
+export interface StepHold {
+  held: boolean;
+  /** Set when this answers the step's report of that round (a metered agent acknowledges each). */
+  round?: number;
 }
 
 export interface StepAnswer {

@@ -10,3 +10,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 export const AgentPhaseKey = defineSearchAttributeKey('AgentPhase', SearchAttributeType.KEYWORD);
 /** True while any interaction waits for a human: `AgentAwaitingInput = true` in the Temporal UI. */
 export const AgentAwaitingInputKey = defineSearchAttributeKey('AgentAwaitingInput', SearchAttributeType.BOOL);
+/** Tokens the agent's whole tree used so far, kept current at step boundaries: `AgentTokens > 100000`. */
+export const AgentTokensKey = defineSearchAttributeKey('AgentTokens', SearchAttributeType.INT);
+/** Its cost in US dollars from the price table (unset while unknown): `AgentCostUsd > 5`. */
+export const AgentCostUsdKey = defineSearchAttributeKey('AgentCostUsd', SearchAttributeType.DOUBLE);

@@ -1,6 +1,9 @@
 /**
  * The `callLlm` activity: one Chat Completions request through the `openai` client, with the
  * `X-Cairn-*` headers (docs/contracts.md#llm-protocol), cancellation wired to the activity, and errors classified.
+ * Every request carries a `max_tokens` for its purpose (max-tokens.ts) and asks for the most
+ * structured output the endpoint takes for the model (model-capabilities.ts); a refusal by name
+ * steps down once and the call goes on, telling the timeline in `notices`.
  */
 import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
@@ -10,9 +13,16 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { ApplicationFailure } from '@temporalio/common';
+import { APIError } from 'openai';
 import type { LlmCallInput, LlmCallResult, LlmMessage, LlmToolSpec } from '../../workflows/llm-types';
+import { costOf, type PriceTable } from '../../config/price-config';
+import type { LlmModelTable } from '../../config/llm-models-config';
 import type { Redactor } from '../../config/redact-secrets';
 import { classifyLlmError } from './classify-llm-error';
+import { maxTokensFor } from './max-tokens';
+import { createCapabilityStore, type CapabilityStore, type ModelCapabilities } from './model-capabilities';
+import { readToolCalls, readUsage, stripReasoning } from './read-completion';
+import { replyJsonSchema } from './reply-schemas';
 
 const HEARTBEAT_EVERY_MS = 1_000;
 
@@ -27,6 +37,12 @@ export interface LlmDeps {
   toolSpec(name: string): LlmToolSpec | undefined;
   /** Removes secrets from error text before it is recorded anywhere. */
   redact: Redactor;
+  /** Prices per model; a model it does not name has an unknown cost. */
+  prices?: PriceTable;
+  /** Per-model reply budgets and pinned capabilities (`CAIRN_LLM_MODELS`). */
+  models?: LlmModelTable;
+  /** What the endpoint takes per model, learned in this process; one is made when absent. */
+  capabilities?: CapabilityStore;
 }
 
 function toOpenAiMessage(message: LlmMessage): ChatCompletionMessageParam {
@@ -53,29 +69,65 @@ function toOpenAiMessage(message: LlmMessage): ChatCompletionMessageParam {
   }
 }
 
-function toOpenAiTool(tool: LlmToolSpec): ChatCompletionTool {
+function toOpenAiTool(tool: LlmToolSpec, strict: boolean): ChatCompletionTool {
   return {
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      ...(strict ? { strict: true } : {}),
+    },
   };
 }
+
+/** The response format a call asks for, as far as the endpoint's capabilities go. */
+function responseFormatOf(
+  input: LlmCallInput,
+  caps: ModelCapabilities,
+): ChatCompletionCreateParamsNonStreaming['response_format'] {
+  if (!input.json && !input.schema) return undefined;
+  if (input.schema && caps.responseFormat === 'json_schema') {
+    return {
+      type: 'json_schema',
+      json_schema: {
+        name: input.schema,
+        schema: replyJsonSchema(input.schema),
+        ...(caps.strict ? { strict: true } : {}),
+      },
+    };
+  }
+  return caps.responseFormat === 'text' ? undefined : { type: 'json_object' };
+}
+
+/** What `buildRequest` needs beyond the call: the default model, its capabilities and settings. */
+export interface RequestContext {
+  defaultModel: string;
+  capabilities?: ModelCapabilities;
+  models?: LlmModelTable;
+}
+
+const FULL_CAPABILITIES: ModelCapabilities = { responseFormat: 'json_schema', strict: true, tools: true };
 
 /** Builds the request body; exported for unit tests. */
 export function buildRequest(
   input: LlmCallInput,
   messages: LlmMessage[],
   tools: LlmToolSpec[],
-  defaultModel: string,
+  context: RequestContext,
 ): ChatCompletionCreateParamsNonStreaming {
   const m = input.model ?? {};
+  const model = m.name ?? context.defaultModel;
+  const caps = context.capabilities ?? FULL_CAPABILITIES;
+  const responseFormat = responseFormatOf(input, caps);
   return {
-    model: m.name ?? defaultModel,
+    model,
     messages: messages.map(toOpenAiMessage),
     ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
     ...(m.topP !== undefined ? { top_p: m.topP } : {}),
-    ...(m.maxTokens !== undefined ? { max_tokens: m.maxTokens } : {}),
-    ...(tools.length ? { tools: tools.map(toOpenAiTool) } : {}),
-    ...(input.json ? { response_format: { type: 'json_object' as const } } : {}),
+    max_tokens: maxTokensFor(input.purpose, model, m.maxTokens, context.models),
+    ...(tools.length ? { tools: tools.map((tool) => toOpenAiTool(tool, caps.strict)) } : {}),
+    ...(responseFormat ? { response_format: responseFormat } : {}),
   };
 }
 
@@ -104,23 +156,42 @@ function toolsOf(input: LlmCallInput, deps: LlmDeps): LlmToolSpec[] {
   });
 }
 
+/** Most refusals one call steps down through: strict, then json_schema, then json_object. */
+const MAX_STEP_DOWNS = 3;
+
 export function createLlmActivities(deps: LlmDeps) {
   const { openai, defaultModel } = deps;
+  const store = deps.capabilities ?? createCapabilityStore(deps.models);
+  const endpoint = openai.baseURL;
   return {
     /** One model call; see LlmCallInput. */
     callLlm: async (input: LlmCallInput): Promise<LlmCallResult> => {
       const headers: Record<string, string> = { 'X-Cairn-Purpose': input.purpose, 'X-Cairn-Agent': input.agentId };
       if (input.stepId !== undefined) headers['X-Cairn-Step'] = input.stepId;
-      const request = buildRequest(input, await conversationOf(input, deps), toolsOf(input, deps), defaultModel);
+      const messages = await conversationOf(input, deps);
+      const tools = toolsOf(input, deps);
+      const model = input.model?.name ?? defaultModel;
       const context = Context.current();
+      const notices: string[] = [];
       // Heartbeats are how a cancellation reaches a running activity.
       const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+      let request;
       let completion;
       try {
-        completion = await openai.chat.completions.create(request, {
-          headers,
-          signal: context.cancellationSignal,
-        });
+        for (let downs = 0; ; downs++) {
+          const capabilities = store.get(endpoint, model);
+          request = buildRequest(input, messages, tools, { defaultModel, capabilities, models: deps.models });
+          try {
+            completion = await openai.chat.completions.create(request, { headers, signal: context.cancellationSignal });
+            break;
+          } catch (err) {
+            const refused = downs < MAX_STEP_DOWNS && err instanceof APIError && err.status !== undefined;
+            const step = refused ? store.downgrade(endpoint, model, sentFeatures(request), err.message) : undefined;
+            if (!step) throw err;
+            notices.push(step.notice);
+            context.log.warn(`LLM ${endpoint}: ${step.notice}`);
+          }
+        }
       } catch (err) {
         throw classifyLlmError(err, deps.redact);
       } finally {
@@ -128,21 +199,35 @@ export function createLlmActivities(deps: LlmDeps) {
       }
       const choice = completion.choices?.[0];
       if (!choice) throw classifyLlmError(new Error('the completion has no choices'), deps.redact);
-      const toolCalls = (choice.message.tool_calls ?? []).flatMap((c) =>
-        c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+      const toolCalls = readToolCalls(choice.message);
+      const content = stripReasoning(choice.message.content);
+      const usage = readUsage(
+        completion,
+        JSON.stringify(request.messages),
+        (choice.message.content ?? '') + toolCalls.map((c) => c.arguments).join(''),
       );
-      const usage = completion.usage;
+      // Priced by the model asked for, else by the name the endpoint answered with.
+      const price = deps.prices?.[request.model] ?? deps.prices?.[completion.model];
+      usage.costUsd = costOf(usage, price);
       return {
-        content: choice.message.content ?? null,
+        content,
         toolCalls,
         finishReason: choice.finish_reason,
         model: completion.model,
-        usage: {
-          promptTokens: usage?.prompt_tokens ?? 0,
-          completionTokens: usage?.completion_tokens ?? 0,
-          totalTokens: usage?.total_tokens ?? 0,
-        },
+        usage,
+        ...(notices.length ? { notices } : {}),
       };
     },
+  };
+}
+
+/** What a request asked of the endpoint that it may refuse. */
+function sentFeatures(request: ChatCompletionCreateParamsNonStreaming) {
+  const format = request.response_format?.type;
+  const strictSchema = format === 'json_schema' && request.response_format?.json_schema.strict === true;
+  const strictTools = (request.tools ?? []).some((t) => t.type === 'function' && t.function.strict === true);
+  return {
+    ...(format === 'json_schema' || format === 'json_object' ? { responseFormat: format } : {}),
+    strict: strictSchema || strictTools,
   };
 }

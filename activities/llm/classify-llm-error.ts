@@ -2,8 +2,11 @@
  * Turns whatever the `openai` client threw into an `ApplicationFailure` with a stable code
  * (workflows/error-codes.ts) and the right retry behaviour (docs/architecture.md#llm-calls): 408 / 409 / 429 /
  * 5xx / timeouts / connection failures retry — 429 after the endpoint's Retry-After — while
- * 400 / 401 / 403 / 404 / 422 never do. The openai client's own retries are off, so Temporal's
- * retry policy is the only one and each attempt shows in the UI.
+ * 400 / 401 / 403 / 404 / 422 never do. Two answers are recognised by their text whatever their
+ * status: a context overflow (`LLM_CONTEXT_EXCEEDED`), and a 5xx saying the server could not
+ * parse our own request (llama.cpp's "Failed to parse tool call arguments") — both come back the
+ * same on every retry, so neither is retried. The openai client's own retries are off, so
+ * Temporal's retry policy is the only one and each attempt shows in the UI.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
@@ -12,6 +15,19 @@ import type { ErrorCode } from '../../workflows/error-codes';
 
 function failure(code: ErrorCode, message: string, retryable: boolean, details: unknown[] = []): ApplicationFailure {
   return ApplicationFailure.create({ type: code, message, nonRetryable: !retryable, details });
+}
+
+/** How endpoints say the conversation is longer than the model's context window. */
+const CONTEXT_EXCEEDED =
+  /context_length_exceeded|exceeds? the (available )?context size|maximum context length|context window|prompt is too long|too many tokens/i;
+
+/** How a server says it could not parse the request we sent (deterministic: a retry fails alike). */
+const REQUEST_UNPARSABLE =
+  /failed to parse (the )?(tool call |function call )?arguments|failed to parse .*(tool|json)/i;
+
+/** Whether an endpoint's error text says the conversation overflowed the model's context. */
+export function isContextOverflow(message: string): boolean {
+  return CONTEXT_EXCEEDED.test(message);
 }
 
 /**
@@ -42,6 +58,20 @@ export function classifyLlmError(err: unknown, redact: Redactor, now = Date.now(
     const { status, headers } = err as APIError;
     const text = redact(`LLM endpoint answered ${status ?? 'no status'}: ${err.message}`);
     if (status === undefined) return failure('LLM_UNAVAILABLE', text, true);
+    // Codes where the endpoint gives one (OpenAI, llama.cpp's type); its text where it does not (vLLM).
+    const overflow =
+      err.code === 'context_length_exceeded' ||
+      err.type === 'exceed_context_size_error' ||
+      isContextOverflow(err.message);
+    if (status >= 400 && overflow) {
+      const why =
+        'the conversation does not fit the model\'s context window (see "Using local and open models" in the README)';
+      return failure('LLM_CONTEXT_EXCEEDED', `${why}; ${text}`, false, [status]);
+    }
+    if (status >= 500 && REQUEST_UNPARSABLE.test(err.message)) {
+      const why = 'the endpoint could not parse the request Cairn sent; not retried, as the same request fails alike';
+      return failure('LLM_REJECTED', `${why}; ${text}`, false, [status]);
+    }
     if (status === 429) {
       const delay = retryAfterMs(headers, now);
       return ApplicationFailure.create({

@@ -8,6 +8,8 @@ import { workflowBuiltins } from '../../workflows/tools/builtin-tools';
 import { cutOutput } from '../../workflows/tools/cut-output';
 import type { ToolCallInput, ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
 import type { ToolRegistry } from './tool-registry';
+import type { ApprovalPolicy } from '../policy/approval-policy';
+import { DEFAULT_RULE, type PolicyCallInput, type PolicyDecision } from '../../workflows/tools/policy-decision';
 
 const HEARTBEAT_EVERY_MS = 1_000;
 
@@ -18,9 +20,11 @@ export interface ToolDeps {
   ledgerDir: string;
   /** Write tools that run without approval. */
   autoApprove: string[];
+  /** The approval policy: with it, each call of a registered tool is decided by `decideToolCall`. */
+  policy?: ApprovalPolicy;
 }
 
-export function createToolActivities({ registry, workspace, ledgerDir, autoApprove }: ToolDeps) {
+export function createToolActivities({ registry, workspace, ledgerDir, autoApprove, policy }: ToolDeps) {
   return {
     /** The tools an agent may use: built-ins and registered ones, or those on its allow list. */
     listTools(allow?: string[]): Promise<ToolInfo[]> {
@@ -34,7 +38,17 @@ export function createToolActivities({ registry, workspace, ledgerDir, autoAppro
           needsApproval,
           parameters,
         }));
-      return Promise.resolve([...registry.list(allow, autoApprove), ...builtins]);
+      // With a policy, the policy decides each call (CAIRN_AUTO_APPROVE is one of its rules).
+      const registered = policy
+        ? registry.list(allow).map((t) => ({ ...t, policy: true }))
+        : registry.list(allow, autoApprove);
+      return Promise.resolve([...registered, ...builtins]);
+    },
+    /** The approval policy's decision on one call, with the rule that made it. */
+    decideToolCall(input: PolicyCallInput): Promise<PolicyDecision> {
+      // A catalogue marked for a policy outlived it (the worker restarted without one): a person decides writes.
+      if (!policy) return Promise.resolve({ decision: input.effect === 'write' ? 'ask' : 'allow', rule: DEFAULT_RULE });
+      return Promise.resolve(policy.decide(input));
     },
     /** Runs one tool call with its idempotency key `<agent id>/<step id>/<call id>`. */
     async runTool(input: ToolCallInput): Promise<ToolCallOutcome> {

@@ -1,5 +1,5 @@
 /**
- * `cairn ls`, `show`, `watch`, `answer` and `cancel`: thin commands over the client library.
+ * `cairn ls`, `show`, `watch`, `answer`, `cancel`, `pause` and `resume`: thin commands over the client library.
  * Each resolves with its exit code (see cli-exit.ts).
  */
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
@@ -8,6 +8,7 @@ import { AGENT_PHASES, isTerminalPhase } from '../../workflows/state/agent-phase
 import { AgentClient } from '../agent-client';
 import { ClientError } from '../client-error';
 import { completeAnswer } from './answer-source';
+import { answerOverHttp, cliApi } from './http-answer';
 import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
 import { formatAgentList, formatEvent, formatState } from './render';
 
@@ -44,7 +45,13 @@ export function listCommand(options: { phase?: string; waiting?: boolean; json?:
 export function showCommand(id: string, options: { json?: boolean }): Promise<number> {
   return withClient(async (client) => {
     const state = await client.state(id);
-    console.log(options.json ? JSON.stringify({ id, ...state }, null, 2) : formatState(id, state));
+    const version = await client.version(id);
+    const on = version ? `version: ${version.buildId} (deployment ${version.deploymentName}, ${version.behavior})` : '';
+    console.log(
+      options.json
+        ? JSON.stringify({ id, ...state, ...(version ? { version } : {}) }, null, 2)
+        : [formatState(id, state), ...(on ? [on] : [])].join('\n'),
+    );
     return EXIT.ok;
   });
 }
@@ -71,6 +78,8 @@ export function answerCommand(
   options: { by?: string; signal?: boolean },
 ): Promise<number> {
   const raw = parseJsonArgument('the answer', json);
+  const api = cliApi();
+  if (api) return answerOverHttp(api, id, interactionId, raw, options.by);
   return withClient(async (client) => {
     const interaction = (await client.state(id, Number.MAX_SAFE_INTEGER)).interactions.find(
       (i) => i.id === interactionId,
@@ -102,6 +111,22 @@ export function cancelCommand(id: string): Promise<number> {
   return withClient(async (client) => {
     await client.cancel(id);
     console.log(`cancellation of ${id} requested`);
+    return EXIT.ok;
+  });
+}
+
+/**
+ * `cairn pause <id>` / `cairn resume <id>`: no new model or tool call starts in the agent's tree
+ * until resumed; open questions stay answerable. An agent that has ended is refused (exit 1).
+ */
+export function holdCommand(action: 'pause' | 'resume', id: string, options: { by?: string; reason?: string }) {
+  return withClient(async (client) => {
+    const request = {
+      ...(options.by !== undefined ? { by: options.by } : {}),
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+    };
+    await client[action](id, request);
+    console.log(`${action} of ${id} requested`);
     return EXIT.ok;
   });
 }

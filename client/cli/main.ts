@@ -1,14 +1,24 @@
 /**
  * The `cairn` command line (docs/contracts.md#cli): `run` an agent interactively, `ls`, `show`,
- * `watch`, `answer`, `cancel`, and `tools`. Exit codes: 0 completed / done, 1 failed or error,
+ * `watch`, `answer`, `cancel`, `pause`, `resume`, and `tools`. Exit codes: 0 completed / done, 1 failed or error,
  * 2 bad usage or configuration, 3 cancelled (see cli-exit.ts).
  */
 import { Command } from 'commander';
 import { ConfigError } from '../../config/config';
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
 import { version } from '../../package.json';
-import { PHASES, answerCommand, cancelCommand, listCommand, showCommand, watchCommand } from './agent-commands';
+import {
+  PHASES,
+  answerCommand,
+  cancelCommand,
+  holdCommand,
+  listCommand,
+  showCommand,
+  watchCommand,
+} from './agent-commands';
+import { auditCommand } from './audit-command';
 import { EXIT, exitCodeForError } from './cli-exit';
+import { deployPromoteCommand, deployStatusCommand } from './deploy-command';
 import { runCommand, type RunOptions } from './run-command';
 import { formatTools, listConfiguredTools } from './tools-command';
 
@@ -25,7 +35,7 @@ rejected answer is reported on stderr and the next line is tried for the same in
   tool.approval  {"decision": "approve"} | {"decision": "reject", "reason": "..."}
                  (the interaction's digest is filled in when left out)
   step.failure   {"decision": "retry" | "skip" | "abort"}
-  budget         {"decision": "raise", "tokenBudget": 50000} | {"decision": "stop"}
+  budget         {"decision": "raise", "tokenBudget": 50000} | {"decision": "raise", "costBudgetUsd": 5} | {"decision": "stop"}
 If stdin ends while a question waits, cairn stops following (exit 2); the agent keeps waiting.
 
 Exit codes: 0 completed, 1 failed, 2 bad usage or configuration (or input ended), 3 cancelled.
@@ -87,10 +97,31 @@ program
   );
 
 program
+  .command('audit')
+  .description('every decision on an agent (answers and who gave them, expiries, pauses, the end), oldest first')
+  .argument('<id>', 'agent workflow id')
+  .option('--json', 'print JSON for scripts')
+  .action((id: string, options: { json?: boolean }) => exitWith(auditCommand(id, options)));
+
+program
   .command('cancel')
   .description('cancel an agent: running steps stop, finished work is kept')
   .argument('<id>', 'agent workflow id')
   .action((id: string) => exitWith(cancelCommand(id)));
+
+for (const action of ['pause', 'resume'] as const) {
+  program
+    .command(action)
+    .description(
+      action === 'pause'
+        ? 'pause an agent: no new model or tool call starts until resume; questions stay answerable'
+        : 'resume a paused agent where it stopped',
+    )
+    .argument('<id>', 'agent workflow id')
+    .option('--by <name>', 'who (kept on the timeline)')
+    .option('--reason <text>', 'why (kept on the timeline)')
+    .action((id: string, options: { by?: string; reason?: string }) => exitWith(holdCommand(action, id, options)));
+}
 
 program
   .command('tools')
@@ -100,6 +131,23 @@ program
     const tools = await listConfiguredTools(loadConfigOrExit());
     console.log(options.json ? JSON.stringify(tools, null, 2) : formatTools(tools));
   });
+
+const deploy = program
+  .command('deploy')
+  .description('the Worker Deployment: versions, drainage, promotion (docs/operations.md)');
+
+deploy
+  .command('status')
+  .description('versions of the deployment: current / ramping, agents pinned to each, drained or not')
+  .option('--json', 'print JSON for scripts')
+  .action((options: { json?: boolean }) => exitWith(deployStatusCommand(options)));
+
+deploy
+  .command('promote')
+  .description('make a version current (new agents start on it; running ones move at safe boundaries)')
+  .option('--build-id <id>', "the version's build id; default: this checkout's build")
+  .option('--ramp <percent>', 'send only this share of new agents to it (e.g. 10%), keeping the current one')
+  .action((options: { buildId?: string; ramp?: string }) => exitWith(deployPromoteCommand(options)));
 
 program.parseAsync().catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));

@@ -49,6 +49,8 @@ export class PromptingAnswers implements AnswerSource {
         return askStepFailure(ask, interaction);
       case 'budget':
         return askBudget(ask, interaction);
+      case 'deadline':
+        return askDeadline(ask, interaction);
     }
   }
 
@@ -114,14 +116,34 @@ async function askStepFailure(ask: Prompter, interaction: Of<'step.failure'>): P
 }
 
 async function askBudget(ask: Prompter, interaction: Of<'budget'>): Promise<unknown> {
-  ask.show(`${interaction.prompt}\n  used ${interaction.usedTokens} of ${interaction.tokenBudget} tokens`);
+  const { costUsd, costBudgetUsd, tokenBudget: tokens } = interaction;
+  const cost = typeof costUsd === 'number' ? `$${costUsd.toFixed(4)}` : 'unknown';
+  ask.show(`${interaction.prompt}\n  used ${interaction.usedTokens} of ${tokens ?? '(no limit)'} tokens, cost ${cost}`);
   const decision = await ask.select('Budget', [
     { value: 'raise', name: 'raise the budget' },
     { value: 'stop', name: 'stop the agent' },
   ]);
   if (decision === 'stop') return { decision };
+  if (tokens === undefined && costBudgetUsd !== undefined) {
+    const spent = costUsd ?? 0;
+    const more = (value: number | undefined) =>
+      value !== undefined && value > spent ? true : `must be above ${spent}`;
+    return { decision, costBudgetUsd: await ask.number('New cost budget (USD)', { required: true, validate: more }) };
+  }
   const above = (value: number | undefined) =>
     value !== undefined && value > interaction.usedTokens ? true : `must be above ${interaction.usedTokens}`;
   const tokenBudget = await ask.number('New token budget', { required: true, validate: above });
   return { decision, tokenBudget };
+}
+
+async function askDeadline(ask: Prompter, interaction: Of<'deadline'>): Promise<unknown> {
+  ask.show(interaction.prompt);
+  const decision = await ask.select('Deadline', [
+    { value: 'extend', name: 'extend the deadline' },
+    { value: 'stop', name: 'stop the agent' },
+  ]);
+  if (decision === 'stop') return { decision };
+  const positive = (value: number | undefined) => (value !== undefined && value > 0 ? true : 'must be above 0');
+  const minutes = await ask.number('Minutes more', { required: true, validate: positive });
+  return { decision, deadlineMs: Math.round((minutes ?? 0) * 60_000) };
 }

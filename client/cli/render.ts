@@ -12,6 +12,7 @@ const EVENT_MARKS: Partial<Record<AgentEvent['type'], string>> = {
   'step.started': '▶',
   'step.finished': '■',
   'tool.called': '⚙',
+  'step.guard': '⚠',
   'interaction.opened': '?',
   'interaction.answered': '✓',
   'interaction.expired': '⌛',
@@ -24,7 +25,7 @@ const EVENT_MARKS: Partial<Record<AgentEvent['type'], string>> = {
 export function formatEvent(event: AgentEvent): string {
   const time = new Date(event.at).toISOString().slice(11, 19);
   const mark = EVENT_MARKS[event.type] ?? '·';
-  const where = event.type === 'tool.called' && event.stepId ? `${event.stepId} ` : '';
+  const where = (event.type === 'tool.called' || event.type === 'step.guard') && event.stepId ? `${event.stepId} ` : '';
   return `${time} ${mark} ${where}${event.message}`;
 }
 
@@ -58,17 +59,34 @@ export function formatInteractionHeading(interaction: Interaction): string {
   return `[${interaction.id} · ${interaction.kind}${step}] ${interaction.prompt}`;
 }
 
-/** Agents as aligned columns: id, phase (with `*` when waiting for input), status, started, task. */
+/**
+ * Agents as aligned columns: id, phase (with `*` when waiting for input), status, started,
+ * spend (tokens and cost), task.
+ */
 export function formatAgentList(agents: AgentSummary[]): string {
   if (agents.length === 0) return 'no agents';
   const idWidth = Math.max(...agents.map((a) => a.id.length));
+  const spends = agents.map((a) => formatSpend(a.spend));
+  const spendWidth = Math.max(...spends.map((s) => s.length));
   return agents
-    .map((a) => {
+    .map((a, n) => {
       const phase = `${a.phase}${a.awaitingInput ? '*' : ''}`.padEnd(15);
       const started = (a.startedAt ?? '').slice(0, 19).replace('T', ' ');
-      return `${a.id.padEnd(idWidth)}  ${phase}  ${a.status.padEnd(10)}  ${started}  ${a.task.slice(0, 60)}`;
+      const spend = (spends[n] ?? '').padEnd(spendWidth);
+      const version = a.version ? `  [${a.version}]` : '';
+      return `${a.id.padEnd(idWidth)}  ${phase}  ${a.status.padEnd(10)}  ${started}  ${spend}  ${a.task.slice(0, 60)}${version}`;
     })
     .join('\n');
+}
+
+/**
+ * An agent's spend in a list: `4300 tok $0.0140`, `4300 tok cost unknown` when a model had no
+ * price (never $0), `-` before anything was recorded.
+ */
+export function formatSpend(spend: AgentSummary['spend']): string {
+  if (spend === undefined) return '-';
+  const cost = spend.costUsd === null ? 'cost unknown' : `$${spend.costUsd.toFixed(4)}`;
+  return `${spend.tokens} tok ${cost}`;
 }
 
 /** An agent's state for people: phase, steps with status, open interactions, result or error. */

@@ -4,5 +4,9 @@
  */
 import type { AgentClient } from '../agent-client';
 
-/** The AgentClient methods the routes use. */
-export type AgentsPort = Pick<AgentClient, 'start' | 'state' | 'list' | 'answer' | 'cancel'>;
+/**
+ * The AgentClient methods the routes use; `version` is optional (an app without it serves the
+ * state without the Worker Deployment version).
+ */
+export type AgentsPort = Pick<AgentClient, 'start' | 'state' | 'list' | 'answer' | 'cancel' | 'pause' | 'resume'> &
+  Partial<Pick<AgentClient, 'version'>>;

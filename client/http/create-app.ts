@@ -9,7 +9,13 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Env } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AgentsPort } from './agents-port';
-import { requireBearer } from './auth';
+import { authenticateApi, guardPage, type Authenticator } from './auth/authenticate';
+import { apiTokenAuthentication } from './auth/create-authenticator';
+import { cors } from 'hono/cors';
+import type { PayloadSettings } from '../../config/payload-config';
+import { registerAuditRoute } from './routes/audit';
+import { registerCodecRoutes, type CodecAuditRecord } from './routes/codec';
+import { registerMeRoute } from './routes/me';
 import { handleError, handleNotFound, sendError, validationHook } from './errors';
 import { LOOPBACK_HOST_NAMES, requireAllowedHost } from './host-guard';
 import { registerAgentRoutes } from './routes/agents';
@@ -28,13 +34,22 @@ export interface AppDeps {
    * before routing, so a DNS-rebinding page cannot use the API. The loopback names by default.
    */
   allowedHosts?: readonly string[];
-  /** When set, every `/api/*` route requires `Authorization: Bearer <apiToken>`. */
+  /** When set (and `auth` is not), every `/api/*` route requires `Authorization: Bearer <apiToken>`. */
   apiToken?: string;
+  /** Authentication and roles (auth/create-authenticator.ts); by default from `apiToken`, else none. */
+  auth?: Authenticator;
   /** Largest accepted request body in bytes; 256 KiB by default. */
   maxBodyBytes?: number;
   /** Event-stream polling and heartbeat; the defaults suit production. */
   eventTiming?: Partial<EventStreamTiming>;
+  /** The payload codecs the codec server runs (config.payloads); compression only by default. */
+  payloads?: PayloadSettings;
+  /** Where codec decodes are audited; a JSON line on stdout by default. */
+  codecAudit?: (record: CodecAuditRecord) => void;
 }
+
+/** The codec server's request limit: the Temporal UI decodes a page of history in one request. */
+export const CODEC_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** The default request body limit: answers and agent inputs are far smaller. */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
@@ -64,16 +79,38 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   app.onError(handleError);
   app.notFound(handleNotFound);
   app.use('*', requireAllowedHost(deps.allowedHosts ?? LOOPBACK_HOST_NAMES, [healthRoute.path]));
-  app.use('/api/*', requireBearer(deps.apiToken));
+  const auth = deps.auth ?? apiTokenAuthentication(deps.apiToken);
+  app.use('/api/*', authenticateApi(auth));
+  for (const path of ['/', '/agents/:id']) app.use(path, guardPage(auth));
   app.use('/api/*', limitBodies(deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+  const payloads = deps.payloads ?? { compression: true };
+  if (payloads.codecCorsOrigin) {
+    // Before authentication: a browser's preflight carries no credentials.
+    app.use(
+      '/codec/*',
+      cors({
+        origin: payloads.codecCorsOrigin,
+        credentials: true,
+        allowMethods: ['POST', 'OPTIONS'],
+        allowHeaders: ['Content-Type', 'Authorization', 'X-Namespace', 'X-Workflow-Id'],
+        maxAge: 600,
+      }),
+    );
+  }
+  app.use('/codec/*', authenticateApi(auth, payloads.codecCorsOrigin));
+  app.use('/codec/*', limitBodies(CODEC_MAX_BODY_BYTES));
   app.openapi(healthRoute, async (c) => {
     const up = await deps.temporalHealthy().catch(() => false);
     const body = { status: up ? 'ok' : 'degraded', temporal: up ? 'up' : 'down', version: deps.version } as const;
     return up ? c.json(body, 200) : c.json(body, 503);
   });
+  registerMeRoute(app, auth.mode);
   registerAgentRoutes(app, deps.agents);
+  registerAuditRoute(app, deps.agents);
   registerEventRoutes(app, deps.agents, { ...defaultEventTiming, ...deps.eventTiming });
-  documentApi(app, deps);
+  registerCodecRoutes(app, { payloads, ...(deps.codecAudit ? { audit: deps.codecAudit } : {}) });
+  documentApi(app, deps.version, auth.mode !== 'none');
+  auth.oidc?.registerRoutes(app);
   registerWebRoutes(app);
   return app;
 }
@@ -85,14 +122,13 @@ function limitBodies(maxSize: number) {
   });
 }
 
-/** Serves the generated document, declaring bearer auth when a token is configured. */
-function documentApi(app: OpenAPIHono, deps: AppDeps): void {
-  const secured = deps.apiToken !== undefined;
+/** Serves the generated document, declaring bearer auth when authentication is on. */
+function documentApi(app: OpenAPIHono, version: string, secured: boolean): void {
   if (secured)
     app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',
-    info: { title: 'Cairn API', version: deps.version },
+    info: { title: 'Cairn API', version },
     ...(secured ? { security: [{ bearerAuth: [] }] } : {}),
   });
 }

@@ -17,7 +17,14 @@ export type ApiErrorCode =
   | ClientErrorCode
   | Extract<
       ErrorCode,
-      'UNAUTHORIZED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'HOST_NOT_ALLOWED' | 'INTERNAL'
+      | 'UNAUTHORIZED'
+      | 'FORBIDDEN'
+      | 'BY_MISMATCH'
+      | 'PAYLOAD_TOO_LARGE'
+      | 'UNSUPPORTED_MEDIA_TYPE'
+      | 'HOST_NOT_ALLOWED'
+      | 'PAYLOAD_UNDECODABLE'
+      | 'INTERNAL'
     >;
 
 /** The error body's inner object. */
@@ -31,14 +38,32 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   INVALID_INPUT: 400,
   INVALID_ANSWER: 400,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  BY_MISMATCH: 400,
   NOT_FOUND: 404,
   NOT_OPEN: 409,
+  SAME_APPROVER: 409,
+  ROLE_REQUIRED: 403,
   CONFLICT: 409,
+  AGENT_FINISHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   HOST_NOT_ALLOWED: 421,
+  PAYLOAD_UNDECODABLE: 422,
   INTERNAL: 500,
 };
+
+/** A coded refusal a route handler throws (its typed responses leave no room for sendError's). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'ApiFailure';
+  }
+}
 
 /** Answers with the error body and the status that belongs to `code`. */
 export function sendError(c: Context, code: ApiErrorCode, message: string, field?: string): Response {
@@ -63,7 +88,7 @@ export const handleNotFound: NotFoundHandler = (c) =>
 
 /** Thrown errors: coded client errors keep their code; hono's own become their status's code. */
 export const handleError: ErrorHandler = (err, c) => {
-  if (err instanceof ClientError) return sendError(c, err.code, err.message, err.field);
+  if (err instanceof ClientError || err instanceof ApiFailure) return sendError(c, err.code, err.message, err.field);
   // The body validator's media-type gate says only "Unsupported Media Type": say what is expected.
   if (err instanceof HTTPException && err.status === 415)
     return sendError(c, 'UNSUPPORTED_MEDIA_TYPE', 'expected a JSON body with "Content-Type: application/json"');

@@ -1,6 +1,6 @@
 /**
  * `npm run web`: the HTTP API on CAIRN_HTTP_PORT, talking to Temporal as configured, with the
- * bearer token from CAIRN_API_TOKEN when set.
+ * authentication of CAIRN_AUTH (docs/operations.md#authentication-and-roles).
  */
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
 import { serveApi } from './serve-api';
@@ -8,15 +8,14 @@ import { serveApi } from './serve-api';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const api = await serveApi(config);
-  console.log(
-    `Cairn API on ${api.url} (OpenAPI at /api/openapi.json${config.http.apiToken ? ', bearer token required' : ''})`,
-  );
+  console.log(`Cairn API on ${api.url} (OpenAPI at /api/openapi.json, authentication: ${config.auth.mode})`);
   const stop = () => void api.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  // A refusal to start (authentication off on a public address, a bad tokens file) is one line.
+  console.error(err instanceof Error ? `cairn web: ${err.message}` : err);
   process.exit(1);
 });

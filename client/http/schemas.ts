@@ -63,6 +63,10 @@ const AgentSummary = z
     status: z.string(),
     startedAt: z.string().optional(),
     closedAt: z.string().optional(),
+    /** The build id of the Worker Deployment version the agent runs on (absent when unversioned). */
+    version: z.string().optional(),
+    /** Tokens and cost of the agent tree so far (costUsd null: unknown); absent before any is recorded. */
+    spend: z.object({ tokens: z.number().int(), costUsd: z.number().nullable() }).optional(),
   })
   .openapi('AgentSummary');
 
@@ -93,6 +97,15 @@ export const AgentStateBody = agentStateSchema
     interactions: z.array(Interaction),
     usage: TokenUsage,
     events: z.array(agentEventSchema.meta({ id: 'AgentEvent' })),
+    /** The Worker Deployment version the current run is on; absent when unversioned or with afterSeq. */
+    version: z
+      .object({
+        deploymentName: z.string(),
+        buildId: z.string(),
+        behavior: z.enum(['pinned', 'auto-upgrade']),
+      })
+      .optional()
+      .meta({ id: 'AgentVersion' }),
   })
   .meta({ id: 'AgentState' });
 
@@ -102,6 +115,8 @@ export const AgentStateBody = agentStateSchema
  * whose message names the broken rule.
  */
 export const AnswerBody = answerInputSchema
+  // The actor is the server's to set, from the authenticated principal.
+  .omit({ actor: true })
   .extend({ answer: z.unknown().refine((v) => v !== undefined, 'the answer is missing') })
   .meta({ id: 'AnswerInput' });
 
@@ -109,6 +124,13 @@ export const AnswerBody = answerInputSchema
 export const AnswerAccepted = z.object({ interactionId: z.string(), answer: Answer }).openapi('AnswerAccepted');
 
 export const CancelRequested = z.object({ id: z.string() }).openapi('CancelRequested');
+
+/** The body of `pause` and `resume` (optional): who, and why — kept on the agent's timeline. */
+export const HoldBody = z
+  .object({ by: z.string().min(1).max(200).optional(), reason: z.string().max(2000).optional() })
+  .openapi('HoldBody');
+
+export const HoldRequested = z.object({ id: z.string() }).openapi('HoldRequested');
 
 export const EventsQuery = z.object({ lastEventId: cursor.optional() });
 

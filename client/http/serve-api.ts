@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import type { CairnConfig } from '../../config/config';
 import { version } from '../../package.json';
 import { AgentClient } from '../agent-client';
+import { createAuthenticator } from './auth/create-authenticator';
 import { createApp } from './create-app';
 import { allowedHostNames } from './host-guard';
 
@@ -13,14 +14,19 @@ export interface ApiServer {
   close: () => Promise<void>;
 }
 
-/** Connects to Temporal and listens on `config.http`. */
+/**
+ * Connects to Temporal and listens on `config.http`. Refuses to start (throws, saying why) when
+ * authentication is off on an address other machines reach, or its setup fails.
+ */
 export async function serveApi(config: CairnConfig): Promise<ApiServer> {
+  const auth = await createAuthenticator(config.auth, config.http.host);
   const agents = await AgentClient.connect(config);
   const app = createApp({
     version,
     agents,
     allowedHosts: allowedHostNames(config.http.host, config.http.allowedHosts),
-    ...(config.http.apiToken !== undefined ? { apiToken: config.http.apiToken } : {}),
+    auth,
+    payloads: config.payloads,
     // A round trip to the frontend on the client's own connection (no second connection).
     temporalHealthy: async () => {
       await agents.temporal.workflowService.getSystemInfo({});

@@ -5,11 +5,12 @@
  * controls are kept across refreshes, so a half-typed answer is never wiped.
  */
 import { api, watchEvents } from './api.js';
+import { auditPanel } from './audit-panel.js';
 import { clock, h, temporalLink } from './dom.js';
-import { interactionControl } from './forms.js';
 import { planGraph } from './graph.js';
 import { renderMarkdown } from './markdown.js';
 import { isTerminalPhase, stepWorkflowId } from './rules.js';
+import { controlFor, whoAmI } from './who.js';
 
 /**
  * Renders agent `id` into `main`; returns a function that stops the live updates.
@@ -24,6 +25,8 @@ export function renderAgentPage(main, id) {
   const answer = h('div', { class: 'answer-box', id: 'answer' });
   const usage = h('div', { class: 'usage', id: 'usage' });
   const timeline = h('ol', { class: 'timeline', id: 'timeline' });
+  const path = `/api/agents/${encodeURIComponent(id)}`;
+  const audit = auditPanel(path);
   main.replaceChildren(
     h('p', {}, [h('a', { href: '/', 'data-nav': true, text: '← all agents' })]),
     header,
@@ -34,12 +37,12 @@ export function renderAgentPage(main, id) {
       h('section', { class: 'card' }, [h('h2', { text: 'Token usage' }), usage]),
       h('section', { class: 'card' }, [h('h2', { text: 'Timeline' }), timeline]),
     ]),
+    audit.el,
   );
   /** @type {Map<string, HTMLElement>} */
   const controls = new Map();
-  const path = `/api/agents/${encodeURIComponent(id)}`;
   const send = (/** @type {string} */ interactionId) => async (/** @type {unknown} */ value) => {
-    await api(`${path}/answers`, { method: 'POST', body: { interactionId, answer: value, by: 'web' } });
+    await api(`${path}/answers`, { method: 'POST', body: { interactionId, answer: value } });
     void refresh();
   };
 
@@ -50,8 +53,9 @@ export function renderAgentPage(main, id) {
     if (busy) return void (again = true);
     busy = true;
     try {
-      const state = await api(path);
+      const [state] = await Promise.all([api(path), whoAmI()]);
       render(state);
+      void audit.refresh();
       if (isTerminalPhase(state.phase)) stop();
     } catch (err) {
       header.replaceChildren(h('p', { class: 'error', text: err instanceof Error ? err.message : String(err) }));
@@ -67,7 +71,9 @@ export function renderAgentPage(main, id) {
   /** @param {any} state */
   function render(state) {
     main.dataset.phase = state.phase;
-    renderHeader(header, id, state, () => void api(`${path}/cancel`, { method: 'POST' }).then(refresh));
+    const post = (/** @type {string} */ action) => () =>
+      void api(`${path}/${action}`, { method: 'POST' }).then(refresh);
+    renderHeader(header, id, state, post('cancel'), post(state.hold?.reasons.includes('pause') ? 'resume' : 'pause'));
     syncInteractions(interactions, controls, state.interactions, send);
     const statuses = Object.fromEntries(state.steps.map((/** @type {any} */ s) => [s.id, s.status]));
     graph.replaceChildren(
@@ -97,8 +103,10 @@ export function renderAgentPage(main, id) {
  * @param {string} id
  * @param {any} state
  * @param {() => void} cancel
+ * @param {() => void} pauseOrResume pauses the agent, or resumes it when an operator paused it
  */
-function renderHeader(header, id, state, cancel) {
+function renderHeader(header, id, state, cancel, pauseOrResume) {
+  const paused = state.hold?.reasons.includes('pause') === true;
   const waiting = state.interactions.some((/** @type {any} */ i) => i.status === 'open');
   header.replaceChildren(
     h('h1', { class: 'task', text: state.task }),
@@ -114,6 +122,9 @@ function renderHeader(header, id, state, cancel) {
       state.revision ? h('span', { class: 'muted', text: `plan r${state.revision}` }) : null,
       h('code', { class: 'agent-id', text: id }),
       temporalLink(id, 'Open in Temporal UI'),
+      isTerminalPhase(state.phase)
+        ? null
+        : h('button', { type: 'button', text: paused ? 'Resume agent' : 'Pause agent', onclick: pauseOrResume }),
       isTerminalPhase(state.phase)
         ? null
         : h('button', { type: 'button', class: 'danger', text: 'Cancel agent', onclick: cancel }),
@@ -139,7 +150,7 @@ function syncInteractions(box, controls, all, send) {
   }
   for (const interaction of open) {
     if (controls.has(interaction.id)) continue;
-    const el = interactionControl(interaction, send(interaction.id));
+    const el = controlFor(interaction, send(interaction.id));
     controls.set(interaction.id, el);
     box.append(el);
   }

@@ -42,7 +42,7 @@ export class ApiError extends Error {
  */
 export async function api(path, options = {}) {
   /** @type {Record<string, string>} */
-  const headers = { Accept: 'application/json' };
+  const headers = { Accept: 'application/json', 'X-Cairn-Client': 'web' };
   const t = token();
   if (t) headers.Authorization = `Bearer ${t}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -70,7 +70,9 @@ export function watchEvents(id, onEvent) {
     // Named events (`event: step.started`, ...) do not reach onmessage: listen to each type.
     const types = ['plan.created', 'plan.revised', 'plan.rejected', 'step.started', 'step.finished'];
     types.push('tool.called', 'interaction.opened', 'interaction.answered', 'interaction.reminder');
-    types.push('interaction.expired', 'answer.rejected', 'replan', 'summary', 'agent.finished');
+    types.push('step.guard');
+    types.push('interaction.approved', 'interaction.expired', 'answer.rejected', 'signal.rejected', 'replan');
+    types.push('summary', 'agent.paused', 'agent.resumed', 'agent.finished');
     for (const type of types) source.addEventListener(type, (e) => onEvent(JSON.parse(e.data)));
     source.onopen = () => onEvent(null);
     return () => source.close();

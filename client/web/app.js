@@ -6,6 +6,7 @@
 import { api, captureToken } from './api.js';
 import { renderAgentPage } from './agent-view.js';
 import { clock, h } from './dom.js';
+import { identityLine } from './who.js';
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 /** Stops whatever the current view keeps running (event stream, list polling). */
@@ -81,6 +82,8 @@ function agentList(agents) {
       a.awaitingInput ? h('span', { class: 'badge waiting', text: 'waiting for input' }) : null,
       h('a', { href: `/agents/${encodeURIComponent(a.id)}`, 'data-nav': true, text: a.task || a.id }),
       a.startedAt ? h('time', { class: 'muted', text: clock(Date.parse(a.startedAt)) }) : null,
+      // The build the agent runs on (Worker Deployment version), as `cairn ls` shows it.
+      a.version ? h('span', { class: 'muted version', title: 'Worker Deployment build', text: a.version }) : null,
     ]),
   );
   return h('ul', { class: 'agent-list' }, rows);
@@ -95,3 +98,4 @@ document.addEventListener('click', (e) => {
 window.addEventListener('popstate', route);
 captureToken();
 route();
+void identityLine().then((line) => line && document.querySelector('header.top')?.append(line));

@@ -142,16 +142,45 @@ const BUILDERS = {
       button('Abort', () => submit({ decision: 'abort' }), 'danger'),
     ]),
   ],
-  budget: (i, submit) => {
-    const raise = /** @type {HTMLInputElement} */ (
-      h('input', { type: 'number', min: i.usedTokens + 1, 'aria-label': 'new budget' })
+  deadline: (_i, submit) => {
+    const minutes = /** @type {HTMLInputElement} */ (
+      h('input', { type: 'number', min: 1, value: '30', 'aria-label': 'minutes more' })
     );
-    raise.value = String(i.tokenBudget * 2);
     return [
-      h('p', { text: `Used ${i.usedTokens} of ${i.tokenBudget} tokens.` }),
+      h('p', { text: 'The deadline was reached. Extend it by some minutes, or stop the agent.' }),
+      minutes,
+      h('div', { class: 'actions' }, [
+        button('Extend', () => submit({ decision: 'extend', deadlineMs: Number(minutes.value) * 60_000 }), 'primary'),
+        button('Stop', () => submit({ decision: 'stop' }), 'danger'),
+      ]),
+    ];
+  },
+  budget: (i, submit) => {
+    // A cost budget alone is raised in dollars; otherwise the token budget is.
+    const dollars = i.tokenBudget === undefined && i.costBudgetUsd !== undefined;
+    const raise = /** @type {HTMLInputElement} */ (
+      h('input', {
+        type: 'number',
+        min: dollars ? (i.costUsd ?? 0) : i.usedTokens + 1,
+        step: dollars ? 'any' : '1',
+        'aria-label': 'new budget',
+      })
+    );
+    // Twice what was used when that is over the budget already, so the offered raise is accepted.
+    raise.value = String(
+      dollars ? Math.max(i.costBudgetUsd, i.costUsd ?? 0) * 2 : Math.max(i.tokenBudget, i.usedTokens) * 2,
+    );
+    const cost = typeof i.costUsd === 'number' ? `$${i.costUsd.toFixed(4)}` : 'unknown';
+    const key = dollars ? 'costBudgetUsd' : 'tokenBudget';
+    return [
+      h('p', {
+        text: dollars
+          ? `Spent ${cost} of $${i.costBudgetUsd} (${i.usedTokens} tokens).`
+          : `Used ${i.usedTokens} of ${i.tokenBudget} tokens (cost ${cost}).`,
+      }),
       raise,
       h('div', { class: 'actions' }, [
-        button('Raise budget', () => submit({ decision: 'raise', tokenBudget: Number(raise.value) }), 'primary'),
+        button('Raise budget', () => submit({ decision: 'raise', [key]: Number(raise.value) }), 'primary'),
         button('Stop', () => submit({ decision: 'stop' }), 'danger'),
       ]),
     ];

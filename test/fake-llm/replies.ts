@@ -2,6 +2,7 @@
  * What the scripted LLM can be told to answer: one value per Chat Completions request.
  * Build them with the `reply` helpers so tests read like a conversation.
  */
+import type { WireQuirks } from '../../llm-servers/chat-completions-wire';
 import type { Hold, RequestMatch } from './holds';
 
 /** One tool call the fake model makes. `arguments` objects are JSON-encoded on the wire. */
@@ -23,9 +24,13 @@ export interface MessageReply {
   content: string | null;
   toolCalls: ScriptedToolCall[];
   usage?: ScriptedUsage;
+  /** How the answer strays from OpenAI's, like real servers do (cut, reasoning, no usage…). */
+  quirks?: WireQuirks;
   delayMs?: number;
   /** Answer only once a request matching `hold.until` has arrived (see holds.ts). */
   hold?: Hold;
+  /** Answer only once this settles: the test decides when a call in flight ends. */
+  after?: Promise<unknown>;
 }
 
 /** An HTTP error, e.g. 429 with Retry-After, 500, 400. */
@@ -77,6 +82,10 @@ export const reply = {
   toolCall(name: string, args: unknown, id?: string): MessageReply {
     return reply.toolCalls([{ name, arguments: args, ...(id ? { id } : {}) }]);
   },
+  /** Text cut at the token limit: `finish_reason: length`. */
+  cut(content: string): MessageReply {
+    return reply.text(content, { quirks: { finishReason: 'length' } });
+  },
   /** An HTTP error status with an OpenAI-shaped error body. */
   error(status: number, message = `scripted error ${status}`): ErrorReply {
     return { kind: 'error', status, message };
@@ -90,6 +99,10 @@ export const reply = {
   },
   brokenBody(): BrokenBodyReply {
     return { kind: 'broken-body' };
+  },
+  /** `scripted`, answered only once `gate` settles (the test opens it when it has seen enough). */
+  after(scripted: MessageReply, gate: Promise<unknown>): MessageReply {
+    return { ...scripted, after: gate };
   },
   /**
    * `scripted`, answered only once a request matching `until` has arrived: proof that the

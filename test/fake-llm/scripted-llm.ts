@@ -148,6 +148,7 @@ export class ScriptedLlm {
     }
     if (scripted.kind === 'hang') return; // the socket stays open until the client or close() ends it
     if ('hold' in scripted && scripted.hold) await this.awaitRelease(recorded, scripted.hold);
+    if (scripted.kind === 'message' && scripted.after) await scripted.after;
     const delay = ('delayMs' in scripted ? scripted.delayMs : undefined) ?? this.options.latencyMs ?? 0;
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     recorded.answeredAt = Date.now();
@@ -204,5 +205,6 @@ function completion(request: RecordedRequest, scripted: MessageReply): ChatCompl
     content: scripted.content,
     toolCalls,
     ...(scripted.usage ? { usage: scripted.usage } : {}),
+    ...(scripted.quirks ? { quirks: scripted.quirks } : {}),
   });
 }

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureTemporalCli, startDevServer, temporalVersion, type DevServer } from '../../scripts/dev-server';
-import { PRELOAD_MODULES, WORKFLOWS_PATH } from '../../worker/workflows-path';
-import { freePort } from '../../testkit/free-port';
+import { PRELOAD_MODULES, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/workflows-path';
+import { lowFreePort } from '../../testkit/low-port';
 import { quietLogger } from './quiet-logger';
 import { publishRunInfo } from './run-info';
 
@@ -25,10 +25,15 @@ export default async function globalSetup(): Promise<void> {
     startDevServer({
       cli,
       dbFile: join(dir, 'temporal.db'),
-      port: await freePort(),
+      port: await lowFreePort(),
       logFile: join(dir, 'temporal.log'),
     }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, preloadModules: PRELOAD_MODULES, logger: quietLogger }),
+    bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      preloadModules: PRELOAD_MODULES,
+      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+      logger: quietLogger,
+    }),
   ]);
   globalThis.cairnDevServer = server;
   const workflowBundlePath = join(dir, 'workflow-bundle.js');

@@ -1,50 +1,65 @@
 /**
- * Recorded workflow histories for replay tests. An integration test saves the history of its
- * run here when CAIRN_RECORD_HISTORIES=1; the replay test replays every saved file against the
- * current workflow code, so a non-deterministic change fails CI.
+ * Recorded workflow histories for replay tests, kept per release: `test/fixtures/histories/
+ * <release>/<scenario>@<workflow id>.binpb`, the release being package.json's version. An
+ * integration test saves the history of its run into the CURRENT release's folder when
+ * CAIRN_RECORD_HISTORIES=1; the folders of earlier releases are never written again
+ * (scripts/check-fixtures.ts fails CI if one changed). The replay test replays every kept
+ * history of every release against the current workflow code, so a change that would break a
+ * run started on any earlier release fails CI.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { currentRelease, isRelease, releaseFolders } from '../../scripts/fixture-releases';
+import { recordCarry } from './carries';
 
 const { History } = temporal.api.history.v1;
 
 export const HISTORIES_DIR = join(__dirname, '..', 'fixtures', 'histories');
 
 /**
- * Saves the handle's history as `<name>@<workflow id>.binpb` (protobuf binary) when recording is
- * switched on. The workflow id is kept because replay needs it (child ids derive from it).
- * Binary because the SDK's `historyToJSON` trips over its own nested protobufjs copy under jest.
+ * Saves the handle's history as `<release>/<name>@<workflow id>.binpb` (protobuf binary) when
+ * recording is switched on, replacing that scenario's file of the current release only. The
+ * workflow id is kept because replay needs it (child ids derive from it). Binary because the
+ * SDK's `historyToJSON` trips over its own nested protobufjs copy under jest. A run that ended
+ * by continuing as new also leaves its carry (test/harness/carries.ts).
  */
 export async function recordHistory(name: string, handle: WorkflowHandle): Promise<void> {
   if (process.env.CAIRN_RECORD_HISTORIES !== '1') return;
   const history = await handle.fetchHistory();
-  for (const old of readdirSync(HISTORIES_DIR).filter((f) => f.startsWith(`${name}@`))) {
-    rmSync(join(HISTORIES_DIR, old));
-  }
+  const dir = join(HISTORIES_DIR, currentRelease());
+  mkdirSync(dir, { recursive: true });
+  for (const old of readdirSync(dir).filter((f) => f.startsWith(`${name}@`))) rmSync(join(dir, old));
   const file = `${name}@${encodeURIComponent(handle.workflowId)}.binpb`;
-  writeFileSync(join(HISTORIES_DIR, file), History.encode(history).finish());
+  writeFileSync(join(dir, file), History.encode(history).finish());
+  recordCarry(name, history);
 }
 
-/** A saved history: its scenario name, the workflow id it ran under, and the events. */
+/** A saved history: its release and scenario name, the workflow id it ran under, and the events. */
 export interface SavedHistory {
+  release: string;
   name: string;
   workflowId: string;
   history: temporal.api.history.v1.IHistory;
 }
 
-/** Every saved history. */
+/** Every saved history of every release, oldest release first. */
 export function savedHistories(): SavedHistory[] {
-  return readdirSync(HISTORIES_DIR)
-    .filter((f) => f.endsWith('.binpb'))
-    .sort()
-    .map((f) => {
-      const [name = f, workflowId = name] = f.replace(/\.binpb$/, '').split('@');
-      return {
-        name,
-        workflowId: decodeURIComponent(workflowId),
-        history: History.decode(readFileSync(join(HISTORIES_DIR, f))),
-      };
-    });
+  return releaseFolders(HISTORIES_DIR)
+    .filter(isRelease)
+    .flatMap((release) =>
+      readdirSync(join(HISTORIES_DIR, release))
+        .filter((f) => f.endsWith('.binpb'))
+        .sort()
+        .map((f) => {
+          const [name = f, workflowId = name] = f.replace(/\.binpb$/, '').split('@');
+          return {
+            release,
+            name,
+            workflowId: decodeURIComponent(workflowId),
+            history: History.decode(readFileSync(join(HISTORIES_DIR, release, f))),
+          };
+        }),
+    );
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { startDevServer, type DevServer } from '../../scripts/dev-server';
-import { freePort } from '../../testkit/free-port';
+import { lowFreePort } from '../../testkit/low-port';
 import { runInfo } from './run-info';
 import { closeClient, connectClient } from './test-env';
 
@@ -29,7 +29,7 @@ export function rolloverServer(name: string): RolloverServer {
     server = await startDevServer({
       cli: runInfo().temporalCli,
       dbFile: join(mkdtempSync(join(tmpdir(), `${name}-`)), 'temporal.db'),
-      port: await freePort(),
+      port: await lowFreePort(),
       logFile: join(tmpdir(), `cairn-${name}-server.log`),
       dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': SUGGEST_AFTER_EVENTS },
     });

@@ -4,13 +4,16 @@
  * the duration of a test body.
  */
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../../config/grpc-interceptors';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { ToolDefinition } from '../../activities/tools/define-tool';
 import { loadConfig, type CairnConfig } from '../../config/config';
+import type { WorkerVersion } from '../../config/versioning-config';
 import { createWorker } from '../../worker/create-worker';
 import type { ScriptedLlm } from '../fake-llm/scripted-llm';
 import { runInfo } from './run-info';
+import { cairnDataConverter } from '../../config/data-converter';
 
 /** A short unique suffix for task queues and workflow ids. */
 export function uniqueId(prefix: string): string {
@@ -29,10 +32,14 @@ export function testConfig(llm: ScriptedLlm, env: Record<string, string> = {}): 
   });
 }
 
-/** A client on the run's dev server (or `address`); close its connection with `closeClient`. */
-export async function connectClient(address = runInfo().temporalAddress): Promise<Client> {
-  const connection = await Connection.connect({ address });
-  return new Client({ connection });
+/**
+ * A client on the run's dev server (or `address`); close its connection with `closeClient`. It
+ * reads compressed payloads, as workers write them by default; pass a test's configuration to
+ * read the payloads of a worker with encryption keys.
+ */
+export async function connectClient(address = runInfo().temporalAddress, config?: CairnConfig): Promise<Client> {
+  const connection = await connectTemporal({ address });
+  return new Client({ connection, dataConverter: cairnDataConverter(config?.payloads ?? { compression: true }) });
 }
 
 /** Closes a client's connection. */
@@ -43,13 +50,14 @@ export async function closeClient(client: Client): Promise<void> {
 /**
  * Runs `body` while a worker with the run's workflow bundle polls `config.taskQueue`, then
  * shuts the worker down and closes its connection. `identity` tells workers of one test apart
- * in history.
+ * in history. Workers are unversioned unless a test passes `version` (a Worker Deployment
+ * version to join).
  */
 export async function withWorker<T>(
   config: CairnConfig,
   body: (worker: Worker) => Promise<T>,
   tools?: ToolDefinition[],
-  { identity }: { identity?: string } = {},
+  { identity, version }: { identity?: string; version?: WorkerVersion } = {},
 ): Promise<T> {
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
@@ -59,6 +67,7 @@ export async function withWorker<T>(
       workflows: { workflowBundle: { codePath: runInfo().workflowBundlePath } },
       ...(tools ? { tools } : {}),
       ...(identity !== undefined ? { identity } : {}),
+      ...(version ? { version } : {}),
     });
     try {
       return await cairn.runUntil(() => body(cairn.worker));

@@ -15,6 +15,7 @@ import { finish, plan, planReply, startAgent, step } from '../harness/agents';
 import { lookupTool } from '../../testkit/lookup-tool';
 import { withWorker } from '../harness/test-env';
 import type { LlmCallInput } from '../../workflows/llm-types';
+import { decompressPayload } from '../../config/compression-codec';
 
 const bed = agentTestbed();
 const ROUNDS = 40;
@@ -62,7 +63,9 @@ test(`history bytes per round do not grow over ${ROUNDS} rounds`, async () => {
         const scheduled = event.activityTaskScheduledEventAttributes;
         if (scheduled?.activityType?.name !== 'callLlm') continue;
         const payload = scheduled.input?.payloads?.[0];
-        const input = payload ? defaultPayloadConverter.fromPayload<LlmCallInput>(payload) : undefined;
+        const input = payload
+          ? defaultPayloadConverter.fromPayload<LlmCallInput>(decompressPayload(payload))
+          : undefined;
         calls.push({ bytes, inline: input?.messages !== undefined });
       }
       expect(calls).toHaveLength(ROUNDS);

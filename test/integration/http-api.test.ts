@@ -301,11 +301,15 @@ test('the OpenAPI document lists every route with its schemas', async () => {
   expect(routes.sort()).toEqual(
     [
       'get /healthz',
+      'get /api/me',
+      'get /api/agents/{id}/audit',
       'post /api/agents',
       'get /api/agents',
       'get /api/agents/{id}',
       'post /api/agents/{id}/answers',
       'post /api/agents/{id}/cancel',
+      'post /api/agents/{id}/pause',
+      'post /api/agents/{id}/resume',
       'get /api/agents/{id}/events',
     ].sort(),
   );

@@ -1,5 +1,6 @@
 /** The HTTP API's health route and generated OpenAPI document, against the run's dev server. */
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
+import { connectTemporal } from '../../config/grpc-interceptors';
 import { AgentClient } from '../../client/agent-client';
 import { createApp } from '../../client/http/create-app';
 import { runInfo } from '../harness/run-info';
@@ -7,7 +8,7 @@ import { runInfo } from '../harness/run-info';
 let connection: Connection;
 let agents: AgentClient;
 beforeAll(async () => {
-  connection = await Connection.connect({ address: runInfo().temporalAddress });
+  connection = await connectTemporal({ address: runInfo().temporalAddress });
   agents = new AgentClient(new Client({ connection }), 'http-health-unused');
 });
 afterAll(async () => {

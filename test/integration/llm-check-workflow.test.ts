@@ -57,7 +57,7 @@ test('a workflow calls the model through the activity and returns its answer and
   expect(result).toEqual({
     answer: 'pong',
     model: 'scripted-model',
-    usage: { promptTokens: 12, completionTokens: 1, totalTokens: 13 },
+    usage: { promptTokens: 12, completionTokens: 1, totalTokens: 13, costUsd: null }, // no price table: unknown
   });
   const [request] = llm.requests;
   expect(request?.headers['x-cairn-purpose']).toBe('model');

@@ -1,7 +1,8 @@
 /**
  * Runs of the paths the replay corpus lacked — a tool approval, expiry timers, a cancellation,
  * a `sub_agent`, a question asked inside a step — each checked for its outcome and, with
- * CAIRN_RECORD_HISTORIES=1, saved (agent and step histories) for test/replay to replay.
+ * CAIRN_RECORD_HISTORIES=1, saved (agent and step histories) into the current release's folder of
+ * test/fixtures/histories for test/replay to replay.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

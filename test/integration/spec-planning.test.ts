@@ -55,8 +55,11 @@ test('ask mode off: the planner is not offered ask_user, and calling it anyway o
     expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'final' });
     expect(toolNames('plan', 0)).not.toContain('ask_user');
     expect(toolNames('plan', 1)).not.toContain('ask_user');
-    // Without ask_user the planner is held to a JSON answer.
-    expect(bed.llm.requestsFor('plan')[0]?.body.response_format).toEqual({ type: 'json_object' });
+    // The planner is held to the plan's JSON Schema.
+    expect(bed.llm.requestsFor('plan')[0]?.body.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'plan', strict: true },
+    });
     expect(toolMessage(bed.llm.requestsFor('plan')[1], 'sneaky')).toMatch(/^error: no more questions are allowed/);
     const state = await stateOf(handle);
     expect(state.interactions).toEqual([]);

@@ -4,6 +4,8 @@
  * whole; and a run whose tools return megabytes, over a long conversation, keeps every payload
  * in every history far from Temporal's 2 MB limit.
  */
+import { decompressPayload } from '../../config/compression-codec';
+import type { Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { defineTool } from '../../activities/tools/define-tool';
@@ -79,12 +81,16 @@ test('the model sees long tool output as head + tail with the cut marked, short 
 });
 
 /** Sizes of every payload in a history, with the type of the event carrying it. */
+/**
+ * Every payload's size as the workflow sees it (decompressed: payloads are compressed by
+ * default, and a size limit that holds uncompressed holds with compression off too).
+ */
 function payloadSizes(history: temporal.api.history.v1.IHistory): { bytes: number; event: string }[] {
   const found: { bytes: number; event: string }[] = [];
   const walk = (value: unknown, event: string): void => {
     if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return;
     if ('data' in value && value.data instanceof Uint8Array && 'metadata' in value) {
-      found.push({ bytes: value.data.length, event });
+      found.push({ bytes: decompressPayload(value as Payload).data?.length ?? 0, event });
       return;
     }
     for (const child of Object.values(value)) walk(child, event);
@@ -117,7 +123,10 @@ test('megabytes of tool output over a long conversation: every payload stays far
     async () => {
       const handle = await startAgent(bed.client, bed.config, {
         task: 'a lot of output',
-        limits: { maxStepRounds: rounds },
+        // The same call every round, and a conversation far over the default context window: this
+        // test is about payload sizes, so the loop guards and the context cut are set out of the way.
+        limits: { maxStepRounds: rounds, maxIdenticalCalls: 2 * rounds },
+        model: { contextTokens: 10_000_000 },
       });
       expect(await handle.result()).toMatchObject({ status: 'completed' });
       // The conversation really grew: the last round's request carries every earlier round.

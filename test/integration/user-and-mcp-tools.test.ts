@@ -135,7 +135,8 @@ describe('loadMcpTools', () => {
     loaded = await loadMcpTools([stdioServer({ env: { ECHO_PID_FILE: pidFile }, cwd: scratch, write: ['add'] })]);
     const declared = await declaredTools();
     expect(loaded.tools.map((t) => [t.name, t.description, t.parameters, t.effect])).toEqual(
-      declared.map((t) => [`echo__${t.name}`, t.description, t.inputSchema, t.name === 'add' ? 'write' : 'read']),
+      // Unknown effect is a write: only echo, which the server marks readOnlyHint, reads.
+      declared.map((t) => [`echo__${t.name}`, t.description, t.inputSchema, t.name === 'echo' ? 'read' : 'write']),
     );
     expect(declared.map((t) => t.description)).toEqual(Object.values(ECHO_DESCRIPTIONS));
     const { tools } = loaded;
@@ -163,6 +164,43 @@ describe('loadMcpTools', () => {
     loaded = await loadMcpTools([stdioServer({ name: 'w', write: true })]);
     expect(new Set(loaded.tools.map((t) => t.effect))).toEqual(new Set(['write']));
     expect(loaded.tools.map((t) => t.name)).toEqual(['w__echo', 'w__add', 'w__fail', 'w__picture']);
+  });
+
+  test('tools of unknown effect write; readOnlyHint, a read list or write: false make them reads; write overrides the hint', async () => {
+    const effects = (tools: { name: string; effect: string }[]) => tools.map((t) => [t.name, t.effect]);
+    loaded = await loadMcpTools([
+      stdioServer({ name: 'plain' }),
+      stdioServer({ name: 'listed', read: ['add', 'picture'] }),
+      stdioServer({ name: 'allread', write: false }),
+      stdioServer({ name: 'forced', write: ['echo'] }),
+    ]);
+    expect(effects(loaded.tools)).toEqual([
+      ['plain__echo', 'read'],
+      ['plain__add', 'write'],
+      ['plain__fail', 'write'],
+      ['plain__picture', 'write'],
+      ['listed__echo', 'read'],
+      ['listed__add', 'read'],
+      ['listed__fail', 'write'],
+      ['listed__picture', 'read'],
+      ['allread__echo', 'read'],
+      ['allread__add', 'read'],
+      ['allread__fail', 'read'],
+      ['allread__picture', 'read'],
+      ['forced__echo', 'write'],
+      ['forced__add', 'write'],
+      ['forced__fail', 'write'],
+      ['forced__picture', 'write'],
+    ]);
+    // A write tool's catalogue entry needs approval.
+    expect(
+      createToolRegistry(loaded.tools)
+        .list()
+        .find((t) => t.name === 'plain__add')?.needsApproval,
+    ).toBe(true);
+    await expect(loadMcpTools([stdioServer({ name: 'typo', read: ['ech'] })])).rejects.toThrow(
+      /"read" names "ech", which the server does not offer/,
+    );
   });
 
   test('a server that cannot start fails loudly, naming it and quoting its stderr', async () => {

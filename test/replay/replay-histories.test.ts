@@ -1,17 +1,23 @@
 /**
- * Replays every history recorded from a real run (test/fixtures/histories) against the
- * current workflow code. A change that would break running workflows — a reordered activity,
- * a new timer, a changed command — raises a DeterminismViolationError here.
- * Re-record after an intended change with `CAIRN_RECORD_HISTORIES=1 npm run test:only-jest`.
+ * Replays every history recorded from a real run, of every release
+ * (test/fixtures/histories/<release>), against the current workflow code. A change that would
+ * break a run started on any kept release — a reordered activity, a new timer, a changed
+ * command — raises a DeterminismViolationError here; guard it with `patched()` instead
+ * (docs/operations.md#changing-workflow-code). Earlier releases' histories are never re-recorded.
  */
 import { Worker } from '@temporalio/worker';
 import { runInfo } from '../harness/run-info';
 import { savedHistories } from '../harness/histories';
+import { randomBytes } from 'node:crypto';
+import { cairnDataConverter } from '../../config/data-converter';
+
+/** Compression and encryption on, as a worker with CAIRN_ENCRYPTION_KEYS set runs. */
+const replayConverter = cairnDataConverter({ compression: true, keys: [{ id: 'replay', key: randomBytes(32) }] });
 
 const histories = savedHistories();
 
-test('there are recorded histories to replay', () => {
-  expect(histories.map((h) => h.name)).toEqual(
+test('the first generation (0.1.0) is kept: every scenario recorded then is replayed', () => {
+  expect(histories.filter((h) => h.release === '0.1.0').map((h) => h.name)).toEqual(
     expect.arrayContaining([
       'llm-check',
       'agent-asks',
@@ -37,9 +43,9 @@ test('there are recorded histories to replay', () => {
   );
 });
 
-/** The events of a saved history, by scenario name. */
+/** The events of a saved history, by scenario name (the newest release's). */
 function eventsOf(name: string) {
-  const saved = histories.find((h) => h.name === name);
+  const saved = histories.filter((h) => h.name === name).at(-1);
   if (!saved) throw new Error(`no recorded history "${name}"`);
   return saved.history.events ?? [];
 }
@@ -69,10 +75,14 @@ test('the corpus covers approvals, expiry timers, cancellation, sub_agent and a 
   expect(signalNames('step-question')).toContain('stepAnswer');
 });
 
-test.each(histories.map((h) => [h.name, h] as const))('replays %s deterministically', async (_name, history) => {
-  await Worker.runReplayHistory(
-    { workflowBundle: { codePath: runInfo().workflowBundlePath }, replayName: history.name },
-    history.history,
-    history.workflowId,
-  );
-});
+test.each(histories.map((h) => [`${h.release}/${h.name}`, h] as const))(
+  'replays %s deterministically',
+  async (replayName, history) => {
+    await Worker.runReplayHistory(
+      // Through the codecs a worker with encryption on uses: recorded (plain) payloads pass through them.
+      { workflowBundle: { codePath: runInfo().workflowBundlePath }, replayName, dataConverter: replayConverter },
+      history.history,
+      history.workflowId,
+    );
+  },
+);

@@ -68,10 +68,10 @@ test('interactions get sequential ids, an opened event, and an audit record when
   ]);
 });
 
-test('usage adds up field by field', () => {
+test('usage adds up field by field; a usage recorded without a cost has an unknown cost', () => {
   const total = { promptTokens: 1, completionTokens: 2, totalTokens: 3 };
   addUsage(total, { promptTokens: 10, completionTokens: 20, totalTokens: 30 });
-  expect(total).toEqual({ promptTokens: 11, completionTokens: 22, totalTokens: 33 });
+  expect(total).toEqual({ promptTokens: 11, completionTokens: 22, totalTokens: 33, costUsd: null });
 });
 
 test('progress markdown shows phase, revision, each step with its dependencies, and waiting input', () => {

@@ -191,6 +191,17 @@ describe('mergeReplan', () => {
     ]);
   });
 
+  test("with 'drop', a remaining step that repeats a kept id is read as the kept step", () => {
+    const remaining = { task: 't', steps: [{ ...step('a'), title: 'again' }, step('e', ['a'])] };
+    const merged = acceptedPlan(mergeReplan(current, ['a'], remaining, 'drop'));
+    expect(merged.steps).toEqual([step('a'), step('e', ['a'])]);
+  });
+
+  test("with 'drop', a replan repeating every kept step and nothing else keeps the finished plan", () => {
+    const merged = acceptedPlan(mergeReplan(current, ['a', 'b'], { steps: [step('a'), step('b', ['a'])] }, 'drop'));
+    expect(merged.steps.map((s) => s.id)).toEqual(['a', 'b']);
+  });
+
   test('rejects a dependency on a replaced step, and a kept id the plan does not have', () => {
     const remaining = { task: 't', steps: [step('e', ['c'])] };
     expect(errorsOf(mergeReplan(current, ['a', 'zz'], remaining))).toEqual([

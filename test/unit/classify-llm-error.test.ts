@@ -60,3 +60,27 @@ test('an endpoint that echoes the key in a 401 does not put it in the failure', 
   expect(failure.message).not.toContain(KEY);
   expect(JSON.stringify(failure.details)).not.toContain(KEY);
 });
+
+test.each([
+  [400, 'the request exceeds the available context size, try increasing it'],
+  [400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."],
+  [500, 'context_length_exceeded'],
+])('HTTP %i "%s" → LLM_CONTEXT_EXCEEDED, not retried, saying so', (status, message) => {
+  const failure = classifyLlmError(APIError.generate(status, { error: { message } }, message, new Headers()), redact);
+  expect(failure.type).toBe('LLM_CONTEXT_EXCEEDED');
+  expect(failure.nonRetryable).toBe(true);
+  expect(failure.message).toMatch(/does not fit the model's context window/);
+});
+
+test('a 500 saying our own tool arguments do not parse is not retried; other 500s are', () => {
+  const parse = APIError.generate(
+    500,
+    { error: { message: 'Failed to parse tool call arguments as JSON' } },
+    'Failed to parse tool call arguments as JSON',
+    new Headers(),
+  );
+  const failure = classifyLlmError(parse, redact);
+  expect([failure.type, failure.nonRetryable]).toEqual(['LLM_REJECTED', true]);
+  expect(failure.message).toMatch(/could not parse the request Cairn sent/);
+  expect(classifyLlmError(apiError(500), redact).nonRetryable).toBe(false);
+});

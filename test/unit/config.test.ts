@@ -1,15 +1,9 @@
 /** The configuration schema: defaults, every variable read, and one clear line per bad value. */
-import { ConfigError, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, loadConfig } from '../../config/config';
-
-function errorLines(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.lines;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, loadConfig } from '../../config/config';
+import { errorLines } from '../harness/config-errors';
 
 test('an empty environment gives the embedded defaults and the demo model', () => {
   const config = loadConfig({}, '/srv/cairn');
@@ -17,6 +11,7 @@ test('an empty environment gives the embedded defaults and the demo model', () =
     address: DEFAULT_TEMPORAL_ADDRESS,
     addressConfigured: false,
     namespace: 'default',
+    connection: { address: DEFAULT_TEMPORAL_ADDRESS },
   });
   expect(config.taskQueue).toBe(DEFAULT_TASK_QUEUE);
   expect(config.llm.demo).toBe(true);
@@ -46,6 +41,11 @@ test('every variable is read', () => {
     CAIRN_HTTP_PORT: '8080',
     CAIRN_HTTP_HOST: '0.0.0.0',
     CAIRN_API_TOKEN: 'a-long-enough-token',
+    CAIRN_METRICS_ADDRESS: '0.0.0.0:9464',
+    CAIRN_METRICS_POLL_MS: '5000',
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+    CAIRN_DEPLOYMENT_NAME: 'cairn-eu',
+    CAIRN_BUILD_ID: '2.0.0',
   });
   expect(config).toEqual({
     temporal: {
@@ -53,7 +53,8 @@ test('every variable is read', () => {
       addressConfigured: true,
       namespace: 'agents',
       apiKey: 'cloud-key',
-      tls: { certPath: undefined, keyPath: undefined },
+      // An API key turns TLS on, as the SDK defines.
+      connection: { address: 'temporal.example.com:7233', apiKey: 'cloud-key', tls: true },
     },
     taskQueue: 'agents-q',
     llm: {
@@ -64,8 +65,10 @@ test('every variable is read', () => {
       timeoutMs: 30000,
       ratePerSecond: 2.5,
       concurrency: 4,
+      models: {},
     },
     workspace: '/data/ws',
+    versioning: { enabled: true, deploymentName: 'cairn-eu', buildId: '2.0.0' },
     ledgerDir: '/data/ledger',
     tools: {
       fetchAllow: ['loopback', 'private'],
@@ -74,6 +77,10 @@ test('every variable is read', () => {
       autoApprove: ['write_file'],
     },
     http: { host: '0.0.0.0', port: 8080, apiToken: 'a-long-enough-token' },
+    telemetry: { metrics: { address: '0.0.0.0:9464', pollMs: 5000 }, traces: { exporters: ['otlp'] } },
+    auth: { mode: 'tokens', apiToken: 'a-long-enough-token' },
+    prices: {},
+    payloads: { compression: true },
   });
 });
 
@@ -126,14 +133,55 @@ test('a port out of range and a fractional port are refused', () => {
   expect(errorLines({ CAIRN_HTTP_PORT: '80.5' })).toEqual(['CAIRN_HTTP_PORT: expected a whole number, got "80.5"']);
 });
 
-test('mTLS needs both the certificate and the key', () => {
-  expect(errorLines({ TEMPORAL_TLS_CERT_PATH: '/c.pem' })).toEqual([
-    'TEMPORAL_TLS_CERT_PATH / TEMPORAL_TLS_KEY_PATH: expected both or neither for mTLS',
-  ]);
-});
-
 test('the error message lists every line', () => {
   expect(() => loadConfig({ CAIRN_HTTP_PORT: 'x', CAIRN_LLM_TIMEOUT_MS: '0' })).toThrow(
     /Invalid configuration:\n {2}CAIRN_HTTP_PORT: .*\n {2}CAIRN_LLM_TIMEOUT_MS: expected a number above 0, got "0"/,
   );
+});
+
+describe('payload protection', () => {
+  const keyA = Buffer.alloc(32, 1).toString('base64');
+  const keyB = Buffer.alloc(32, 2).toString('base64');
+
+  test('off unless keys are configured; compression on by default', () => {
+    const config = loadConfig({});
+    expect(config.payloads).toEqual({ compression: true });
+    expect(loadConfig({ CAIRN_COMPRESSION: 'off' }).payloads.compression).toBe(false);
+  });
+
+  test('keys from the variable, the first one current', () => {
+    const { payloads } = loadConfig({
+      CAIRN_ENCRYPTION_KEYS: `b:${keyB}, a:${keyA}`,
+      CAIRN_CODEC_CORS_ORIGIN: 'http://localhost:8233/',
+    });
+    expect(payloads.keys?.map((k) => k.id)).toEqual(['b', 'a']);
+    expect(payloads.keys?.[0]?.key.toString('base64')).toBe(keyB);
+    expect(payloads.codecCorsOrigin).toBe('http://localhost:8233');
+  });
+
+  test('keys from a file, one per line', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cairn-keys-')), 'keys');
+    writeFileSync(file, `# rotated 2026-11\nb:${keyB}\na:${keyA}\n`);
+    expect(loadConfig({ CAIRN_ENCRYPTION_KEYS_FILE: file }).payloads.keys?.map((k) => k.id)).toEqual(['b', 'a']);
+  });
+
+  test('bad keys are one line each, naming the entry and never the key material', () => {
+    const short = Buffer.alloc(16, 3).toString('base64');
+    const lines = errorLines({ CAIRN_ENCRYPTION_KEYS: `a:${short},${keyA},a:${keyA},a:${keyB}` });
+    expect(lines).toEqual([
+      'CAIRN_ENCRYPTION_KEYS: entry 1 ("a"): expected base64 of 32 bytes (openssl rand -base64 32), got a hidden value',
+      'CAIRN_ENCRYPTION_KEYS: entry 2: expected <key id>:<base64 of 32 bytes>, the id of letters, digits, . _ -',
+      'CAIRN_ENCRYPTION_KEYS: entry 3 ("a"): the key id appears twice',
+      'CAIRN_ENCRYPTION_KEYS: entry 4 ("a"): the key id appears twice',
+    ]);
+    expect(lines.join('\n')).not.toContain(short);
+    expect(lines.join('\n')).not.toContain(keyA);
+    expect(errorLines({ CAIRN_ENCRYPTION_KEYS_FILE: '/no/such/keys' })).toEqual([
+      'CAIRN_ENCRYPTION_KEYS_FILE: expected a readable key file, got "/no/such/keys"',
+    ]);
+    expect(errorLines({ CAIRN_ENCRYPTION_KEYS: `a:${keyA}`, CAIRN_ENCRYPTION_KEYS_FILE: '/k' })).toEqual([
+      'CAIRN_ENCRYPTION_KEYS: set either it or CAIRN_ENCRYPTION_KEYS_FILE, not both',
+    ]);
+    expect(errorLines({ CAIRN_COMPRESSION: 'maybe' })).toEqual(['CAIRN_COMPRESSION: expected on or off, got "maybe"']);
+  });
 });

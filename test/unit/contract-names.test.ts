@@ -9,7 +9,6 @@ import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createLlmActivities } from '../../activities/llm/call-llm';
 import { createOpenAiClient } from '../../activities/llm/openai-client';
-import type { AgentsPort } from '../../client/http/agents-port';
 import { createApp } from '../../client/http/create-app';
 import { agentWorkflowId } from '../../client/workflow-id';
 import { DEFAULT_TASK_QUEUE, loadConfig } from '../../config/config';
@@ -24,6 +23,7 @@ import * as messages from '../../workflows/messages';
 import * as searchAttributes from '../../workflows/search-attributes';
 import { reply } from '../fake-llm/replies';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
+import { unusedAgents } from '../harness/config-errors';
 
 test('workflow types: agentWorkflow, stepWorkflow (and the llmCheckWorkflow probe)', () => {
   // The bundle registers each workflow under its export name; clients start it by function name.
@@ -49,11 +49,14 @@ test('messages: signal and update `answer`, query `state`, and the internal ones
       ['answerSignal', 'signal', 'answer'],
       ['answerUpdate', 'update', 'answer'],
       ['stateQuery', 'query', 'state'],
+      ['pauseSignal', 'signal', 'pause'],
+      ['resumeSignal', 'signal', 'resume'],
       // Internal, but workflows already running (and recorded histories) send and expect them.
       ['conversationQuery', 'query', 'conversation'],
       ['stepAnswerSignal', 'signal', 'stepAnswer'],
       ['stepInteractionSignal', 'signal', 'stepInteraction'],
       ['stepProgressSignal', 'signal', 'stepProgress'],
+      ['stepHoldSignal', 'signal', 'stepHold'],
     ].sort(),
   );
 });
@@ -65,22 +68,31 @@ test('task queue: `cairn` by default, LLM calls on `cairn-llm`', () => {
   expect(llmTaskQueue('cairn')).toBe('cairn-llm');
 });
 
-test('search attributes: AgentPhase (Keyword) and AgentAwaitingInput (Bool), defined and registered alike', () => {
+test('search attributes: AgentPhase (Keyword), AgentAwaitingInput (Bool), AgentTokens (Int), AgentCostUsd (Double), defined and registered alike', () => {
   const defined = Object.values(searchAttributes).map((key) => [key.name, key.type]);
   expect(defined.sort()).toEqual([
     ['AgentAwaitingInput', 'BOOL'],
+    ['AgentCostUsd', 'DOUBLE'],
     ['AgentPhase', 'KEYWORD'],
+    ['AgentTokens', 'INT'],
   ]);
   // What the dev server and `npm run setup-cluster` register on the server.
-  expect(SEARCH_ATTRIBUTES).toEqual({ AgentPhase: 'Keyword', AgentAwaitingInput: 'Bool' });
+  expect(SEARCH_ATTRIBUTES).toEqual({
+    AgentPhase: 'Keyword',
+    AgentAwaitingInput: 'Bool',
+    AgentTokens: 'Int',
+    AgentCostUsd: 'Double',
+  });
   // The values of AgentPhase that saved filters such as `AgentPhase = 'awaiting_input'` use.
   expect(AGENT_PHASES).toEqual([
     'planning',
     'awaiting_input',
     'executing',
+    'paused',
     'replanning',
     'summarizing',
     'completed',
+    'stopped',
     'failed',
     'cancelled',
   ]);
@@ -106,12 +118,15 @@ describe('HTTP routes', () => {
     'GET /api/agents/:id',
     'POST /api/agents/:id/answers',
     'POST /api/agents/:id/cancel',
+    'POST /api/agents/:id/pause',
+    'POST /api/agents/:id/resume',
     'GET /api/agents/:id/events',
+    'GET /api/agents/:id/audit',
+    'GET /api/me',
     'GET /healthz',
     'GET /api/openapi.json',
   ];
-  const unused = () => Promise.reject(new Error('the contract test calls no agent route'));
-  const agents: AgentsPort = { start: unused, state: unused, list: unused, answer: unused, cancel: unused };
+  const agents = unusedAgents('the contract test calls no agent route');
   const app = createApp({ version: 'contract', temporalHealthy: () => Promise.resolve(true), agents });
 
   test('the route table serves every documented route', () => {

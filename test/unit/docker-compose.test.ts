@@ -1,9 +1,9 @@
 /**
  * docker-compose.yml cannot run here (no Docker engine), so its structure is checked: the
- * services, their ports, pinned image tags, commands that exist, and environment variables
+ * services, their ports, pinned image tags, entry points the build emits, and environment variables
  * that the configuration schema actually reads.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
@@ -23,20 +23,21 @@ const Compose = z.object({ services: z.record(z.string(), Service) });
 
 const compose = Compose.parse(parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')));
 const services = compose.services;
-const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
-  .scripts;
+/** The folders `npm run build` compiles into dist/ (tsconfig.build.json). */
+const built = (JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] }).include;
 const CAIRN_SERVICES = ['cairn-setup', 'worker', 'web'];
 
-test('has Temporal on PostgreSQL, its UI, and Cairn worker and web built from the Dockerfile', () => {
+test('has Temporal on PostgreSQL (schema and namespace set up), its UI, and Cairn worker and web built from the Dockerfile', () => {
   expect(Object.keys(services).sort()).toEqual([
     'cairn-setup',
     'postgresql',
     'temporal',
+    'temporal-namespace',
+    'temporal-schema',
     'temporal-ui',
     'web',
     'worker',
   ]);
-  expect(services.temporal?.environment?.DB).toMatch(/^postgres/);
   expect(services.temporal?.environment?.POSTGRES_SEEDS).toBe('postgresql');
   for (const name of CAIRN_SERVICES) expect(services[name]?.build).toBe('.');
 });
@@ -50,17 +51,20 @@ test('publishes gRPC 7233, the UI on 8233 and the web app on 3000', () => {
 test('every image tag is pinned to a version, including the Dockerfile base', () => {
   const images = Object.values(services).flatMap((s) => (s.image ? [s.image] : []));
   const from = /^FROM\s+(\S+)/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
-  expect(images.length).toBe(3);
+  expect(images.length).toBe(5);
   for (const image of [...images, from ?? 'missing FROM']) {
     expect(image).toMatch(/^[\w./-]+:\d+(\.\d+)+[\w.-]*$/);
   }
 });
 
-test('Cairn services run npm scripts that exist and set only variables the config schema reads', () => {
+test('Cairn services run node on a file of the build and set only variables the config schema reads', () => {
   for (const name of CAIRN_SERVICES) {
-    const [npm, run, script] = services[name]?.command ?? [];
-    expect([npm, run]).toEqual(['npm', 'run']);
-    expect(Object.keys(scripts)).toContain(script);
+    // node itself, not npm, so the container's SIGTERM reaches Cairn; a compiled entry point.
+    const [node, entry, ...rest] = services[name]?.command ?? [];
+    expect([node, rest]).toEqual(['node', []]);
+    const source = /^dist\/(.+)\.js$/.exec(entry ?? '')?.[1] ?? `not a dist/ file: ${entry}`;
+    expect(existsSync(join(ROOT, `${source}.ts`))).toBe(true);
+    expect(built).toContain(source.split('/')[0]);
     for (const variable of Object.keys(services[name]?.environment ?? {})) {
       expect(ENV_NAMES).toContain(variable);
     }
@@ -70,5 +74,7 @@ test('Cairn services run npm scripts that exist and set only variables the confi
 test('Cairn starts only after the cluster is set up', () => {
   expect(services.worker?.depends_on?.['cairn-setup']?.condition).toBe('service_completed_successfully');
   expect(services.web?.depends_on?.['cairn-setup']?.condition).toBe('service_completed_successfully');
-  expect(services['cairn-setup']?.depends_on?.temporal?.condition).toBe('service_healthy');
+  expect(services['cairn-setup']?.depends_on?.['temporal-namespace']?.condition).toBe('service_completed_successfully');
+  expect(services['temporal-namespace']?.depends_on?.temporal?.condition).toBe('service_started');
+  expect(services.temporal?.depends_on?.['temporal-schema']?.condition).toBe('service_completed_successfully');
 });

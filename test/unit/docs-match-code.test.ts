@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import type { AgentsPort } from '../../client/http/agents-port';
 import { createApp } from '../../client/http/create-app';
 import { sendError, type ApiErrorCode } from '../../client/http/errors';
 import { ERROR_CODES } from '../../workflows/error-codes';
@@ -17,6 +16,7 @@ import { STEP_TRANSITIONS } from '../../workflows/plan/step-transitions';
 import * as searchAttributes from '../../workflows/search-attributes';
 import { AGENT_EVENT_TYPES, AGENT_PHASES } from '../../workflows/state/agent-state-schema';
 import { STEP_STATUSES } from '../../workflows/state/step-run-schema';
+import { unusedAgents } from '../harness/config-errors';
 
 const ROOT = join(__dirname, '..', '..');
 const contracts = readFileSync(join(ROOT, 'docs', 'contracts.md'), 'utf8');
@@ -79,7 +79,7 @@ test('messages: every signal, update and query of messages.ts, with its kind', (
 });
 
 test('search attributes: every key of search-attributes.ts with its type, and the phases AgentPhase takes', () => {
-  const typeName: Record<string, string> = { KEYWORD: 'Keyword', BOOL: 'Bool' };
+  const typeName: Record<string, string> = { KEYWORD: 'Keyword', BOOL: 'Bool', INT: 'Int', DOUBLE: 'Double' };
   const defined = Object.values(searchAttributes).map((key) => `${key.name} ${typeName[key.type] ?? key.type}`);
   const rows = tableRows(section(contracts, 'Search attributes and what the Temporal UI shows'));
   expect(rows.map(([name, type]) => `${firstName(name)} ${type ?? ''}`).sort()).toEqual(defined.sort());
@@ -103,13 +103,15 @@ test('agent state: every phase, step status and timeline event type is named', (
   expect(missing).toEqual([]);
 });
 
-test('HTTP API: the route table lists exactly the routes the app serves under /api and /healthz', () => {
-  const unused = () => Promise.reject(new Error('the docs test calls no agent route'));
-  const agents: AgentsPort = { start: unused, state: unused, list: unused, answer: unused, cancel: unused };
+test('HTTP API: the route table lists exactly the routes the app serves under /api, /codec and /healthz', () => {
+  const agents = unusedAgents('the docs test calls no agent route');
   const app = createApp({ version: 'docs', temporalHealthy: () => Promise.resolve(true), agents });
   const served = new Set(
     app.routes
-      .filter((r) => r.method !== 'ALL' && (r.path.startsWith('/api/') || r.path === '/healthz'))
+      .filter(
+        (r) =>
+          r.method !== 'ALL' && (r.path.startsWith('/api/') || r.path.startsWith('/codec/') || r.path === '/healthz'),
+      )
       .map((r) => `${r.method} ${r.path}`),
   );
   const documented = tableRows(section(contracts, 'HTTP API')).map(([route]) => firstName(route));

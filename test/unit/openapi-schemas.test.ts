@@ -3,12 +3,12 @@
  * and the interaction's properties are those of the zod schemas in workflows/, every kind of
  * interaction and answer is in it, and every `$ref` points at a component that exists.
  */
-import type { AgentsPort } from '../../client/http/agents-port';
 import { createApp } from '../../client/http/create-app';
 import { answerSchemas, interactionSchema } from '../../workflows/interactions/interaction-schema';
 import { AGENT_EVENT_TYPES, agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { AGENT_PHASES } from '../../workflows/state/agent-phases';
 import { stepRunSchema } from '../../workflows/state/step-run-schema';
+import { unusedAgents } from '../harness/config-errors';
 
 interface JsonSchema {
   properties?: Record<string, JsonSchema>;
@@ -18,8 +18,7 @@ interface JsonSchema {
   $ref?: string;
 }
 
-const unused = () => Promise.reject(new Error('no agent route is called'));
-const agents: AgentsPort = { start: unused, state: unused, list: unused, answer: unused, cancel: unused };
+const agents = unusedAgents('no agent route is called');
 
 async function openApiDocument(): Promise<{ components: { schemas: Record<string, JsonSchema> } }> {
   const app = createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents });
@@ -32,7 +31,8 @@ test('the state, step run, interaction, answer and event components are the work
   const doc = await openApiDocument();
   const schemas = doc.components.schemas;
   const keys = (name: string) => Object.keys(schemas[name]?.properties ?? {}).sort();
-  expect(keys('AgentState')).toEqual(Object.keys(agentStateSchema.shape).sort());
+  // The HTTP state is the workflow's, plus the Worker Deployment version the route adds.
+  expect(keys('AgentState')).toEqual([...Object.keys(agentStateSchema.shape), 'version'].sort());
   expect(keys('StepRun')).toEqual(Object.keys(stepRunSchema.shape).sort());
   expect(schemas.AgentPhase?.enum).toEqual([...AGENT_PHASES]);
   expect(schemas.AgentEvent?.properties?.type?.enum).toEqual([...AGENT_EVENT_TYPES]);

@@ -17,6 +17,12 @@ test.each([
   ],
   ['an api_key query parameter', 'GET /v1?api_key=abcd1234&x=1', 'GET /v1?api_key=[redacted]&x=1'],
   ['a JSON secret field', '{"client_secret": "s3cr3t-value"}', '{"client_secret": "[redacted]"}'],
+  [
+    'a PEM private key (a TLS client key)',
+    'bad key -----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY----- in config',
+    'bad key [redacted] in config',
+  ],
+  ['a PEM key cut short', 'got -----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIO', 'got [redacted]'],
   ['a password pair', 'password=hunter22 user=bob', 'password=[redacted] user=bob'],
 ])('removes %s', (_what, text, expected) => {
   expect(redact(text)).toBe(expected);

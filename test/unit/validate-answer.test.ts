@@ -420,7 +420,7 @@ describe('budget → { decision, tokenBudget? }', () => {
     [
       'a raise without a budget',
       { decision: 'raise' },
-      'tokenBudget: a raise needs the new budget',
+      'tokenBudget: a raise needs the new budget (tokenBudget or costBudgetUsd)',
       'answer.tokenBudget',
     ],
     [

@@ -8,14 +8,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentsPort } from '../../client/http/agents-port';
 import { createApp } from '../../client/http/create-app';
 import type { FormField } from '../../workflows/interactions/interaction-types';
 import { validateFormValues } from '../../workflows/interactions/validate-form';
 import { TERMINAL_PHASES } from '../../workflows/state/agent-phases';
+import { unusedAgents } from '../harness/config-errors';
 
-const unused = () => Promise.reject(new Error('no agent route is called'));
-const agents: AgentsPort = { start: unused, state: unused, list: unused, answer: unused, cancel: unused };
+const agents = unusedAgents('no agent route is called');
 
 const text: FormField = { key: 'who', label: 'Who', type: 'input', required: true, maxLength: 5 };
 const pages: FormField = { key: 'pages', label: 'Pages', type: 'number', required: false, min: 1, max: 20, default: 2 };

@@ -3,29 +3,77 @@
  * (plan, step runs, interactions — open ones included — and the timeline with its cursor), the
  * planner's conversation, the tool catalogue, and where to resume. Plain JSON, so it crosses
  * the boundary intact; clients see the same workflow id and a state that simply goes on.
+ *
+ * The carry is a contract between releases: a run of this release may read what a run of an
+ * earlier release wrote (an agent pinned to old code that moves to new code continues as new
+ * on it). So it names its `version`, and this schema describes the current version only;
+ * carry-migration.ts reads every earlier version and brings it up to this one.
  */
+import { z } from 'zod';
 import type { LlmMessage } from '../llm-types';
+import { agentStateSchema } from '../state/agent-state-schema';
 import type { ToolInfo } from '../tools/tool-types';
-import type { AgentState } from './agent-state';
 
 /** The key of the planner's conversation (also carried). */
 export const PLANNER = 'planner';
 
+/**
+ * The version of the carry this code writes. Raise it, with a frozen schema of the old version
+ * and a step up from it in carry-migration.ts, whenever a carry of the current version would
+ * no longer parse with agentCarrySchema (see docs/operations.md#changing-workflow-code).
+ */
+export const CARRY_VERSION = 2;
+
 /** Where a new run picks up: waiting for the plan check, or executing the plan. */
-export type ResumePoint = 'plan-check' | 'execute';
+export const resumePointSchema = z.enum(['plan-check', 'execute']);
+
+/** Where a new run picks up: waiting for the plan check, or executing the plan. */
+export type ResumePoint = z.infer<typeof resumePointSchema>;
 
 /** Where a step's interaction came from, to send the answer back. */
-export interface StepRequestRoute {
-  stepId: string;
-  requestId: string;
-}
+export const stepRequestRouteSchema = z.object({ stepId: z.string(), requestId: z.string() });
 
-export interface AgentCarry {
-  resumeAt: ResumePoint;
-  state: AgentState;
+/** Where a step's interaction came from, to send the answer back. */
+export type StepRequestRoute = z.infer<typeof stepRequestRouteSchema>;
+
+const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+/** One message of a carried conversation (llm-types.ts `LlmMessage`). */
+const llmMessageSchema: z.ZodType<LlmMessage> = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z.string().nullable(),
+    toolCalls: z.array(toolCallSchema).optional(),
+  }),
+  z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
+]);
+
+/** A tool of the carried catalogue (tool-types.ts `ToolInfo`). */
+const toolInfoSchema: z.ZodType<ToolInfo> = z.object({
+  name: z.string(),
+  description: z.string(),
+  effect: z.enum(['read', 'write']),
+  idempotent: z.boolean(),
+  needsApproval: z.boolean(),
+  readWhen: z.object({ argument: z.string(), default: z.string(), values: z.array(z.string()) }).optional(),
+  parameters: z.record(z.string(), z.unknown()),
+  /** The worker has an approval policy: kept so calls after continue-as-new are still decided by it. */
+  policy: z.boolean().optional(),
+});
+
+/** The carry of the current version. */
+export const agentCarrySchema = z.object({
+  version: z.literal(CARRY_VERSION),
+  resumeAt: resumePointSchema,
+  state: agentStateSchema,
   /** The planner's conversation, trimmed to the carry budget. */
-  planner: LlmMessage[];
-  tools: ToolInfo[];
+  planner: z.array(llmMessageSchema),
+  tools: z.array(toolInfoSchema),
   /** Routes of step interactions still open, by interaction id. */
-  stepRoutes: Record<string, StepRequestRoute>;
-}
+  stepRoutes: z.record(z.string(), stepRequestRouteSchema),
+});
+
+/** The carry of the current version. */
+export type AgentCarry = z.infer<typeof agentCarrySchema>;

@@ -4,12 +4,15 @@
  * cannot start a broken agent) and every client.
  */
 import { z } from 'zod';
+import { DEFAULT_LOOP_GUARDS } from '../step/loop-guard-limits';
 
 const modelSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   temperature: z.number().min(0).max(2).optional(),
   topP: z.number().gt(0).max(1).optional(),
   maxTokens: z.number().int().positive().max(1_000_000).optional(),
+  /** The model's context window; absent: DEFAULT_CONTEXT_TOKENS (workflows/fit-conversation.ts). */
+  contextTokens: z.number().int().min(512).max(10_000_000).optional(),
 });
 
 const limitsSchema = z.object({
@@ -18,7 +21,15 @@ const limitsSchema = z.object({
   maxStepRounds: z.number().int().min(1).max(1000).default(30),
   maxReplans: z.number().int().min(0).max(20).default(2),
   maxParallelSteps: z.number().int().min(1).max(100).default(4),
+  /** Tool calls of one model reply that run; the rest are answered with an error saying why. */
+  maxToolCallsPerReply: z.number().int().min(1).max(100).default(DEFAULT_LOOP_GUARDS.maxToolCallsPerReply),
+  /** How often one step may make the same call (tool and arguments); further ones are refused. */
+  maxIdenticalCalls: z.number().int().min(1).max(1000).default(DEFAULT_LOOP_GUARDS.maxIdenticalCalls),
+  /** Failed or refused tool calls after which a step fails with STEP_TOOL_ERRORS. */
+  maxToolErrors: z.number().int().min(1).max(10_000).default(DEFAULT_LOOP_GUARDS.maxToolErrors),
   tokenBudget: z.number().int().positive().optional(),
+  /** Like tokenBudget, in US dollars from the price table (a model without a price never reaches it). */
+  costBudgetUsd: z.number().positive().max(1_000_000).optional(),
   deadlineMs: z.number().int().positive().optional(),
 });
 
@@ -38,6 +49,8 @@ export const agentInputSchema = z.object({
   tools: z.array(z.string().min(1)).max(100).optional(),
   limits: limitsSchema.prefault({}),
   onStepFailure: z.enum(['fail', 'continue', 'ask']).default('fail'),
+  /** At `limits.deadlineMs`: `stop` the agent, or `ask` a person (extend / stop). */
+  onDeadline: z.enum(['stop', 'ask']).default('stop'),
   /**
    * How long a question may wait for a human, and what happens then: `reject`
    * declines (approvals rejected, plan check cancelled, failed step aborted, questions get "no
@@ -53,6 +66,11 @@ export const agentInputSchema = z.object({
     .optional(),
   /** Set for agents started by the `sub_agent` tool: they never wait for a plan check. */
   nested: z.boolean().default(false),
+  /**
+   * Who started the agent, set by Cairn's HTTP API from the signed-in principal (a body value is
+   * replaced): the principal approval policies judge calls for. Absent: nobody signed in.
+   */
+  principal: z.object({ id: z.string().min(1).max(200), roles: z.array(z.string().max(200)).max(20) }).optional(),
 });
 
 /** What callers send (defaults optional). */

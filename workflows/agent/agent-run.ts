@@ -11,17 +11,21 @@ import { stateQuery, stepProgressSignal } from '../messages';
 import { carryConversation } from '../rollover/carry-conversation';
 import type { ToolInfo } from '../tools/tool-types';
 import { workflowTime } from '../workflow-time';
-import { PLANNER, type AgentCarry, type ResumePoint } from './agent-carry';
+import { CARRY_VERSION, PLANNER, type AgentCarry, type ResumePoint } from './agent-carry';
 import type { AgentSettings } from './agent-input';
 import {
   addEvent,
+  isTerminalPhase,
   createAgentState,
   stateSince,
   type AgentEvent,
   type AgentPhase,
   type AgentState,
 } from './agent-state';
+import { AgentHold } from './agent-hold';
 import { AgentVisibility } from './agent-visibility';
+import { BudgetMeter } from './budget-meter';
+import { Deadline } from './deadline';
 import { InteractionDesk } from './interaction-desk';
 import { StepBoard } from './step-board';
 
@@ -35,6 +39,14 @@ export class AgentRun {
   readonly scope = new CancellationScope();
   /** Why the agent stopped itself, when it did. */
   stopReason: string | undefined;
+  /** Pause and budget holds: no new model or tool call while held. */
+  readonly hold: AgentHold;
+  /** The tree's token meter against the budget. */
+  readonly meter: BudgetMeter;
+  /** Set when a budget (or deadline) decision ends the agent as `stopped`. */
+  stopping: string | undefined;
+  /** `limits.deadlineMs` on a durable timer. */
+  readonly deadline: Deadline;
   private readonly visibility: AgentVisibility;
 
   constructor(
@@ -44,9 +56,20 @@ export class AgentRun {
     this.state = carry?.state ?? createAgentState(settings.task);
     this.visibility = new AgentVisibility(this.state);
     // Step changes show in the current details at once (plan progress in the Temporal UI).
-    this.board = new StepBoard(this.state, (event) => {
-      this.event(event);
-      this.visibility.refreshDetails();
+    this.board = new StepBoard(
+      this.state,
+      (event) => {
+        this.event(event);
+        this.visibility.refreshDetails();
+        if (event.type === 'step.finished') this.visibility.syncSpend(); // spend at step boundaries
+      },
+      () => this.meter.check(),
+    );
+    this.hold = new AgentHold({
+      agentId: this.agentId,
+      state: this.state,
+      announce: (event) => this.event(event),
+      changed: () => this.visibility.sync(),
     });
     const desk = {
       agentId: this.agentId,
@@ -62,6 +85,20 @@ export class AgentRun {
       rollOverDue: () => this.rollOverDue(),
     };
     this.desk = new InteractionDesk(desk, carry?.stepRoutes);
+    this.meter = new BudgetMeter({
+      state: this.state,
+      limits: settings.limits,
+      hold: this.hold,
+      desk: this.desk,
+      stop: (reason) => this.stop(reason),
+    });
+    this.deadline = new Deadline({
+      state: this.state,
+      deadlineMs: settings.limits.deadlineMs,
+      onDeadline: settings.onDeadline,
+      desk: this.desk,
+      stop: (r) => this.stop(r),
+    });
     if (carry) this.conversations.append(PLANNER, ...carry.planner);
   }
 
@@ -71,12 +108,17 @@ export class AgentRun {
    */
   serve(): this {
     this.desk.serve();
+    this.hold.serve();
+    this.meter.serve();
+    this.deadline.serve();
     this.conversations.serve();
     setHandler(stateQuery, (args) => stateSince(this.state, args?.afterSeq));
     setHandler(stepProgressSignal, (raw) => {
       const parsed = parseStepProgress(raw);
-      if (parsed.ok) this.board.recordProgress(parsed.value);
-      else this.event({ type: 'signal.rejected', message: `stepProgress signal rejected: ${parsed.error}` });
+      if (parsed.ok) {
+        this.board.recordProgress(parsed.value);
+        this.meter.acknowledge(parsed.value);
+      } else this.event({ type: 'signal.rejected', message: `stepProgress signal rejected: ${parsed.error}` });
     });
     this.visibility.sync();
     return this;
@@ -89,18 +131,32 @@ export class AgentRun {
 
   /** Moves to `phase`, keeping search attributes and current details in step. */
   setPhase(phase: AgentPhase): void {
+    if (this.hold.deferPhase(phase)) return; // shown once the hold lifts
     this.state.phase = phase;
+    if (isTerminalPhase(phase)) this.visibility.syncSpend(); // the final spend
     this.visibility.sync();
   }
 
-  /** Whether the server suggests continuing as new (history long or large). */
+  /** Ends the agent early as `stopped` for `reason`: its steps and calls stop, finished work stays. */
+  stop(reason: string): void {
+    this.stopping ??= reason;
+    this.scope.cancel();
+  }
+
+  /**
+   * Whether to continue as new at the next safe boundary: the server suggests it (history long
+   * or large), or a newer Worker Deployment version became current (the next run starts on it).
+   * Both are read from the workflow task, so checking adds no command and old histories replay.
+   */
   rollOverDue(): boolean {
-    return workflowInfo().continueAsNewSuggested;
+    const info = workflowInfo();
+    return info.continueAsNewSuggested || info.targetWorkerDeploymentVersionChanged;
   }
 
   /** What the next run needs to resume at `resumeAt`. */
   carry(resumeAt: ResumePoint, tools: ToolInfo[]): AgentCarry {
     return {
+      version: CARRY_VERSION,
       resumeAt,
       state: this.state,
       planner: carryConversation(this.conversations.get(PLANNER)),

@@ -99,11 +99,13 @@ export function recordAnswer(
   interaction: Interaction,
   answer: Answer,
   by?: string,
+  actor?: Interaction['actor'],
 ): void {
   interaction.status = 'answered';
   interaction.answer = answer;
   interaction.answeredAt = at;
   if (by !== undefined) interaction.by = by;
+  if (actor !== undefined) interaction.actor = actor;
   addEvent(state, at, {
     type: 'interaction.answered',
     message: `${interaction.kind} answered${by ? ` by ${by}` : ''}`,

@@ -1,15 +1,17 @@
 /**
- * What an operator sees of an agent without querying it: the `AgentPhase` and
- * `AgentAwaitingInput` search attributes (upserted only when they change — each upsert is a
+ * What an operator sees of an agent without querying it: the `AgentPhase`, `AgentAwaitingInput`,
+ * `AgentTokens` and `AgentCostUsd` search attributes (upserted only when they change — each upsert is a
  * history event) and the Temporal UI's current details (plan progress as Markdown).
  */
-import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
-import { AgentAwaitingInputKey, AgentPhaseKey } from '../search-attributes';
+import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { AgentAwaitingInputKey, AgentCostUsdKey, AgentPhaseKey, AgentTokensKey } from '../search-attributes';
+import { knownCost } from '../usage';
 import { openInteractions, type AgentState } from './agent-state';
 import { progressMarkdown } from './progress-markdown';
 
 export class AgentVisibility {
   private shown = '';
+  private spendShown = '';
 
   constructor(private readonly state: AgentState) {}
 
@@ -25,6 +27,27 @@ export class AgentVisibility {
       ]);
     }
     this.refreshDetails();
+  }
+
+  /**
+   * Upserts `AgentTokens` and `AgentCostUsd` when they changed; called at step boundaries and
+   * when the agent ends. A cost that becomes unknown (a call to a model without a price) clears
+   * `AgentCostUsd` in the same upsert, so a list never shows a stale, too-low cost. Runs recorded
+   * before these attributes existed replay without them (the patch marker).
+   */
+  syncSpend(): void {
+    const tokens = this.state.usage.totalTokens;
+    const cost = knownCost(this.state.usage);
+    const key = `${tokens}/${cost ?? ''}`;
+    if (this.spendShown === key || !patched('cairn-spend-attributes')) return;
+    this.spendShown = key;
+    // Read from the run (search attributes are carried across continue-as-new), not remembered.
+    const clearCost = cost === undefined && workflowInfo().typedSearchAttributes.get(AgentCostUsdKey) !== undefined;
+    upsertSearchAttributes([
+      { key: AgentTokensKey, value: tokens },
+      ...(cost !== undefined ? [{ key: AgentCostUsdKey, value: cost }] : []),
+      ...(clearCost ? [{ key: AgentCostUsdKey, value: null }] : []),
+    ]);
   }
 
   /** Refreshes the current details only (not a history event: served by a built-in query). */

@@ -10,7 +10,7 @@
  * or a handler. The second argument, set only by continue-as-new, carries the state, open
  * interactions and timeline cursor over: clients see one agent going on.
  */
-import { allHandlersFinished, condition, continueAsNew, isCancellation } from '@temporalio/workflow';
+import { allHandlersFinished, condition, isCancellation, makeContinueAsNewFunc } from '@temporalio/workflow';
 import type { AgentResult } from '../agent-contract';
 import { listTools } from '../activity-proxies';
 import { describeFailure } from '../describe-failure';
@@ -19,16 +19,20 @@ import type { ToolInfo } from '../tools/tool-types';
 import type { AgentCarry } from './agent-carry';
 import { parseAgentInput, type AgentInput } from './agent-input';
 import { AgentRun } from './agent-run';
+import { readCarry, type CarriedAgent } from './carry-migration';
 import { executePlan } from './execution';
 import { planTask, replan } from './planning/plan-phase';
+import { mechanicalSummary } from './prompts';
 import { summarize } from './summary';
 
 /** A run's end: the agent's result, or the carry for the next run. */
 type RunEnd = AgentResult | { rollOver: AgentCarry };
 
-export async function agentWorkflow(input: AgentInput, carry?: AgentCarry): Promise<AgentResult> {
+export async function agentWorkflow(input: AgentInput, carried?: CarriedAgent): Promise<AgentResult> {
   const parsed = parseAgentInput(input);
   if (!parsed.ok) throw workflowFailure('INVALID_INPUT', `invalid agent input: ${parsed.errors.join('; ')}`);
+  // A carry of any release, read as the current version (an unreadable one fails the task, not the agent).
+  const carry = carried === undefined ? undefined : readCarry(carried);
   const run = new AgentRun(parsed.settings, carry).serve();
   let end: RunEnd;
   try {
@@ -36,14 +40,22 @@ export async function agentWorkflow(input: AgentInput, carry?: AgentCarry): Prom
     await condition(allHandlersFinished);
   } catch (err) {
     if (!isCancellation(err)) throw fail(run, err);
+    if (run.stopping !== undefined) return stop(run, run.stopping);
     cancel(run);
     // Stopped by its own expiry policy: it ends normally, as cancelled (like a plan-check cancel).
     if (run.stopReason !== undefined) return { status: 'cancelled', usage: run.state.usage };
     throw err;
   }
-  if ('rollOver' in end) return await continueAsNew<typeof agentWorkflow>(input, end.rollOver);
+  if ('rollOver' in end) return await moveOn()(input, end.rollOver);
   return end;
 }
+
+/**
+ * Continues as new. The run was pinned to its Worker Deployment version; the next one starts on
+ * the version current now (`AUTO_UPGRADE` for its first task, pinned again from then on): this
+ * is how a long agent moves to a new release, only ever at a safe boundary.
+ */
+const moveOn = () => makeContinueAsNewFunc<typeof agentWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' });
 
 /** The phases, in order; each returns early when the agent ends or rolls over. */
 async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<RunEnd> {
@@ -77,15 +89,33 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
 
 /** The agent was cancelled (by a request or its own expiry policy): it keeps what finished. */
 function cancel(run: AgentRun): void {
+  run.hold.drop();
   run.board.cancelActive();
   run.desk.closeAll('the agent was cancelled');
   run.event({ type: 'agent.finished', message: run.stopReason ? `cancelled: ${run.stopReason}` : 'cancelled' });
   run.setPhase('cancelled');
 }
 
+/**
+ * A budget (or deadline) decision ended the agent early: running steps are cancelled, finished
+ * ones keep their results, and the answer is a mechanical summary — no further model call.
+ */
+function stop(run: AgentRun, reason: string): AgentResult {
+  const { state } = run;
+  run.hold.drop();
+  run.board.cancelActive();
+  run.desk.closeAll(`the agent was stopped (${reason})`);
+  state.stopReason = reason;
+  state.result = mechanicalSummary(state.steps);
+  run.event({ type: 'agent.finished', message: `stopped: ${reason}` });
+  run.setPhase('stopped');
+  return { status: 'stopped', answer: state.result, usage: state.usage };
+}
+
 /** The agent failed: the state says why, and the failure keeps its code. */
 function fail(run: AgentRun, err: unknown) {
   const failure = describeFailure(err);
+  run.hold.drop();
   run.state.error = failure.message;
   run.desk.closeAll('the agent failed');
   run.event({ type: 'agent.finished', message: `failed: ${failure.message}` });

@@ -42,16 +42,19 @@ class Execution {
   ) {}
 
   async run(): Promise<ExecutionOutcome> {
-    const { board, settings } = this.agent;
+    const { board, settings, hold } = this.agent;
     for (;;) {
       this.rollOver ||= board.hasPending() && this.agent.rollOverDue();
-      if (this.failure === undefined && !this.replanDue && !this.rollOver) {
+      const mayGoOn = this.failure === undefined && !this.replanDue && !this.rollOver;
+      // While held (paused, over budget) no step starts; the loop wakes when the hold lifts.
+      const held = hold.held();
+      if (mayGoOn && !held) {
         const ids = selectStepsToStart(this.plan, board.statuses(), settings.limits.maxParallelSteps);
         for (const id of ids) this.start(id);
       }
-      if (!board.hasActive()) break;
+      if (!board.hasActive() && !(held && mayGoOn && board.hasPending())) break;
       try {
-        await condition(() => this.changed);
+        await condition(() => this.changed || hold.held() !== held);
       } catch (err) {
         // The agent is being cancelled: its steps get the cancellation too; wait for them to
         // report, so the state keeps what finished and marks the rest cancelled.

@@ -141,7 +141,10 @@ export class InteractionDesk {
 
   private check(input: AnswerInput): AnswerCheck {
     const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
-    return validateAnswer(interaction, input, checkPlanValue);
+    const check = validateAnswer(interaction, input, checkPlanValue);
+    if (!check.ok || interaction?.kind !== 'tool.approval' || !('decision' in check.answer)) return check;
+    if (check.answer.decision !== 'approve') return check;
+    return checkApprover(interaction, input) ?? check;
   }
 
   /** Records a valid answer (the audit record) and forwards a step's answer to the step. */
@@ -150,7 +153,21 @@ export class InteractionDesk {
     if (!check.ok) throw answerRejection(check);
     const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
     if (!interaction) throw workflowFailure('NOT_OPEN', `no interaction "${input.interactionId}"`);
-    recordAnswer(this.ctx.state, workflowTime(), interaction, check.answer, input.by);
+    // No actor: the answer came straight to Temporal, past Cairn's authentication.
+    const actor = input.actor ?? { id: input.by ?? 'unknown', roles: [], method: 'temporal-signal' as const };
+    if (interaction.kind === 'tool.approval' && (interaction.approvers ?? 1) > 1) {
+      const approve = 'decision' in check.answer && check.answer.decision === 'approve';
+      if (approve) interaction.approvals = [...(interaction.approvals ?? []), { actor, at: workflowTime() }];
+      const given = interaction.approvals?.length ?? 0;
+      if (approve && given < (interaction.approvers ?? 1)) {
+        // Not enough distinct people yet: the approval stays open for the next one.
+        const message = `${interaction.id} approved by ${actor.id} (${given} of ${interaction.approvers})`;
+        this.ctx.announce({ type: 'interaction.approved', interactionId: interaction.id, message });
+        this.ctx.changed();
+        return { interactionId: interaction.id, answer: check.answer };
+      }
+    }
+    recordAnswer(this.ctx.state, workflowTime(), interaction, check.answer, input.by, actor);
     this.ctx.changed();
     await this.forward(interaction, check.answer, input.by !== undefined ? { by: input.by } : {});
     return { interactionId: interaction.id, answer: check.answer };
@@ -196,4 +213,33 @@ export class InteractionDesk {
     const answer = interaction.answer ?? { text: '' };
     await this.forward(interaction, answer, policy === 'fail' ? { expired: 'fail' } : {});
   }
+}
+
+/**
+ * Whether this person may approve: the role the policy named (or admin), and — for an approval
+ * that needs several people — not one who already approved. An answer sent straight to Temporal
+ * has no roles Cairn vouched for, so it cannot meet a role.
+ */
+function checkApprover(
+  interaction: Extract<Interaction, { kind: 'tool.approval' }>,
+  input: AnswerInput,
+): AnswerCheck | undefined {
+  const roles = input.actor?.roles ?? [];
+  const { role } = interaction;
+  if (role && !roles.includes(role) && !roles.includes('admin'))
+    return {
+      ok: false,
+      code: 'ROLE_REQUIRED',
+      field: 'interactionId',
+      error: `approving ${interaction.id} needs the role ${role}`,
+    };
+  const who = input.actor?.id ?? input.by ?? 'unknown';
+  if ((interaction.approvals ?? []).some((a) => a.actor.id === who))
+    return {
+      ok: false,
+      code: 'SAME_APPROVER',
+      field: 'interactionId',
+      error: `${who} already approved ${interaction.id}; it needs ${interaction.approvers ?? 1} different people`,
+    };
+  return undefined;
 }

@@ -32,6 +32,19 @@ export function planCorrectionMessage(errors: string[]): string {
   return `That plan cannot be used:\n${errors.map((e) => `- ${e}`).join('\n')}\nReturn the corrected plan as a JSON object only.`;
 }
 
+/** Tells the planner its reply was cut at its token limit before it ended. */
+export function cutReplyError(): string {
+  return 'your reply was cut at its token limit before it ended; answer again, shorter: fewer steps, brief titles and descriptions';
+}
+
+/**
+ * What stays in the planner's conversation of a rejected reply: a short note instead of the
+ * reply itself, so a long bad plan is not re-sent with every later call (it overflowed contexts).
+ */
+export function rejectedReplyNote(content: string | null): string {
+  return `(a reply that could not be used, ${content?.length ?? 0} characters, left out here; the problems follow)`;
+}
+
 /** The human's requested changes to the proposed plan. */
 export function planRevisionMessage(feedback: string): string {
   return `The user reviewed the plan and asks for changes:\n${feedback}\nReturn the revised plan as a JSON object only.`;

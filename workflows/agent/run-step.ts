@@ -26,9 +26,16 @@ function stepInput(run: AgentRun, plan: Plan, id: string, tools: ToolInfo[]): St
     }),
     tools,
     maxStepRounds: settings.limits.maxStepRounds,
+    guards: {
+      maxToolCallsPerReply: settings.limits.maxToolCallsPerReply,
+      maxIdenticalCalls: settings.limits.maxIdenticalCalls,
+      maxToolErrors: settings.limits.maxToolErrors,
+    },
     canAsk: !settings.nested,
+    ...(run.meter.metered() ? { metered: true } : {}),
     ...(settings.systemPrompt ? { systemPrompt: settings.systemPrompt } : {}),
     ...(settings.model ? { model: settings.model } : {}),
+    ...(settings.principal ? { principal: settings.principal } : {}),
   };
 }
 

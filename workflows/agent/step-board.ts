@@ -18,6 +18,8 @@ export class StepBoard {
   constructor(
     private readonly state: AgentState,
     private readonly announce: Announce,
+    /** Called after a step's usage was added to the agent's total (the budget check). */
+    private readonly usageAdded: () => void = () => undefined,
   ) {}
 
   /** The run of step `id`. */
@@ -120,6 +122,8 @@ export class StepBoard {
       addToolCall(step, call);
       this.announce({ type: 'tool.called', stepId: step.id, message: `${call.name} → ${call.outcome}` });
     }
+    for (const notice of progress.notices ?? []) this.announce({ ...notice, stepId: step.id });
+    this.usageAdded();
   }
 
   /** Marks every running or waiting step cancelled (the agent itself was cancelled). */

@@ -6,7 +6,6 @@
 import { ActivityFailure } from '@temporalio/workflow';
 import { llmCall } from '../activity-proxies';
 import type { AgentRun } from './agent-run';
-import { addUsage } from '../usage';
 import { mechanicalSummary, summaryPrompt } from './prompts';
 
 export async function summarize(run: AgentRun): Promise<string> {
@@ -22,6 +21,8 @@ export async function summarize(run: AgentRun): Promise<string> {
     role: 'user',
     content: summaryPrompt(state.plan?.task ?? settings.task, state.plan?.language ?? 'en', results),
   });
+  // Paused or over budget: no new model call (no await at all when free: replay stays the same).
+  if (run.hold.held()) await run.hold.whenFree();
   try {
     const reply = await llmCall('summary', {
       purpose: 'summary',
@@ -29,7 +30,11 @@ export async function summarize(run: AgentRun): Promise<string> {
       ...run.conversations.input('summary'),
       ...(settings.model ? { model: settings.model } : {}),
     });
-    addUsage(state.usage, reply.usage);
+    run.meter.add(reply.usage);
+    for (const notice of reply.notices ?? []) run.event({ type: 'llm.notice', message: `summary: ${notice}` });
+    if (reply.finishReason === 'length') {
+      run.event({ type: 'llm.cut', message: 'summary: the reply was cut at its token limit; it is kept as it is' });
+    }
     if (reply.content?.trim()) {
       run.event({ type: 'summary', message: 'summary written by the model' });
       return reply.content.trim();

@@ -8,10 +8,30 @@ import { z } from 'zod';
 /** Longest interaction id and `by` an answer may carry. */
 const MAX_ID = 200;
 
+/**
+ * How an answer reached the agent: through Cairn's HTTP API from the web page, a script or the
+ * CLI (after authentication), or straight to Temporal (its UI, CLI or SDK), which Cairn does not
+ * authenticate.
+ */
+export const ANSWER_METHODS = ['web', 'api', 'cli', 'temporal-signal'] as const;
+
+/** Who answered, as the audit record keeps it. */
+export const actorSchema = z.object({
+  id: z.string().min(1, 'must not be empty').max(MAX_ID, `must be at most ${MAX_ID} characters`),
+  name: z.string().max(MAX_ID, `must be at most ${MAX_ID} characters`).optional(),
+  roles: z.array(z.string().max(MAX_ID)).max(20),
+  method: z.enum(ANSWER_METHODS),
+});
+
 /** Payload of the `answer` signal and update; the answer itself is checked against its interaction. */
 export const answerInputSchema = z.object({
   interactionId: z.string().min(1, 'must not be empty').max(MAX_ID, `must be at most ${MAX_ID} characters`),
   answer: z.unknown(),
   /** Who answers, for the audit record. */
   by: z.string().max(MAX_ID, `must be at most ${MAX_ID} characters`).optional(),
+  /**
+   * The authenticated principal, set by Cairn's HTTP API (never taken from a request body). An
+   * answer without one came straight to Temporal and is recorded as `temporal-signal`.
+   */
+  actor: actorSchema.optional(),
 });

@@ -12,7 +12,7 @@ import type { ErrorCode } from '../error-codes';
  */
 export interface AnswerRejection {
   ok: false;
-  code: Extract<ErrorCode, 'NOT_OPEN' | 'INVALID_ANSWER'>;
+  code: Extract<ErrorCode, 'NOT_OPEN' | 'INVALID_ANSWER' | 'SAME_APPROVER' | 'ROLE_REQUIRED'>;
   field: string;
   error: string;
 }

@@ -17,7 +17,8 @@ export const SHAPES: Record<InteractionKind, string> = {
   'plan.check': '{ decision: confirm | revise | edit | cancel, feedback?, plan? }',
   'tool.approval': '{ decision: approve | reject, digest, reason? }',
   'step.failure': '{ decision: retry | skip | abort }',
-  budget: '{ decision: raise | stop, tokenBudget? }',
+  budget: '{ decision: raise | stop, tokenBudget?, costBudgetUsd? }',
+  deadline: '{ decision: extend | stop, deadlineMs? }',
 };
 
 /** The key every answer of a kind has: an answer without it is one of another kind (or none). */
@@ -29,6 +30,7 @@ export const KIND_KEYS: Record<InteractionKind, string> = {
   'tool.approval': 'decision',
   'step.failure': 'decision',
   budget: 'decision',
+  deadline: 'decision',
 };
 
 /** zod error options: `required` when the value is absent, else `must be <what>`. */
@@ -66,7 +68,12 @@ export const approvalSchema = z.object({
   reason: optionalText,
 });
 export const failureSchema = z.object({ decision: decision(['retry', 'skip', 'abort']) });
+export const deadlineSchema = z.object({
+  decision: decision(['extend', 'stop']),
+  deadlineMs: z.number(expected('a number')).int('must be a whole number').positive('must be positive').optional(),
+});
 export const budgetSchema = z.object({
   decision: decision(['raise', 'stop']),
   tokenBudget: z.number(expected('a number')).int('must be a whole number').optional(),
+  costBudgetUsd: z.number(expected('a number')).optional(),
 });

@@ -17,6 +17,7 @@ export function expiryAnswer(spec: InteractionSpec, policy: 'reject' | 'default'
     case 'step.failure':
       return { decision: policy === 'default' ? 'skip' : 'abort' };
     case 'budget':
+    case 'deadline':
       return { decision: 'stop' };
     case 'ask.form': {
       if (policy !== 'default') return NO_ANSWER;

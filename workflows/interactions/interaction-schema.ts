@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { planSchema } from '../plan/plan-schema';
 import { FORM_FIELD_TYPES } from './form-field-types';
+import { actorSchema } from './answer-input-schema';
 
 export { answerInputSchema } from './answer-input-schema';
 
@@ -37,6 +38,12 @@ export const approvalRequestSchema = z.object({
   arguments: z.unknown(),
   digest: z.string(),
   why: z.string().optional(),
+  /** The approval policy's rule that asked for this approval (absent without a policy). */
+  rule: z.string().optional(),
+  /** The role an approver needs (besides admin), from the policy's `@role`. */
+  role: z.string().optional(),
+  /** How many distinct people must approve (the policy's `@approvers`); 1 when absent. */
+  approvers: z.number().int().min(1).optional(),
 });
 
 const prompt = z.string();
@@ -51,7 +58,24 @@ const formSpec = z.object({ kind: z.literal('ask.form'), prompt, fields: z.array
 const planCheckSpec = z.object({ kind: z.literal('plan.check'), prompt, plan: planSchema, revision: z.number() });
 const approvalSpec = approvalRequestSchema.extend({ kind: z.literal('tool.approval'), prompt });
 const stepFailureSpec = z.object({ kind: z.literal('step.failure'), prompt, error: z.string() });
-const budgetSpec = z.object({ kind: z.literal('budget'), prompt, usedTokens: z.number(), tokenBudget: z.number() });
+const budgetSpec = z.object({
+  kind: z.literal('budget'),
+  prompt,
+  usedTokens: z.number(),
+  /** The token budget in force, when there is one. */
+  tokenBudget: z.number().optional(),
+  /** The cost so far in US dollars; null when unknown (a model without a price). */
+  costUsd: z.number().nullable().optional(),
+  /** The cost budget in force, when there is one. */
+  costBudgetUsd: z.number().optional(),
+});
+
+const deadlineSpec = z.object({
+  kind: z.literal('deadline'),
+  prompt,
+  /** The deadline that was reached (workflow time, ms since the epoch). */
+  deadlineAt: z.number(),
+});
 
 /** The question part of an interaction, by kind. */
 export const interactionSpecSchema = z.discriminatedUnion('kind', [
@@ -62,6 +86,7 @@ export const interactionSpecSchema = z.discriminatedUnion('kind', [
   approvalSpec,
   stepFailureSpec,
   budgetSpec,
+  deadlineSpec,
 ]);
 
 /** The answer each interaction kind takes, normalised as the audit record keeps it. */
@@ -80,7 +105,12 @@ export const answerSchemas = {
     reason: z.string().optional(),
   }),
   'step.failure': z.object({ decision: z.enum(['retry', 'skip', 'abort']) }),
-  budget: z.object({ decision: z.enum(['raise', 'stop']), tokenBudget: z.number().optional() }),
+  budget: z.object({
+    decision: z.enum(['raise', 'stop']),
+    tokenBudget: z.number().optional(),
+    costBudgetUsd: z.number().optional(),
+  }),
+  deadline: z.object({ decision: z.enum(['extend', 'stop']), deadlineMs: z.number().optional() }),
 } as const satisfies Record<z.infer<typeof interactionSpecSchema>['kind'], z.ZodType>;
 
 /** Any answer; which one an interaction takes follows from its kind ({@link answerSchemas}). */
@@ -92,6 +122,7 @@ export const answerSchema = z.union([
   answerSchemas['tool.approval'],
   answerSchemas['step.failure'],
   answerSchemas.budget,
+  answerSchemas.deadline,
 ]);
 
 /** Where an interaction is: waiting for a person, answered (the audit record), or timed out. */
@@ -108,7 +139,11 @@ const record = {
   expiresAt: z.number().optional(),
   answer: answerSchema.optional(),
   by: z.string().optional(),
+  /** Who answered and how (absent on records made before it was kept, and on expiry answers). */
+  actor: actorSchema.optional(),
   answeredAt: z.number().optional(),
+  /** The approvals given so far of an approval that needs several people, each with who and when. */
+  approvals: z.array(z.object({ actor: actorSchema, at: z.number() })).optional(),
 };
 
 /** An interaction as kept in agent state: its question and the record around it. */
@@ -120,4 +155,5 @@ export const interactionSchema = z.discriminatedUnion('kind', [
   approvalSpec.extend(record),
   stepFailureSpec.extend(record),
   budgetSpec.extend(record),
+  deadlineSpec.extend(record),
 ]);

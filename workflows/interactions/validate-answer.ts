@@ -19,6 +19,7 @@ import {
   approvalSchema,
   budgetSchema,
   failureSchema,
+  deadlineSchema,
   planCheckSchema,
   querySchema,
   selectSchema,
@@ -98,6 +99,8 @@ function checkByKind(
       return checkStepFailure(answer);
     case 'budget':
       return checkBudget(interaction, answer);
+    case 'deadline':
+      return checkDeadline(answer);
   }
 }
 
@@ -160,18 +163,41 @@ function checkStepFailure(answer: Record<string, unknown>): AnswerCheck {
   return parsed.success ? accept({ decision: parsed.data.decision }) : rejectIssues(parsed.error);
 }
 
-/** `budget`: `raise` needs a new `tokenBudget` above the tokens already used; `stop` needs nothing. */
+/**
+ * `budget`: `raise` needs a new `tokenBudget` above the tokens already used and/or a new
+ * `costBudgetUsd` above the cost so far; `stop` needs nothing.
+ */
 function checkBudget(interaction: Of<'budget'>, answer: Record<string, unknown>): AnswerCheck {
   const parsed = budgetSchema.safeParse(answer);
   if (!parsed.success) return rejectIssues(parsed.error);
-  const { decision, tokenBudget } = parsed.data;
+  const { decision, tokenBudget, costBudgetUsd } = parsed.data;
   if (decision === 'stop') return accept({ decision });
-  if (tokenBudget === undefined) return invalid('tokenBudget', 'tokenBudget: a raise needs the new budget');
-  if (tokenBudget <= interaction.usedTokens) {
+  if (tokenBudget === undefined && costBudgetUsd === undefined) {
+    return invalid('tokenBudget', 'tokenBudget: a raise needs the new budget (tokenBudget or costBudgetUsd)');
+  }
+  if (tokenBudget !== undefined && tokenBudget <= interaction.usedTokens) {
     return invalid(
       'tokenBudget',
       `tokenBudget: must be greater than the ${interaction.usedTokens} tokens already used`,
     );
   }
-  return accept({ decision, tokenBudget });
+  const spent = interaction.costUsd ?? 0;
+  if (costBudgetUsd !== undefined && costBudgetUsd <= spent) {
+    return invalid('costBudgetUsd', `costBudgetUsd: must be greater than the $${spent} already spent`);
+  }
+  return accept({
+    decision,
+    ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+    ...(costBudgetUsd !== undefined ? { costBudgetUsd } : {}),
+  });
+}
+
+/** `deadline`: `extend` needs `deadlineMs`, how much longer from now; `stop` needs nothing. */
+function checkDeadline(answer: Record<string, unknown>): AnswerCheck {
+  const parsed = deadlineSchema.safeParse(answer);
+  if (!parsed.success) return rejectIssues(parsed.error);
+  const { decision, deadlineMs } = parsed.data;
+  if (decision === 'stop') return accept({ decision });
+  if (deadlineMs === undefined) return invalid('deadlineMs', 'deadlineMs: an extension needs how long (ms from now)');
+  return accept({ decision, deadlineMs });
 }

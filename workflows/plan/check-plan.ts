@@ -45,10 +45,17 @@ export function parsePlanOutput(content: string | null): PlanCheck {
  * Merges a replan into the current plan. `kept` are ids of settled steps, which
  * stay as they are, in their current order; `remaining` is the planner's JSON plan whose steps
  * replace every other step. `remaining` may leave out `task` and `language` (the current ones
- * are kept) and may have no steps; it may not reuse a kept id. The merged plan then gets the
- * full {@link checkPlanValue} check.
+ * are kept) and may have no steps. A step that reuses a kept id is refused — unless
+ * `keptIdsRepeat` is `'drop'`: weak models repeat the finished steps in their replan, and that
+ * must not fail an agent whose work is done, so such a step is read as "the kept step" and left
+ * out (the kept step stays as it ran). The merged plan then gets the full {@link checkPlanValue} check.
  */
-export function mergeReplan(current: Plan, kept: string[], remaining: unknown): PlanCheck {
+export function mergeReplan(
+  current: Plan,
+  kept: string[],
+  remaining: unknown,
+  keptIdsRepeat: 'refuse' | 'drop' = 'refuse',
+): PlanCheck {
   const parsed = remainingPlanSchema.safeParse(remaining);
   if (!parsed.success) return { ok: false, errors: formatIssues(parsed.error) };
   const next = parsed.data;
@@ -56,9 +63,11 @@ export function mergeReplan(current: Plan, kept: string[], remaining: unknown): 
   const currentIds = new Set(current.steps.map((step) => step.id));
   const errors = [
     ...unique(kept.filter((id) => !currentIds.has(id))).map((id) => `kept step "${id}": not in the current plan`),
-    ...unique(next.steps.map((step) => step.id).filter((id) => keptIds.has(id))).map(
-      (id) => `step "${id}": this id belongs to a step that is already done and kept; give new steps new ids`,
-    ),
+    ...(keptIdsRepeat === 'drop'
+      ? []
+      : unique(next.steps.map((step) => step.id).filter((id) => keptIds.has(id))).map(
+          (id) => `step "${id}": this id belongs to a step that is already done and kept; give new steps new ids`,
+        )),
   ];
   const check = checkPlanValue({
     task: next.task?.trim() ? next.task : current.task,
@@ -71,9 +80,14 @@ export function mergeReplan(current: Plan, kept: string[], remaining: unknown): 
 }
 
 /** Parses the replanner's content tolerantly (like {@link parsePlanOutput}), then {@link mergeReplan}. */
-export function parseReplanOutput(current: Plan, kept: string[], content: string | null): PlanCheck {
+export function parseReplanOutput(
+  current: Plan,
+  kept: string[],
+  content: string | null,
+  keptIdsRepeat: 'refuse' | 'drop' = 'refuse',
+): PlanCheck {
   const reply = parseJsonReply(content);
-  return reply.ok ? mergeReplan(current, kept, reply.value) : { ok: false, errors: [reply.error] };
+  return reply.ok ? mergeReplan(current, kept, reply.value, keptIdsRepeat) : { ok: false, errors: [reply.error] };
 }
 
 /**

@@ -71,3 +71,8 @@ export const remainingPlanSchema = planSchema.extend({
 export function planJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(planSchema);
 }
+
+/** JSON Schema of {@link remainingPlanSchema}: what the replanner's reply must match. */
+export function remainingPlanJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(remainingPlanSchema);
+}

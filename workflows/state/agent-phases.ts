@@ -9,9 +9,13 @@ export const AGENT_PHASES = [
   'planning',
   'awaiting_input',
   'executing',
+  /** Held by an operator's pause or a spent budget: no new model or tool call starts. */
+  'paused',
   'replanning',
   'summarizing',
   'completed',
+  /** Ended early by a budget or deadline decision, with the finished steps' results. */
+  'stopped',
   'failed',
   'cancelled',
 ] as const;
@@ -20,7 +24,12 @@ export const AGENT_PHASES = [
 export type AgentPhaseName = (typeof AGENT_PHASES)[number];
 
 /** The phases an agent never leaves: its workflow has ended (or is ending). */
-export const TERMINAL_PHASES = ['completed', 'failed', 'cancelled'] as const satisfies readonly AgentPhaseName[];
+export const TERMINAL_PHASES = [
+  'completed',
+  'stopped',
+  'failed',
+  'cancelled',
+] as const satisfies readonly AgentPhaseName[];
 
 /** A phase of {@link TERMINAL_PHASES}. */
 export type TerminalPhase = (typeof TERMINAL_PHASES)[number];

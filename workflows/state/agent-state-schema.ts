@@ -22,17 +22,24 @@ export const AGENT_EVENT_TYPES = [
   'plan.created',
   'plan.revised',
   'plan.rejected',
+  'plan.kept',
+  'llm.cut',
+  'llm.notice',
   'step.started',
   'step.finished',
   'tool.called',
+  'step.guard',
   'interaction.opened',
   'interaction.answered',
+  'interaction.approved',
   'interaction.reminder',
   'interaction.expired',
   'answer.rejected',
   'signal.rejected',
   'replan',
   'summary',
+  'agent.paused',
+  'agent.resumed',
   'agent.finished',
 ] as const;
 
@@ -45,6 +52,17 @@ export const agentEventSchema = z.object({
   message: z.string(),
   stepId: z.string().optional(),
   interactionId: z.string().optional(),
+});
+
+/** Why an agent is held: an operator's `pause`, a spent budget, or both. */
+export const HOLD_REASONS = ['pause', 'budget'] as const;
+
+/** An agent on hold: why, who paused it, and the phase it goes back to when the hold lifts. */
+export const agentHoldSchema = z.object({
+  reasons: z.array(z.enum(HOLD_REASONS)),
+  resumePhase: agentPhaseSchema,
+  by: z.string().optional(),
+  reason: z.string().optional(),
 });
 
 /** The agent state: plain JSON only, so it survives queries and continue-as-new. */
@@ -72,4 +90,14 @@ export const agentStateSchema = z.object({
   demo: z.boolean().optional(),
   result: z.string().optional(),
   error: z.string().optional(),
+  /** Present while the agent is held (phase `paused`). */
+  hold: agentHoldSchema.optional(),
+  /** The token budget in force: `limits.tokenBudget`, or the last `raise`. */
+  tokenBudget: z.number().int().positive().optional(),
+  /** The cost budget in force (US dollars): `limits.costBudgetUsd`, or the last `raise`. */
+  costBudgetUsd: z.number().positive().optional(),
+  /** When the deadline falls (workflow time, ms since the epoch), when the agent has one. */
+  deadlineAt: z.number().optional(),
+  /** Why the agent ended early, when it ended as `stopped` (`budget`, `deadline`). */
+  stopReason: z.string().optional(),
 });

@@ -15,8 +15,20 @@ export const STEP_STATUSES = ['pending', 'running', 'waiting', 'completed', 'fai
 /** Status of one step run. */
 export const stepStatusSchema = z.enum(STEP_STATUSES);
 
-/** Token counts for one call, a step or a whole agent. */
-export const tokenUsageSchema = z.object({ promptTokens: count, completionTokens: count, totalTokens: count });
+/**
+ * Token counts for one call, a step or a whole agent, and their cost in US dollars from the
+ * configured price table: `null` when a call's model has no price (unknown, never 0).
+ */
+export const tokenUsageSchema = z.object({
+  promptTokens: count,
+  completionTokens: count,
+  totalTokens: count,
+  /** Prompt tokens the endpoint served from its cache (part of `promptTokens`), when it says. */
+  cachedPromptTokens: count.optional(),
+  costUsd: z.number().nonnegative().nullable().optional(),
+  /** Some of these tokens are an estimate: an endpoint reported no usage (4 characters a token). */
+  estimated: z.boolean().optional(),
+});
 
 /** Token counts for one call, a step or a whole agent. */
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
@@ -28,6 +40,8 @@ export const toolCallRecordSchema = z.object({
   arguments: z.string(),
   outcome: z.enum(['ok', 'error']),
   durationMs: z.number().nonnegative(),
+  /** The approval policy's decision on the call (workflow time `at`), when the worker has a policy. */
+  policy: z.object({ decision: z.enum(['allow', 'ask', 'deny']), rule: z.string(), at: z.number() }).optional(),
 });
 
 /** One step run. `toolCalls` holds the most recent calls only; `toolCallCount` counts them all. */

@@ -8,18 +8,35 @@ import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporal
 import { workflowFailure } from '../failures';
 import type { AnswerOf, SpecOf } from '../interactions/answer-types';
 import type { InteractionKind } from '../interactions/interaction-types';
-import { parseStepAnswer } from '../message-payloads';
-import { stepAnswerSignal, stepInteractionSignal, type StepAnswer, type StepProgress } from '../messages';
+import { parseStepAnswer, parseStepHold } from '../message-payloads';
+import {
+  pauseSignal,
+  resumeSignal,
+  stepAnswerSignal,
+  stepHoldSignal,
+  stepInteractionSignal,
+  type StepAnswer,
+  type StepProgress,
+} from '../messages';
 import { StepProgressReporter } from './step-progress';
 
 export class AgentLink {
   private readonly answers: Record<string, StepAnswer> = {};
+  /** Whether the agent holds this step (paused, over budget): no new model or tool call. */
+  held = false;
+  /** The last round reported, and the last whose report the agent acknowledged (metered only). */
+  private reported = 0;
+  private acked = 0;
+  /** Workflow ids of nested agents this step is running now; a hold is passed on to them. */
+  readonly subAgents = new Set<string>();
   private readonly agent;
   private readonly progress;
 
   constructor(
     agentId: string,
     private readonly stepId: string,
+    /** The agent has a budget: each round's report is acknowledged before the next call starts. */
+    private readonly metered = false,
   ) {
     this.agent = getExternalWorkflowHandle(agentId);
     this.progress = new StepProgressReporter(this.agent);
@@ -32,7 +49,39 @@ export class AgentLink {
       if (parsed.ok) this.answers[parsed.value.requestId] = parsed.value;
       else log.warn('stepAnswer signal rejected', { error: parsed.error });
     });
+    setHandler(stepHoldSignal, (raw) => {
+      const parsed = parseStepHold(raw);
+      if (!parsed.ok) return log.warn('stepHold signal rejected', { error: parsed.error });
+      if (parsed.value.round !== undefined) this.acked = Math.max(this.acked, parsed.value.round);
+      if (parsed.value.held === this.held) return;
+      this.held = parsed.value.held;
+      for (const id of this.subAgents) this.passHold(id);
+    });
     return this;
+  }
+
+  /**
+   * Whether a new model or tool call must wait: the agent holds the step, or (with a budget)
+   * has not yet acknowledged the last report — it may be the one that spent the budget.
+   */
+  mustWait(): boolean {
+    return this.held || (this.metered && this.acked < this.reported);
+  }
+
+  /**
+   * Waits until a new call may start. Callers test `mustWait()` first and await only then, so a
+   * step that never waits runs exactly as before (same replay).
+   */
+  whenFree(): Promise<void> {
+    return condition(() => !this.mustWait());
+  }
+
+  /** Tells the nested agent `workflowId` of the step's hold (its own tree then holds too). */
+  passHold(workflowId: string): void {
+    const signal = this.held ? pauseSignal : resumeSignal;
+    getExternalWorkflowHandle(workflowId)
+      .signal(signal, { by: `step ${this.stepId}`, reason: 'its parent agent is held' })
+      .catch((err: unknown) => log.warn('hold not passed to the nested agent', { workflowId, error: String(err) }));
   }
 
   /**
@@ -54,6 +103,7 @@ export class AgentLink {
 
   /** Sends a round's report once the previous one was delivered; does not wait for this one. */
   report(progress: StepProgress): Promise<void> {
+    this.reported = progress.round;
     return this.progress.send(progress);
   }
 

@@ -4,18 +4,35 @@
  * step's result (`finish_step`, or a plain text reply — many models answer that way), or with
  * nothing yet; a failed model call ends the step.
  */
-import { isCancellation } from '@temporalio/workflow';
+import { isCancellation, patched } from '@temporalio/workflow';
 import { llmCall } from '../activity-proxies';
 import type { Conversations } from '../conversation';
 import { describeFailure } from '../describe-failure';
-import type { TokenUsage } from '../llm-types';
-import type { StepProgress } from '../messages';
-import type { ToolCallRecord } from '../tools/tool-types';
+import { conversationBudget, estimateTextTokens, fitConversation } from '../fit-conversation';
+import type { LlmCallInput, LlmToolCall, TokenUsage } from '../llm-types';
+import type { StepNotice, StepProgress } from '../messages';
+import type { ToolCallRecord, ToolInfo } from '../tools/tool-types';
 import { addUsage, zeroUsage } from '../usage';
-import { runToolCall, type StepToolsContext } from './step-tools';
+import { cleanCall } from './clean-call';
+import { LOOP_GUARDS_PATCH, type LoopGuards } from './loop-guards';
+import { runToolCall, type CallResult, type StepToolsContext } from './step-tools';
+
+/** Patch: a text reply cut at its token limit is not the step's result; the model is told. */
+export const STEP_CUT_REPLY = 'step-cut-reply';
+
+/** What a step's model hears when its text reply was cut at its token limit. */
+export function cutReplyNote(tokens: number): string {
+  return (
+    `Your last reply was cut at its token limit (${tokens} tokens), so it was not taken as the step's result. ` +
+    'Go on more briefly, or call finish_step with a short result.'
+  );
+}
 
 /** The key of the step's conversation. */
 export const STEP_CONVERSATION = 'step';
+
+/** The key of the step's conversation as last sent, when it had to be cut to fit the model's context. */
+export const STEP_WINDOW = 'step-window';
 
 /** What a round needs: the step's tools context, its conversation and the offered tool names. */
 export interface RoundContext {
@@ -24,22 +41,27 @@ export interface RoundContext {
   toolNames: string[];
   /** Usage of sub-calls (model, sub_agent) since the last report; reset by each round. */
   usage: TokenUsage;
+  /** The step's loop guards. */
+  guards: LoopGuards;
 }
 
 /** How a round ended: its report and, when the step is done, the result. */
 export type RoundEnd =
-  { kind: 'round'; report: StepProgress; finished?: string } | { kind: 'failed'; code: string; error: string };
+  | { kind: 'round'; report: StepProgress; finished?: string }
+  | { kind: 'failed'; code: string; error: string; report?: StepProgress };
 
 export async function runRound(ctx: RoundContext, round: number): Promise<RoundEnd> {
   const { input } = ctx.tools;
   const { step } = input;
   let reply;
+  // Held by the agent (paused, over budget): no new model call. No await when free: replay stays.
+  if (ctx.tools.link.mustWait()) await ctx.tools.link.whenFree();
   try {
     reply = await llmCall(`${step.id} · round ${round}`, {
       purpose: 'step',
       agentId: input.agentId,
       stepId: step.id,
-      ...ctx.conversations.input(STEP_CONVERSATION),
+      ...conversationToSend(ctx),
       toolNames: ctx.toolNames,
       ...(input.model ? { model: input.model } : {}),
     });
@@ -48,28 +70,100 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     const { code, message } = describeFailure(err);
     return { kind: 'failed', code, error: message };
   }
+  const cleaned = reply.toolCalls.map((call) => cleanCall(call, input.tools, input.canAsk));
   ctx.conversations.append(STEP_CONVERSATION, {
     role: 'assistant',
     content: reply.content,
-    ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}),
+    ...(reply.toolCalls.length ? { toolCalls: cleaned.map((c) => c.call) } : {}),
   });
   const records: ToolCallRecord[] = [];
   let finished: string | undefined;
-  for (const call of reply.toolCalls) {
-    const result = await runToolCall(ctx.tools, call);
-    ctx.conversations.append(STEP_CONVERSATION, { role: 'tool', toolCallId: call.id, content: result.content });
+  let spent = false;
+  for (const [index, call] of reply.toolCalls.entries()) {
+    const result = await guardedCall(ctx, call, index, spent);
+    const replaced = cleaned[index]?.replaced;
+    const content = replaced ? `${result.content}\n${replaced}` : result.content;
+    ctx.conversations.append(STEP_CONVERSATION, { role: 'tool', toolCallId: call.id, content });
     if (result.record) records.push(result.record);
     finished ??= result.finished;
+    if (result.failed && ctx.guards.failed() && !spent && patched(LOOP_GUARDS_PATCH)) {
+      spent = true;
+      ctx.guards.note(ctx.guards.budgetError(step.id));
+    }
   }
-  if (reply.toolCalls.length === 0 && reply.content?.trim()) finished = reply.content.trim();
+  // A cut text reply is not an answer: the model hears so, and the step goes on.
+  const cut = reply.toolCalls.length === 0 && reply.finishReason === 'length' && patched(STEP_CUT_REPLY);
+  if (cut)
+    ctx.conversations.append(STEP_CONVERSATION, { role: 'user', content: cutReplyNote(reply.usage.completionTokens) });
+  else if (reply.toolCalls.length === 0 && reply.content?.trim()) {
+    finished = reply.content.trim();
+    if (ctx.toolNames.length > 0 && looksLikeToolCall(finished, ctx.toolNames)) {
+      ctx.guards.note(
+        'the model wrote what looks like a tool call as text instead of calling the tool: its server may drop tools (check the chat template); the text was taken as the result',
+      );
+    }
+  }
   addUsage(ctx.usage, reply.usage);
+  const notices: StepNotice[] = [
+    ...(reply.notices ?? []).map((message): StepNotice => ({ type: 'llm.notice', message })),
+    ...(cut
+      ? [{ type: 'llm.cut' as const, message: `${step.id}: the reply was cut at its token limit; the step goes on` }]
+      : []),
+    ...ctx.guards.takeNotes().map((message): StepNotice => ({ type: 'step.guard', message })),
+  ];
   const report: StepProgress = {
     stepId: step.id,
     round,
     model: reply.model,
     usage: { ...ctx.usage },
     toolCalls: records,
+    ...(notices.length ? { notices } : {}),
   };
   Object.assign(ctx.usage, zeroUsage());
+  if (spent && finished === undefined) {
+    const error = `STEP_TOOL_ERRORS: ${ctx.guards.budgetError(step.id)}`;
+    return { kind: 'failed', code: 'STEP_TOOL_ERRORS', error, report };
+  }
   return { kind: 'round', report, ...(finished !== undefined ? { finished } : {}) };
+}
+
+/**
+ * Runs one call unless a loop guard refuses it (only where the guards' patch applies: kept
+ * histories replay as they ran). Once the error budget is `spent`, no further call runs.
+ */
+async function guardedCall(ctx: RoundContext, call: LlmToolCall, index: number, spent: boolean): Promise<CallResult> {
+  const refusal = spent ? 'not run: the step ends, too many of its tool calls failed' : ctx.guards.refusal(call, index);
+  if (refusal === undefined || !patched(LOOP_GUARDS_PATCH)) return runToolCall(ctx.tools, call);
+  if (!spent) ctx.guards.note(`${call.name} ${refusal}`);
+  return { content: `error: ${refusal}`, failed: !spent };
+}
+
+/**
+ * The conversation for the next call: whole, or — when its estimate is over the model's
+ * context — head, note and latest rounds, lent under STEP_WINDOW (activity input only: the
+ * commands the step sends stay the same).
+ */
+function conversationToSend(ctx: RoundContext): Pick<LlmCallInput, 'messages' | 'conversation'> {
+  const { input } = ctx.tools;
+  const budget = conversationBudget(input.model, estimateToolTokens(input.tools));
+  const fitted = fitConversation(ctx.conversations.get(STEP_CONVERSATION), budget);
+  if (fitted.cut === 0) return ctx.conversations.input(STEP_CONVERSATION);
+  ctx.conversations.set(STEP_WINDOW, fitted.messages);
+  return ctx.conversations.input(STEP_WINDOW);
+}
+
+/** What the offered tools' names, descriptions and schemas take of the context (the built-ins' included). */
+function estimateToolTokens(tools: ToolInfo[]): number {
+  const BUILT_INS = 300; // finish_step and ask_user
+  return (
+    BUILT_INS +
+    tools.reduce((sum, t) => sum + estimateTextTokens(t.name + t.description + JSON.stringify(t.parameters)), 0)
+  );
+}
+
+/** Text that names an offered tool the way a tool call would (JSON `"name": "…"`, `<tool_call>`, `tool(`). */
+function looksLikeToolCall(text: string, toolNames: string[]): boolean {
+  if (/<tool_call>|"(tool_calls|function)"\s*:/.test(text)) return true;
+  const named = /"name"\s*:/.test(text);
+  return toolNames.some((name) => (named && text.includes(`"${name}"`)) || text.includes(`${name}(`));
 }

@@ -5,8 +5,8 @@
  * the call writes, and run as the `runTool` activity — with one attempt when the call is not
  * idempotent. Both are decided per call (`callEffect`): http_fetch with GET reads, with POST writes.
  */
-import { ActivityFailure, executeChild, isCancellation } from '@temporalio/workflow';
-import { llmCall, runTool } from '../activity-proxies';
+import { ActivityFailure, executeChild, isCancellation, patched } from '@temporalio/workflow';
+import { decideToolCall, llmCall, runTool } from '../activity-proxies';
 import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../agent-contract';
 import { subAgentWorkflowId } from '../ids';
 import { parseAskArgs } from '../interactions/ask-schema';
@@ -16,11 +16,14 @@ import type { InteractionKind } from '../interactions/interaction-types';
 import type { LlmToolCall, TokenUsage } from '../llm-types';
 import { approvalDigest } from '../tools/approval-digest';
 import { callEffect } from '../tools/call-effect';
+import type { PolicyDecision } from '../tools/policy-decision';
 import { modelArgsSchema, subAgentArgsSchema } from '../tools/builtin-tools';
 import { cutOutput } from '../tools/cut-output';
 import { parseFinishStepArgs } from '../tools/finish-step';
 import { ASK_USER, FINISH_STEP, type ToolCallRecord, type ToolInfo } from '../tools/tool-types';
 import { validateArguments } from '../tools/validate-arguments';
+import type { AgentLink } from './agent-link';
+import { LOOP_GUARDS_PATCH, type LoopGuards } from './loop-guards';
 import type { StepInput } from './step-types';
 import { workflowTime } from '../workflow-time';
 
@@ -29,6 +32,8 @@ export interface CallResult {
   content: string;
   record?: ToolCallRecord;
   finished?: string;
+  /** The call failed in a way that counts against the step's tool error budget (a person's rejection does not). */
+  failed?: boolean;
 }
 
 export interface StepToolsContext {
@@ -37,6 +42,10 @@ export interface StepToolsContext {
   askAgent<K extends InteractionKind>(requestId: string, spec: SpecOf<K>): Promise<AnswerOf<K>>;
   /** Adds token usage of sub-calls (model, sub_agent) to the step. */
   addUsage(usage: TokenUsage): void;
+  /** The line to the agent: whether it holds the step, and the nested agents to pass a hold to. */
+  link: Pick<AgentLink, 'mustWait' | 'whenFree' | 'subAgents' | 'passHold'>;
+  /** The step's loop guards: approvals already decided in this step are not asked again. */
+  guards?: LoopGuards;
 }
 
 const MAX_RECORDED_ARGUMENTS = 500;
@@ -50,15 +59,19 @@ export function offeredTools(input: StepInput): string[] {
 export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall): Promise<CallResult> {
   if (call.name === FINISH_STEP) {
     const parsed = parseFinishStepArgs(call.arguments);
-    return parsed.ok ? { content: 'ok', finished: parsed.result } : { content: `error: ${parsed.error}` };
+    return parsed.ok ? { content: 'ok', finished: parsed.result } : { content: `error: ${parsed.error}`, failed: true };
   }
   if (call.name === ASK_USER && ctx.input.canAsk) {
     const parsed = parseAskArgs(call.arguments);
-    if (!parsed.ok) return { content: `error: invalid ask_user arguments:\n${parsed.errors.join('\n')}` };
+    if (!parsed.ok) {
+      return { content: `error: invalid ask_user arguments:\n${parsed.errors.join('\n')}`, failed: true };
+    }
     return { content: JSON.stringify(await ctx.askAgent(call.id, toInteractionSpec(parsed.request))) };
   }
   const tool = ctx.input.tools.find((t) => t.name === call.name);
-  if (!tool) return { content: `error: unknown tool "${call.name}"` };
+  if (!tool) return { content: `error: unknown tool "${call.name}"`, failed: true };
+  // Held by the agent: no new tool call starts. No await when free: replay stays the same.
+  if (ctx.link.mustWait()) await ctx.link.whenFree();
   const started = workflowTime();
   const outcome = await runCatalogueTool(ctx, tool, call);
   const record: ToolCallRecord = {
@@ -67,37 +80,72 @@ export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall): Pro
     arguments: call.arguments.slice(0, MAX_RECORDED_ARGUMENTS),
     outcome: outcome.ok ? 'ok' : 'error',
     durationMs: workflowTime() - started,
+    ...(outcome.policy
+      ? { policy: { decision: outcome.policy.decision, rule: outcome.policy.rule, at: started } }
+      : {}),
   };
-  return { content: outcome.ok ? outcome.output : `error: ${outcome.output}`, record };
+  const failed = !outcome.ok && !outcome.rejected;
+  return { content: outcome.ok ? outcome.output : `error: ${outcome.output}`, record, ...(failed ? { failed } : {}) };
 }
 
 async function runCatalogueTool(
   ctx: StepToolsContext,
   tool: ToolInfo,
   call: LlmToolCall,
-): Promise<{ ok: boolean; output: string }> {
+): Promise<{ ok: boolean; output: string; policy?: PolicyDecision; rejected?: boolean }> {
   const checked = validateArguments(tool.name, tool.parameters, call.arguments);
   if (!checked.ok) return { ok: false, output: checked.error };
   if (tool.name === 'model') return runModel(ctx, modelArgsSchema.parse(checked.value));
   if (tool.name === 'sub_agent') return runSubAgent(ctx, call.id, subAgentArgsSchema.parse(checked.value));
   const effect = callEffect(tool, checked.value);
-  if (effect.needsApproval) {
+  // The worker's approval policy decides the call (an activity: Cedar is no workflow code).
+  // Catalogues made without a policy never get here, so their histories replay unchanged.
+  const policy =
+    tool.policy && patched(APPROVAL_POLICY_PATCH) ? await decide(ctx, tool, effect.effect, checked.value) : undefined;
+  if (policy?.decision === 'deny') {
+    const output = `the approval policy (rule "${policy.rule}") denies this call. Find another way or finish without it.`;
+    return { ok: false, output, policy };
+  }
+  if (policy ? policy.decision === 'ask' : effect.needsApproval) {
     const digest = approvalDigest(tool.name, checked.value);
-    const answer = await ctx.askAgent<'tool.approval'>(call.id, {
-      kind: 'tool.approval',
-      prompt: `Allow ${tool.name}?`,
-      tool: tool.name,
-      arguments: checked.value,
-      digest,
-    });
-    if (answer.decision !== 'approve') {
-      const reason = answer.reason ? `: ${answer.reason}` : '';
-      return { ok: false, output: `the user rejected this call${reason}. Find another way or finish without it.` };
+    const decided = ctx.guards?.approvalOf(digest);
+    if (decided === undefined || !patched(LOOP_GUARDS_PATCH)) {
+      const answer = await ctx.askAgent<'tool.approval'>(call.id, {
+        kind: 'tool.approval',
+        prompt: `Allow ${tool.name}?`,
+        tool: tool.name,
+        arguments: checked.value,
+        digest,
+        ...(policy ? { rule: policy.rule } : {}),
+        ...(policy?.role ? { role: policy.role } : {}),
+        ...(policy?.approvers ? { approvers: policy.approvers } : {}),
+      });
+      ctx.guards?.rememberApproval(digest, answer.decision === 'approve' ? 'approve' : 'reject');
+      if (answer.decision !== 'approve') {
+        const reason = answer.reason ? `: ${answer.reason}` : '';
+        return {
+          ok: false,
+          output: `the user rejected this call${reason}. Find another way or finish without it.`,
+          policy,
+          rejected: true,
+        };
+      }
+    } else {
+      // A person's decision on these exact arguments stands for the rest of the step.
+      ctx.guards?.note(
+        `${tool.name} ${digest}: ${decided === 'approve' ? 'approved' : 'rejected'} before in this step, not asked again`,
+      );
+      if (decided === 'reject') {
+        const output = 'a person already rejected this exact call in this step. Find another way or finish without it.';
+        return { ok: false, output, policy };
+      }
     }
   }
   const { step, agentId } = ctx.input;
+  // Paused while the approval waited: the approved call starts only once the hold lifts.
+  if (ctx.link.mustWait()) await ctx.link.whenFree();
   try {
-    return await runTool.executeWithOptions(
+    const outcome = await runTool.executeWithOptions(
       {
         summary: `${step.id} · ${tool.name}`,
         // A side effect that cannot honour its idempotency key is never retried blindly.
@@ -105,12 +153,29 @@ async function runCatalogueTool(
       },
       [{ agentId, stepId: step.id, callId: call.id, name: tool.name, arguments: call.arguments }],
     );
+    return policy ? { ...outcome, policy } : outcome;
   } catch (err) {
     // Retries used up on a call that is safe to repeat: the model hears of it and may try
     // again. A lost non-idempotent call fails the step instead — nobody knows if it happened.
     if (!effect.idempotent || isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
-    return { ok: false, output: err.cause?.message ?? err.message };
+    return { ok: false, output: err.cause?.message ?? err.message, ...(policy ? { policy } : {}) };
   }
+}
+
+/** The patch id guarding the `decideToolCall` activity (kept histories have none). */
+const APPROVAL_POLICY_PATCH = 'cairn-approval-policy';
+
+/** Asks the worker's approval policy about one call. */
+function decide(
+  ctx: StepToolsContext,
+  tool: ToolInfo,
+  effect: 'read' | 'write',
+  args: unknown,
+): Promise<PolicyDecision> {
+  const { step, principal } = ctx.input;
+  return decideToolCall.executeWithOptions({ summary: `${step.id} · policy · ${tool.name}` }, [
+    { tool: tool.name, effect, arguments: args, ...(principal ? { principal } : {}) },
+  ]);
 }
 
 async function runModel(ctx: StepToolsContext, args: { task: string; systemPrompt?: string }) {
@@ -125,20 +190,27 @@ async function runModel(ctx: StepToolsContext, args: { task: string; systemPromp
     ...(ctx.input.model ? { model: ctx.input.model } : {}),
   });
   ctx.addUsage(reply.usage);
-  return { ok: true, output: cutOutput(reply.content ?? '') };
+  // A cut answer is labelled, so the step's model does not take it for a whole one.
+  const cut = reply.finishReason === 'length' ? '\n[the answer was cut at its token limit]' : '';
+  return { ok: true, output: cutOutput(reply.content ?? '') + cut };
 }
 
 async function runSubAgent(ctx: StepToolsContext, callId: string, args: { task: string }) {
   const { input } = ctx;
+  const workflowId = subAgentWorkflowId(input.agentId, input.step.id, callId);
+  ctx.link.subAgents.add(workflowId); // a hold of this step is passed on while it runs
   try {
     const result = await executeChild<NestedAgentWorkflow>(AGENT_WORKFLOW_TYPE, {
-      workflowId: subAgentWorkflowId(input.agentId, input.step.id, callId),
+      workflowId,
       args: [
         {
           task: args.task,
           nested: true,
+          ...(input.principal ? { principal: input.principal } : {}),
           mode: { plan: true, ask: false, confirmPlan: false },
           tools: input.tools.filter((t) => t.name !== 'sub_agent').map((t) => t.name),
+          // The agent's model settings (name, max_tokens…) hold for its sub-agents too.
+          ...(input.model ? { model: input.model } : {}),
         },
       ],
       staticSummary: `sub-agent of ${input.step.id}: ${args.task.slice(0, 80)}`,
@@ -149,5 +221,7 @@ async function runSubAgent(ctx: StepToolsContext, callId: string, args: { task: 
     if (isCancellation(err)) throw err;
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
     return { ok: false, output: `the sub-agent failed: ${cause instanceof Error ? cause.message : String(cause)}` };
+  } finally {
+    ctx.link.subAgents.delete(workflowId);
   }
 }

@@ -5,6 +5,8 @@ import type { LlmMessage, ModelSettings } from '../llm-types';
 import type { StepProgress } from '../messages';
 import type { PlanStep } from '../plan/plan-types';
 import type { ToolInfo } from '../tools/tool-types';
+import type { LoopGuardLimits } from './loop-guard-limits';
+import type { LoopGuardState } from './loop-guards';
 
 export interface StepInput {
   /** Workflow id of the agent that runs this step. */
@@ -17,8 +19,14 @@ export interface StepInput {
   systemPrompt?: string;
   model?: ModelSettings;
   maxStepRounds: number;
+  /** Loop guard limits (the agent's `limits`); absent, as in steps started before they existed: the defaults. */
+  guards?: LoopGuardLimits;
   /** Whether `ask_user` is offered. */
   canAsk: boolean;
+  /** The agent has a budget: it acknowledges each round's report before the next call starts. */
+  metered?: boolean;
+  /** Who started the agent (approval policies judge calls for this principal). */
+  principal?: { id: string; roles: string[] };
 }
 
 /**
@@ -35,4 +43,8 @@ export interface StepCarry {
   rounds: number;
   /** The conversation, trimmed to the carry budget. */
   conversation: LlmMessage[];
+  /** Whether the agent held the step when it continued as new. */
+  held?: boolean;
+  /** What the loop guards remember (call counts, failed calls, approval decisions). */
+  guards?: LoopGuardState;
 }

@@ -15,6 +15,7 @@ import type { StepProgress } from '../messages';
 import { carryConversation } from '../rollover/carry-conversation';
 import { addUsage, zeroUsage } from '../usage';
 import { AgentLink } from './agent-link';
+import { LoopGuards } from './loop-guards';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { runRound, STEP_CONVERSATION, type RoundContext } from './step-round';
 import { offeredTools } from './step-tools';
@@ -22,7 +23,8 @@ import type { StepCarry, StepInput, StepOutcome } from './step-types';
 
 export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise<StepOutcome> {
   const conversations = new Conversations().serve();
-  const link = new AgentLink(input.agentId, input.step.id).serve();
+  const link = new AgentLink(input.agentId, input.step.id, input.metered === true).serve();
+  if (carry?.held) link.held = true;
   const { step } = input;
   const toolNames = offeredTools(input);
   if (carry) conversations.append(STEP_CONVERSATION, ...carry.conversation);
@@ -33,25 +35,36 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
       { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies) },
     );
   const usage = zeroUsage();
-  const tools = { input, askAgent: link.ask.bind(link), addUsage: (extra: typeof usage) => addUsage(usage, extra) };
-  const ctx: RoundContext = { tools, conversations, toolNames, usage };
+  const guards = new LoopGuards(input.guards, carry?.guards);
+  const tools = {
+    input,
+    askAgent: link.ask.bind(link),
+    addUsage: (extra: typeof usage) => addUsage(usage, extra),
+    link,
+    guards,
+  };
+  const ctx: RoundContext = { tools, conversations, toolNames, usage, guards };
 
   const firstRound = (carry?.rounds ?? 0) + 1;
   for (let round = firstRound; round <= input.maxStepRounds; round++) {
     if (round > firstRound && workflowInfo().continueAsNewSuggested) {
       // A safe boundary: the last round is done, its report delivered, no handler running.
       await link.flush();
+      if (link.mustWait() && !link.held) await link.whenFree(); // the agent's answer to that report
       await condition(allHandlersFinished);
       const next: StepCarry = {
         rounds: round - 1,
         conversation: carryConversation(conversations.get(STEP_CONVERSATION)),
+        ...(link.held ? { held: true } : {}),
+        guards: guards.state,
       };
       return await continueAsNew<typeof stepWorkflow>(input, next);
     }
     const end = await runRound(ctx, round);
     if (end.kind === 'failed') {
       await link.flush();
-      return { status: 'failed', code: end.code, error: end.error, rounds: round };
+      const progress = end.report ? { progress: end.report } : {};
+      return { status: 'failed', code: end.code, error: end.error, rounds: round, ...progress };
     }
     if (end.finished !== undefined || round === input.maxStepRounds) {
       // The last report rides on the outcome: no signal round trip before the step ends.

@@ -32,6 +32,11 @@ export interface ToolInfo {
   readWhen?: ReadWhen;
   /** The JSON Schema of the arguments, to validate them before anything runs. */
   parameters: Record<string, unknown>;
+  /**
+   * The worker has an approval policy: each call is decided by the `decideToolCall` activity
+   * (allow, ask or deny) instead of by `needsApproval`. Absent in catalogues made without one.
+   */
+  policy?: boolean;
 }
 
 /** Input of the `runTool` activity. */

@@ -86,9 +86,17 @@ function renderResult(result: CallResult): string {
   return parts.map(renderPart).join('\n');
 }
 
-/** Whether `write` in the configuration makes this tool a write tool. */
-function isWrite(server: McpServerConfig, tool: string): boolean {
-  return server.write === true || (Array.isArray(server.write) && server.write.includes(tool));
+/**
+ * Whether a tool writes. A tool of unknown effect writes (needs approval): it reads only when
+ * the configuration says so (`read`, or `write: false`) or the server marks it `readOnlyHint`
+ * — and the configuration's `write` overrides that hint.
+ */
+function isWrite(server: McpServerConfig, tool: Tool): boolean {
+  const listed = (value: boolean | string[] | undefined) =>
+    value === true || (Array.isArray(value) && value.includes(tool.name));
+  if (listed(server.write)) return true;
+  if (listed(server.read) || server.write === false) return false;
+  return tool.annotations?.readOnlyHint !== true;
 }
 
 /** One MCP tool as a Cairn tool that calls it through `client`. */
@@ -98,7 +106,7 @@ function toToolDefinition(server: McpServerConfig, client: Client, tool: Tool, c
     description: tool.description ?? tool.title ?? `Tool "${tool.name}" of the MCP server "${server.name}".`,
     input: z.looseObject({}),
     parameters: tool.inputSchema,
-    effect: isWrite(server, tool.name) ? 'write' : 'read',
+    effect: isWrite(server, tool) ? 'write' : 'read',
     async run(args, { signal }) {
       const result = await client.callTool({ name: tool.name, arguments: args }, undefined, {
         signal,
@@ -123,16 +131,19 @@ async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
   return tools;
 }
 
-/** A `write` list naming a tool the server lacks would silently leave a writer unapproved. */
+/** A `write` or `read` list naming a tool the server lacks is a typo that would go unnoticed. */
 function checkWriteNames(server: McpServerConfig, tools: Tool[]): void {
-  if (!Array.isArray(server.write)) return;
   const offered = new Set(tools.map((t) => t.name));
-  const missing = server.write.filter((name) => !offered.has(name));
-  if (missing.length > 0) {
-    throw new Error(
-      `"write" names ${missing.map((m) => `"${m}"`).join(', ')}, which the server does not offer ` +
-        `(it offers ${[...offered].join(', ') || 'no tools'})`,
-    );
+  for (const field of ['write', 'read'] as const) {
+    const names = server[field];
+    if (!Array.isArray(names)) continue;
+    const missing = names.filter((name) => !offered.has(name));
+    if (missing.length > 0) {
+      throw new Error(
+        `"${field}" names ${missing.map((m) => `"${m}"`).join(', ')}, which the server does not offer ` +
+          `(it offers ${[...offered].join(', ') || 'no tools'})`,
+      );
+    }
   }
 }
 

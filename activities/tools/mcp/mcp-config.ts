@@ -29,11 +29,21 @@ export const mcpServerSchema = z
         .optional(),
       cwd: nonEmpty('a folder').optional(),
       url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
-      /** `true`: every tool of the server writes; a list: the named tools (as the server names them). */
+      /**
+       * `true`: every tool of the server writes; a list: the named tools (as the server names them),
+       * even if the server marks them read-only; `false`: none does.
+       */
       write: z
         .union([z.boolean(), z.array(nonEmpty('a tool name'))], {
           error: 'expected true, false or a list of tool names',
         })
+        .optional(),
+      /**
+       * Tools that only read (`true`: all of them). Any other tool the server does not mark
+       * `readOnlyHint` counts as a write and needs approval.
+       */
+      read: z
+        .union([z.literal(true), z.array(nonEmpty('a tool name'))], { error: 'expected true or a list of tool names' })
         .optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },

@@ -1,9 +1,11 @@
 /**
- * The agent routes (docs/contracts.md#http-api): start, list, state, answer and cancel. Each handler is a thin
+ * The agent routes (docs/contracts.md#http-api): start, list, state, answer, cancel, pause and resume. Each handler is a thin
  * call into the client library; its coded ClientErrors become HTTP statuses in errors.ts.
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AgentsPort } from '../agents-port';
+import type { Principal } from '../auth/principal';
+import { ApiFailure } from '../errors';
 import {
   AgentIdParams,
   AgentInputBody,
@@ -13,6 +15,8 @@ import {
   AnswerBody,
   CancelRequested,
   ErrorBody,
+  HoldBody,
+  HoldRequested,
   ListQuery,
   Started,
   StateQuery,
@@ -64,7 +68,9 @@ const answerRoute = createRoute({
   request: { params: AgentIdParams, body: { required: true, content: json(AnswerBody) } },
   responses: {
     200: { description: 'Accepted; the normalised answer', content: json(AnswerAccepted) },
-    400: failure('Invalid body (INVALID_INPUT) or rejected answer (INVALID_ANSWER)'),
+    400: failure(
+      'Invalid body (INVALID_INPUT), rejected answer (INVALID_ANSWER), or a `by` not the principal (BY_MISMATCH)',
+    ),
     404: failure('No such agent (NOT_FOUND)'),
     409: failure('The interaction is closed or unknown (NOT_OPEN)'),
     415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
@@ -82,20 +88,69 @@ const cancelRoute = createRoute({
   },
 });
 
+/** `pause` or `resume`: an optional `{ by?, reason? }` body, 202 once the signal is sent. */
+function holdRoute(action: 'pause' | 'resume') {
+  return createRoute({
+    method: 'post',
+    path: `/api/agents/{id}/${action}`,
+    summary:
+      action === 'pause'
+        ? 'Pause: no new model or tool call starts in the agent tree; open interactions stay answerable'
+        : 'Resume a paused agent where it stopped',
+    request: { params: AgentIdParams, body: { required: false, content: json(HoldBody) } },
+    responses: {
+      202: { description: `${action} requested`, content: json(HoldRequested) },
+      400: failure('Invalid body (INVALID_INPUT), or a `by` not the principal (BY_MISMATCH)'),
+      404: failure('No such agent (NOT_FOUND)'),
+      409: failure('The agent has ended (AGENT_FINISHED)'),
+      415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
+    },
+  });
+}
+
+/**
+ * Who an answer, pause or resume is recorded as: signed in, the principal (a body `by` naming
+ * someone else is refused with BY_MISMATCH); without authentication, the body's `by`.
+ */
+function actingAs(authOn: boolean, principal: Principal, by: string | undefined): string | undefined {
+  if (!authOn) return by;
+  if (by !== undefined && by !== principal.id) {
+    const why = `"by" must be the signed-in principal ${JSON.stringify(principal.id)} or left out`;
+    throw new ApiFailure('BY_MISMATCH', why, 'by');
+  }
+  return principal.id;
+}
+
 /** Registers the agent routes on `app`. */
 export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void {
-  app.openapi(startRoute, async (c) => c.json({ id: await agents.start(c.req.valid('json')) }, 201));
+  app.openapi(startRoute, async (c) => {
+    // The agent's principal (what approval policies judge) is the signed-in one, never the body's.
+    const { principal: _claimed, ...input } = c.req.valid('json');
+    const who = c.get('authOn')
+      ? { principal: { id: c.get('principal').id, roles: [...c.get('principal').roles] } }
+      : {};
+    return c.json({ id: await agents.start({ ...input, ...who }) }, 201);
+  });
   app.openapi(listRoute, async (c) => c.json({ agents: await agents.list(c.req.valid('query')) }, 200));
   app.openapi(stateRoute, async (c) => {
     const { afterSeq } = c.req.valid('query');
-    return c.json(await agents.state(c.req.valid('param').id, afterSeq), 200);
+    const { id } = c.req.valid('param');
+    // The version costs a describe call: only the full state carries it, not each poll for news.
+    if (afterSeq !== undefined || !agents.version) return c.json(await agents.state(id, afterSeq), 200);
+    const [state, version] = await Promise.all([agents.state(id), agents.version(id)]);
+    return c.json({ ...state, ...(version ? { version } : {}) }, 200);
   });
   app.openapi(answerRoute, async (c) => {
     const { interactionId, answer, by } = c.req.valid('json');
+    const principal = c.get('principal');
+    // Without authentication the body's `by` stands (the page's answers are by "web", as before).
+    const who = actingAs(c.get('authOn'), principal, by) ?? (principal.method === 'web' ? 'web' : undefined);
+    const actor = { ...principal, id: who ?? principal.id, roles: [...principal.roles] };
     const accepted = await agents.answer(c.req.valid('param').id, {
       interactionId,
       answer,
-      ...(by !== undefined ? { by } : {}),
+      ...(who !== undefined ? { by: who } : {}),
+      actor,
     });
     // By update (the default) the verdict always comes back; undefined would mean a signal.
     if (!accepted) throw new Error('the answer update returned no verdict');
@@ -106,4 +161,13 @@ export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void 
     await agents.cancel(id);
     return c.json({ id }, 202);
   });
+  for (const action of ['pause', 'resume'] as const) {
+    app.openapi(holdRoute(action), async (c) => {
+      const { id } = c.req.valid('param');
+      const { by: claimed, reason } = c.req.valid('json') ?? {};
+      const by = actingAs(c.get('authOn'), c.get('principal'), claimed);
+      await agents[action](id, { ...(by !== undefined ? { by } : {}), ...(reason !== undefined ? { reason } : {}) });
+      return c.json({ id }, 202);
+    });
+  }
 }

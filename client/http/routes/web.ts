@@ -30,6 +30,8 @@ const PAGE_FILES: Record<string, string> = {
   'forms.js': 'text/javascript',
   'graph.js': 'text/javascript',
   'markdown.js': 'text/javascript',
+  'who.js': 'text/javascript',
+  'audit-panel.js': 'text/javascript',
   'style.css': 'text/css',
 };
 

@@ -1,7 +1,9 @@
 /**
- * The planner's calls: asks the planner for a plan, answering its `ask_user` calls through
- * interactions while asks remain, and sending a correction naming the errors when its output
- * breaks the plan rules — at most 3 bad plans in a row, then the agent fails with them.
+ * The planner's calls: asks the planner for a plan — as JSON matching the plan's JSON Schema,
+ * also while it may ask — answering its `ask_user` calls through interactions while asks remain,
+ * and sending a correction naming the errors when its output breaks the plan rules or was cut at
+ * its token limit. A rejected reply stays in the conversation only as a short note. At most 3
+ * bad plans in a row, then `PLAN_INVALID`.
  */
 import { workflowFailure } from '../../failures';
 import { llmCall } from '../../activity-proxies';
@@ -13,10 +15,10 @@ import { ASK_USER } from '../../tools/tool-types';
 import { PLANNER } from '../agent-carry';
 import type { AgentRun } from '../agent-run';
 import { noteModel } from '../agent-state';
-import { addUsage } from '../../usage';
-import { planCorrectionMessage } from '../prompts';
+import { cutReplyError, planCorrectionMessage, rejectedReplyNote } from '../prompts';
 
-const MAX_BAD_PLANS = 3;
+/** Bad plans in a row before the planner gives up. */
+export const MAX_BAD_PLANS = 3;
 
 function canAsk(run: AgentRun, purpose: 'plan' | 'replan'): boolean {
   const { mode, limits } = run.settings;
@@ -57,36 +59,47 @@ export async function obtainPlan(
   check: (content: string | null) => PlanCheck,
 ): Promise<Plan> {
   for (let strikes = 0; ;) {
+    // Paused or over budget: no new model call (no await at all when free: replay stays the same).
+    if (run.hold.held()) await run.hold.whenFree();
     const offerAsk = canAsk(run, purpose);
     const reply = await llmCall(`${purpose} r${run.state.revision + 1}`, {
       purpose,
       agentId: run.agentId,
       ...run.conversations.input(PLANNER),
       toolNames: offerAsk ? [ASK_USER] : [],
-      json: !offerAsk,
+      // JSON always, matching the plan's schema: questions come as ask_user calls beside it.
+      json: true,
+      schema: purpose,
       ...(run.settings.model ? { model: run.settings.model } : {}),
     });
-    addUsage(run.state.usage, reply.usage);
+    run.meter.add(reply.usage);
     noteModel(run.state, reply.model);
-    run.conversations.append(PLANNER, {
-      role: 'assistant',
-      content: reply.content,
-      ...(reply.toolCalls.length ? { toolCalls: reply.toolCalls } : {}),
-    });
+    for (const notice of reply.notices ?? []) run.event({ type: 'llm.notice', message: `${purpose}: ${notice}` });
     if (reply.toolCalls.length > 0) {
+      run.conversations.append(PLANNER, { role: 'assistant', content: reply.content, toolCalls: reply.toolCalls });
       await answerToolCalls(run, reply.toolCalls, purpose);
       continue;
     }
     const checked = check(reply.content);
-    if (checked.ok) return checked.plan;
+    if (checked.ok) {
+      run.conversations.append(PLANNER, { role: 'assistant', content: reply.content });
+      return checked.plan;
+    }
+    const cut = reply.finishReason === 'length';
+    if (cut) {
+      const tokens = reply.usage.completionTokens;
+      run.event({ type: 'llm.cut', message: `${purpose}: the reply was cut at its token limit (${tokens} tokens)` });
+    }
+    const errors = cut ? [cutReplyError()] : checked.errors;
+    run.conversations.append(PLANNER, { role: 'assistant', content: rejectedReplyNote(reply.content) });
     strikes += 1;
-    run.event({ type: 'plan.rejected', message: checked.errors.join('; ') });
+    run.event({ type: 'plan.rejected', message: errors.join('; ') });
     if (strikes >= MAX_BAD_PLANS) {
       throw workflowFailure(
         'PLAN_INVALID',
-        `the planner returned ${MAX_BAD_PLANS} invalid plans in a row: ${checked.errors.join('; ')}`,
+        `the planner returned ${MAX_BAD_PLANS} invalid plans in a row: ${errors.join('; ')}`,
       );
     }
-    run.conversations.append(PLANNER, { role: 'user', content: planCorrectionMessage(checked.errors) });
+    run.conversations.append(PLANNER, { role: 'user', content: planCorrectionMessage(errors) });
   }
 }

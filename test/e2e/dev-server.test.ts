@@ -6,7 +6,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../../config/grpc-interceptors';
 import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES, startDevServer, type DevServer } from '../../scripts/dev-server';
 import { llmCheckWorkflow } from '../../workflows/llm-check-workflow';
@@ -17,7 +18,7 @@ import { uniqueId } from '../harness/test-env';
 const { IndexedValueType } = temporal.api.enums.v1;
 
 async function withClient<T>(address: string, body: (client: Client) => Promise<T>): Promise<T> {
-  const connection = await Connection.connect({ address });
+  const connection = await connectTemporal({ address });
   try {
     return await body(new Client({ connection }));
   } finally {
@@ -39,7 +40,12 @@ test('search attributes, Web UI, and state that survives a restart', async () =>
       });
       expect(customAttributes?.AgentPhase).toBe(IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
       expect(customAttributes?.AgentAwaitingInput).toBe(IndexedValueType.INDEXED_VALUE_TYPE_BOOL);
-      expect(Object.keys(SEARCH_ATTRIBUTES).sort()).toEqual(['AgentAwaitingInput', 'AgentPhase']);
+      expect(Object.keys(SEARCH_ATTRIBUTES).sort()).toEqual([
+        'AgentAwaitingInput',
+        'AgentCostUsd',
+        'AgentPhase',
+        'AgentTokens',
+      ]);
       // No worker polls this queue: the workflow simply waits, as it would across a deploy.
       await client.workflow.start(llmCheckWorkflow, {
         taskQueue: uniqueId('nobody-polls'),

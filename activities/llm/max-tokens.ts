@@ -1,0 +1,27 @@
+/**
+ * How long a reply may be: every call carries a `max_tokens`, so a confused model cannot
+ * generate until the LLM timeout (and be retried while the server keeps generating). The agent's
+ * own `model.maxTokens` wins (sub-agents and sub-calls inherit it); else `CAIRN_LLM_MODELS` for
+ * the model and purpose; else the default for the purpose.
+ */
+import { settingsFor, type LlmModelTable } from '../../config/llm-models-config';
+import type { LlmPurpose } from '../../workflows/llm-types';
+
+/** Default reply budgets per purpose: a plan of many steps fits, a runaway reply does not. */
+export const DEFAULT_MAX_TOKENS: Record<LlmPurpose, number> = {
+  plan: 4096,
+  replan: 4096,
+  step: 4096,
+  summary: 2048,
+  model: 2048,
+};
+
+/** The `max_tokens` of a call. */
+export function maxTokensFor(
+  purpose: LlmPurpose,
+  model: string,
+  agentMaxTokens: number | undefined,
+  models: LlmModelTable = {},
+): number {
+  return agentMaxTokens ?? settingsFor(models, model).maxTokens?.[purpose] ?? DEFAULT_MAX_TOKENS[purpose];
+}

@@ -1,0 +1,94 @@
+/**
+ * The audit of an agent (docs/operations.md#who-answered-the-audit-record): every decision on
+ * it, oldest first, with who and when — answered and expired interactions (kind, decision, `by`
+ * and the authenticated actor with its method) and the timeline's pauses, resumes and end. Read
+ * from the agent's state; served by `GET /api/agents/:id/audit` and printed by `cairn audit`.
+ */
+import { z } from 'zod';
+import type { AgentState } from '../workflows/agent/agent-state';
+import { actorSchema } from '../workflows/interactions/answer-input-schema';
+
+/** One audit entry. */
+export const auditEntrySchema = z.object({
+  at: z.number(),
+  what: z.string(),
+  interactionId: z.string().optional(),
+  kind: z.string().optional(),
+  decision: z.string().optional(),
+  by: z.string().optional(),
+  actor: actorSchema.optional(),
+  /** The approval policy's rule behind a policy decision or an approval it asked for. */
+  rule: z.string().optional(),
+  /** The tool of a policy decision. */
+  tool: z.string().optional(),
+  stepId: z.string().optional(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** The timeline events that record a decision (the rest is progress). */
+const DECISION_EVENTS = new Set(['agent.paused', 'agent.resumed', 'agent.finished']);
+
+/** The audit entries of a state, oldest first. */
+export function auditOf(state: AgentState): AuditEntry[] {
+  const answers = state.interactions.flatMap((i) => {
+    if (i.status === 'open') return [];
+    const answer: unknown = i.answer;
+    const decision =
+      typeof answer === 'object' && answer !== null && 'decision' in answer ? String(answer.decision) : undefined;
+    const at = i.answeredAt ?? i.expiresAt ?? i.createdAt;
+    return [
+      {
+        at,
+        what: i.status === 'answered' ? `${i.kind} answered` : `${i.kind} expired`,
+        interactionId: i.id,
+        kind: i.kind,
+        ...(decision !== undefined ? { decision } : {}),
+        ...(i.by !== undefined ? { by: i.by } : {}),
+        ...(i.actor !== undefined ? { actor: i.actor } : {}),
+        ...(i.kind === 'tool.approval' && i.rule !== undefined ? { rule: i.rule } : {}),
+      },
+    ];
+  });
+  const events = state.events.filter((e) => DECISION_EVENTS.has(e.type)).map((e) => ({ at: e.at, what: e.message }));
+  return [...answers, ...approvalsOf(state), ...policyDecisionsOf(state), ...events].sort((a, b) => a.at - b.at);
+}
+
+/** Each approval of an approval that needed several people (the last one is also the answer). */
+function approvalsOf(state: AgentState): AuditEntry[] {
+  return state.interactions.flatMap((i) =>
+    i.kind === 'tool.approval'
+      ? (i.approvals ?? []).map((a) => ({
+          at: a.at,
+          what: `tool.approval approved (${a.actor.id})`,
+          interactionId: i.id,
+          kind: i.kind,
+          decision: 'approve',
+          by: a.actor.id,
+          actor: a.actor,
+          ...(i.rule !== undefined ? { rule: i.rule } : {}),
+        }))
+      : [],
+  );
+}
+
+/** The approval policy's decision on each call the state still lists (the most recent per step). */
+function policyDecisionsOf(state: AgentState): AuditEntry[] {
+  return state.steps.flatMap((step) =>
+    step.toolCalls.flatMap((call) =>
+      call.policy
+        ? [
+            {
+              at: call.policy.at,
+              what: `policy ${call.policy.decision} ${call.name} (rule ${call.policy.rule})`,
+              kind: 'policy',
+              decision: call.policy.decision,
+              by: 'policy',
+              rule: call.policy.rule,
+              tool: call.name,
+              stepId: step.id,
+            },
+          ]
+        : [],
+    ),
+  );
+}

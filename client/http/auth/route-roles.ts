@@ -1,0 +1,39 @@
+/**
+ * The role each HTTP route needs (docs/operations.md#authentication-and-roles), as one table:
+ * a new route adds its line here. A route missing from the table needs `admin`, so forgetting a
+ * line locks the route down rather than opening it; a test checks every served route is listed.
+ */
+import type { Role } from './principal';
+
+/** `METHOD /path` (Hono's `:param` form) → the role it needs. */
+export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
+  'GET /api/openapi.json': 'viewer',
+  'GET /api/me': 'viewer',
+  'GET /api/agents': 'viewer',
+  'GET /api/agents/:id': 'viewer',
+  'GET /api/agents/:id/events': 'viewer',
+  'GET /api/agents/:id/audit': 'viewer',
+  'POST /api/agents': 'operator',
+  'POST /api/agents/:id/cancel': 'operator',
+  'POST /api/agents/:id/pause': 'operator',
+  'POST /api/agents/:id/resume': 'operator',
+  'POST /api/agents/:id/answers': 'approver',
+  // The codec server: decoding shows what encryption hides, so not to viewers (nor approvers).
+  'POST /codec/encode': 'operator',
+  'POST /codec/decode': 'operator',
+};
+
+const PATTERNS = Object.entries(ROUTE_ROLES).map(([route, role]) => {
+  const [method = '', path = ''] = route.split(' ');
+  const source = path
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return { method, regex: new RegExp(`^${source}/?$`), role };
+});
+
+/** The role a request needs; `admin` for anything the table does not list. */
+export function requiredRole(method: string, path: string): Role {
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  return PATTERNS.find((p) => p.method === wanted && p.regex.test(path))?.role ?? 'admin';
+}

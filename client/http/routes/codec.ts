@@ -1,0 +1,126 @@
+/**
+ * The codec server (docs/operations.md#codec-server): `POST /codec/encode` and
+ * `POST /codec/decode` as Temporal's remote codec protocol defines them — a JSON body
+ * `{ payloads: [{ metadata: { key: base64 }, data: base64 }] }` in, the same shape out, the
+ * namespace in `X-Namespace` — so that the Temporal UI and `temporal … --codec-endpoint` show
+ * what Cairn's payload codecs compressed and encrypted. Both need the operator role (route-roles.ts);
+ * every decode is audited with who asked, for which namespace and workflow, and which keys it used.
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { payloadCodecs } from '../../../config/data-converter';
+import { KEY_ID_METADATA } from '../../../config/encryption-codec';
+import { PayloadCodecError } from '../../../config/payload-codec-error';
+import type { PayloadSettings } from '../../../config/payload-config';
+import { metadataText } from '../../../config/payload-envelope';
+import { issueLines } from '../../../workflows/issue-lines';
+import { sendError } from '../errors';
+
+const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64');
+
+const payloadsSchema = z.object({
+  payloads: z.array(z.object({ metadata: z.record(z.string(), base64).optional(), data: base64.optional() })),
+});
+type JsonPayloads = z.infer<typeof payloadsSchema>;
+
+/** One decode, as the audit log records it. */
+export interface CodecAuditRecord {
+  audit: 'codec.decode';
+  at: string;
+  /** The principal's id (`anonymous` with authentication off) and how it signed in. */
+  principal: string;
+  method: string;
+  namespace: string;
+  /** From `X-Workflow-Id` when the caller names it (`--codec-header X-Workflow-Id=…`), else `unknown`. */
+  workflowId: string;
+  payloads: number;
+  /** The encryption keys the decoded payloads named. */
+  keyIds: string[];
+  outcome: 'decoded' | 'refused';
+  error?: string;
+}
+
+/** Where audit records go: one JSON line on stdout, as the server's other lines. */
+export const logCodecAudit = (record: CodecAuditRecord): void => console.log(JSON.stringify(record));
+
+export interface CodecRouteOptions {
+  payloads: PayloadSettings;
+  audit?: (record: CodecAuditRecord) => void;
+}
+
+function toPayloads(body: JsonPayloads): Payload[] {
+  return body.payloads.map((p) => {
+    const metadata: Record<string, Uint8Array> = {};
+    for (const [key, value] of Object.entries(p.metadata ?? {})) {
+      metadata[key] = new Uint8Array(Buffer.from(value, 'base64'));
+    }
+    return { metadata, data: new Uint8Array(Buffer.from(p.data ?? '', 'base64')) };
+  });
+}
+
+function toJson(payloads: Payload[]): JsonPayloads {
+  return {
+    payloads: payloads.map((p) => ({
+      metadata: Object.fromEntries(
+        Object.entries(p.metadata ?? {}).flatMap(([k, v]) => (v ? [[k, Buffer.from(v).toString('base64')]] : [])),
+      ),
+      data: Buffer.from(p.data ?? new Uint8Array()).toString('base64'),
+    })),
+  };
+}
+
+async function readBody(c: Context): Promise<JsonPayloads | Response> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    return sendError(c, 'INVALID_INPUT', 'expected a JSON body { payloads: [...] }');
+  }
+  const parsed = payloadsSchema.safeParse(raw);
+  if (!parsed.success) return sendError(c, 'INVALID_INPUT', issueLines(parsed.error, '(body)').join('; '));
+  return parsed.data;
+}
+
+/** Registers the two codec routes. */
+export function registerCodecRoutes(app: OpenAPIHono, options: CodecRouteOptions): void {
+  const codecs: PayloadCodec[] = payloadCodecs(options.payloads);
+  const audit = options.audit ?? logCodecAudit;
+
+  app.post('/codec/encode', async (c) => {
+    const body = await readBody(c);
+    if (body instanceof Response) return body;
+    let payloads = toPayloads(body);
+    for (const codec of codecs) payloads = await codec.encode(payloads);
+    return c.json(toJson(payloads), 200);
+  });
+
+  app.post('/codec/decode', async (c) => {
+    const body = await readBody(c);
+    if (body instanceof Response) return body;
+    let payloads = toPayloads(body);
+    const principal = c.get('principal');
+    const keyIds = [...new Set(payloads.flatMap((p) => metadataText(p, KEY_ID_METADATA) ?? []))];
+    const record: CodecAuditRecord = {
+      audit: 'codec.decode',
+      at: new Date().toISOString(),
+      principal: principal.id,
+      method: principal.method,
+      namespace: c.req.header('x-namespace') ?? 'unknown',
+      workflowId: c.req.header('x-workflow-id') ?? 'unknown',
+      payloads: payloads.length,
+      keyIds,
+      outcome: 'decoded',
+    };
+    try {
+      for (const codec of [...codecs].reverse()) payloads = await codec.decode(payloads);
+    } catch (err) {
+      if (!(err instanceof PayloadCodecError)) throw err;
+      audit({ ...record, outcome: 'refused', error: err.message });
+      return sendError(c, 'PAYLOAD_UNDECODABLE', err.message);
+    }
+    audit(record);
+    return c.json(toJson(payloads), 200);
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * `npm run test:cluster` (CI runs it after `npm run chaos`): Cairn on the production shape, under
+ * fire. Provisions PostgreSQL and the Temporal server at the pinned version (scripts/ensure-*.sh,
+ * cached under .tools/), starts a real cluster on loopback — PostgreSQL, schemas by
+ * temporal-sql-tool, frontend, matching, worker and two history hosts as separate processes from
+ * one config template — registers Cairn's search attributes with `npm run setup-cluster`, and
+ * starts two Cairn workers and the web server pointed at it by their environment alone. An
+ * agent started through the web server waits at its plan check throughout. Then the scenarios
+ * (scenarios.ts) run one after another, and the plan check is answered at the end. Prints a
+ * verdict per scenario, the chaos suite's table and a table of what each fault cost; exits
+ * non-zero unless every scenario passed (FAIL or INCONCLUSIVE), keeping the run's folder (every
+ * process's log) for a look. `CLUSTER_KEEP=1` keeps it after a pass too; `CHAOS_SEED=<n>`
+ * replays the random choices.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectTemporal } from '../config/grpc-interceptors';
+import { chaosSeed, Prng } from '../chaos/prng';
+import { scenarioLines, summaryTable, type ScenarioResult } from '../chaos/report';
+import { runVerdict, verdictOf } from '../chaos/verdict';
+import { SEARCH_ATTRIBUTE_KEYS } from '../scripts/dev-server';
+import { Cluster, NAMESPACE, type ClusterPrograms } from './cluster';
+import { faultTable } from './fault-table';
+import { TEMPORAL_SERVER_VERSION } from './pinned';
+import { PlanCheckAgent } from './plan-check-agent';
+import {
+  baseline,
+  frontendRestart,
+  historyKill,
+  postgresRestart,
+  workerKill,
+  type ClusterRun,
+  type ClusterScenario,
+} from './scenarios';
+import { npmRunToEnd, World } from './world';
+
+const ROOT = join(__dirname, '..');
+
+const SCENARIOS: [string, ClusterScenario][] = [
+  ['baseline', baseline],
+  ['history-kill', historyKill],
+  ['frontend-restart', frontendRestart],
+  ['postgres-restart', postgresRestart],
+  ['worker-kill', workerKill],
+];
+
+const say = (line: string): boolean => process.stdout.write(`${line}\n`);
+const message = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
+const secondsSince = (t: number): string => `${((performance.now() - t) / 1000).toFixed(1)} s`;
+
+/** Runs a provisioning script and returns the folder it prints. */
+function provision(script: string): string {
+  const started = performance.now();
+  const out = execFileSync('bash', [join(ROOT, 'scripts', script)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+  say(`  ${script}: ${secondsSince(started)}`);
+  return out;
+}
+
+/** Waits until the frontend lists every Cairn search attribute for the namespace. */
+async function searchAttributesRegistered(address: string): Promise<string[]> {
+  const connection = await connectTemporal({ address });
+  try {
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: NAMESPACE });
+    return SEARCH_ATTRIBUTE_KEYS.map((k) => k.name).filter((name) => customAttributes?.[name] === undefined);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** A scenario that crashed is a failure with what is known, not an exit. */
+function crashed(name: string, err: unknown, started: number): ClusterRun {
+  const result: ScenarioResult = {
+    name,
+    runs: 0,
+    completed: 0,
+    kills: 0,
+    killsInWrites: 0,
+    restarts: 0,
+    writes: 0,
+    duplicates: 0,
+    missing: 0,
+    failures: [`the scenario crashed: ${message(err)}`],
+    evidence: [],
+    notes: [],
+    wallMs: performance.now() - started,
+  };
+  return { result, fault: { scenario: name, fault: '?', at: '-', downMs: 0 } };
+}
+
+async function main(): Promise<number> {
+  const began = performance.now();
+  const seed = chaosSeed();
+  const prng = new Prng(seed);
+  say(`cluster suite: Temporal server ${TEMPORAL_SERVER_VERSION}, seed ${seed} (replay with CHAOS_SEED=${seed})`);
+  say('provisioning:');
+  const programs: ClusterPrograms = {
+    pgBin: provision('ensure-postgres.sh'),
+    temporalDir: provision('ensure-temporal-server.sh'),
+  };
+  const root = mkdtempSync(join(tmpdir(), 'cairn-cluster-'));
+  say(`starting the cluster (logs in ${root}):`);
+  const cluster = await Cluster.start(root, programs, (line) => say(line));
+  const runs: ClusterRun[] = [];
+  let world: World | undefined;
+  let keep = process.env.CLUSTER_KEEP === '1';
+  try {
+    let lap = performance.now();
+    const setup = await npmRunToEnd('setup-cluster', World.temporalEnv(cluster));
+    say(`  npm run setup-cluster in ${secondsSince(lap)}: ${setup.trim().split('\n').at(-1) ?? ''}`);
+    const missing = await searchAttributesRegistered(cluster.address);
+    if (missing.length > 0)
+      throw new Error(`search attributes not registered after setup-cluster: ${missing.join(', ')}`);
+    lap = performance.now();
+    world = await World.open(cluster, root, prng.fork());
+    say(`  npm run web in ${secondsSince(lap)} (${world.webUrl})`);
+    lap = performance.now();
+    await world.startWorker();
+    await world.startWorker();
+    say(`  two Cairn workers polling in ${secondsSince(lap)}`);
+    const waiting = await PlanCheckAgent.start(world);
+    say(`  ${waiting.id} waits at its plan check; cluster ready after ${secondsSince(began)}`);
+
+    for (const [name, scenario] of SCENARIOS) {
+      const own = prng.fork();
+      say(`\n${name}...`);
+      const started = performance.now();
+      const run = await scenario(world.view(name), own).catch((err: unknown) => crashed(name, err, started));
+      runs.push(run);
+      scenarioLines(run.result).forEach(say);
+    }
+    say('\nplan-check...');
+    const started = performance.now();
+    const answered = await waiting
+      .confirmAndVerify(world.view('plan-check'))
+      .catch((err: unknown) => crashed('plan-check', err, started));
+    runs.push(answered);
+    scenarioLines(answered.result).forEach(say);
+  } finally {
+    const problems = (await world?.close()) ?? [];
+    const verdict = runVerdict(runs.map((r) => verdictOf(r.result)));
+    keep ||= verdict !== 'PASS' || problems.length > 0 || runs.length === 0;
+    await cluster.stop(keep);
+    problems.forEach((p) => say(`problem while closing: ${p}`));
+    if (keep) say(`logs kept in ${root} and ${cluster.postgres.dir}`);
+    else rmSync(root, { recursive: true, force: true });
+  }
+  const results = runs.map((r) => r.result);
+  say(`\n${summaryTable(results, performance.now() - began)}`);
+  say(`\n${faultTable(runs.map((r) => ({ ...r.fault, wallMs: r.result.wallMs })))}`);
+  const verdict = runVerdict(results.map(verdictOf));
+  say(
+    `\ncluster suite ${{ PASS: 'passed', FAIL: 'FAILED', INCONCLUSIVE: 'INCONCLUSIVE (proved nothing)' }[verdict]} ` +
+      `in ${secondsSince(began)} (seed ${seed})`,
+  );
+  return verdict === 'PASS' ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`cluster suite failed: ${message(err)}\n`);
+    process.exit(1);
+  },
+);

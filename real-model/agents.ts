@@ -1,0 +1,81 @@
+/**
+ * The five kinds of agent the real-model suite runs, and the workspace they work in. The tasks
+ * are small and plain; the model is weak, so what is judged is how Cairn keeps control, never
+ * what the model answers.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentInput } from '../workflows/agent/agent-input';
+
+/** One agent of the suite. */
+export interface AgentCase {
+  /** Short name: the table's first column and the agent id's stem. */
+  name: string;
+  input: AgentInput;
+}
+
+/** Files the agents read and list. */
+export const WORKSPACE_FILES: Record<string, string> = {
+  'notes.txt': 'Meeting notes: the release moves to Friday. Alice owns the changelog.\n',
+  'alpha.txt': 'Alpha is a small service that stores user preferences in a key-value store.\n',
+  'beta.txt': 'Beta sends a weekly email digest to every user who opted in.\n',
+  'guide/start.md': '# Guide\n\nStart with notes.txt, then alpha.txt and beta.txt.\n',
+};
+
+/** Writes the workspace's files under `dir`. */
+export function seedWorkspace(dir: string): void {
+  for (const [path, text] of Object.entries(WORKSPACE_FILES)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+/** The five kinds: ReAct; plan with parallel steps; write with approval; ask + plan check; list + read. */
+export const AGENT_CASES: AgentCase[] = [
+  {
+    name: 'react',
+    input: {
+      task: 'Read the file notes.txt and say in one sentence who owns the changelog.',
+      mode: { plan: false },
+      tools: ['read_file'],
+    },
+  },
+  {
+    name: 'parallel-plan',
+    input: {
+      task:
+        'Summarise alpha.txt and beta.txt in one sentence each. Plan two independent steps that run ' +
+        'in parallel (one per file, no dependencies), then a third step that combines both summaries.',
+      tools: ['read_file'],
+      limits: { maxParallelSteps: 2 },
+    },
+  },
+  {
+    name: 'write-approval',
+    input: {
+      task: 'Write a file named hello.txt whose content is exactly: Hello from Cairn.',
+      mode: { plan: false },
+      tools: ['write_file'],
+    },
+  },
+  {
+    name: 'ask-plan-check',
+    input: {
+      task: 'Write a short welcome note for a new team member. Ask me their name first.',
+      mode: { plan: true, ask: true, confirmPlan: true },
+      tools: ['read_file'],
+    },
+  },
+  {
+    name: 'list-read',
+    input: {
+      task: 'List the files in the workspace, read guide/start.md, and say which file it says to start with.',
+      tools: ['list_files', 'read_file'],
+    },
+  },
+];
+
+/** Whether the agent plans (and so must get a valid plan and run its steps). */
+export function plans(agent: AgentCase): boolean {
+  return agent.input.mode?.plan ?? true;
+}

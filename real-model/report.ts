@@ -1,0 +1,72 @@
+/** The real-model suite's table (agent, outcome, code, calls, tokens, time) and its other lines. */
+import type { AgentEvidence, Violation } from './checks';
+import type { Exchange } from './recording-proxy';
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(0)} s`;
+
+function table(header: string[], rows: string[][]): string {
+  const cells = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
+  const line = (row: string[]) =>
+    row
+      .map((c, i) => (i < 3 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/**
+ * One row per agent: how it ended, its failure code, the model calls made for it, the tokens
+ * Cairn counted, its longest reply, its wall time and how many checks it broke.
+ */
+export function agentTable(results: { evidence: AgentEvidence; violations: Violation[] }[]): string {
+  const header = ['agent', 'outcome', 'code', 'calls', 'tokens', 'longest reply', 'time', 'violations'];
+  const rows = results.map(({ evidence: { agent, run, exchanges }, violations }) => [
+    agent.name,
+    run.outcome,
+    run.code ?? '-',
+    String(exchanges.length),
+    String(run.state?.usage.totalTokens ?? 0),
+    String(Math.max(0, ...exchanges.map((e) => e.completionTokens ?? 0))),
+    seconds(run.wallMs),
+    String(violations.length),
+  ]);
+  return table(header, rows);
+}
+
+/**
+ * One row per call purpose over the whole run: how many calls, the `max_tokens` sent (or
+ * none), the response formats asked for, how replies ended, and the HTTP errors (`hung up`: the
+ * worker gave up first, at its LLM timeout).
+ */
+export function purposeTable(exchanges: Exchange[]): string {
+  const purposes = [...new Set(exchanges.map((e) => e.purpose ?? '?'))].sort();
+  const header = ['purpose', 'max_tokens sent', 'response_format', 'calls', 'finish reasons', 'errors'];
+  const tally = (values: string[]) =>
+    [...values.reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map<string, number>())]
+      .map(([v, n]) => `${v} ${n}`)
+      .join(', ') || '-';
+  const rows = purposes.map((purpose) => {
+    const mine = exchanges.filter((e) => (e.purpose ?? '?') === purpose);
+    return [
+      purpose,
+      tally(mine.map((e) => (e.maxTokens === undefined ? 'none' : String(e.maxTokens)))),
+      tally(mine.map((e) => e.responseFormat ?? 'none')),
+      String(mine.length),
+      tally(mine.flatMap((e) => (e.finishReason ? [e.finishReason] : []))),
+      tally(
+        mine
+          .filter((e) => e.status < 200 || e.status >= 300)
+          .map((e) => (e.status === 0 ? 'hung up' : String(e.status))),
+      ),
+    ];
+  });
+  return table(header, rows);
+}
+
+/** The violations, one line each, under their agent's name. */
+export function violationLines(results: { evidence: AgentEvidence; violations: Violation[] }[]): string[] {
+  return results.flatMap(({ evidence, violations }) =>
+    violations.map((v) => `  ${evidence.agent.name}: [${v.check}] ${v.detail}`),
+  );
+}

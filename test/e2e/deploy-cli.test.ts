@@ -1,0 +1,121 @@
+/**
+ * Worker Deployments through `cairn deploy` against versioned workers on the dev server: a new
+ * version is listed but not current (nothing runs on it yet), bad promotions are refused and
+ * change nothing, `promote` makes it current; an agent then runs pinned to it — `deploy status`
+ * counts it, `cairn show` and `cairn ls` name its version — and `promote --ramp` ramps a second
+ * build while the first stays current.
+ */
+import { AgentClient } from '../../client/agent-client';
+import { describeDeployment, pinnedAgents, setCurrent } from '../../client/deployments';
+import { createApp } from '../../client/http/create-app';
+import type { WorkerVersion } from '../../config/versioning-config';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { plan, planReply, startAgent, step, waitForInteraction } from '../harness/agents';
+import { runCairn } from '../harness/cairn-cli';
+import { uniqueId, withWorker } from '../harness/test-env';
+import { waitUntil } from '../../testkit/wait-until';
+
+const bed = agentTestbed();
+
+/** A fresh deployment per test (the dev server is shared), its CLI environment and a lookup. */
+function deployment() {
+  const deploymentName = uniqueId('deploy');
+  const env = { CAIRN_TASK_QUEUE: bed.config.taskQueue, CAIRN_DEPLOYMENT_NAME: deploymentName };
+  const status = () => describeDeployment(bed.client, 'default', deploymentName);
+  const registered = (count: number) =>
+    waitUntil(`${count} version(s) registered`, async () => ((await status())?.versions.length ?? 0) === count);
+  return { deploymentName, env, status, registered };
+}
+
+test('a new version is listed, not current; bad promotions are refused and change nothing; promote makes it current', async () => {
+  const { deploymentName, env, status, registered } = deployment();
+  const version: WorkerVersion = { deploymentName, buildId: '1.0.0+aaaaaaa' };
+  await withWorker(
+    bed.config,
+    async () => {
+      await registered(1);
+      const fresh = await runCairn(['deploy', 'status'], env);
+      expect(fresh.code).toBe(0);
+      expect(fresh.stdout).toContain(`deployment ${deploymentName}: current none`);
+      expect(fresh.stdout).toMatch(/1\.0\.0\+aaaaaaa\s+inactive\s+0 agents pinned/);
+
+      const unknown = await runCairn(['deploy', 'promote', '--build-id', '9.9.9'], env);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain(`deployment ${deploymentName} has no version 9.9.9`);
+      const badRamp = await runCairn(['deploy', 'promote', '--build-id', version.buildId, '--ramp', '150%'], env);
+      expect(badRamp.code).toBe(2);
+      expect(badRamp.stderr).toContain('--ramp must be a percentage from 0 to 100; got "150%"');
+      expect((await status())?.current).toBeUndefined();
+
+      const promoted = await runCairn(['deploy', 'promote', '--build-id', version.buildId], env);
+      expect(promoted.code).toBe(0);
+      expect(promoted.stdout).toContain(`${version.buildId} is now current in deployment ${deploymentName}`);
+      expect((await status())?.current).toBe(version.buildId);
+    },
+    undefined,
+    { version },
+  );
+});
+
+test('an agent runs pinned to the current version: status counts it, show and ls name it; a second build ramps', async () => {
+  const { deploymentName, env, status, registered } = deployment();
+  const version: WorkerVersion = { deploymentName, buildId: '1.0.0+aaaaaaa' };
+  bed.llm.respondWith(byRoute({ plan: [planReply(plan([step('s1')]))] }));
+  await withWorker(
+    bed.config,
+    async () => {
+      await registered(1);
+      await setCurrent(bed.client, 'default', version);
+      const handle = await startAgent(bed.client, bed.config, {
+        task: 'Wait at the plan check',
+        mode: { confirmPlan: true },
+      });
+      await waitForInteraction(handle, 'plan.check');
+      await waitUntil('the agent visible as pinned', async () => (await pinnedAgents(bed.client, version)) === 1);
+      const agents = new AgentClient(bed.client, bed.config.taskQueue);
+      await waitUntil('the agent listed with its version', async () =>
+        (await agents.list()).some((a) => a.id === handle.workflowId && a.version === version.buildId),
+      );
+
+      const listed = await runCairn(['deploy', 'status'], env);
+      expect(listed.stdout).toContain(`deployment ${deploymentName}: current ${version.buildId}`);
+      expect(listed.stdout).toMatch(/1\.0\.0\+aaaaaaa\s+current\s+1 agents pinned/);
+      const shown = await runCairn(['show', handle.workflowId], env);
+      expect(shown.stdout).toContain(`version: ${version.buildId} (deployment ${deploymentName}, pinned)`);
+      const json = JSON.parse((await runCairn(['show', handle.workflowId, '--json'], env)).stdout) as {
+        version?: unknown;
+      };
+      expect(json.version).toEqual({ ...version, behavior: 'pinned' });
+      // The HTTP state names it too (the full state; a poll for news with afterSeq does not).
+      const app = createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents });
+      const state = (await (await app.request(`/api/agents/${handle.workflowId}`)).json()) as { version?: unknown };
+      expect(state.version).toEqual({ ...version, behavior: 'pinned' });
+      const news = await app.request(`/api/agents/${handle.workflowId}?afterSeq=0`);
+      expect(((await news.json()) as { version?: unknown }).version).toBeUndefined();
+      const ls = await runCairn(['ls'], env);
+      expect(ls.stdout).toMatch(new RegExp(`${handle.workflowId}.*\\[1\\.0\\.0\\+aaaaaaa\\]`));
+      await handle.terminate('test over');
+    },
+    undefined,
+    { version },
+  );
+
+  // A second build joins; a ramp sends a share of new agents to it and keeps the current one.
+  const next: WorkerVersion = { deploymentName, buildId: '1.1.0+bbbbbbb' };
+  await withWorker(
+    bed.config,
+    async () => {
+      await registered(2);
+      const ramped = await runCairn(['deploy', 'promote', '--build-id', next.buildId, '--ramp', '25%'], env);
+      expect(ramped.code).toBe(0);
+      expect(await status()).toMatchObject({
+        current: version.buildId,
+        ramping: { buildId: next.buildId, percent: 25 },
+      });
+      expect((await runCairn(['deploy', 'status'], env)).stdout).toContain(`ramping ${next.buildId} at 25%`);
+    },
+    undefined,
+    { version: next },
+  );
+});

@@ -1,0 +1,45 @@
+/**
+ * Runs the real OpenID Connect provider of oidc-provider-process.js (`oidc-provider`) as
+ * a child process on loopback and returns its issuer URL once it listens.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface OidcProviderProcess {
+  issuer: string;
+  close(): Promise<void>;
+}
+
+/** Starts the provider for one confidential client with one redirect URI. */
+export async function startOidcProvider(client: {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}): Promise<OidcProviderProcess> {
+  const child = spawn(process.execPath, [join(__dirname, 'oidc-provider-process.js')], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      OIDC_CLIENT_ID: client.clientId,
+      OIDC_CLIENT_SECRET: client.clientSecret,
+      OIDC_REDIRECT_URI: client.redirectUri,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const issuer = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => resolve((JSON.parse(line) as { issuer: string }).issuer));
+    child.once('exit', (code) => reject(new Error(`the OIDC provider exited (${code}): ${stderr}`)));
+  });
+  return {
+    issuer,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * `limits.deadlineMs`: a durable timer from the agent's start. At the deadline running steps
+ * are cancelled, finished ones keep their results, and the agent ends `stopped` with reason
+ * `deadline` and a mechanical summary — no further model call. With `onDeadline: ask` a person
+ * decides instead: `extend` gives the agent more time.
+ */
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { answer, finish, plan, planReply, startAgent, step, stateOf, waitForInteraction } from '../harness/agents';
+import { withWorker } from '../harness/test-env';
+import { recordHistory } from '../harness/histories';
+
+const bed = agentTestbed();
+const DEADLINE_MS = 3000;
+
+test('at the deadline running steps are cancelled and the agent ends stopped with reason deadline', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('a'), step('b')]))],
+      'step:a': [finish('result-a')],
+      'step:b': [reply.hang()], // still running at the deadline
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'in time', limits: { deadlineMs: DEADLINE_MS } });
+    const result = await handle.result();
+    expect(result.status).toBe('stopped');
+    const state = await stateOf(handle);
+    expect(state.phase).toBe('stopped');
+    expect(state.stopReason).toBe('deadline');
+    expect(state.steps.map((s) => [s.id, s.status])).toEqual([
+      ['a', 'completed'],
+      ['b', 'cancelled'],
+    ]);
+    expect(result.answer).toContain('result-a');
+    expect(bed.llm.requestsFor('summary')).toHaveLength(0);
+    // On time, by a durable timer of the whole deadline started with the agent.
+    const { startTime } = await handle.describe();
+    expect(state.deadlineAt).toBe(startTime.getTime() + DEADLINE_MS);
+    const ended = state.events.find((e) => e.type === 'agent.finished');
+    expect(ended?.message).toBe('stopped: deadline');
+    expect(ended?.at).toBeGreaterThanOrEqual(startTime.getTime() + DEADLINE_MS);
+    const history = await handle.fetchHistory();
+    const timers = (history.events ?? []).filter((e) => e.timerStartedEventAttributes);
+    const seconds = timers.map((e) => Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0));
+    expect(seconds.some((s) => s >= 2 && s <= 3)).toBe(true);
+  });
+});
+
+test('onDeadline ask: the deadline opens an interaction, extend moves it and the agent completes', async () => {
+  let openGate = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('a')]))],
+      'step:a': [reply.after(finish('result-a'), gate)], // still running at the deadline
+      summary: [reply.text('done in time')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, {
+      task: 'ask me',
+      limits: { deadlineMs: DEADLINE_MS },
+      onDeadline: 'ask',
+    });
+    const asked = await waitForInteraction(handle, 'deadline');
+    const { startTime } = await handle.describe();
+    expect(asked.deadlineAt).toBe(startTime.getTime() + DEADLINE_MS);
+    expect(asked.createdAt).toBeGreaterThanOrEqual(startTime.getTime() + DEADLINE_MS);
+    await answer(handle, asked.id, { decision: 'extend', deadlineMs: 600_000 });
+    const extended = await stateOf(handle);
+    expect(extended.deadlineAt).toBeGreaterThanOrEqual(asked.createdAt + 600_000);
+    expect(extended.phase).toBe('executing');
+    openGate();
+    expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'done in time' });
+    await recordHistory('agent-deadline-ask', handle);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The codec server's edge (client/http/routes/codec.ts) without Temporal: CORS for the configured
+ * Temporal UI origin only (preflight and credentials), the session-free token check, a decode that
+ * meets an unknown key answering 422 PAYLOAD_UNDECODABLE naming the key and audited as refused,
+ * and a malformed body refused as INVALID_INPUT.
+ */
+import { randomBytes } from 'node:crypto';
+import { SessionStore } from '../../client/http/auth/sessions';
+import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
+import { createApp } from '../../client/http/create-app';
+import type { CodecAuditRecord } from '../../client/http/routes/codec';
+import type { EncryptionKey } from '../../config/payload-config';
+import { unusedAgents } from '../harness/config-errors';
+
+const UI = 'http://localhost:8233';
+const TOKEN = 'operator-token-of-the-codec-unit-test';
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+function app(keys: EncryptionKey[], audits: CodecAuditRecord[]) {
+  return createApp({
+    version: 'test',
+    temporalHealthy: () => Promise.resolve(true),
+    agents: unusedAgents('the codec routes call no agent'),
+    auth: {
+      mode: 'tokens',
+      tokens: new TokenTable([{ principal: 'olga', roles: ['operator'], tokenSha256: sha256Hex(TOKEN) }]),
+      sessions: new SessionStore(),
+    },
+    payloads: { compression: true, keys, codecCorsOrigin: UI },
+    codecAudit: (record) => audits.push(record),
+  });
+}
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  headers: {
+    authorization: `Bearer ${TOKEN}`,
+    'content-type': 'application/json',
+    'x-namespace': 'default',
+    ...headers,
+  },
+  body: JSON.stringify(body),
+});
+
+test('the configured UI origin gets a preflight answer with credentials; another origin does not', async () => {
+  const server = app([{ id: 'k1', key: randomBytes(32) }], []);
+  const preflight = (origin: string) =>
+    server.request('/codec/decode', {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-namespace' },
+    });
+  const allowed = await preflight(UI);
+  expect(allowed.status).toBe(204);
+  expect(allowed.headers.get('access-control-allow-origin')).toBe(UI);
+  expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+  expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-namespace');
+  const other = await preflight('http://evil.example');
+  expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  const response = await server.request('/codec/encode', post('/codec/encode', { payloads: [] }, { origin: UI }));
+  expect(response.status).toBe(200);
+  expect(response.headers.get('access-control-allow-origin')).toBe(UI);
+});
+
+test('a payload under a key the server does not hold: 422 naming the key, audited as refused', async () => {
+  const audits: CodecAuditRecord[] = [];
+  const writer = app([{ id: 'old-key', key: randomBytes(32) }], audits);
+  const reader = app([{ id: 'new-key', key: randomBytes(32) }], audits);
+  const plain = { metadata: { encoding: b64('json/plain') }, data: b64('"hello"') };
+  const encoded = (await (
+    await writer.request('/codec/encode', post('/codec/encode', { payloads: [plain] }))
+  ).json()) as {
+    payloads: unknown[];
+  };
+  const res = await reader.request(
+    '/codec/decode',
+    post('/codec/decode', encoded, { 'x-workflow-id': 'agent-task-1' }),
+  );
+  expect(res.status).toBe(422);
+  const body = (await res.json()) as { error: { code: string; message: string } };
+  expect(body.error.code).toBe('PAYLOAD_UNDECODABLE');
+  expect(body.error.message).toMatch(/key "old-key"/);
+  expect(audits).toEqual([
+    expect.objectContaining({
+      audit: 'codec.decode',
+      principal: 'olga',
+      namespace: 'default',
+      workflowId: 'agent-task-1',
+      keyIds: ['old-key'],
+      outcome: 'refused',
+    }),
+  ]);
+});
+
+test('a body that is not a payload list is INVALID_INPUT; no credentials is 401', async () => {
+  const server = app([{ id: 'k1', key: randomBytes(32) }], []);
+  const bad = await server.request('/codec/decode', post('/codec/decode', { payloads: [{ data: 'not base64!' }] }));
+  expect(bad.status).toBe(400);
+  expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
+  const anonymous = await server.request('/codec/decode', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ payloads: [] }),
+  });
+  expect(anonymous.status).toBe(401);
+});

@@ -1,0 +1,128 @@
+/**
+ * Cairn's activity interceptor: names the agent, step, tool and model on the span Temporal's
+ * interceptor opened around the activity (it runs inside that span), and records the LLM and
+ * tool metrics of worker/telemetry/cairn-metrics.ts. It reads the activity's own input and
+ * result, so the activities themselves stay free of telemetry.
+ */
+import { trace } from '@opentelemetry/api';
+import type { Context as ActivityContext } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type {
+  ActivityExecuteInput,
+  ActivityInboundCallsInterceptor,
+  ActivityInterceptorsFactory,
+  Next,
+} from '@temporalio/worker';
+import { z } from 'zod';
+import { ownerAttributes, SPAN_ATTRIBUTES } from '../../workflows/telemetry/span-attributes';
+import type { CairnMetrics } from './cairn-metrics';
+
+/** The fields of the `callLlm` input this reads (workflows/llm-types.ts). */
+const llmInputSchema = z.object({
+  purpose: z.string(),
+  agentId: z.string(),
+  stepId: z.string().optional(),
+  model: z.object({ name: z.string().optional() }).optional(),
+});
+
+/**
+ * The fields of the `callLlm` result this reads. `costUsd` is null when the price table does not
+ * name the model (an unknown cost is not recorded, never as 0).
+ */
+const llmResultSchema = z.object({
+  usage: z.object({
+    promptTokens: z.number(),
+    completionTokens: z.number(),
+    costUsd: z.number().nullable().optional(),
+  }),
+});
+
+/** The fields of the `runTool` input and outcome this reads (workflows/tools/tool-types.ts). */
+const toolInputSchema = z.object({ agentId: z.string(), stepId: z.string(), name: z.string() });
+const toolOutcomeSchema = z.object({ ok: z.boolean() });
+
+/** The code an activity failed with: its ApplicationFailure type, CANCELLED, or UNKNOWN. */
+function codeOf(err: unknown): string {
+  if (err instanceof CancelledFailure) return 'CANCELLED';
+  if (err instanceof ApplicationFailure && err.type) return err.type;
+  return 'UNKNOWN';
+}
+
+class LlmTelemetry implements ActivityInboundCallsInterceptor {
+  constructor(
+    private readonly metrics: CairnMetrics,
+    private readonly defaultModel: string,
+  ) {}
+
+  async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
+    const call = llmInputSchema.safeParse(input.args[0]);
+    if (!call.success) return next(input);
+    // The model asked for: errors have no other, and one label keeps error rates comparable.
+    const model = call.data.model?.name ?? this.defaultModel;
+    trace.getActiveSpan()?.setAttributes({
+      ...ownerAttributes(call.data),
+      [SPAN_ATTRIBUTES.llmModel]: model,
+      [SPAN_ATTRIBUTES.llmPurpose]: call.data.purpose,
+    });
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const result = await next(input);
+      this.metrics.llmLatency.record(seconds(), { model, outcome: 'ok' });
+      this.metrics.llmCalls.add(1, { model, outcome: 'ok' });
+      const usage = llmResultSchema.safeParse(result);
+      if (usage.success) {
+        const { promptTokens, completionTokens, costUsd } = usage.data.usage;
+        this.metrics.llmTokens.add(promptTokens, { model, kind: 'prompt' });
+        this.metrics.llmTokens.add(completionTokens, { model, kind: 'completion' });
+        if (typeof costUsd === 'number') this.metrics.llmCost.record(costUsd, { model });
+      }
+      return result;
+    } catch (err) {
+      const code = codeOf(err);
+      trace.getActiveSpan()?.setAttribute(SPAN_ATTRIBUTES.errorCode, code);
+      this.metrics.llmLatency.record(seconds(), { model, outcome: 'error' });
+      this.metrics.llmCalls.add(1, { model, outcome: 'error' });
+      this.metrics.llmErrors.add(1, { model, code });
+      throw err;
+    }
+  }
+}
+
+class ToolTelemetry implements ActivityInboundCallsInterceptor {
+  constructor(private readonly metrics: CairnMetrics) {}
+
+  async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
+    const call = toolInputSchema.safeParse(input.args[0]);
+    if (!call.success) return next(input);
+    const tool = call.data.name;
+    trace.getActiveSpan()?.setAttributes({ ...ownerAttributes(call.data), [SPAN_ATTRIBUTES.toolName]: tool });
+    try {
+      const result = await next(input);
+      const outcome = toolOutcomeSchema.safeParse(result);
+      this.metrics.toolCalls.add(1, { tool, outcome: outcome.success && !outcome.data.ok ? 'tool_error' : 'ok' });
+      return result;
+    } catch (err) {
+      trace.getActiveSpan()?.setAttribute(SPAN_ATTRIBUTES.errorCode, codeOf(err));
+      this.metrics.toolCalls.add(1, { tool, outcome: 'failed' });
+      throw err;
+    }
+  }
+}
+
+/**
+ * The interceptor factory for Cairn's activities; list it after Temporal's so it runs inside
+ * the activity span. `defaultModel` labels calls whose agent names no model.
+ */
+export function activityTelemetry(metrics: CairnMetrics, defaultModel: string): ActivityInterceptorsFactory {
+  return (ctx: ActivityContext) => {
+    switch (ctx.info.activityType) {
+      case 'callLlm':
+        return { inbound: new LlmTelemetry(metrics, defaultModel) };
+      case 'runTool':
+        return { inbound: new ToolTelemetry(metrics) };
+      default:
+        return {};
+    }
+  };
+}

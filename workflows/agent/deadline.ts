@@ -1,0 +1,67 @@
+/**
+ * The agent's deadline (`limits.deadlineMs`), counted from the agent's start — the start of its
+ * execution chain, so continue-as-new does not move it — on a durable timer: a worker restart
+ * or a new run re-arms the timer for what is left. At the deadline the agent ends as `stopped`
+ * with reason `deadline`: running steps are cancelled, finished ones keep their results, and
+ * the answer is a mechanical summary. With `onDeadline: ask` a `deadline` interaction asks a
+ * person instead (the agent runs on meanwhile): `extend` moves the deadline that far from now,
+ * `stop` stops. The moment is kept in the state (`deadlineAt`).
+ */
+import { sleep, workflowInfo } from '@temporalio/workflow';
+import type { AnswerOf } from '../interactions/answer-types';
+import { isTerminalPhase, type AgentState } from './agent-state';
+import type { InteractionDesk } from './interaction-desk';
+import { workflowTime } from '../workflow-time';
+
+/** What the deadline needs from the agent around it. */
+export interface DeadlineContext {
+  state: AgentState;
+  deadlineMs: number | undefined;
+  onDeadline: 'stop' | 'ask';
+  desk: InteractionDesk;
+  /** Ends the agent as `stopped` for `reason`. */
+  stop(reason: string): void;
+}
+
+export class Deadline {
+  constructor(private readonly ctx: DeadlineContext) {}
+
+  /** Arms the timer when the agent has a deadline (a no-op, and no command, otherwise). */
+  serve(): this {
+    const { state, deadlineMs } = this.ctx;
+    if (deadlineMs === undefined || isTerminalPhase(state.phase)) return this;
+    state.deadlineAt ??= workflowInfo().startTime.getTime() + deadlineMs;
+    void this.watch();
+    return this;
+  }
+
+  private async watch(): Promise<void> {
+    const { state } = this.ctx;
+    for (;;) {
+      const left = (state.deadlineAt ?? 0) - workflowTime();
+      if (left > 0) {
+        await sleep(left);
+        continue;
+      }
+      if (isTerminalPhase(state.phase)) return;
+      const answer = this.ctx.onDeadline === 'ask' ? await this.ask() : undefined;
+      if (answer?.decision !== 'extend' || answer.deadlineMs === undefined) return this.ctx.stop('deadline');
+      state.deadlineAt = workflowTime() + answer.deadlineMs;
+    }
+  }
+
+  /** Asks whether to extend (or waits on the question a previous run asked); an expiry stops. */
+  private async ask(): Promise<AnswerOf<'deadline'> | undefined> {
+    const { desk, state } = this.ctx;
+    const deadlineAt = state.deadlineAt ?? workflowTime();
+    const open =
+      desk.findOpen('deadline') ??
+      desk.open<'deadline'>({ kind: 'deadline', prompt: 'The deadline was reached. Extend it or stop?', deadlineAt });
+    try {
+      const answer = await desk.answerOf(open, false);
+      return answer === 'roll-over' ? undefined : answer;
+    } catch {
+      return undefined; // expired unanswered under the `fail` policy: stop
+    }
+  }
+}
