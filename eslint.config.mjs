@@ -113,6 +113,7 @@ export default tseslint.config(
           'AbortController',
           'TextDecoderStream',
           'setTimeout',
+          'clearTimeout',
           'setInterval',
           'clearInterval',
         ].map((n) => [n, 'readonly']),

@@ -37,6 +37,7 @@ import { answerRejected } from './answer-rejected';
 import { ClientError } from './client-error';
 import { followTimeline } from './follow-timeline';
 import { agentWorkflowId } from './workflow-id';
+import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery } from './unanswered-query';
 import { cairnDataConverter, encryptionOn } from '../config/data-converter';
 import { clientTracingInterceptors } from '../worker/telemetry/client-tracing';
 
@@ -86,11 +87,14 @@ export class AgentClient {
   /**
    * @param plainIds false when payloads are encrypted: generated workflow ids then leave the task
    *   out (`agent-task-<short id>`), since Temporal stores ids in plain text.
+   * @param queryTimeoutMs how long a state query waits for a worker before it fails with
+   *   `AGENT_UNAVAILABLE` (workers down or too busy).
    */
   constructor(
     readonly temporal: Client,
     private readonly taskQueue: string,
     private readonly plainIds = true,
+    private readonly queryTimeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
   ) {}
 
   /** Connects with the configuration's Temporal settings. */
@@ -147,9 +151,21 @@ export class AgentClient {
     return workflowId;
   }
 
-  /** The agent's state; with `afterSeq`, only newer timeline events. */
+  /**
+   * The agent's state; with `afterSeq`, only newer timeline events. A query no worker answers
+   * within the query timeout fails with `AGENT_UNAVAILABLE`.
+   */
   async state(id: string, afterSeq?: number): Promise<AgentState> {
-    return this.guard(id, () => this.handle(id).query(stateQuery, afterSeq === undefined ? {} : { afterSeq }));
+    const deadline = Date.now() + this.queryTimeoutMs;
+    const query = () => this.handle(id).query(stateQuery, afterSeq === undefined ? {} : { afterSeq });
+    try {
+      return await this.guard(id, () => this.temporal.withDeadline(deadline, query));
+    } catch (err) {
+      if (!isUnansweredQuery(err)) throw err;
+      const seconds = this.queryTimeoutMs / 1000;
+      const message = `no worker answered agent "${id}" within ${seconds} s (workers down or busy); try again`;
+      throw new ClientError('AGENT_UNAVAILABLE', message);
+    }
   }
 
   /** The Worker Deployment version the agent's current run is on; undefined when unversioned. */

@@ -1,6 +1,6 @@
 /**
  * Errors the client library raises, with stable codes from the single list (error-codes.ts) that
- * the HTTP API maps to statuses (INVALID_* → 400, NOT_FOUND → 404, NOT_OPEN / CONFLICT → 409) and
+ * the HTTP API maps to statuses (INVALID_* → 400, NOT_FOUND → 404, NOT_OPEN / CONFLICT → 409, AGENT_UNAVAILABLE → 503) and
  * the CLI to exit codes.
  */
 import type { ErrorCode } from '../workflows/error-codes';
@@ -14,6 +14,7 @@ export type ClientErrorCode = Extract<
   | 'NOT_OPEN'
   | 'CONFLICT'
   | 'AGENT_FINISHED'
+  | 'AGENT_UNAVAILABLE'
   | 'SAME_APPROVER'
   | 'ROLE_REQUIRED'
 >;

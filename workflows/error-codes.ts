@@ -49,6 +49,11 @@ export const ERROR_CODES = [
   'CONFLICT',
   /** The agent has ended (completed, stopped, failed or cancelled): it cannot be paused or resumed (HTTP 409). */
   'AGENT_FINISHED',
+  /**
+   * HTTP 503: no worker answered the agent's state query in time (the workers are down, or too
+   * busy); nothing changed, try again.
+   */
+  'AGENT_UNAVAILABLE',
   /** HTTP 401: no credentials, or a token, session or JWT that is wrong, forged or expired. */
   'UNAUTHORIZED',
   /** HTTP 403: the signed-in principal lacks the role the route needs. */

@@ -4,13 +4,16 @@
  * sanitised Markdown. State always comes from the server; every event re-fetches it. Open
  * controls are kept across refreshes, so a half-typed answer is never wiped.
  */
-import { api, watchEvents } from './api.js';
+import { ApiError, api, watchEvents } from './api.js';
 import { auditPanel } from './audit-panel.js';
 import { clock, h, temporalLink } from './dom.js';
 import { planGraph } from './graph.js';
 import { renderMarkdown } from './markdown.js';
 import { isTerminalPhase, stepWorkflowId } from './rules.js';
 import { controlFor, whoAmI } from './who.js';
+
+/** How soon the page reads the state again after no worker answered (`AGENT_UNAVAILABLE`). */
+const UNAVAILABLE_RETRY_MS = 2000;
 
 /**
  * Renders agent `id` into `main`; returns a function that stops the live updates.
@@ -49,16 +52,26 @@ export function renderAgentPage(main, id) {
   let busy = false;
   let again = false;
   let stop = () => {};
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let retry;
   async function refresh() {
     if (busy) return void (again = true);
     busy = true;
     try {
       const [state] = await Promise.all([api(path), whoAmI()]);
+      delete main.dataset.stale;
       render(state);
       void audit.refresh();
       if (isTerminalPhase(state.phase)) stop();
     } catch (err) {
-      header.replaceChildren(h('p', { class: 'error', text: err instanceof Error ? err.message : String(err) }));
+      if (err instanceof ApiError && err.code === 'AGENT_UNAVAILABLE') {
+        // No worker answered in time: keep what is shown, say so, and read again shortly.
+        main.dataset.stale = 'true';
+        clearTimeout(retry);
+        retry = setTimeout(() => void refresh(), UNAVAILABLE_RETRY_MS);
+      } else {
+        header.replaceChildren(h('p', { class: 'error', text: err instanceof Error ? err.message : String(err) }));
+      }
     } finally {
       busy = false;
       if (again) {
@@ -95,7 +108,10 @@ export function renderAgentPage(main, id) {
 
   stop = watchEvents(id, () => void refresh());
   void refresh();
-  return () => stop();
+  return () => {
+    clearTimeout(retry);
+    stop();
+  };
 }
 
 /**

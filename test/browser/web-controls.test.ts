@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AgentClient } from '../../client/agent-client';
+import { DEFAULT_QUERY_TIMEOUT_MS } from '../../client/unanswered-query';
 import { noAuthentication, type Authenticator } from '../../client/http/auth/authenticate';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { sha256Hex } from '../../client/http/auth/token-table';
@@ -377,11 +378,16 @@ test('budget raise and stop, pause and resume, step-failure retry and skip, ask 
       await browser.close();
       await served.close();
       await unauthenticated.close();
-      await waitUntil("the servers' calls are answered", () => Promise.resolve(inFlight() === 0 ? true : undefined));
+      // A state query comes back within the query timeout at the latest, answered or not.
+      await waitUntil("the servers' calls are answered", () => Promise.resolve(inFlight() === 0 ? true : undefined), {
+        timeoutMs: 2 * DEFAULT_QUERY_TIMEOUT_MS,
+      });
     });
     expect(pageErrors).toEqual([]);
-    // Only the deliberately refused raise.
-    expect(consoleErrors).toEqual([expect.stringContaining('status of 400')]);
+    // Only the deliberately refused raise — besides reads no worker answered in time on a loaded
+    // machine (503 AGENT_UNAVAILABLE), which the page shows as stale and reads again.
+    const unexpected = consoleErrors.filter((text) => !text.includes('status of 503'));
+    expect(unexpected).toEqual([expect.stringContaining('status of 400')]);
   } finally {
     await context?.close();
     await served.close();

@@ -5,6 +5,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AgentClient } from '../../client/agent-client';
+import { ClientError } from '../../client/client-error';
 import { createApp, type AppDeps } from '../../client/http/create-app';
 import type { AgentSummary } from '../../client/agent-client';
 import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
@@ -229,6 +230,59 @@ test('the event stream resumes from Last-Event-ID with no duplicates or gaps and
     const byQuery = await readFrames(await app.request(`/api/agents/${id}/events?lastEventId=${half}`));
     expect(byQuery.ended).toBe(true);
     expect(eventsIn(byQuery.frames).map((f) => f.data.seq)).toEqual(union.filter((seq) => seq > half));
+  });
+});
+
+/** A client that counts the state reads no worker answered. */
+class CountingClient extends AgentClient {
+  unanswered = 0;
+  override async state(id: string, afterSeq?: number): Promise<AgentState> {
+    try {
+      return await super.state(id, afterSeq);
+    } catch (err) {
+      if (err instanceof ClientError && err.code === 'AGENT_UNAVAILABLE') this.unanswered += 1;
+      throw err;
+    }
+  }
+}
+
+test('with no worker, reads are 503 AGENT_UNAVAILABLE and the event stream waits, then goes on', async () => {
+  bed.llm.respondWith(confirmScript('s1'));
+  // A short query timeout, so the test does not wait out the default.
+  const agents = new CountingClient(bed.client, bed.config.taskQueue, true, 1500);
+  const app = appFor({ agents });
+  let id = '';
+  let stream: Promise<{ frames: Frame[]; ended: boolean }> | undefined;
+  await withWorker(bed.config, async () => {
+    const started = await post(app, '/api/agents', { task: 'Outlive the worker', mode: { confirmPlan: true } });
+    id = ((await started.json()) as { id: string }).id;
+    await waitForPhase(app, id, 'awaiting_input');
+    const res = await app.request(`/api/agents/${id}/events`);
+    expect(res.status).toBe(200);
+    stream = readFrames(res);
+  });
+  // The worker is gone: a read is refused as unavailable, not as an internal error.
+  const refused = await app.request(`/api/agents/${id}`);
+  expect(refused.status).toBe(503);
+  expect(await errorOf(refused)).toMatchObject({ code: 'AGENT_UNAVAILABLE' });
+  // The stream meets the same and keeps waiting (a direct read counts once).
+  await waitUntil('the stream met an unanswered read', () => (agents.unanswered >= 2 ? true : undefined));
+  await withWorker(bed.config, async () => {
+    const state = await waitForPhase(app, id, 'awaiting_input');
+    const check = state.interactions.find((i) => i.kind === 'plan.check' && i.status === 'open');
+    const answered = await post(app, `/api/agents/${id}/answers`, {
+      interactionId: check?.id,
+      answer: { decision: 'confirm' },
+    });
+    expect(answered.status).toBe(200);
+    const read = await stream;
+    expect(read?.ended).toBe(true);
+    const final = await stateOf(app, id);
+    expect(final.phase).toBe('completed');
+    // Every event once, in order, across the time without a worker.
+    const seqs = eventsIn(read?.frames ?? []).map((f) => f.data.seq);
+    expect(seqs).toEqual(Array.from({ length: final.eventSeq }, (_, i) => i + 1));
+    expect(read?.frames.some((f) => 'event' in f && f.event === 'error')).toBe(false);
   });
 });
 

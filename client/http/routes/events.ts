@@ -2,13 +2,14 @@
  * `GET /api/agents/:id/events` (docs/contracts.md#server-sent-events): the agent's timeline as server-sent events, one
  * frame per event (`id: <seq>`, `event: <type>`, `data: <json>`), resumable from the
  * `Last-Event-ID` header (or `?lastEventId=`), a heartbeat comment while quiet, ending when the
- * agent ends. It polls the state query with the sequence cursor, so nothing is sent twice.
+ * agent ends. It polls the state query with the sequence cursor, so nothing is sent twice. A
+ * poll no worker answered (`AGENT_UNAVAILABLE`) is tried again while the stream stays open.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import type { AgentEvent } from '../../../workflows/agent/agent-state';
 import { ClientError } from '../../client-error';
-import { followTimeline } from '../../follow-timeline';
+import { followTimeline, pause } from '../../follow-timeline';
 import type { AgentsPort } from '../agents-port';
 import { AgentIdParams, ErrorBody, EventsHeaders, EventsQuery } from '../schemas';
 
@@ -55,7 +56,7 @@ export function registerEventRoutes(app: OpenAPIHono, agents: AgentsPort, timing
       stream.onAbort(() => stop.abort());
       const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), timing.heartbeatMs);
       try {
-        const read = (after: number) => agents.state(id, after);
+        const read = (after: number) => answered(() => agents.state(id, after), timing.pollMs, stop.signal);
         const following = { afterSeq: cursor, intervalMs: timing.pollMs, signal: stop.signal, first };
         for await (const state of followTimeline(read, following)) {
           for (const event of state.events) await stream.write(eventFrame(event));
@@ -67,6 +68,22 @@ export function registerEventRoutes(app: OpenAPIHono, agents: AgentsPort, timing
       }
     });
   });
+}
+
+/**
+ * `read()`'s state, trying again every `waitMs` while no worker answers (`AGENT_UNAVAILABLE`):
+ * busy or restarting workers delay the stream, they do not end it. Other errors, and any error
+ * once `signal` aborted, are thrown.
+ */
+async function answered<T>(read: () => Promise<T>, waitMs: number, signal: AbortSignal): Promise<T> {
+  for (;;) {
+    try {
+      return await read();
+    } catch (err) {
+      if (!(err instanceof ClientError && err.code === 'AGENT_UNAVAILABLE') || signal.aborted) throw err;
+    }
+    await pause(waitMs, signal);
+  }
 }
 
 /** A final `error` frame when reading the state fails mid-stream. */

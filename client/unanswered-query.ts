@@ -1,0 +1,23 @@
+/**
+ * A state query no worker answered: Temporal ends it with DEADLINE_EXCEEDED (the worker did not
+ * take it before the deadline), FAILED_PRECONDITION ("no poller seen": no worker at all) or
+ * UNAVAILABLE. The client library turns these into `AGENT_UNAVAILABLE`, a condition to retry —
+ * the agent itself is unaffected — rather than an internal error.
+ */
+import { status } from '@grpc/grpc-js';
+import { isGrpcServiceError, ServiceError } from '@temporalio/client';
+
+/** How long a state query may wait for a worker before it counts as unanswered. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
+
+const UNANSWERED: ReadonlySet<number> = new Set([
+  status.DEADLINE_EXCEEDED,
+  status.FAILED_PRECONDITION,
+  status.UNAVAILABLE,
+]);
+
+/** Whether `err` (as a query through the Temporal client throws it) means no worker answered. */
+export function isUnansweredQuery(err: unknown): boolean {
+  const grpc = err instanceof ServiceError ? err.cause : err;
+  return isGrpcServiceError(grpc) && UNANSWERED.has(grpc.code);
+}
