@@ -37,7 +37,11 @@ function childOf(spans: ReadableSpan[], parent: ReadableSpan, name: string, attr
   return found[0] as ReadableSpan;
 }
 
-test('an agent run is one trace: start → agent → (plan LLM call, step → (LLM call, tool call)), labelled', async () => {
+/**
+ * Runs one agent (plan s1; s1 looks x up) on a worker that traces into an in-memory exporter,
+ * started through `client`; returns the finished spans and the tool's calls.
+ */
+async function tracedRun(workflowId: string, traceStart: boolean) {
   const exporter = new InMemorySpanExporter();
   const processor = new SimpleSpanProcessor(exporter);
   const lookup = lookupTool({ x: 'forty-two' });
@@ -52,10 +56,9 @@ test('an agent run is one trace: start → agent → (plan LLM call, step → (L
   const tracing = createTracing(processor);
   const client = new Client({
     connection: bed.client.connection,
-    interceptors: { workflow: tracing.clientInterceptors },
+    interceptors: { workflow: traceStart ? tracing.clientInterceptors : [] },
     dataConverter: cairnDataConverter(bed.config.payloads),
   });
-  const workflowId = uniqueId('agent-traced');
   let spans: ReadableSpan[] = [];
   try {
     const cairn = await createWorker({
@@ -73,10 +76,13 @@ test('an agent run is one trace: start → agent → (plan LLM call, step → (L
           args: [{ task: 'look it up' }],
         });
         await handle.result();
-        // Workflow spans leave the sandbox through a sink after the activation that ends them.
-        await waitUntil('the agent run span is exported', () =>
-          exporter.getFinishedSpans().some((s) => s.name === 'RunWorkflow:agentWorkflow'),
-        );
+        // Workflow spans leave the sandbox through a sink after the activation that ends them;
+        // activity spans as each activity ends (the summary call is the last).
+        await waitUntil('the last spans are exported', () => {
+          const names = exporter.getFinishedSpans().map((s) => s.name);
+          const last = traceStart ? 'RunWorkflow:agentWorkflow' : 'RunActivity:callLlm';
+          return names.filter((n) => n === last).length >= (traceStart ? 1 : 4);
+        });
         // Closing the worker shuts the processor down, which empties the in-memory exporter.
         spans = [...exporter.getFinishedSpans()];
       });
@@ -86,6 +92,12 @@ test('an agent run is one trace: start → agent → (plan LLM call, step → (L
   } finally {
     await connection.close();
   }
+  return { spans, lookup };
+}
+
+test('an agent run is one trace: start → agent → (plan LLM call, step → (LLM call, tool call)), labelled', async () => {
+  const workflowId = uniqueId('agent-traced');
+  const { spans, lookup } = await tracedRun(workflowId, true);
   expect(lookup.calls).toHaveLength(1);
 
   const start = spans.find((s) => s.name === 'StartWorkflow:agentWorkflow');
@@ -126,4 +138,24 @@ test('an agent run is one trace: start → agent → (plan LLM call, step → (L
 
   // Every LLM call of the run is one of those four.
   expect(spans.filter((s) => s.name === 'RunActivity:callLlm')).toHaveLength(4);
+}, 60_000);
+
+test('a run started without a trace header is not traced in the workflow, only its activities', async () => {
+  const workflowId = uniqueId('agent-untraced');
+  const { spans, lookup } = await tracedRun(workflowId, false);
+  expect(lookup.calls).toHaveLength(1);
+  const names = new Set(spans.map((s) => s.name));
+  // No workflow-side spans at all: the agent and its step skipped Temporal's interceptors.
+  expect([...names].filter((n) => /Workflow|^StartActivity/.test(n))).toEqual([]);
+  // The worker's own activity spans still record each call.
+  expect(spans.filter((s) => s.name === 'RunActivity:callLlm')).toHaveLength(4);
+  // The decision is in the history: the by-header patch, not the older one.
+  const history = await bed.client.workflow.getHandle(workflowId).fetchHistory();
+  const patches = (history.events ?? []).flatMap((e) => {
+    const details = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+    return details ? [JSON.parse(Buffer.from(details).toString()) as { id: string }] : [];
+  });
+  const ids = patches.map((p) => p.id);
+  expect(ids).toContain('cairn-tracing-by-header');
+  expect(ids).not.toContain('cairn-tracing');
 }, 60_000);

@@ -12,6 +12,12 @@
  * (the run itself, a signal, an update); read-only hooks (queries, log attributes) never
  * decide and only trace once it is on.
  *
+ * Since `TRACING_BY_HEADER_PATCH`, a run is traced only when whoever started it was: its start
+ * carries Temporal's trace header (a tracing client, or a traced parent run for a step). Without
+ * tracing configured, runs then skip Temporal's interceptors entirely — they cost a quarter of
+ * the worker's CPU even with every span dropped. Runs started before that patch keep deciding
+ * by `TRACING_PATCH` alone, as they were recorded.
+ *
  * Deterministic: spans leave through a sink that is not called during replay, and the labels
  * are read from the workflow's own info and input.
  */
@@ -47,6 +53,15 @@ import { ownerAttributes, type SpanOwner } from './span-attributes';
 /** The patch that marks a run as traced; runs without it replay untraced. */
 export const TRACING_PATCH = 'cairn-tracing';
 
+/** The patch after which a run is traced only when its start carried a trace header. */
+export const TRACING_BY_HEADER_PATCH = 'cairn-tracing-by-header';
+
+/**
+ * The header Temporal's OpenTelemetry interceptors carry a span context in (`TRACE_HEADER` of
+ * @temporalio/interceptors-opentelemetry; a unit test holds the two equal).
+ */
+export const TRACE_HEADER = '_tracer-data';
+
 const STEP_WORKFLOW_TYPE = 'stepWorkflow';
 
 /** The step input fields this reads; anything else leaves the step id out. */
@@ -61,10 +76,12 @@ function stepOwner(arg: unknown): SpanOwner | undefined {
 class RunTracing {
   private traced: boolean | undefined;
   private owner: SpanOwner | undefined;
+  /** Whether the run's start carried a trace header (known once the run executes). */
+  private startTraced = false;
 
   /** Whether this run is traced, deciding it now (a hook that may issue commands). */
   decide(): boolean {
-    this.traced ??= patched(TRACING_PATCH);
+    this.traced ??= patched(TRACING_BY_HEADER_PATCH) ? this.startTraced : patched(TRACING_PATCH);
     return this.traced;
   }
 
@@ -74,6 +91,7 @@ class RunTracing {
   }
 
   own(input: WorkflowExecuteInput): void {
+    this.startTraced = TRACE_HEADER in input.headers;
     const info = workflowInfo();
     this.owner =
       info.workflowType === STEP_WORKFLOW_TYPE
