@@ -3,7 +3,8 @@
  * (docs/operations.md#who-answered-the-audit-record): signed in, a body `by` naming someone else
  * is refused (400 BY_MISMATCH) and changes nothing, a principal without `approver` is refused
  * (403 FORBIDDEN), and the accepted answer's audit record keeps the principal's id, name, roles
- * and method. An answer sent to Temporal directly is recorded as `temporal-signal`.
+ * and method. An answer sent to Temporal directly by signal is recorded as `temporal-signal`,
+ * whatever actor its payload claims.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AgentState } from '../../workflows/agent/agent-state';
@@ -134,14 +135,18 @@ test('the principal answers: a viewer is refused, a foreign "by" is refused, the
   });
 });
 
-test('an answer sent straight to Temporal is recorded as temporal-signal, with the by it claims', async () => {
+test('an answer sent straight to Temporal is recorded as temporal-signal, with the by it claims and never the actor', async () => {
   bed.llm.respondWith(script());
   await withWorker(bed.config, async () => {
     const app = appFor();
     const { id, interactionId } = await startWaiting(app);
-    await bed.client.workflow
-      .getHandle(id)
-      .signal(answerSignal, { interactionId, answer: { decision: 'confirm' }, by: 'someone@temporal-ui' });
+    await bed.client.workflow.getHandle(id).signal(answerSignal, {
+      interactionId,
+      answer: { decision: 'confirm' },
+      by: 'someone@temporal-ui',
+      // A signal claiming to be a signed-in admin on the web page: the claim is not believed.
+      actor: { id: 'ana', name: 'Ana Silva', roles: ['admin'], method: 'web' },
+    });
     const done = await waitUntil('the agent completes', async () => {
       const state = await stateOf(app, id);
       return state.phase === 'completed' ? state : undefined;

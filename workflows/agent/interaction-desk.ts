@@ -13,6 +13,7 @@ import { expiryAnswer } from '../interactions/expiry-answer';
 import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from '../interactions/interaction-types';
 import { validateAnswer } from '../interactions/validate-answer';
 import { parseAnswerInput, parseStepInteraction } from '../message-payloads';
+import { untrustedActor } from './signal-actor';
 import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal, type AnswerAccepted } from '../messages';
 import { checkPlanValue } from '../plan/check-plan';
 import { workflowTime } from '../workflow-time';
@@ -58,7 +59,7 @@ export class InteractionDesk {
     // Signals may come from anywhere (the Temporal UI's form, the CLI): a bad payload is
     // recorded as a rejected event and changes nothing — it never throws in the workflow.
     setHandler(answerSignal, async (raw) => {
-      const { input, check } = this.vet(raw);
+      const { input, check } = this.vet(untrustedActor(raw));
       if (check.ok && input) return void (await this.accept(input));
       if (check.ok) return;
       const to = input ? ` to ${input.interactionId}` : '';
