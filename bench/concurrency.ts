@@ -3,8 +3,16 @@
  * once against one worker and the dev server, first Cairn's and then the lean Temporal
  * baseline's (bench/lean) on the same server and fake. Reports completions, failures, step
  * throughput, agent time over the ideal (7 calls × 1 s) and the CPU each step cost: this
- * process (client and in-process workers) and the dev server, from /proc over the run.
+ * process (client and in-process workers) and the dev server, from /proc over the run. Cairn runs
+ * twice: started untraced (tracing off, the default) and by a tracing client, whose runs pay for
+ * Temporal's OpenTelemetry workflow interceptors — what every run paid before runs were traced
+ * only on a trace header.
  */
+import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { Client } from '@temporalio/client';
+import { AgentClient } from '../client/agent-client';
+import { cairnDataConverter } from '../config/data-converter';
+import { createTracing } from '../worker/telemetry/tracing';
 import { agentScript, chain, fixed, ms, planOf, quantile, since, withCairn, type BenchEnv } from './common';
 import { clockTicksPerSecond, cpuSeconds, sampleCpu } from './proc-cpu';
 import type { Report } from './report';
@@ -81,27 +89,44 @@ async function runConcurrent(env: BenchEnv, n: number, runner: Runner): Promise<
   };
 }
 
-/** Cairn's agents, then the baseline's, at N; both on fresh workers against one fake. */
-async function measure(env: BenchEnv, n: number): Promise<{ cairn: Outcome; lean: Outcome }> {
+/** Runs N of Cairn's agents started through `agents`. */
+function cairnRunner(agents: AgentClient): Runner {
+  return {
+    start: (i) => agents.start({ task: `concurrent agent ${i}` }),
+    finish: async (id) => {
+      const result = await agents.result(id);
+      if (result.status !== 'completed') throw new Error(`ended ${result.status}`);
+    },
+    terminate: (id) =>
+      agents.temporal.workflow
+        .getHandle(id)
+        .terminate('benchmark deadline')
+        .then(() => undefined),
+  };
+}
+
+/**
+ * Cairn's agents (started untraced, as with tracing off), the same started by a tracing client
+ * (their runs go through Temporal's OpenTelemetry workflow interceptors; the worker drops the
+ * spans), then the baseline's, at N; all on fresh workers against one fake.
+ */
+async function measure(env: BenchEnv, n: number): Promise<{ cairn: Outcome; traced: Outcome; lean: Outcome }> {
   const plan = planOf(chain(STEPS));
   // One slot per agent: each has one call in flight at a time, so the cap does not queue them.
   const llmConcurrency = Math.max(200, n);
   return withCairn(
     env,
     { latencyMs: LATENCY_MS, respond: agentScript(plan), llmConcurrency },
-    async ({ agents, lean }) => {
-      const cairn = await runConcurrent(env, n, {
-        start: (i) => agents.start({ task: `concurrent agent ${i}` }),
-        finish: async (id) => {
-          const result = await agents.result(id);
-          if (result.status !== 'completed') throw new Error(`ended ${result.status}`);
-        },
-        terminate: (id) =>
-          agents.temporal.workflow
-            .getHandle(id)
-            .terminate('benchmark deadline')
-            .then(() => undefined),
+    async ({ agents, lean, config }) => {
+      const cairn = await runConcurrent(env, n, cairnRunner(agents));
+      const tracing = createTracing(new NoopSpanProcessor());
+      const tracingClient = new Client({
+        connection: agents.temporal.connection,
+        interceptors: { workflow: tracing.clientInterceptors },
+        dataConverter: cairnDataConverter(config.payloads),
       });
+      const traced = await runConcurrent(env, n, cairnRunner(new AgentClient(tracingClient, config.taskQueue)));
+      await tracing.shutdown();
       const baseline = await runConcurrent(env, n, {
         start: (i) => lean.start({ task: `concurrent agent ${i}`, maxParallelSteps: 1 }),
         finish: (id) => lean.result(id).then(() => undefined),
@@ -111,7 +136,7 @@ async function measure(env: BenchEnv, n: number): Promise<{ cairn: Outcome; lean
             .terminate('benchmark deadline')
             .then(() => undefined),
       });
-      return { cairn, lean: baseline };
+      return { cairn, traced, lean: baseline };
     },
   );
 }
@@ -143,7 +168,7 @@ export async function concurrency(env: BenchEnv, report: Report): Promise<void> 
       );
       break;
     }
-    const { cairn: o, lean } = await measure(env, n);
+    const { cairn: o, traced, lean } = await measure(env, n);
     if (n === 300) makespan300 = o.makespanMs;
     const label = `N = ${n}`;
     const add = (figure: string, measured: string, target?: { text: string; met: boolean }) =>
@@ -171,6 +196,12 @@ export async function concurrency(env: BenchEnv, report: Report): Promise<void> 
       'CPU ms per step, lean baseline: worker process + dev server',
       `${(cpu(lean) * 1000).toFixed(1)} = ${(lean.cpuPerStep.bench * 1000).toFixed(1)} + ${(lean.cpuPerStep.server * 1000).toFixed(1)}`,
     );
+    add(
+      'CPU ms per step, Cairn started by a tracing client: worker process + dev server',
+      `${(cpu(traced) * 1000).toFixed(1)} = ${(traced.cpuPerStep.bench * 1000).toFixed(1)} + ${(traced.cpuPerStep.server * 1000).toFixed(1)}`,
+    );
+    add('CPU per step, ratio traced start / untraced start', fixed(cpu(traced) / cpu(o)));
+    if (traced.failed > 0) report.note(`${NAME} ${label}: traced-start failures such as: ${traced.errors.join('; ')}.`);
     add('CPU per step, ratio Cairn / lean baseline', fixed(cpu(o) / cpu(lean)), {
       text: '≤ 1.5',
       met: cpu(o) / cpu(lean) <= 1.5,

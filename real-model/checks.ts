@@ -54,7 +54,10 @@ export interface AgentEvidence {
 function ending({ run }: AgentEvidence): Violation[] {
   if (run.outcome === 'timed out') {
     return [
-      { check: 'ends in time', detail: `still ${run.state?.phase ?? '?'} after ${AGENT_TIME_LIMIT_MS / 60_000} min` },
+      {
+        check: 'ends in time',
+        detail: `still ${run.state?.phase ?? '?'} after ${AGENT_TIME_LIMIT_MS / 60_000} min${run.message ? ` (${run.message})` : ''}`,
+      },
     ];
   }
   if (run.outcome !== 'failed') return [];

@@ -17,7 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
 import { AgentClient } from '../client/agent-client';
+import { cairnDataConverter } from '../config/data-converter';
 import { connectTemporal } from '../config/grpc-interceptors';
+import { payloadSettingsFromEnv } from '../config/payload-config';
 import { ensureTemporalCli, startDevServer, temporalVersion } from '../scripts/dev-server';
 import { lowFreePort } from '../testkit/low-port';
 import { startWorkerProcess } from '../testkit/worker-process';
@@ -36,6 +38,19 @@ import { repeatedCalls } from './tool-runs';
  */
 const SIZING: LlamaSizing = { contextTokens: 32_768, slots: 4, threads: 1 };
 const TASK_QUEUE = 'real-model';
+
+/**
+ * What a user serving a 270M model on two CPU cores configures (README, "Using local and open
+ * models"): replies bounded well below the 4,096-token defaults — the model makes 8–30 tokens/s
+ * per slot here, so a 4,096-token runaway takes minutes — and an LLM timeout that leaves the
+ * bounded reply time to finish rather than being cut and retried.
+ */
+const WORKER_LLM_ENV = {
+  CAIRN_LLM_MODELS: JSON.stringify({
+    '*': { maxTokens: { plan: 768, replan: 768, step: 256, summary: 256, model: 256 } },
+  }),
+  CAIRN_LLM_TIMEOUT_MS: '180000',
+};
 
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 const message = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
@@ -97,12 +112,17 @@ async function main(): Promise<number> {
       OPENAI_BASE_URL: proxy.baseUrl,
       CAIRN_MODEL: model.name,
       CAIRN_WORKSPACE: workspace,
+      ...WORKER_LLM_ENV,
     });
     stops.push(async () => {
       await worker.kill('SIGTERM');
       writeFileSync(join(dir, 'worker.log'), worker.output());
     });
-    const client = new Client({ connection: await connectTemporal({ address: server.address }) });
+    // The worker's payload settings (compression on by default): the client must read what it writes.
+    const client = new Client({
+      connection: await connectTemporal({ address: server.address }),
+      dataConverter: cairnDataConverter(payloadSettingsFromEnv(process.env)),
+    });
     stops.push(() => client.connection.close());
     const cairn = new AgentClient(client, TASK_QUEUE);
     say(

@@ -99,9 +99,14 @@ export async function standIn(agents: AgentClient, id: string, deadlineMs: numbe
   const started = performance.now();
   const run: AgentRun = { id, outcome: 'timed out', approvals: [], answered: {}, refused: [], wallMs: 0 };
   const handled = new Set<string>();
+  let unread: string | undefined;
   while (performance.now() - started < deadlineMs) {
-    // A query can time out while the worker is busy: ask again on the next round.
-    const state = await agents.state(id).catch(() => undefined);
+    // A query can time out while the worker is busy: ask again on the next round (and say why
+    // in the report if the state was never read).
+    const state = await agents.state(id).catch((err: unknown) => {
+      unread = err instanceof Error ? err.message : String(err);
+      return undefined;
+    });
     if (!state) {
       await pause(POLL_MS);
       continue;
@@ -135,5 +140,6 @@ export async function standIn(agents: AgentClient, id: string, deadlineMs: numbe
   }
   await agents.cancel(id).catch(() => undefined);
   run.wallMs = performance.now() - started;
+  if (!run.state && unread) run.message = `its state was never read: ${unread}`;
   return run;
 }
