@@ -8,7 +8,7 @@
  * (`cairn answer` as a process: test/e2e/budget-cli.test.ts.)
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient, type AgentSummary } from '../../client/agent-client';
 import type { AuditEntry } from '../../client/audit-entries';
 import { createApp } from '../../client/http/create-app';
 import { answerSignal } from '../../workflows/messages';
@@ -19,6 +19,7 @@ import { BUDGET, REQUESTS_WHEN_HELD, startHeldOnBudget } from '../harness/budget
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { withWorker } from '../harness/test-env';
 import { tokenApp } from '../harness/token-app';
+import { waitUntil } from '../../testkit/wait-until';
 
 const bed = agentTestbed();
 const RAISED = 1000;
@@ -132,6 +133,12 @@ test('HTTP without authentication: a stop ends the agent stopped (budget), no fu
     const app = openApp();
     const { handle, budget } = await startHeldOnBudget(bed);
     const id = handle.workflowId;
+    // Held by its budget, the agent lists as paused (its AgentPhase search attribute).
+    await waitUntil('listed as paused', async () => {
+      const res = await app.request('/api/agents?phase=paused');
+      const { agents } = (await res.json()) as { agents: AgentSummary[] };
+      return agents.find((a) => a.id === id && a.phase === 'paused');
+    });
     const res = await post(app, `/api/agents/${id}/answers`, {
       interactionId: budget.id,
       answer: { decision: 'stop' },
