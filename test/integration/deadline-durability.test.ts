@@ -4,7 +4,7 @@
  * not a worker is running. With no worker at the deadline, the agent stops as soon as a new
  * worker picks it up; with a worker replaced before the deadline, the agent still stops at its
  * deadline — the restart neither re-arms nor moves the timer. (Across continue-as-new:
- * test/e2e/hold-rollover.test.ts.)
+ * test/e2e/limits-rollover.test.ts.)
  */
 import type { temporal } from '@temporalio/proto';
 import { reply } from '../fake-llm/replies';
