@@ -28,7 +28,7 @@ import { testConfig, withWorker } from '../harness/test-env';
 import { pauseSignal, resumeSignal } from '../../workflows/messages';
 import { recordHistory } from '../harness/histories';
 import { stepWorkflowId } from '../../workflows/ids';
-import { listedByTemporalCli } from '../harness/temporal-list';
+import { listedByTemporalCli } from '../harness/temporal-cli';
 import { waitUntil } from '../../testkit/wait-until';
 
 /** Several times what a call takes to reach the fake once a step starts it. */

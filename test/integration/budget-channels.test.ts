@@ -1,11 +1,12 @@
 /**
  * The `budget` interaction answered through the channels other than the web page: the HTTP
  * route `POST /api/agents/:id/answers` (signed in with a token, and without authentication) and
- * the workflow's `answer` signal as the Temporal UI sends it. Each answer has its effect — a
- * `raise` lets the held step go on and the agent completes, a `stop` ends it `stopped` with no
- * further model call — and is audited like every answer: who (`by`) and the actor with its
- * method on the interaction, and in `GET /api/agents/:id/audit` with the pauses, resumes and end.
- * (`cairn answer` as a process: test/e2e/budget-cli.test.ts.)
+ * the workflow's `answer` signal — from a client, and from the `temporal` CLI with a plain JSON
+ * payload as the Temporal UI sends it. Each answer has its effect — a `raise` lets the held step
+ * go on and the agent completes, a `stop` ends it `stopped` with no further model call — and is
+ * audited like every answer: who (`by`) and the actor with its method on the interaction, and in
+ * `GET /api/agents/:id/audit` with the pauses, resumes and end. (`cairn answer` as a process:
+ * test/e2e/budget-cli.test.ts.)
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AgentClient, type AgentSummary } from '../../client/agent-client';
@@ -18,6 +19,7 @@ import { stateOf, waitForState } from '../harness/agents';
 import { BUDGET, REQUESTS_WHEN_HELD, startHeldOnBudget } from '../harness/budget-crossing';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { withWorker } from '../harness/test-env';
+import { signalByTemporalCli } from '../harness/temporal-cli';
 import { tokenApp } from '../harness/token-app';
 import { waitUntil } from '../../testkit/wait-until';
 
@@ -164,7 +166,7 @@ test('HTTP without authentication: a stop ends the agent stopped (budget), no fu
   });
 });
 
-test('the answer signal (Temporal UI): a raise below what was used is rejected on the timeline, a good one completes; temporal-signal audited', async () => {
+test('the answer signal: a raise below what was used is rejected on the timeline, a good one completes; temporal-signal audited', async () => {
   await withWorker(bed.config, async () => {
     const app = openApp();
     const { handle, budget } = await startHeldOnBudget(bed);
@@ -199,11 +201,15 @@ test('the answer signal (Temporal UI): a raise below what was used is rejected o
   });
 });
 
-test('the answer signal (Temporal UI): a stop ends the agent stopped with no further model call; temporal-signal audited', async () => {
+test('the answer signal by `temporal workflow signal` (plain JSON, as the Temporal UI sends it): a stop ends the agent stopped with no further model call; temporal-signal audited', async () => {
   await withWorker(bed.config, async () => {
     const app = openApp();
     const { handle, budget } = await startHeldOnBudget(bed);
-    await handle.signal(answerSignal, { interactionId: budget.id, answer: { decision: 'stop' }, by: 'ui-user' });
+    await signalByTemporalCli(handle.workflowId, answerSignal.name, {
+      interactionId: budget.id,
+      answer: { decision: 'stop' },
+      by: 'ui-user',
+    });
     expect((await handle.result()).status).toBe('stopped');
     const state = await stateOf(handle);
     expect(state).toMatchObject({ phase: 'stopped', stopReason: 'budget' });

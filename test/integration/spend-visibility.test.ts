@@ -11,7 +11,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, finish, plan, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
-import { listedByTemporalCli as listed } from '../harness/temporal-list';
+import { listedByTemporalCli as listed } from '../harness/temporal-cli';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
