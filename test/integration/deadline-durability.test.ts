@@ -3,10 +3,12 @@
  * timer, started by the first worker when the agent started, and fired by the server whether or
  * not a worker is running. With no worker at the deadline, the agent stops as soon as a new
  * worker picks it up; with a worker replaced before the deadline, the agent still stops at its
- * deadline — the restart neither re-arms nor moves the timer. (Across continue-as-new:
+ * deadline — the restart neither re-arms nor moves the timer. The audit dates what the stop closed
+ * at the stop. (Across continue-as-new:
  * test/e2e/limits-rollover.test.ts.)
  */
 import type { temporal } from '@temporalio/proto';
+import { auditOf } from '../../client/audit-entries';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -95,6 +97,13 @@ async function expectStoppedByDeadline(handle: AgentHandle): Promise<{ deadlineA
   expect(state.deadlineAt).toBe(startTime.getTime() + DEADLINE_MS);
   const finished = state.events.find((e) => e.type === 'agent.finished');
   expect(finished?.message).toBe('stopped: deadline');
+  // The audit (GET /api/agents/:id/audit, cairn audit) dates the approval the stop closed at the
+  // stop, not at the moment it was opened.
+  const entries = auditOf(state);
+  expect(entries.map((e) => [e.what, e.at])).toEqual([
+    ['tool.approval expired', finished?.at],
+    ['stopped: deadline', finished?.at],
+  ]);
   return { deadlineAt: state.deadlineAt ?? 0, finishedAt: finished?.at ?? 0 };
 }
 
