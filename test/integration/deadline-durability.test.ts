@@ -25,7 +25,8 @@ import {
 import { withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();
-const DEADLINE_MS = 4000;
+/** Room for the first worker to start the agent and reach the approval on a busy machine. */
+const DEADLINE_MS = 6000;
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
