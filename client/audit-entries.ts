@@ -30,12 +30,13 @@ const DECISION_EVENTS = new Set(['agent.paused', 'agent.resumed', 'agent.finishe
 
 /** The audit entries of a state, oldest first. */
 export function auditOf(state: AgentState): AuditEntry[] {
+  const expiredAt = expiryTimes(state);
   const answers = state.interactions.flatMap((i) => {
     if (i.status === 'open') return [];
     const answer: unknown = i.answer;
     const decision =
       typeof answer === 'object' && answer !== null && 'decision' in answer ? String(answer.decision) : undefined;
-    const at = i.answeredAt ?? i.expiresAt ?? i.createdAt;
+    const at = i.answeredAt ?? expiredAt.get(i.id) ?? i.expiresAt ?? i.createdAt;
     return [
       {
         at,
@@ -51,6 +52,19 @@ export function auditOf(state: AgentState): AuditEntry[] {
   });
   const events = state.events.filter((e) => DECISION_EVENTS.has(e.type)).map((e) => ({ at: e.at, what: e.message }));
   return [...answers, ...approvalsOf(state), ...policyDecisionsOf(state), ...events].sort((a, b) => a.at - b.at);
+}
+
+/**
+ * When each interaction expired, from its `interaction.expired` event: one the agent's end
+ * closed (a stop, a cancellation, a failure) has no expiry time of its own. Events older than
+ * the timeline's window are gone; those fall back to the interaction's own times.
+ */
+function expiryTimes(state: AgentState): Map<string, number> {
+  const times = new Map<string, number>();
+  for (const e of state.events) {
+    if (e.type === 'interaction.expired' && e.interactionId !== undefined) times.set(e.interactionId, e.at);
+  }
+  return times;
 }
 
 /** Each approval of an approval that needed several people (the last one is also the answer). */

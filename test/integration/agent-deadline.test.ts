@@ -77,3 +77,42 @@ test('onDeadline ask: the deadline opens an interaction, extend moves it and the
     await recordHistory('agent-deadline-ask', handle);
   });
 });
+
+test('onDeadline ask: stop ends the agent stopped with reason deadline and no further model call', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('a'), step('b')]))],
+      'step:a': [finish('result-a')],
+      'step:b': [reply.hang()], // still running at the deadline, and while the question waits
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, {
+      task: 'ask, then stop',
+      limits: { deadlineMs: DEADLINE_MS },
+      onDeadline: 'ask',
+    });
+    const asked = await waitForInteraction(handle, 'deadline');
+    // Asking does not stop anything: the agent runs on until someone decides.
+    const waiting = await stateOf(handle);
+    expect(waiting.phase).toBe('executing');
+    expect(waiting.steps.find((s) => s.id === 'b')?.status).toBe('running');
+    await answer(handle, asked.id, { decision: 'stop' }, 'dana');
+    const result = await handle.result();
+    expect(result.status).toBe('stopped');
+    expect(result.answer).toContain('result-a');
+    const state = await stateOf(handle);
+    expect(state).toMatchObject({ phase: 'stopped', stopReason: 'deadline' });
+    expect(state.steps.map((s) => [s.id, s.status])).toEqual([
+      ['a', 'completed'],
+      ['b', 'cancelled'],
+    ]);
+    expect(state.interactions.find((i) => i.id === asked.id)).toMatchObject({
+      status: 'answered',
+      answer: { decision: 'stop' },
+      by: 'dana',
+    });
+    expect(state.events.find((e) => e.type === 'agent.finished')?.message).toBe('stopped: deadline');
+    expect(bed.llm.requests).toHaveLength(3); // plan, a, b: no summary after the stop
+  });
+});

@@ -2,11 +2,13 @@
  * Pause and resume by the public `pause` / `resume` signals (what the Temporal UI, the CLI and
  * the HTTP API send). While paused no new model or tool call starts anywhere in the tree — a
  * call in flight finishes and counts — open interactions stay answerable, and the pause
- * survives a worker restart; resume goes on exactly where the agent stopped.
+ * survives a worker restart; resume goes on exactly where the agent stopped. Operators find a
+ * paused agent by its `AgentPhase` search attribute.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AgentClient } from '../../client/agent-client';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -26,6 +28,8 @@ import { testConfig, withWorker } from '../harness/test-env';
 import { pauseSignal, resumeSignal } from '../../workflows/messages';
 import { recordHistory } from '../harness/histories';
 import { stepWorkflowId } from '../../workflows/ids';
+import { listedByTemporalCli } from '../harness/temporal-cli';
+import { waitUntil } from '../../testkit/wait-until';
 
 /** Several times what a call takes to reach the fake once a step starts it. */
 const QUIET_WINDOW_MS = 1000;
@@ -111,6 +115,42 @@ test('a bad pause payload is refused on the timeline and changes nothing', async
     );
     expect(state.phase).toBe('executing');
     expect(state.hold).toBeUndefined();
+    await agent.cancel();
+  });
+});
+
+test('while paused the AgentPhase search attribute is paused: the temporal CLI and the client list find it; resume clears it', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('a')]))],
+      'step:a': [reply.toolCall('write_file', { path: 'x.txt', content: 'X' }, 'w1')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const agents = new AgentClient(bed.client, bed.config.taskQueue);
+    const agent = await startAgent(bed.client, bed.config, { task: 'visibly paused' });
+    const id = agent.workflowId;
+    await waitForInteraction(agent, 'tool.approval', 'a');
+    const inPhase = (phase: string) => listedByTemporalCli(`WorkflowId = '${id}' AND AgentPhase = '${phase}'`);
+    // Visibility is eventually consistent: wait until the operator's query sees each phase.
+    const seen = (phase: string) =>
+      waitUntil(`AgentPhase = ${phase} in visibility`, async () =>
+        (await inPhase(phase)).includes(id) ? true : undefined,
+      );
+    await seen('executing');
+
+    await agent.signal(pauseSignal, { by: 'ops' });
+    await seen('paused');
+    expect(await inPhase('executing')).toEqual([]);
+    const listed = await agents.list({ phase: 'paused' });
+    expect(listed.filter((a) => a.id === id)).toEqual([
+      expect.objectContaining({ phase: 'paused', awaitingInput: true, status: 'RUNNING' }),
+    ]);
+
+    await agent.signal(resumeSignal, { by: 'ops' });
+    await seen('executing');
+    expect(await inPhase('paused')).toEqual([]);
+    expect((await agents.list({ phase: 'paused' })).map((a) => a.id)).not.toContain(id);
     await agent.cancel();
   });
 });

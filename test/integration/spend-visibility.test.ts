@@ -4,36 +4,18 @@
  * what an operator types to list "agents that spent over $5". An unknown cost stays unset, and a
  * cost that becomes unknown mid-run is cleared rather than left at its last, too-low value.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, finish, plan, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
-import { runInfo } from '../harness/run-info';
+import { listedByTemporalCli as listed } from '../harness/temporal-cli';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
 const bed = agentTestbed();
-
-/** Workflow ids the `temporal workflow list` CLI returns for `query`. */
-async function listed(query: string): Promise<string[]> {
-  const { stdout } = await promisify(execFile)(runInfo().temporalCli, [
-    'workflow',
-    'list',
-    '--address',
-    runInfo().temporalAddress,
-    '--query',
-    query,
-    '--output',
-    'json',
-  ]);
-  const rows = stdout.trim() ? (JSON.parse(stdout) as { execution?: { workflowId?: string } }[]) : [];
-  return rows.map((r) => r.execution?.workflowId ?? '');
-}
 
 function script(): void {
   const usage = (promptTokens: number, completionTokens: number) => ({ usage: { promptTokens, completionTokens } });

@@ -1,0 +1,151 @@
+/**
+ * `limits.deadlineMs` survives worker restarts: it lives in the agent's history as one durable
+ * timer, started by the first worker when the agent started, and fired by the server whether or
+ * not a worker is running. With no worker at the deadline, the agent stops as soon as a new
+ * worker picks it up; with a worker replaced before the deadline, the agent still stops at its
+ * deadline — the restart neither re-arms nor moves the timer. The audit dates what the stop closed
+ * at the stop. (Across continue-as-new:
+ * test/e2e/limits-rollover.test.ts.)
+ */
+import type { temporal } from '@temporalio/proto';
+import { auditOf } from '../../client/audit-entries';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import {
+  finish,
+  plan,
+  planReply,
+  startAgent,
+  step,
+  stateOf,
+  waitForInteraction,
+  type AgentHandle,
+} from '../harness/agents';
+import { withWorker } from '../harness/test-env';
+
+const bed = agentTestbed();
+/** Room for the first worker to start the agent and reach the approval on a busy machine. */
+const DEADLINE_MS = 6000;
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+const msOf = (ts: { seconds?: unknown; nanos?: number | null } | null | undefined): number =>
+  Number(ts?.seconds ?? 0) * 1000 + Math.floor((ts?.nanos ?? 0) / 1e6);
+
+/** Step a finishes; step b waits for the approval of a write, so the agent is mid-run at the deadline. */
+function script(): void {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('a'), step('b')]))],
+      'step:a': [finish('result-a')],
+      'step:b': [reply.toolCall('write_file', { path: 'b.txt', content: 'B' }, 'w1')],
+    }),
+  );
+}
+
+/** Starts the agent on a first worker and stops that worker once b waits for its approval. */
+async function startOnFirstWorker(): Promise<AgentHandle> {
+  return withWorker(
+    bed.config,
+    async () => {
+      const handle = await startAgent(bed.client, bed.config, {
+        task: 'beat the clock',
+        limits: { deadlineMs: DEADLINE_MS },
+      });
+      await waitForInteraction(handle, 'tool.approval', 'b');
+      return handle;
+    },
+    undefined,
+    { identity: 'first-worker' },
+  );
+}
+
+/**
+ * The agent's deadline timer from its history: exactly one timer, started by the first worker
+ * for what was left of the deadline, and the moment the server fired it.
+ */
+async function deadlineTimer(handle: AgentHandle, deadlineAt: number): Promise<{ firedAt: number }> {
+  const events: HistoryEvent[] = (await handle.fetchHistory()).events ?? [];
+  const started = events.filter((e) => e.timerStartedEventAttributes);
+  expect(started).toHaveLength(1);
+  const timer = started[0]?.timerStartedEventAttributes;
+  const completedBy = events.find((e) => Number(e.eventId) === Number(timer?.workflowTaskCompletedEventId))
+    ?.workflowTaskCompletedEventAttributes?.identity;
+  expect(completedBy).toBe('first-worker');
+  // Armed for what was left at the first workflow task, due at deadlineAt.
+  const due = msOf(started[0]?.eventTime) + msOf(timer?.startToFireTimeout);
+  expect(Math.abs(due - deadlineAt)).toBeLessThan(1000);
+  const fired = events.find((e) => e.timerFiredEventAttributes?.timerId === timer?.timerId);
+  expect(fired).toBeDefined();
+  return { firedAt: msOf(fired?.eventTime) };
+}
+
+/** What the deadline leaves: stopped for the deadline, a's result kept, b cancelled, no more calls. */
+async function expectStoppedByDeadline(handle: AgentHandle): Promise<{ deadlineAt: number; finishedAt: number }> {
+  const result = await handle.result();
+  expect(result.status).toBe('stopped');
+  expect(result.answer).toContain('result-a');
+  const state = await stateOf(handle);
+  expect(state).toMatchObject({ phase: 'stopped', stopReason: 'deadline' });
+  expect(state.steps.map((s) => [s.id, s.status])).toEqual([
+    ['a', 'completed'],
+    ['b', 'cancelled'],
+  ]);
+  expect(state.interactions.map((i) => [i.kind, i.status])).toEqual([['tool.approval', 'expired']]);
+  expect(bed.llm.requests).toHaveLength(3); // plan, a, b: no summary
+  const { startTime } = await handle.describe();
+  expect(state.deadlineAt).toBe(startTime.getTime() + DEADLINE_MS);
+  const finished = state.events.find((e) => e.type === 'agent.finished');
+  expect(finished?.message).toBe('stopped: deadline');
+  // The audit (GET /api/agents/:id/audit, cairn audit) dates the approval the stop closed at the
+  // stop, not at the moment it was opened.
+  const entries = auditOf(state);
+  expect(entries.map((e) => [e.what, e.at])).toEqual([
+    ['tool.approval expired', finished?.at],
+    ['stopped: deadline', finished?.at],
+  ]);
+  return { deadlineAt: state.deadlineAt ?? 0, finishedAt: finished?.at ?? 0 };
+}
+
+test('no worker at the deadline: the server fires the durable timer, and the next worker stops the agent', async () => {
+  script();
+  const handle = await startOnFirstWorker();
+  const { startTime } = await handle.describe();
+  const after = startTime.getTime() + DEADLINE_MS + 1500;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, after - Date.now())));
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+
+  const { deadlineAt, finishedAt, firedAt } = await withWorker(
+    bed.config,
+    async () => {
+      const stopped = await expectStoppedByDeadline(handle);
+      return { ...stopped, ...(await deadlineTimer(handle, stopped.deadlineAt)) };
+    },
+    undefined,
+    { identity: 'second-worker' },
+  );
+  // Fired on time by the server while no worker ran; the new worker acted on it when it came.
+  expect(firedAt).toBeGreaterThanOrEqual(deadlineAt - 50);
+  expect(firedAt).toBeLessThan(deadlineAt + 1000);
+  expect(finishedAt).toBeGreaterThanOrEqual(after);
+});
+
+test('a worker replaced before the deadline: the agent still stops at its deadline, on the first worker’s timer', async () => {
+  script();
+  const handle = await startOnFirstWorker();
+  const { deadlineAt, finishedAt, firedAt } = await withWorker(
+    bed.config,
+    async () => {
+      const { startTime } = await handle.describe();
+      expect(Date.now()).toBeLessThan(startTime.getTime() + DEADLINE_MS - 500); // the new worker is in time
+      const stopped = await expectStoppedByDeadline(handle);
+      return { ...stopped, ...(await deadlineTimer(handle, stopped.deadlineAt)) };
+    },
+    undefined,
+    { identity: 'second-worker' },
+  );
+  expect(firedAt).toBeGreaterThanOrEqual(deadlineAt - 50);
+  expect(finishedAt).toBeGreaterThanOrEqual(deadlineAt);
+  expect(finishedAt - deadlineAt).toBeLessThan(1500); // at the deadline, not a whole deadline after the restart
+});
