@@ -30,6 +30,12 @@ export function seedWorkspace(dir: string): void {
   }
 }
 
+/**
+ * Rounds a step may take: a 270M model rarely calls finish_step, and each round costs up to
+ * half a minute on two CPU cores, so a step ends (STEP_ROUNDS_EXHAUSTED) within the time limit.
+ */
+const STEP_ROUNDS = 5;
+
 /** The five kinds: ReAct; plan with parallel steps; write with approval; ask + plan check; list + read. */
 export const AGENT_CASES: AgentCase[] = [
   {
@@ -38,6 +44,7 @@ export const AGENT_CASES: AgentCase[] = [
       task: 'Read the file notes.txt and say in one sentence who owns the changelog.',
       mode: { plan: false },
       tools: ['read_file'],
+      limits: { maxStepRounds: STEP_ROUNDS },
     },
   },
   {
@@ -47,7 +54,7 @@ export const AGENT_CASES: AgentCase[] = [
         'Summarise alpha.txt and beta.txt in one sentence each. Plan two independent steps that run ' +
         'in parallel (one per file, no dependencies), then a third step that combines both summaries.',
       tools: ['read_file'],
-      limits: { maxParallelSteps: 2 },
+      limits: { maxParallelSteps: 2, maxStepRounds: STEP_ROUNDS },
     },
   },
   {
@@ -56,6 +63,7 @@ export const AGENT_CASES: AgentCase[] = [
       task: 'Write a file named hello.txt whose content is exactly: Hello from Cairn.',
       mode: { plan: false },
       tools: ['write_file'],
+      limits: { maxStepRounds: STEP_ROUNDS },
     },
   },
   {
@@ -64,6 +72,7 @@ export const AGENT_CASES: AgentCase[] = [
       task: 'Write a short welcome note for a new team member. Ask me their name first.',
       mode: { plan: true, ask: true, confirmPlan: true },
       tools: ['read_file'],
+      limits: { maxStepRounds: STEP_ROUNDS },
     },
   },
   {
@@ -71,6 +80,7 @@ export const AGENT_CASES: AgentCase[] = [
     input: {
       task: 'List the files in the workspace, read guide/start.md, and say which file it says to start with.',
       tools: ['list_files', 'read_file'],
+      limits: { maxStepRounds: STEP_ROUNDS },
     },
   },
 ];

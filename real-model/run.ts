@@ -41,13 +41,13 @@ const TASK_QUEUE = 'real-model';
 
 /**
  * What a user serving a 270M model on two CPU cores configures (README, "Using local and open
- * models"): replies bounded well below the 4,096-token defaults — the model makes 8–30 tokens/s
+ * models"): replies bounded well below the 4,096-token defaults — the model makes 6–30 tokens/s
  * per slot here, so a 4,096-token runaway takes minutes — and an LLM timeout that leaves the
  * bounded reply time to finish rather than being cut and retried.
  */
 const WORKER_LLM_ENV = {
   CAIRN_LLM_MODELS: JSON.stringify({
-    '*': { maxTokens: { plan: 768, replan: 768, step: 256, summary: 256, model: 256 } },
+    '*': { maxTokens: { plan: 512, replan: 512, step: 192, summary: 192, model: 192 } },
   }),
   CAIRN_LLM_TIMEOUT_MS: '180000',
 };
