@@ -28,15 +28,15 @@ export function whoAmI() {
 const holds = (role) => current === null || current.roles.includes(role) || current.roles.includes('admin');
 
 /**
- * The control for an open interaction, or — for a principal without the `approver` role, or
- * the role an approval policy names for it — a note saying why it cannot answer.
+ * The control for an open interaction, or — for a principal without the role it needs (its own
+ * `role`: the agent's `answerRoles` or an approval policy's `@role`; else `approver`) — a note
+ * saying why it cannot answer.
  * @param {any} interaction
  * @param {(answer: unknown) => Promise<void>} send
  */
 export function controlFor(interaction, send) {
-  // An approval policy may name a stricter role for this approval than the route's `approver`.
   const needed = typeof interaction.role === 'string' ? interaction.role : 'approver';
-  if (holds('approver') && holds(needed)) return interactionControl(interaction, send);
+  if (holds(needed)) return interactionControl(interaction, send);
   const who = current?.name ?? current?.id ?? 'you';
   const roles = current?.roles.length ? current.roles.join(', ') : 'no role';
   return h('div', { class: 'interaction locked', 'data-kind': interaction.kind, 'data-id': interaction.id }, [

@@ -58,7 +58,9 @@ test('cairn answer sends CAIRN_TOKEN: a viewer is refused, an approver is audite
       const viewer = await runCairn(answer, { CAIRN_API_URL: url, CAIRN_TOKEN: VIC });
       expect([viewer.code, viewer.stderr.trim()]).toEqual([
         1,
-        expect.stringMatching(new RegExp(`^answer to ${check.id} refused: 403 FORBIDDEN: .*needs the approver role`)),
+        expect.stringMatching(
+          new RegExp(`^answer to ${check.id} refused: 403 FORBIDDEN: .*needs the approver or operator role`),
+        ),
       ]);
       const nobody = await runCairn(answer, { CAIRN_API_URL: url });
       expect([nobody.code, nobody.stderr]).toEqual([1, expect.stringContaining('401 UNAUTHORIZED')]);

@@ -2,8 +2,9 @@
  * Who answered comes from authentication, not from the request
  * (docs/operations.md#who-answered-the-audit-record): signed in, a body `by` naming someone else
  * is refused (400 BY_MISMATCH) and changes nothing, a principal without `approver` is refused
- * (403 FORBIDDEN), and the accepted answer's audit record keeps the principal's id, name, roles
- * and method. An answer sent to Temporal directly by signal is recorded as `temporal-signal`,
+ * (403 FORBIDDEN) — as is one without the interaction's role (403 ROLE_REQUIRED: `approver`
+ * unless the agent's `answerRoles` name another) — and the accepted answer's audit record keeps
+ * the principal's id, name, roles and method. An answer sent to Temporal directly by signal is recorded as `temporal-signal`,
  * whatever actor its payload claims.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
@@ -62,8 +63,12 @@ const script = () =>
     summary: [reply.text('all done')],
   });
 
-async function startWaiting(app: OpenAPIHono): Promise<{ id: string; interactionId: string }> {
-  const started = await post(app, '/api/agents', { task: 'Needs a human', mode: { confirmPlan: true } }, as('ops'));
+async function startWaiting(
+  app: OpenAPIHono,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; interactionId: string }> {
+  const body = { task: 'Needs a human', mode: { confirmPlan: true }, ...extra };
+  const started = await post(app, '/api/agents', body, as('ops'));
   expect(started.status).toBe(201);
   const { id } = (await started.json()) as { id: string };
   const interactionId = await waitUntil('the plan check opens', async () => {
@@ -91,6 +96,8 @@ test('the principal answers: a viewer is refused, a foreign "by" is refused, the
       );
     const confirm = { decision: 'confirm' };
     expect(await refused({ interactionId, answer: confirm }, 'vic')).toEqual([403, 'FORBIDDEN']);
+    // An operator passes the route, but a plan check nobody named a role for needs an approver.
+    expect(await refused({ interactionId, answer: confirm }, 'ops')).toEqual([403, 'ROLE_REQUIRED']);
     expect(await refused({ interactionId, answer: confirm, by: 'the-boss' }, 'ana')).toEqual([400, 'BY_MISMATCH']);
 
     const ok = await post(
@@ -176,5 +183,58 @@ test('signed in, a pause and a resume are by the principal; a foreign "by" is re
     expect(paused.hold).toMatchObject({ by: 'ops', reason: 'checking' });
     expect((await post(app, `/api/agents/${id}/resume`, { by: 'ops' }, as('ops'))).status).toBe(202);
     await waitUntil('the agent resumes', async () => (await stateOf(app, id)).phase !== 'paused' || undefined);
+  });
+});
+
+test('answerRoles: a plan check named for operators is answered by one, refused to an approver and to a signal', async () => {
+  bed.llm.respondWith(script());
+  await withWorker(bed.config, async () => {
+    const app = appFor();
+    // Tool approvals never go below approver, whoever starts the agent.
+    const lowered = await post(
+      app,
+      '/api/agents',
+      { task: 'x', answerRoles: { 'tool.approval': 'operator' } },
+      as('ops'),
+    );
+    expect(lowered.status).toBe(400);
+    expect(((await lowered.json()) as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
+
+    const { id, interactionId } = await startWaiting(app, { answerRoles: { 'plan.check': 'operator' } });
+    expect((await stateOf(app, id)).interactions.find((i) => i.id === interactionId)?.role).toBe('operator');
+    const confirm = { decision: 'confirm' };
+    const refusedTo = (who: keyof typeof tokens) =>
+      expectNothingChanged(
+        () => stateOf(app, id),
+        bed.llm,
+        interactionId,
+        async () => {
+          const res = await post(app, `/api/agents/${id}/answers`, { interactionId, answer: confirm }, as(who));
+          return [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+        },
+      );
+    expect(await refusedTo('ana')).toEqual([403, 'ROLE_REQUIRED']);
+    // Straight to Temporal, no role is vouched for: the signal is recorded as rejected.
+    await bed.client.workflow.getHandle(id).signal(answerSignal, { interactionId, answer: confirm, by: 'ui' });
+    await waitUntil('the signal is rejected', async () =>
+      (await stateOf(app, id)).events.some(
+        (e) => e.type === 'answer.rejected' && e.message.includes('needs the role operator'),
+      )
+        ? true
+        : undefined,
+    );
+    expect((await stateOf(app, id)).interactions.find((i) => i.id === interactionId)?.status).toBe('open');
+
+    const ok = await post(app, `/api/agents/${id}/answers`, { interactionId, answer: confirm }, as('ops'));
+    expect(ok.status).toBe(200);
+    const done = await waitUntil('the agent completes', async () => {
+      const state = await stateOf(app, id);
+      return state.phase === 'completed' ? state : undefined;
+    });
+    expect(done.interactions.find((i) => i.id === interactionId)).toMatchObject({
+      status: 'answered',
+      role: 'operator',
+      actor: { id: 'ops', roles: ['operator'], method: 'api' },
+    });
   });
 });

@@ -35,7 +35,7 @@ const ALLOWED: Record<string, Role[]> = {
   'POST /api/agents/:id/cancel': ['operator', 'admin'],
   'POST /api/agents/:id/pause': ['operator', 'admin'],
   'POST /api/agents/:id/resume': ['operator', 'admin'],
-  'POST /api/agents/:id/answers': ['approver', 'admin'],
+  'POST /api/agents/:id/answers': ['operator', 'approver', 'admin'],
   'POST /codec/encode': ['operator', 'admin'],
   'POST /codec/decode': ['operator', 'admin'],
 };

@@ -4,6 +4,7 @@
  * cannot start a broken agent) and every client.
  */
 import { z } from 'zod';
+import { answerRolesSchema } from '../interactions/answer-roles';
 import { DEFAULT_LOOP_GUARDS } from '../step/loop-guard-limits';
 
 const modelSchema = z.object({
@@ -64,6 +65,8 @@ export const agentInputSchema = z.object({
       onExpiry: z.enum(['reject', 'default', 'fail', 'cancel']).default('reject'),
     })
     .optional(),
+  /** Who may answer its interactions, by kind (answer-roles.ts); absent: `approver`. */
+  answerRoles: answerRolesSchema.optional(),
   /** Set for agents started by the `sub_agent` tool: they never wait for a plan check. */
   nested: z.boolean().default(false),
   /**

@@ -75,6 +75,7 @@ export class AgentRun {
       agentId: this.agentId,
       state: this.state,
       timeout: settings.interactionTimeout,
+      answerRoles: settings.answerRoles,
       board: this.board,
       announce: (event: Omit<AgentEvent, 'seq' | 'at'>) => this.event(event),
       changed: () => this.visibility.sync(),

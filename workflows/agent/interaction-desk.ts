@@ -9,6 +9,7 @@ import { condition, getExternalWorkflowHandle, setHandler } from '@temporalio/wo
 import { answerRejection, workflowFailure } from '../failures';
 import { stepWorkflowId } from '../ids';
 import type { AnswerOf, InteractionOf, SpecOf } from '../interactions/answer-types';
+import { missingRole, roleFor } from '../interactions/answer-roles';
 import { expiryAnswer } from '../interactions/expiry-answer';
 import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from '../interactions/interaction-types';
 import { validateAnswer } from '../interactions/validate-answer';
@@ -30,6 +31,8 @@ export interface DeskContext {
   agentId: string;
   state: AgentState;
   timeout: AgentSettings['interactionTimeout'];
+  /** Who may answer what (the agent input's `answerRoles`). */
+  answerRoles: AgentSettings['answerRoles'];
   board: StepBoard;
   announce(event: Omit<AgentEvent, 'seq' | 'at'>): void;
   /** Called after every change to interactions (search attributes, current details). */
@@ -109,6 +112,8 @@ export class InteractionDesk {
   /** Opens an interaction (with its expiry timer when the agent has a timeout). */
   open<K extends InteractionKind>(spec: SpecOf<K>, stepId?: string): InteractionOf<K> {
     const interaction = openInteraction(this.ctx.state, workflowTime(), spec, stepId) as InteractionOf<K>;
+    const role = interaction.role ?? roleFor(interaction.kind, this.ctx.answerRoles);
+    if (role !== undefined) interaction.role = role;
     if (this.ctx.timeout) interaction.expiresAt = interaction.createdAt + this.ctx.timeout.afterMs;
     this.arm(interaction);
     this.ctx.changed();
@@ -143,9 +148,16 @@ export class InteractionDesk {
   private check(input: AnswerInput): AnswerCheck {
     const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
     const check = validateAnswer(interaction, input, checkPlanValue);
-    if (!check.ok || interaction?.kind !== 'tool.approval' || !('decision' in check.answer)) return check;
-    if (check.answer.decision !== 'approve') return check;
-    return checkApprover(interaction, input) ?? check;
+    if (!check.ok || !interaction) return check;
+    const rejecting =
+      interaction.kind === 'tool.approval' && 'decision' in check.answer && check.answer.decision === 'reject';
+    const missing = missingRole(interaction, input, rejecting);
+    if (missing !== undefined) {
+      const error = `answering ${interaction.id} (${interaction.kind}) needs the role ${missing}`;
+      return { ok: false, code: 'ROLE_REQUIRED', field: 'interactionId', error };
+    }
+    if (interaction.kind !== 'tool.approval' || rejecting) return check;
+    return sameApprover(interaction, input) ?? check;
   }
 
   /** Records a valid answer (the audit record) and forwards a step's answer to the step. */
@@ -216,24 +228,11 @@ export class InteractionDesk {
   }
 }
 
-/**
- * Whether this person may approve: the role the policy named (or admin), and — for an approval
- * that needs several people — not one who already approved. An answer sent straight to Temporal
- * has no roles Cairn vouched for, so it cannot meet a role.
- */
-function checkApprover(
+/** For an approval that needs several people: refused when this one already approved. */
+function sameApprover(
   interaction: Extract<Interaction, { kind: 'tool.approval' }>,
   input: AnswerInput,
 ): AnswerCheck | undefined {
-  const roles = input.actor?.roles ?? [];
-  const { role } = interaction;
-  if (role && !roles.includes(role) && !roles.includes('admin'))
-    return {
-      ok: false,
-      code: 'ROLE_REQUIRED',
-      field: 'interactionId',
-      error: `approving ${interaction.id} needs the role ${role}`,
-    };
   const who = input.actor?.id ?? input.by ?? 'unknown';
   if ((interaction.approvals ?? []).some((a) => a.actor.id === who))
     return {

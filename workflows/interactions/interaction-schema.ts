@@ -137,6 +137,11 @@ const record = {
   /** Workflow time (ms since epoch) it was opened. */
   createdAt: z.number(),
   expiresAt: z.number().optional(),
+  /**
+   * The role an answer needs (besides admin): the agent's `answerRoles` for this kind, or an
+   * approval policy's `@role`; absent: `approver` (answer-roles.ts).
+   */
+  role: z.string().optional(),
   answer: answerSchema.optional(),
   by: z.string().optional(),
   /** Who answered and how (absent on records made before it was kept, and on expiry answers). */

@@ -10,7 +10,7 @@ import type { AuthConfig } from '../../../config/auth-config';
 import { sendError } from '../errors';
 import type { OidcProvider } from './oidc';
 import { grants, type Principal } from './principal';
-import { requiredRole } from './route-roles';
+import { requiredRoles } from './route-roles';
 import { SessionStore } from './sessions';
 import { TokenTable } from './token-table';
 
@@ -93,9 +93,10 @@ export function authenticateApi(auth: Authenticator, trustedOrigin?: string): Mi
     if (found.method === 'web' && crossOrigin(c, trustedOrigin)) {
       return sendError(c, 'FORBIDDEN', 'a cross-origin request may not use the session cookie');
     }
-    const role = requiredRole(c.req.method, c.req.path);
-    if (!grants(found.roles, role)) {
+    const roles = requiredRoles(c.req.method, c.req.path);
+    if (!roles.some((role) => grants(found.roles, role))) {
       const held = found.roles.length ? found.roles.join(', ') : 'no role';
+      const role = roles.join(' or ');
       return sendError(c, 'FORBIDDEN', `${c.req.method} ${c.req.path} needs the ${role} role; ${found.id} has ${held}`);
     }
     c.set('principal', found);

@@ -1,12 +1,12 @@
 /**
- * The role each HTTP route needs (docs/operations.md#authentication-and-roles), as one table:
+ * The role each HTTP route needs (or, as a list, any one of them) (docs/operations.md#authentication-and-roles), as one table:
  * a new route adds its line here. A route missing from the table needs `admin`, so forgetting a
  * line locks the route down rather than opening it; a test checks every served route is listed.
  */
 import type { Role } from './principal';
 
 /** `METHOD /path` (Hono's `:param` form) → the role it needs. */
-export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
+export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   'GET /api/openapi.json': 'viewer',
   'GET /api/me': 'viewer',
   'GET /api/agents': 'viewer',
@@ -17,7 +17,9 @@ export const ROUTE_ROLES: Readonly<Record<string, Role>> = {
   'POST /api/agents/:id/cancel': 'operator',
   'POST /api/agents/:id/pause': 'operator',
   'POST /api/agents/:id/resume': 'operator',
-  'POST /api/agents/:id/answers': 'approver',
+  // Any role that may answer something (an agent's `answerRoles` may let operators steer it);
+  // the workflow then checks the interaction's own role (`approver` unless named).
+  'POST /api/agents/:id/answers': ['approver', 'operator'],
   // The codec server: decoding shows what encryption hides, so not to viewers (nor approvers).
   'POST /codec/encode': 'operator',
   'POST /codec/decode': 'operator',
@@ -29,11 +31,11 @@ const PATTERNS = Object.entries(ROUTE_ROLES).map(([route, role]) => {
     .split('/')
     .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
-  return { method, regex: new RegExp(`^${source}/?$`), role };
+  return { method, regex: new RegExp(`^${source}/?$`), roles: typeof role === 'string' ? [role] : role };
 });
 
-/** The role a request needs; `admin` for anything the table does not list. */
-export function requiredRole(method: string, path: string): Role {
+/** The roles a request needs (any one of them); `admin` for anything the table does not list. */
+export function requiredRoles(method: string, path: string): readonly Role[] {
   const wanted = method === 'HEAD' ? 'GET' : method;
-  return PATTERNS.find((p) => p.method === wanted && p.regex.test(path))?.role ?? 'admin';
+  return PATTERNS.find((p) => p.method === wanted && p.regex.test(path))?.roles ?? ['admin'];
 }

@@ -1,0 +1,62 @@
+/**
+ * Who may answer what: the role each kind of interaction needs (docs/contracts.md#agent-input,
+ * `answerRoles`). Operators steer an agent (its plan, its questions, its budget, its deadline,
+ * a failed step); approvers own its side effects. So a starter may let operators answer
+ * everything but tool approvals, which need `approver` or `admin` whatever the starter says, and
+ * an approval policy's `@role` may name a stricter role for one approval. `admin` answers
+ * anything. Pure: the workflow (authoritative), the HTTP schemas and the tests share it.
+ */
+import { z } from 'zod';
+import type { Interaction, InteractionKind } from './interaction-types';
+
+/** The role an answer needs when nothing names one: the answers route's historic `approver`. */
+export const DEFAULT_ANSWER_ROLE = 'approver';
+
+const steering = z.enum(['operator', 'approver', 'admin']);
+const sideEffects = z.enum(['approver', 'admin']);
+
+/** The agent input's `answerRoles`: a role per family of interactions (all optional). */
+export const answerRolesSchema = z
+  .object({
+    /** The clarifying questions (`ask.query`, `ask.select`, `ask.form`). */
+    ask: steering,
+    'plan.check': steering,
+    'step.failure': steering,
+    budget: steering,
+    deadline: steering,
+    /** Tool approvals without a policy `@role`; never below `approver`. */
+    'tool.approval': sideEffects,
+  })
+  .partial()
+  .strict();
+
+export type AnswerRoles = z.infer<typeof answerRolesSchema>;
+
+/** The `answerRoles` key of an interaction kind. */
+const familyOf = (kind: InteractionKind): keyof AnswerRoles =>
+  (kind.startsWith('ask.') ? 'ask' : kind) as keyof AnswerRoles;
+
+/** The role an interaction of `kind` opens with, when the agent's `answerRoles` name one. */
+export function roleFor(kind: InteractionKind, roles: AnswerRoles | undefined): string | undefined {
+  return roles?.[familyOf(kind)];
+}
+
+/** Who answers: Cairn's vouched-for roles, or none for an answer sent straight to Temporal. */
+interface Answerer {
+  actor?: { roles: readonly string[] };
+}
+
+/**
+ * The role this answer needs that the answerer lacks, or undefined when it may be given. An
+ * answer through Cairn (with an actor) needs the interaction's role, else `approver`; one sent
+ * straight to Temporal has no roles Cairn vouched for, so it can meet no named role but is not
+ * held to the default (that path is locked down by Temporal's own authorization). Rejecting an
+ * approval needs only the default: anyone who may approve at all may say no.
+ */
+export function missingRole(interaction: Interaction, input: Answerer, rejecting: boolean): string | undefined {
+  const named = rejecting ? undefined : interaction.role;
+  const needed = named ?? (input.actor ? DEFAULT_ANSWER_ROLE : undefined);
+  if (needed === undefined) return undefined;
+  const roles = input.actor?.roles ?? [];
+  return roles.includes(needed) || roles.includes('admin') ? undefined : needed;
+}
