@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { answerInputSchema } from './interactions/answer-input-schema';
 import { parseAskRequest } from './interactions/ask-schema';
 import { toInteractionSpec } from './interactions/ask-user-tool';
+import type { BudgetLeft } from './budget-left';
 import type { AnswerRejection } from './interactions/answer-rejection';
 import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
 import { firstIssuePath, issueLines } from './issue-lines';
@@ -74,9 +75,14 @@ const holdRequestSchema = z.object({ by: z.string().max(MAX_ID).optional(), reas
 export const parseHoldRequest = (value: unknown): Parsed<HoldRequest> =>
   value === undefined || value === null ? { ok: true, value: {} } : parseWith(holdRequestSchema, value);
 
+const budgetLeftSchema = z.object({ tokens: z.number().optional(), costUsd: z.number().optional() });
+
 /** The internal `stepHold` signal's payload (agent → step). */
 export const parseStepHold = (value: unknown): Parsed<StepHold> =>
-  parseWith(z.object({ held: z.boolean(), round: count.optional() }), value);
+  parseWith(z.object({ held: z.boolean(), round: count.optional(), left: budgetLeftSchema.optional() }), value);
+
+/** The internal `nestedBudget` signal's payload (step → nested agent). */
+export const parseNestedBudget = (value: unknown): Parsed<BudgetLeft> => parseWith(budgetLeftSchema, value);
 
 const approvalSpecSchema = z.object({
   kind: z.literal('tool.approval'),

@@ -70,6 +70,7 @@ export class AgentRun {
       state: this.state,
       announce: (event) => this.event(event),
       changed: () => this.visibility.sync(),
+      left: () => this.meter.left(),
     });
     const desk = {
       agentId: this.agentId,
@@ -90,6 +91,9 @@ export class AgentRun {
       limits: settings.limits,
       hold: this.hold,
       desk: this.desk,
+      nested: settings.nested,
+      ending: () => this.stopping !== undefined || this.scope.consideredCancelled,
+      announce: (event) => this.event(event),
       stop: (reason) => this.stop(reason),
     });
     this.deadline = new Deadline({

@@ -90,7 +90,8 @@ class Execution {
       return;
     }
     const cancelled = outcome.code === 'CANCELLED';
-    board.end(id, cancelled ? 'cancelled' : 'failed', outcome.error);
+    // A cancelled step's partial result stays on the board (and in a stopped agent's summary).
+    board.end(id, cancelled ? 'cancelled' : 'failed', outcome.error, cancelled ? outcome.partial : undefined);
     if (!cancelled && this.failure === undefined) await this.onFailed(id, outcome.error);
   }
 

@@ -78,11 +78,12 @@ export class StepBoard {
     this.announce({ type: 'step.finished', stepId: id, message: `${id} completed` });
   }
 
-  /** → failed (or cancelled, when the child was cancelled) with the error. */
-  end(id: string, status: 'failed' | 'cancelled', error: string): void {
+  /** → failed (or cancelled, when the child was cancelled) with the error, and what a cancelled step had. */
+  end(id: string, status: 'failed' | 'cancelled', error: string, partial?: string): void {
     const step = this.move(id, status);
     if (!step) return;
     step.error = error;
+    if (partial !== undefined) step.partial = partial;
     step.endedAt = workflowTime();
     this.announce({ type: 'step.finished', stepId: id, message: `${id} ${status}: ${error}` });
   }

@@ -1,6 +1,7 @@
 /**
  * The `stepWorkflow` contract: what the agent hands a step, and what it gets back.
  */
+import type { BudgetLeft } from '../budget-left';
 import type { LlmMessage, ModelSettings } from '../llm-types';
 import type { StepProgress } from '../messages';
 import type { PlanStep } from '../plan/plan-types';
@@ -25,17 +26,20 @@ export interface StepInput {
   canAsk: boolean;
   /** The agent has a budget: it acknowledges each round's report before the next call starts. */
   metered?: boolean;
+  /** What the tree's budget had left when the step started (a nested agent gets the rest as its own). */
+  budgetLeft?: BudgetLeft;
   /** Who started the agent (approval policies judge calls for this principal). */
   principal?: { id: string; roles: string[] };
 }
 
 /**
  * How a step ended. `progress` is the last round's report, which rides on the outcome instead
- * of a signal of its own.
+ * of a signal of its own. A cancelled step (code `CANCELLED`) hands back `partial`: what it had
+ * found so far (step/partial-result.ts), and the usage of its unfinished round as `progress`.
  */
 export type StepOutcome =
   | { status: 'completed'; result: string; rounds: number; progress?: StepProgress }
-  | { status: 'failed'; error: string; code: string; rounds: number; progress?: StepProgress };
+  | { status: 'failed'; error: string; code: string; rounds: number; progress?: StepProgress; partial?: string };
 
 /** What a step run hands the next when it continues as new: where the loop stands. */
 export interface StepCarry {
@@ -47,4 +51,6 @@ export interface StepCarry {
   held?: boolean;
   /** What the loop guards remember (call counts, failed calls, approval decisions). */
   guards?: LoopGuardState;
+  /** What the tree's budget had left at the agent's last word. */
+  left?: BudgetLeft;
 }

@@ -8,14 +8,26 @@
  * A long loop continues as new between rounds when the server suggests it: nothing is in
  * flight then, and the next run gets the round count and the conversation. The agent, which
  * started this step as a child, follows the chain to its last run's outcome.
+ *
+ * Cancelled, a step ends with what it had instead of closing as cancelled (see below).
  */
-import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  patched,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { Conversations } from '../conversation';
+import type { LlmMessage, TokenUsage } from '../llm-types';
 import type { StepProgress } from '../messages';
 import { carryConversation } from '../rollover/carry-conversation';
-import { addUsage, zeroUsage } from '../usage';
+import { addUsage } from '../usage';
 import { AgentLink } from './agent-link';
 import { LoopGuards } from './loop-guards';
+import { partialResult, STEP_PARTIAL_PATCH } from './partial-result';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { runRound, STEP_CONVERSATION, type RoundContext } from './step-round';
 import { offeredTools } from './step-tools';
@@ -25,6 +37,7 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
   const conversations = new Conversations().serve();
   const link = new AgentLink(input.agentId, input.step.id, input.metered === true).serve();
   if (carry?.held) link.held = true;
+  link.left = carry?.left ?? input.budgetLeft;
   const { step } = input;
   const toolNames = offeredTools(input);
   if (carry) conversations.append(STEP_CONVERSATION, ...carry.conversation);
@@ -34,7 +47,7 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
       { role: 'system', content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt) },
       { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies) },
     );
-  const usage = zeroUsage();
+  const usage = link.unreported;
   const guards = new LoopGuards(input.guards, carry?.guards);
   const tools = {
     input,
@@ -44,7 +57,32 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
     guards,
   };
   const ctx: RoundContext = { tools, conversations, toolNames, usage, guards };
+  const loop = { round: carry?.rounds ?? 0 };
+  try {
+    return await runLoop(ctx, link, loop, carry);
+  } catch (err) {
+    // Cancelled by the agent (its deadline, a budget stop, its own cancellation, another step's
+    // failure): the cancellation reached whatever the step awaited — a model or tool call, a
+    // nested agent, the agent's answer. The step does not close as cancelled but returns what
+    // it had: its partial result and the usage of its unfinished round, at once and without a
+    // further command, so the agent — which waits for its cancelled children to close — keeps
+    // both. Asking the agent for them before it cancels would need a round trip per step and a
+    // query a workflow cannot make; a history recorded before this returns as it ran (patch).
+    if (!isCancellation(err) || !CancellationScope.current().consideredCancelled) throw err;
+    if (!patched(STEP_PARTIAL_PATCH)) throw err;
+    return cancelledOutcome(input, conversations.get(STEP_CONVERSATION), loop.round, usage);
+  }
+}
 
+/** The rounds, from the first this run does; `loop.round` says which one is under way. */
+async function runLoop(
+  ctx: RoundContext,
+  link: AgentLink,
+  loop: { round: number },
+  carry: StepCarry | undefined,
+): Promise<StepOutcome> {
+  const input = ctx.tools.input;
+  const { conversations, guards } = ctx;
   const firstRound = (carry?.rounds ?? 0) + 1;
   for (let round = firstRound; round <= input.maxStepRounds; round++) {
     if (round > firstRound && workflowInfo().continueAsNewSuggested) {
@@ -57,9 +95,11 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
         conversation: carryConversation(conversations.get(STEP_CONVERSATION)),
         ...(link.held ? { held: true } : {}),
         guards: guards.state,
+        ...(link.left ? { left: link.left } : {}),
       };
       return await continueAsNew<typeof stepWorkflow>(input, next);
     }
+    loop.round = round;
     const end = await runRound(ctx, round);
     if (end.kind === 'failed') {
       await link.flush();
@@ -75,6 +115,21 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
     await link.report(end.report);
   }
   return roundsExhausted(input); // only when a carried run starts beyond the limit
+}
+
+/** A cancelled step's outcome: what it had, and the usage the agent has not counted yet. */
+function cancelledOutcome(input: StepInput, conversation: LlmMessage[], round: number, usage: TokenUsage): StepOutcome {
+  const partial = partialResult(conversation);
+  const unreported = usage.totalTokens > 0 || (usage.costUsd ?? 0) > 0;
+  const progress: StepProgress = { stepId: input.step.id, round, usage: { ...usage }, toolCalls: [] };
+  return {
+    status: 'failed',
+    code: 'CANCELLED',
+    error: 'cancelled',
+    rounds: round,
+    ...(partial !== undefined ? { partial } : {}),
+    ...(unreported ? { progress } : {}),
+  };
 }
 
 function roundsExhausted(input: StepInput, progress?: StepProgress): StepOutcome {
