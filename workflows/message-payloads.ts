@@ -14,6 +14,7 @@ import type { Answer, AnswerInput, InteractionSpec } from './interactions/intera
 import { firstIssuePath, issueLines } from './issue-lines';
 import type { HoldRequest, StepAnswer, StepHold, StepInteractionRequest, StepProgress } from './messages';
 import { tokenUsageSchema, toolCallRecordSchema } from './state/step-run-schema';
+import { MAX_PARTIAL_CHARS } from './step/partial-result';
 
 /** A parsed payload, or why it was refused (`path: message` lines joined). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -49,6 +50,11 @@ const stepProgressSchema = z.object({
   notices: z
     .array(z.object({ type: z.enum(['llm.cut', 'llm.notice', 'step.guard']), message: z.string().max(2000) }))
     .max(100)
+    .optional(),
+  cancelled: z.literal(true).optional(),
+  partial: z
+    .string()
+    .max(2 * MAX_PARTIAL_CHARS)
     .optional(),
 });
 

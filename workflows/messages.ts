@@ -85,6 +85,10 @@ export interface StepProgress {
    * capability step down) and its loop guards (calls refused, approvals not asked again).
    */
   notices?: StepNotice[];
+  /** The last report of a cancelled step, sent before it closes: not acknowledged. */
+  cancelled?: true;
+  /** With `cancelled`: what the step had done (its latest model text and tool results). */
+  partial?: string;
 }
 
 /** A timeline event a step's round asks for. */

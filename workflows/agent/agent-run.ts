@@ -121,7 +121,7 @@ export class AgentRun {
       const parsed = parseStepProgress(raw);
       if (parsed.ok) {
         this.board.recordProgress(parsed.value);
-        this.meter.acknowledge(parsed.value);
+        if (!parsed.value.cancelled) this.meter.acknowledge(parsed.value); // a cancelled step waits for nothing
       } else this.event({ type: 'signal.rejected', message: `stepProgress signal rejected: ${parsed.error}` });
     });
     this.visibility.sync();

@@ -90,8 +90,7 @@ class Execution {
       return;
     }
     const cancelled = outcome.code === 'CANCELLED';
-    // A cancelled step's partial result stays on the board (and in a stopped agent's summary).
-    board.end(id, cancelled ? 'cancelled' : 'failed', outcome.error, cancelled ? outcome.partial : undefined);
+    board.end(id, cancelled ? 'cancelled' : 'failed', outcome.error);
     if (!cancelled && this.failure === undefined) await this.onFailed(id, outcome.error);
   }
 

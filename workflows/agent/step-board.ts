@@ -78,12 +78,11 @@ export class StepBoard {
     this.announce({ type: 'step.finished', stepId: id, message: `${id} completed` });
   }
 
-  /** → failed (or cancelled, when the child was cancelled) with the error, and what a cancelled step had. */
-  end(id: string, status: 'failed' | 'cancelled', error: string, partial?: string): void {
+  /** → failed (or cancelled, when the child was cancelled) with the error. */
+  end(id: string, status: 'failed' | 'cancelled', error: string): void {
     const step = this.move(id, status);
     if (!step) return;
     step.error = error;
-    if (partial !== undefined) step.partial = partial;
     step.endedAt = workflowTime();
     this.announce({ type: 'step.finished', stepId: id, message: `${id} ${status}: ${error}` });
   }
@@ -111,11 +110,15 @@ export class StepBoard {
     }
   }
 
-  /** Records a step's round report (usage, tool calls) on its run and in the agent's totals. */
+  /**
+   * Records a step's round report (usage, tool calls) on its run and in the agent's totals; a
+   * cancelled step's last report also leaves its partial result on the run.
+   */
   recordProgress(progress: StepProgress): void {
     const step = this.get(progress.stepId);
     if (!step) return;
     step.rounds = progress.round;
+    if (progress.partial !== undefined) step.partial = progress.partial;
     if (progress.model) noteModel(this.state, progress.model);
     addUsage(step.usage, progress.usage);
     addUsage(this.state.usage, progress.usage);

@@ -18,6 +18,7 @@ import {
   stepAnswerSignal,
   stepHoldSignal,
   stepInteractionSignal,
+  stepProgressSignal,
   type StepAnswer,
   type StepProgress,
 } from '../messages';
@@ -134,6 +135,16 @@ export class AgentLink {
   report(progress: StepProgress): Promise<void> {
     this.reported = progress.round;
     return this.progress.send(progress);
+  }
+
+  /**
+   * Sends a cancelled step's last report and waits until it was delivered; call out of the
+   * cancelled scope. An agent that is gone already gets nothing (logged).
+   */
+  async reportLast(progress: StepProgress): Promise<void> {
+    await this.agent.signal(stepProgressSignal, progress).catch((err: unknown) => {
+      log.warn('last report of the cancelled step not delivered', { stepId: this.stepId, error: String(err) });
+    });
   }
 
   /** Waits until every report was delivered (before the step ends or continues as new). */

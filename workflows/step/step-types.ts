@@ -34,12 +34,11 @@ export interface StepInput {
 
 /**
  * How a step ended. `progress` is the last round's report, which rides on the outcome instead
- * of a signal of its own. A cancelled step (code `CANCELLED`) hands back `partial`: what it had
- * found so far (step/partial-result.ts), and the usage of its unfinished round as `progress`.
+ * of a signal of its own.
  */
 export type StepOutcome =
   | { status: 'completed'; result: string; rounds: number; progress?: StepProgress }
-  | { status: 'failed'; error: string; code: string; rounds: number; progress?: StepProgress; partial?: string };
+  | { status: 'failed'; error: string; code: string; rounds: number; progress?: StepProgress };
 
 /** What a step run hands the next when it continues as new: where the loop stands. */
 export interface StepCarry {

@@ -9,7 +9,7 @@
  * flight then, and the next run gets the round count and the conversation. The agent, which
  * started this step as a child, follows the chain to its last run's outcome.
  *
- * Cancelled, a step ends with what it had instead of closing as cancelled (see below).
+ * Cancelled, a step reports what it had before it closes (see below).
  */
 import {
   allHandlersFinished,
@@ -63,14 +63,16 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
   } catch (err) {
     // Cancelled by the agent (its deadline, a budget stop, its own cancellation, another step's
     // failure): the cancellation reached whatever the step awaited — a model or tool call, a
-    // nested agent, the agent's answer. The step does not close as cancelled but returns what
-    // it had: its partial result and the usage of its unfinished round, at once and without a
-    // further command, so the agent — which waits for its cancelled children to close — keeps
-    // both. Asking the agent for them before it cancels would need a round trip per step and a
-    // query a workflow cannot make; a history recorded before this returns as it ran (patch).
+    // nested agent, the agent's answer. Before it closes as cancelled, the step sends one last
+    // report: the usage of its unfinished round and its partial result. The agent waits for its
+    // cancelled children to close, and this signal is delivered (awaited, out of the cancelled
+    // scope) before the step closes, so the agent has it before it learns the step ended: the
+    // step still closes CANCELLED, and nothing needs the agent to ask first (a workflow cannot
+    // query another one). Runs recorded before this close at once, as they did (patch).
     if (!isCancellation(err) || !CancellationScope.current().consideredCancelled) throw err;
-    if (!patched(STEP_PARTIAL_PATCH)) throw err;
-    return cancelledOutcome(input, conversations.get(STEP_CONVERSATION), loop.round, usage);
+    const last = cancelledReport(input, conversations.get(STEP_CONVERSATION), loop.round, usage);
+    if (last && patched(STEP_PARTIAL_PATCH)) await CancellationScope.nonCancellable(() => link.reportLast(last));
+    throw err;
   }
 }
 
@@ -117,18 +119,23 @@ async function runLoop(
   return roundsExhausted(input); // only when a carried run starts beyond the limit
 }
 
-/** A cancelled step's outcome: what it had, and the usage the agent has not counted yet. */
-function cancelledOutcome(input: StepInput, conversation: LlmMessage[], round: number, usage: TokenUsage): StepOutcome {
+/** A cancelled step's last report — what it had and the usage not yet counted — or undefined when it has neither. */
+function cancelledReport(
+  input: StepInput,
+  conversation: LlmMessage[],
+  round: number,
+  usage: TokenUsage,
+): StepProgress | undefined {
   const partial = partialResult(conversation);
   const unreported = usage.totalTokens > 0 || (usage.costUsd ?? 0) > 0;
-  const progress: StepProgress = { stepId: input.step.id, round, usage: { ...usage }, toolCalls: [] };
+  if (partial === undefined && !unreported) return undefined;
   return {
-    status: 'failed',
-    code: 'CANCELLED',
-    error: 'cancelled',
-    rounds: round,
+    stepId: input.step.id,
+    round,
+    usage: { ...usage },
+    toolCalls: [],
+    cancelled: true,
     ...(partial !== undefined ? { partial } : {}),
-    ...(unreported ? { progress } : {}),
   };
 }
 
