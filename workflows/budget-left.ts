@@ -44,15 +44,19 @@ export function isSpent(left: BudgetLeft): boolean {
 
 /** The smallest cost budget a state keeps (its schema wants a positive number). */
 const LEAST_COST_USD = 1e-9;
+/** The largest cost budget the agent input takes. */
+const MOST_COST_USD = 1_000_000;
 
 /**
  * A budget left as the `limits` of a nested agent: whole tokens, at least one token and a
- * positive cost (a budget already spent is given as the least there is, so the agent stops at
- * its first count).
+ * positive cost within what the agent input takes (a budget already spent is given as the
+ * least there is, so the agent stops at its first count).
  */
 export function asLimits(left: BudgetLeft): { tokenBudget?: number; costBudgetUsd?: number } {
   return {
     ...(left.tokens !== undefined ? { tokenBudget: Math.max(1, Math.floor(left.tokens)) } : {}),
-    ...(left.costUsd !== undefined ? { costBudgetUsd: Math.max(LEAST_COST_USD, left.costUsd) } : {}),
+    ...(left.costUsd !== undefined
+      ? { costBudgetUsd: Math.min(MOST_COST_USD, Math.max(LEAST_COST_USD, left.costUsd)) }
+      : {}),
   };
 }
