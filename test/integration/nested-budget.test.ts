@@ -11,6 +11,7 @@ import type { ScriptedLlm } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, plan, startAgent, step, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
 import { recordHistory } from '../harness/histories';
+import { expectReplaysItself } from '../harness/replays-itself';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { withWorker } from '../harness/test-env';
 import type { AgentResult } from '../../workflows/agent-contract';
@@ -86,6 +87,10 @@ test('a nested agent stops at the budget left to it; the top-level agent counts 
     expect(result).toMatchObject({ status: 'stopped', stopReason: 'budget', usage: { totalTokens: 130 } });
     expect(result.answer).toContain('the budget was spent');
     expect(callers()).toHaveLength(4);
+    // Runs of this release (their patch markers) replay with it.
+    for (const run of [handle, nested, bed.client.workflow.getHandle(`${handle.workflowId}/step-s1`)]) {
+      await expectReplaysItself(run);
+    }
     await recordHistory('agent-nested-budget', handle);
     await recordHistory('nested-agent-budget-stop', nested);
   });

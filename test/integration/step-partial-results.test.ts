@@ -14,6 +14,7 @@ import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, startAgent, step, stateOf, waitForState } from '../harness/agents';
 import { recordHistory } from '../harness/histories';
+import { expectReplaysItself } from '../harness/replays-itself';
 import { withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();
@@ -73,6 +74,9 @@ test('the deadline cancels a step mid-ReAct: the state and the summary keep its 
       expect(res.status).toBe(200);
       const body = (await res.json()) as AgentState;
       expect(body.steps.find((s) => s.id === 'b')?.partial).toBe(PARTIAL_B);
+      // Runs of this release (their patch markers) replay with it.
+      await expectReplaysItself(handle);
+      await expectReplaysItself(child);
       await recordHistory('agent-deadline-partial', handle);
       await recordHistory('step-cancelled-partial', child);
     },
