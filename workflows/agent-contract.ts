@@ -16,6 +16,8 @@ export interface AgentResult {
   status: 'completed' | 'stopped' | 'cancelled';
   answer?: string;
   usage: TokenUsage;
+  /** Why a `stopped` agent stopped: `budget` or `deadline` (as the state's `stopReason`). */
+  stopReason?: string;
 }
 
 /** The input a step starts a nested agent with: planned, never asking, no plan check. */
@@ -25,6 +27,11 @@ export interface NestedAgentInput {
   mode: { plan: true; ask: false; confirmPlan: false };
   /** The tools the nested agent may use (names). */
   tools: string[];
+  /**
+   * What the tree's budget had left when the step started it: the nested agent's own budget.
+   * Reaching it stops the nested agent (`stopped`, reason `budget`); it never asks a person.
+   */
+  limits?: { tokenBudget?: number; costBudgetUsd?: number };
 }
 
 /** The signature `executeChild` needs to start a nested agent by its type name. */

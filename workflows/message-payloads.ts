@@ -8,11 +8,13 @@ import { z } from 'zod';
 import { answerInputSchema } from './interactions/answer-input-schema';
 import { parseAskRequest } from './interactions/ask-schema';
 import { toInteractionSpec } from './interactions/ask-user-tool';
+import type { BudgetLeft } from './budget-left';
 import type { AnswerRejection } from './interactions/answer-rejection';
 import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
 import { firstIssuePath, issueLines } from './issue-lines';
 import type { HoldRequest, StepAnswer, StepHold, StepInteractionRequest, StepProgress } from './messages';
 import { tokenUsageSchema, toolCallRecordSchema } from './state/step-run-schema';
+import { MAX_PARTIAL_CHARS } from './step/partial-result';
 
 /** A parsed payload, or why it was refused (`path: message` lines joined). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -49,6 +51,11 @@ const stepProgressSchema = z.object({
     .array(z.object({ type: z.enum(['llm.cut', 'llm.notice', 'step.guard']), message: z.string().max(2000) }))
     .max(100)
     .optional(),
+  cancelled: z.literal(true).optional(),
+  partial: z
+    .string()
+    .max(2 * MAX_PARTIAL_CHARS)
+    .optional(),
 });
 
 /** The internal `stepProgress` signal's payload (step → agent). */
@@ -74,9 +81,14 @@ const holdRequestSchema = z.object({ by: z.string().max(MAX_ID).optional(), reas
 export const parseHoldRequest = (value: unknown): Parsed<HoldRequest> =>
   value === undefined || value === null ? { ok: true, value: {} } : parseWith(holdRequestSchema, value);
 
+const budgetLeftSchema = z.object({ tokens: z.number().optional(), costUsd: z.number().optional() });
+
 /** The internal `stepHold` signal's payload (agent → step). */
 export const parseStepHold = (value: unknown): Parsed<StepHold> =>
-  parseWith(z.object({ held: z.boolean(), round: count.optional() }), value);
+  parseWith(z.object({ held: z.boolean(), round: count.optional(), left: budgetLeftSchema.optional() }), value);
+
+/** The internal `nestedBudget` signal's payload (step → nested agent). */
+export const parseNestedBudget = (value: unknown): Parsed<BudgetLeft> => parseWith(budgetLeftSchema, value);
 
 const approvalSpecSchema = z.object({
   kind: z.literal('tool.approval'),

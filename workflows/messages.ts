@@ -9,6 +9,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentState } from './agent/agent-state';
+import type { BudgetLeft } from './budget-left';
 import type { AnswerInput, Answer, InteractionSpec } from './interactions/interaction-types';
 import type { LlmMessage, TokenUsage } from './llm-types';
 import type { ToolCallRecord } from './tools/tool-types';
@@ -57,6 +58,11 @@ export const stepProgressSignal = defineSignal<[StepProgress]>('stepProgress');
  * and by an agent with a budget in answer to each round's report.
  */
 export const stepHoldSignal = defineSignal<[StepHold]>('stepHold');
+/**
+ * Step → nested agent: the budget it may spend now (its own total, tokens and dollars); sent
+ * when the tree's budget was raised while it runs. Only nested agents take it.
+ */
+export const nestedBudgetSignal = defineSignal<[BudgetLeft]>('nestedBudget');
 /** Agent → step: the answer to a step's interaction. */
 export const stepAnswerSignal = defineSignal<[StepAnswer]>('stepAnswer');
 
@@ -79,6 +85,10 @@ export interface StepProgress {
    * capability step down) and its loop guards (calls refused, approvals not asked again).
    */
   notices?: StepNotice[];
+  /** The last report of a cancelled step, sent before it closes: not acknowledged. */
+  cancelled?: true;
+  /** With `cancelled`: what the step had done (its latest model text and tool results). */
+  partial?: string;
 }
 
 /** A timeline event a step's round asks for. */
@@ -91,6 +101,8 @@ export interface StepHold {
   held: boolean;
   /** Set when this answers the step's report of that round (a metered agent acknowledges each). */
   round?: number;
+  /** What the tree's budget has left as the agent counts it now (a metered agent; absent before nested budgets). */
+  left?: BudgetLeft;
 }
 
 export interface StepAnswer {

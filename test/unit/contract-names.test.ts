@@ -57,6 +57,7 @@ test('messages: signal and update `answer`, query `state`, and the internal ones
       ['stepInteractionSignal', 'signal', 'stepInteraction'],
       ['stepProgressSignal', 'signal', 'stepProgress'],
       ['stepHoldSignal', 'signal', 'stepHold'],
+      ['nestedBudgetSignal', 'signal', 'nestedBudget'],
     ].sort(),
   );
 });

@@ -9,6 +9,7 @@
  * goes back to the phase the agent was in when the last reason lifts.
  */
 import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
+import type { BudgetLeft } from '../budget-left';
 import { stepWorkflowId } from '../ids';
 import { parseHoldRequest } from '../message-payloads';
 import { pauseSignal, resumeSignal, stepHoldSignal, type HoldRequest, type StepHold } from '../messages';
@@ -26,6 +27,8 @@ export interface HoldContext {
   announce(event: Omit<AgentEvent, 'seq' | 'at'>): void;
   /** Called after the phase changed (search attributes, current details). */
   changed(): void;
+  /** What the tree's budget has left, told to the steps with every word on their hold. */
+  left?(): BudgetLeft | undefined;
 }
 
 export class AgentHold {
@@ -111,14 +114,20 @@ export class AgentHold {
     this.tell(stepId, { held: this.held(), round });
   }
 
+  /** Tells every running or waiting step what the budget has left now (a nested agent's budget changed). */
+  tellBudget(): void {
+    this.tellSteps(this.held());
+  }
+
   /** Sends every running or waiting step the new hold. */
   private tellSteps(held: boolean): void {
     for (const step of this.ctx.state.steps) if (isActiveStep(step.status)) this.tell(step.id, { held });
   }
 
   private tell(stepId: string, hold: StepHold): void {
+    const left = this.ctx.left?.();
     const handle = getExternalWorkflowHandle(stepWorkflowId(this.ctx.agentId, stepId));
-    handle.signal(stepHoldSignal, hold).catch((err: unknown) => {
+    handle.signal(stepHoldSignal, left ? { ...hold, left } : hold).catch((err: unknown) => {
       log.warn('stepHold signal not delivered', { stepId, error: String(err) });
     });
   }

@@ -70,6 +70,7 @@ export class AgentRun {
       state: this.state,
       announce: (event) => this.event(event),
       changed: () => this.visibility.sync(),
+      left: () => this.meter.left(),
     });
     const desk = {
       agentId: this.agentId,
@@ -91,6 +92,9 @@ export class AgentRun {
       limits: settings.limits,
       hold: this.hold,
       desk: this.desk,
+      nested: settings.nested,
+      ending: () => this.stopping !== undefined || this.scope.consideredCancelled,
+      announce: (event) => this.event(event),
       stop: (reason) => this.stop(reason),
     });
     this.deadline = new Deadline({
@@ -118,7 +122,7 @@ export class AgentRun {
       const parsed = parseStepProgress(raw);
       if (parsed.ok) {
         this.board.recordProgress(parsed.value);
-        this.meter.acknowledge(parsed.value);
+        if (!parsed.value.cancelled) this.meter.acknowledge(parsed.value); // a cancelled step waits for nothing
       } else this.event({ type: 'signal.rejected', message: `stepProgress signal rejected: ${parsed.error}` });
     });
     this.visibility.sync();

@@ -10,9 +10,10 @@
  * or a handler. The second argument, set only by continue-as-new, carries the state, open
  * interactions and timeline cursor over: clients see one agent going on.
  */
-import { allHandlersFinished, condition, isCancellation, makeContinueAsNewFunc } from '@temporalio/workflow';
+import { allHandlersFinished, condition, isCancellation, makeContinueAsNewFunc, patched } from '@temporalio/workflow';
 import type { AgentResult } from '../agent-contract';
 import { listTools } from '../activity-proxies';
+import { NESTED_BUDGET_PATCH } from '../budget-left';
 import { describeFailure } from '../describe-failure';
 import { workflowFailure } from '../failures';
 import type { ToolInfo } from '../tools/tool-types';
@@ -44,6 +45,8 @@ export async function agentWorkflow(input: AgentInput, carried?: CarriedAgent): 
     cancel(run);
     // Stopped by its own expiry policy: it ends normally, as cancelled (like a plan-check cancel).
     if (run.stopReason !== undefined) return { status: 'cancelled', usage: run.state.usage };
+    // A nested agent cancelled with its step ends normally too, so the step counts what it spent.
+    if (parsed.settings.nested && patched(NESTED_BUDGET_PATCH)) return { status: 'cancelled', usage: run.state.usage };
     throw err;
   }
   if ('rollOver' in end) return await moveOn()(input, end.rollOver);
@@ -97,8 +100,9 @@ function cancel(run: AgentRun): void {
 }
 
 /**
- * A budget (or deadline) decision ended the agent early: running steps are cancelled, finished
- * ones keep their results, and the answer is a mechanical summary — no further model call.
+ * A budget (or deadline) decision ended the agent early: running steps are cancelled (each hands
+ * back its partial result, kept on its step), finished ones keep their results, and the answer
+ * is a mechanical summary of both — no further model call.
  */
 function stop(run: AgentRun, reason: string): AgentResult {
   const { state } = run;
@@ -109,7 +113,7 @@ function stop(run: AgentRun, reason: string): AgentResult {
   state.result = mechanicalSummary(state.steps);
   run.event({ type: 'agent.finished', message: `stopped: ${reason}` });
   run.setPhase('stopped');
-  return { status: 'stopped', answer: state.result, usage: state.usage };
+  return { status: 'stopped', answer: state.result, usage: state.usage, stopReason: reason };
 }
 
 /** The agent failed: the state says why, and the failure keeps its code. */

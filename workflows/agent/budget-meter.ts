@@ -12,14 +12,25 @@
  * starts; so after the crossing no new model call starts anywhere in the tree, and the budget
  * is overshot by at most the calls already in flight then — one per running step (at most
  * `maxParallelSteps`), plus the `model` sub-calls of the round each is in (counted with the
- * round). A nested agent's usage comes with its result; its tree is held by the step's hold.
+ * round).
+ *
+ * Nested agents: their usage reaches this meter only with their result, so a step starts one
+ * with the budget left as its own (`limits`; budget-left.ts), kept current when a raise lifts
+ * the hold. A nested agent's meter never asks a person: at its budget it holds its tree and
+ * stops itself (`stopped`, reason `budget`); the step counts its usage with its round, and the
+ * top-level meter opens the `budget` interaction as usual. Several nested agents running at once
+ * are each given all that is left, so the overshoot is still bounded by what runs in parallel.
  */
+import { patched, setHandler } from '@temporalio/workflow';
+import { budgetLeft, NESTED_BUDGET_PATCH, asLimits, type BudgetLeft } from '../budget-left';
 import type { InteractionOf } from '../interactions/answer-types';
+import { STEP_PARTIAL_PATCH } from '../step/partial-result';
 import type { TokenUsage } from '../llm-types';
-import type { StepProgress } from '../messages';
+import { parseNestedBudget } from '../message-payloads';
+import { nestedBudgetSignal, type StepProgress } from '../messages';
 import { addUsage, knownCost } from '../usage';
 import type { AgentHold } from './agent-hold';
-import type { AgentState } from './agent-state';
+import type { AgentEvent, AgentState } from './agent-state';
 import type { InteractionDesk } from './interaction-desk';
 
 /** What the meter needs from the agent around it. */
@@ -29,6 +40,12 @@ export interface MeterContext {
   limits: { tokenBudget?: number | undefined; costBudgetUsd?: number | undefined };
   hold: AgentHold;
   desk: InteractionDesk;
+  /** A nested agent (`sub_agent`): at its budget it stops itself instead of asking. */
+  nested: boolean;
+  /** Whether the agent is ending (stopped or cancelled): usage still counts, but nobody is asked. */
+  ending(): boolean;
+  /** Adds a timeline event. */
+  announce(event: Omit<AgentEvent, 'seq' | 'at'>): void;
   /** Ends the agent as `stopped` for `reason`. */
   stop(reason: string): void;
 }
@@ -36,11 +53,26 @@ export interface MeterContext {
 export class BudgetMeter {
   constructor(private readonly ctx: MeterContext) {}
 
-  /** Watches a `budget` interaction a previous run left open (continue-as-new). */
+  /** Watches a `budget` interaction a previous run left open (continue-as-new); takes a nested agent's new budget. */
   serve(): this {
     const open = this.ctx.desk.findOpen('budget');
     if (open) void this.decide(open);
+    setHandler(nestedBudgetSignal, (raw) => {
+      const parsed = parseNestedBudget(raw);
+      if (parsed.ok && this.ctx.nested) return this.takeBudget(parsed.value);
+      const error = parsed.ok ? 'only a nested agent takes it' : parsed.error;
+      this.ctx.announce({ type: 'signal.rejected', message: `nestedBudget signal rejected: ${error}` });
+    });
     return this;
+  }
+
+  /**
+   * What the tree's budget has left now, for the steps (and the nested agents they start):
+   * undefined without a budget, and in runs recorded before nested budgets existed.
+   */
+  left(): BudgetLeft | undefined {
+    if (!this.metered() || !patched(NESTED_BUDGET_PATCH)) return undefined;
+    return budgetLeft(this.ctx.state.usage, this.budget(), this.costBudget());
   }
 
   /** The token budget in force, if any. */
@@ -89,7 +121,13 @@ export class BudgetMeter {
     if (desk.findOpen('budget')) return;
     const spent = this.spent();
     if (spent === undefined) return;
+    // The usage cancelled steps hand back while the agent ends (runs recorded before they did ask).
+    if (this.ctx.ending() && patched(STEP_PARTIAL_PATCH)) return;
     hold.hold('budget');
+    if (this.ctx.nested && patched(NESTED_BUDGET_PATCH)) {
+      // Nested agents never ask: held first, so no step of its tree starts another call, then stopped.
+      return this.ctx.stop('budget');
+    }
     const toDo = state.steps.filter((s) => s.status === 'pending' || s.status === 'running' || s.status === 'waiting');
     const left = toDo.length > 0 ? ` Still to do: ${toDo.map((s) => s.title).join('; ')}.` : '';
     const tokenBudget = this.budget();
@@ -103,6 +141,16 @@ export class BudgetMeter {
       ...(costBudgetUsd !== undefined ? { costBudgetUsd } : {}),
     });
     void this.decide(interaction);
+  }
+
+  /** A nested agent's new budget (the tree's was raised): it goes on with it, or stops if it is spent. */
+  private takeBudget(left: BudgetLeft): void {
+    const { state, hold } = this.ctx;
+    const limits = asLimits(left);
+    if (limits.tokenBudget !== undefined) state.tokenBudget = limits.tokenBudget;
+    if (limits.costBudgetUsd !== undefined) state.costBudgetUsd = limits.costBudgetUsd;
+    this.check();
+    hold.tellBudget(); // its steps, and their nested agents, go on with the new budget
   }
 
   /** Waits for the answer: `raise` resumes everything, `stop` (or an expiry that fails) stops. */

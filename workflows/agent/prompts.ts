@@ -76,9 +76,18 @@ export function summaryPrompt(
   ].join('\n\n');
 }
 
-/** The answer used when the summary call fails: each step, its status and result. */
+/**
+ * The answer used when the summary call fails or the agent was stopped: each step, its status
+ * and result — for a step cancelled with a partial result, that, marked as partial.
+ */
 export function mechanicalSummary(
-  results: { id: string; title: string; status: string; result?: string; error?: string }[],
+  results: { id: string; title: string; status: string; result?: string; error?: string; partial?: string }[],
 ): string {
-  return results.map((r) => `### ${r.title} (${r.status})\n${r.result ?? r.error ?? '(no result)'}`).join('\n\n');
+  return results
+    .map((r) =>
+      r.partial !== undefined && r.result === undefined
+        ? `### ${r.title} (${r.status}, partial result)\n${r.partial}`
+        : `### ${r.title} (${r.status})\n${r.result ?? r.error ?? '(no result)'}`,
+    )
+    .join('\n\n');
 }

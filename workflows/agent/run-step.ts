@@ -16,6 +16,7 @@ function stepInput(run: AgentRun, plan: Plan, id: string, tools: ToolInfo[]): St
   const step = plan.steps.find((s) => s.id === id);
   if (!step) return undefined;
   const { settings } = run;
+  const left = run.meter.left();
   return {
     agentId: run.agentId,
     task: plan.task || settings.task,
@@ -33,6 +34,7 @@ function stepInput(run: AgentRun, plan: Plan, id: string, tools: ToolInfo[]): St
     },
     canAsk: !settings.nested,
     ...(run.meter.metered() ? { metered: true } : {}),
+    ...(left ? { budgetLeft: left } : {}),
     ...(settings.systemPrompt ? { systemPrompt: settings.systemPrompt } : {}),
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.principal ? { principal: settings.principal } : {}),

@@ -110,11 +110,15 @@ export class StepBoard {
     }
   }
 
-  /** Records a step's round report (usage, tool calls) on its run and in the agent's totals. */
+  /**
+   * Records a step's round report (usage, tool calls) on its run and in the agent's totals; a
+   * cancelled step's last report also leaves its partial result on the run.
+   */
   recordProgress(progress: StepProgress): void {
     const step = this.get(progress.stepId);
     if (!step) return;
     step.rounds = progress.round;
+    if (progress.partial !== undefined) step.partial = progress.partial;
     if (progress.model) noteModel(this.state, progress.model);
     addUsage(step.usage, progress.usage);
     addUsage(this.state.usage, progress.usage);

@@ -51,6 +51,8 @@ export const stepRunSchema = z.object({
   status: stepStatusSchema,
   result: z.string().optional(),
   error: z.string().optional(),
+  /** What a cancelled step had done: its latest model text and tool results, cut to 2000 characters. */
+  partial: z.string().optional(),
   usage: tokenUsageSchema,
   toolCalls: z.array(toolCallRecordSchema),
   toolCallCount: count.optional(),

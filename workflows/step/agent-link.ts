@@ -5,19 +5,24 @@
  * the namespace can send one) is logged and changes nothing — throwing here would wedge the step.
  */
 import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
+import { lessSpent, type BudgetLeft } from '../budget-left';
 import { workflowFailure } from '../failures';
 import type { AnswerOf, SpecOf } from '../interactions/answer-types';
 import type { InteractionKind } from '../interactions/interaction-types';
 import { parseStepAnswer, parseStepHold } from '../message-payloads';
+import type { TokenUsage } from '../llm-types';
 import {
+  nestedBudgetSignal,
   pauseSignal,
   resumeSignal,
   stepAnswerSignal,
   stepHoldSignal,
   stepInteractionSignal,
+  stepProgressSignal,
   type StepAnswer,
   type StepProgress,
 } from '../messages';
+import { zeroUsage } from '../usage';
 import { StepProgressReporter } from './step-progress';
 
 export class AgentLink {
@@ -29,6 +34,10 @@ export class AgentLink {
   private acked = 0;
   /** Workflow ids of nested agents this step is running now; a hold is passed on to them. */
   readonly subAgents = new Set<string>();
+  /** What the tree's budget had left at the agent's last word (absent: no budget, or an older agent). */
+  left: BudgetLeft | undefined;
+  /** What the step spent since its last report: the agent has not counted it yet. */
+  readonly unreported: TokenUsage = zeroUsage();
   private readonly agent;
   private readonly progress;
 
@@ -52,9 +61,16 @@ export class AgentLink {
     setHandler(stepHoldSignal, (raw) => {
       const parsed = parseStepHold(raw);
       if (!parsed.ok) return log.warn('stepHold signal rejected', { error: parsed.error });
-      if (parsed.value.round !== undefined) this.acked = Math.max(this.acked, parsed.value.round);
-      if (parsed.value.held === this.held) return;
-      this.held = parsed.value.held;
+      const { held, round, left } = parsed.value;
+      if (round !== undefined) this.acked = Math.max(this.acked, round);
+      if (left !== undefined) {
+        this.left = left;
+        // Not an acknowledgement and not a hold: the budget may have been raised. Running nested
+        // agents get their new budget before they are resumed.
+        if (round === undefined && !held) for (const id of this.subAgents) this.passBudget(id);
+      }
+      if (held === this.held) return;
+      this.held = held;
       for (const id of this.subAgents) this.passHold(id);
     });
     return this;
@@ -74,6 +90,20 @@ export class AgentLink {
    */
   whenFree(): Promise<void> {
     return condition(() => !this.mustWait());
+  }
+
+  /** What a nested agent started now may spend: the budget left less what the step spent since (undefined: no budget). */
+  budgetLeft(): BudgetLeft | undefined {
+    return this.left && lessSpent(this.left, this.unreported);
+  }
+
+  /** Tells the nested agent `workflowId` its new budget (the tree's was raised). */
+  private passBudget(workflowId: string): void {
+    const left = this.budgetLeft();
+    if (!left) return;
+    getExternalWorkflowHandle(workflowId)
+      .signal(nestedBudgetSignal, left)
+      .catch((err: unknown) => log.warn('budget not passed to the nested agent', { workflowId, error: String(err) }));
   }
 
   /** Tells the nested agent `workflowId` of the step's hold (its own tree then holds too). */
@@ -105,6 +135,16 @@ export class AgentLink {
   report(progress: StepProgress): Promise<void> {
     this.reported = progress.round;
     return this.progress.send(progress);
+  }
+
+  /**
+   * Sends a cancelled step's last report and waits until it was delivered; call out of the
+   * cancelled scope. An agent that is gone already gets nothing (logged).
+   */
+  async reportLast(progress: StepProgress): Promise<void> {
+    await this.agent.signal(stepProgressSignal, progress).catch((err: unknown) => {
+      log.warn('last report of the cancelled step not delivered', { stepId: this.stepId, error: String(err) });
+    });
   }
 
   /** Waits until every report was delivered (before the step ends or continues as new). */

@@ -39,7 +39,7 @@ export interface RoundContext {
   tools: StepToolsContext;
   conversations: Conversations;
   toolNames: string[];
-  /** Usage of sub-calls (model, sub_agent) since the last report; reset by each round. */
+  /** Usage of the round's reply and its sub-calls (model, sub_agent) since the last report; reset by each round. */
   usage: TokenUsage;
   /** The step's loop guards. */
   guards: LoopGuards;
@@ -70,6 +70,9 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     const { code, message } = describeFailure(err);
     return { kind: 'failed', code, error: message };
   }
+  // Counted before the tool calls run: a nested agent started by one of them is given the budget
+  // left less this reply, and a step cancelled meanwhile hands this usage back with its partial result.
+  addUsage(ctx.usage, reply.usage);
   const cleaned = reply.toolCalls.map((call) => cleanCall(call, input.tools, input.canAsk));
   ctx.conversations.append(STEP_CONVERSATION, {
     role: 'assistant',
@@ -103,7 +106,6 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
       );
     }
   }
-  addUsage(ctx.usage, reply.usage);
   const notices: StepNotice[] = [
     ...(reply.notices ?? []).map((message): StepNotice => ({ type: 'llm.notice', message })),
     ...(cut

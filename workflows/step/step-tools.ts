@@ -5,9 +5,10 @@
  * the call writes, and run as the `runTool` activity — with one attempt when the call is not
  * idempotent. Both are decided per call (`callEffect`): http_fetch with GET reads, with POST writes.
  */
-import { ActivityFailure, executeChild, isCancellation, patched } from '@temporalio/workflow';
+import { ActivityFailure, CancelledFailure, executeChild, isCancellation, patched } from '@temporalio/workflow';
 import { decideToolCall, llmCall, runTool } from '../activity-proxies';
 import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../agent-contract';
+import { asLimits, isSpent, NESTED_BUDGET_PATCH, type BudgetLeft } from '../budget-left';
 import { subAgentWorkflowId } from '../ids';
 import { parseAskArgs } from '../interactions/ask-schema';
 import { toInteractionSpec } from '../interactions/ask-user-tool';
@@ -43,7 +44,7 @@ export interface StepToolsContext {
   /** Adds token usage of sub-calls (model, sub_agent) to the step. */
   addUsage(usage: TokenUsage): void;
   /** The line to the agent: whether it holds the step, and the nested agents to pass a hold to. */
-  link: Pick<AgentLink, 'mustWait' | 'whenFree' | 'subAgents' | 'passHold'>;
+  link: Pick<AgentLink, 'mustWait' | 'whenFree' | 'subAgents' | 'passHold' | 'budgetLeft'>;
   /** The step's loop guards: approvals already decided in this step are not asked again. */
   guards?: LoopGuards;
 }
@@ -95,8 +96,18 @@ async function runCatalogueTool(
 ): Promise<{ ok: boolean; output: string; policy?: PolicyDecision; rejected?: boolean }> {
   const checked = validateArguments(tool.name, tool.parameters, call.arguments);
   if (!checked.ok) return { ok: false, output: checked.error };
-  if (tool.name === 'model') return runModel(ctx, modelArgsSchema.parse(checked.value));
-  if (tool.name === 'sub_agent') return runSubAgent(ctx, call.id, subAgentArgsSchema.parse(checked.value));
+  if (tool.name === 'model' || tool.name === 'sub_agent') {
+    // What the budget has left, when the agent told the step (metered agents of this release).
+    const left = ctx.link.budgetLeft();
+    const budgeted = left !== undefined && patched(NESTED_BUDGET_PATCH) ? left : undefined;
+    if (budgeted && isSpent(budgeted)) {
+      // The step's own spend in this round used what was left: the agent will hold it at its report.
+      const output = 'not run: the agent’s budget is spent. Finish with what you have, or try again later.';
+      return { ok: false, output, rejected: true };
+    }
+    if (tool.name === 'model') return runModel(ctx, modelArgsSchema.parse(checked.value));
+    return runSubAgent(ctx, call.id, subAgentArgsSchema.parse(checked.value), budgeted);
+  }
   const effect = callEffect(tool, checked.value);
   // The worker's approval policy decides the call (an activity: Cedar is no workflow code).
   // Catalogues made without a policy never get here, so their histories replay unchanged.
@@ -195,7 +206,13 @@ async function runModel(ctx: StepToolsContext, args: { task: string; systemPromp
   return { ok: true, output: cutOutput(reply.content ?? '') + cut };
 }
 
-async function runSubAgent(ctx: StepToolsContext, callId: string, args: { task: string }) {
+/**
+ * Runs a nested agent to its end. Under a budget it gets what is left as its own (`limits`): it
+ * stops itself there, and its usage counts with this step's round like any sub-call. A nested
+ * agent cancelled with this step hands back its usage (this release's agents do): counted, and
+ * the cancellation goes on.
+ */
+async function runSubAgent(ctx: StepToolsContext, callId: string, args: { task: string }, left?: BudgetLeft) {
   const { input } = ctx;
   const workflowId = subAgentWorkflowId(input.agentId, input.step.id, callId);
   ctx.link.subAgents.add(workflowId); // a hold of this step is passed on while it runs
@@ -211,11 +228,22 @@ async function runSubAgent(ctx: StepToolsContext, callId: string, args: { task: 
           tools: input.tools.filter((t) => t.name !== 'sub_agent').map((t) => t.name),
           // The agent's model settings (name, max_tokens…) hold for its sub-agents too.
           ...(input.model ? { model: input.model } : {}),
+          ...(left ? { limits: asLimits(left) } : {}),
         },
       ],
       staticSummary: `sub-agent of ${input.step.id}: ${args.task.slice(0, 80)}`,
     });
     ctx.addUsage(result.usage);
+    if (result.status === 'cancelled' && patched(NESTED_BUDGET_PATCH))
+      throw new CancelledFailure('the sub-agent was cancelled');
+    if (result.status === 'stopped') {
+      const why =
+        result.stopReason === 'budget' ? 'the budget was spent' : `it was stopped (${result.stopReason ?? 'stopped'})`;
+      return {
+        ok: true,
+        output: cutOutput(`The sub-agent stopped before it finished: ${why}. What it had:\n${result.answer ?? ''}`),
+      };
+    }
     return { ok: true, output: cutOutput(result.answer ?? '') };
   } catch (err) {
     if (isCancellation(err)) throw err;

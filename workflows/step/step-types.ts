@@ -1,6 +1,7 @@
 /**
  * The `stepWorkflow` contract: what the agent hands a step, and what it gets back.
  */
+import type { BudgetLeft } from '../budget-left';
 import type { LlmMessage, ModelSettings } from '../llm-types';
 import type { StepProgress } from '../messages';
 import type { PlanStep } from '../plan/plan-types';
@@ -25,6 +26,8 @@ export interface StepInput {
   canAsk: boolean;
   /** The agent has a budget: it acknowledges each round's report before the next call starts. */
   metered?: boolean;
+  /** What the tree's budget had left when the step started (a nested agent gets the rest as its own). */
+  budgetLeft?: BudgetLeft;
   /** Who started the agent (approval policies judge calls for this principal). */
   principal?: { id: string; roles: string[] };
 }
@@ -47,4 +50,6 @@ export interface StepCarry {
   held?: boolean;
   /** What the loop guards remember (call counts, failed calls, approval decisions). */
   guards?: LoopGuardState;
+  /** What the tree's budget had left at the agent's last word. */
+  left?: BudgetLeft;
 }

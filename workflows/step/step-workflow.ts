@@ -8,14 +8,26 @@
  * A long loop continues as new between rounds when the server suggests it: nothing is in
  * flight then, and the next run gets the round count and the conversation. The agent, which
  * started this step as a child, follows the chain to its last run's outcome.
+ *
+ * Cancelled, a step reports what it had before it closes (see below).
  */
-import { allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  patched,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { Conversations } from '../conversation';
+import type { LlmMessage, TokenUsage } from '../llm-types';
 import type { StepProgress } from '../messages';
 import { carryConversation } from '../rollover/carry-conversation';
-import { addUsage, zeroUsage } from '../usage';
+import { addUsage } from '../usage';
 import { AgentLink } from './agent-link';
 import { LoopGuards } from './loop-guards';
+import { partialResult, STEP_PARTIAL_PATCH } from './partial-result';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { runRound, STEP_CONVERSATION, type RoundContext } from './step-round';
 import { offeredTools } from './step-tools';
@@ -25,6 +37,7 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
   const conversations = new Conversations().serve();
   const link = new AgentLink(input.agentId, input.step.id, input.metered === true).serve();
   if (carry?.held) link.held = true;
+  link.left = carry?.left ?? input.budgetLeft;
   const { step } = input;
   const toolNames = offeredTools(input);
   if (carry) conversations.append(STEP_CONVERSATION, ...carry.conversation);
@@ -34,7 +47,7 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
       { role: 'system', content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt) },
       { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies) },
     );
-  const usage = zeroUsage();
+  const usage = link.unreported;
   const guards = new LoopGuards(input.guards, carry?.guards);
   const tools = {
     input,
@@ -44,7 +57,34 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
     guards,
   };
   const ctx: RoundContext = { tools, conversations, toolNames, usage, guards };
+  const loop = { round: carry?.rounds ?? 0 };
+  try {
+    return await runLoop(ctx, link, loop, carry);
+  } catch (err) {
+    // Cancelled by the agent (its deadline, a budget stop, its own cancellation, another step's
+    // failure): the cancellation reached whatever the step awaited — a model or tool call, a
+    // nested agent, the agent's answer. Before it closes as cancelled, the step sends one last
+    // report: the usage of its unfinished round and its partial result. The agent waits for its
+    // cancelled children to close, and this signal is delivered (awaited, out of the cancelled
+    // scope) before the step closes, so the agent has it before it learns the step ended: the
+    // step still closes CANCELLED, and nothing needs the agent to ask first (a workflow cannot
+    // query another one). Runs recorded before this close at once, as they did (patch).
+    if (!isCancellation(err) || !CancellationScope.current().consideredCancelled) throw err;
+    const last = cancelledReport(input, conversations.get(STEP_CONVERSATION), loop.round, usage);
+    if (last && patched(STEP_PARTIAL_PATCH)) await CancellationScope.nonCancellable(() => link.reportLast(last));
+    throw err;
+  }
+}
 
+/** The rounds, from the first this run does; `loop.round` says which one is under way. */
+async function runLoop(
+  ctx: RoundContext,
+  link: AgentLink,
+  loop: { round: number },
+  carry: StepCarry | undefined,
+): Promise<StepOutcome> {
+  const input = ctx.tools.input;
+  const { conversations, guards } = ctx;
   const firstRound = (carry?.rounds ?? 0) + 1;
   for (let round = firstRound; round <= input.maxStepRounds; round++) {
     if (round > firstRound && workflowInfo().continueAsNewSuggested) {
@@ -57,9 +97,11 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
         conversation: carryConversation(conversations.get(STEP_CONVERSATION)),
         ...(link.held ? { held: true } : {}),
         guards: guards.state,
+        ...(link.left ? { left: link.left } : {}),
       };
       return await continueAsNew<typeof stepWorkflow>(input, next);
     }
+    loop.round = round;
     const end = await runRound(ctx, round);
     if (end.kind === 'failed') {
       await link.flush();
@@ -75,6 +117,26 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
     await link.report(end.report);
   }
   return roundsExhausted(input); // only when a carried run starts beyond the limit
+}
+
+/** A cancelled step's last report — what it had and the usage not yet counted — or undefined when it has neither. */
+function cancelledReport(
+  input: StepInput,
+  conversation: LlmMessage[],
+  round: number,
+  usage: TokenUsage,
+): StepProgress | undefined {
+  const partial = partialResult(conversation);
+  const unreported = usage.totalTokens > 0 || (usage.costUsd ?? 0) > 0;
+  if (partial === undefined && !unreported) return undefined;
+  return {
+    stepId: input.step.id,
+    round,
+    usage: { ...usage },
+    toolCalls: [],
+    cancelled: true,
+    ...(partial !== undefined ? { partial } : {}),
+  };
 }
 
 function roundsExhausted(input: StepInput, progress?: StepProgress): StepOutcome {

@@ -1,0 +1,97 @@
+/**
+ * A nested `sub_agent` cannot spend past its tree's budget: the step starts it with what the
+ * budget has left as its own (less the step's own spend not yet counted). At that budget the
+ * nested agent holds its tree and stops itself — `stopped`, reason `budget`, no interaction of
+ * its own; the step counts its usage with its round, and the top-level agent opens the `budget`
+ * interaction as usual. After the crossing no model request starts anywhere (the fake's log).
+ */
+import { reply, type ScriptedUsage } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import type { ScriptedLlm } from '../fake-llm/scripted-llm';
+import { agentTestbed } from '../harness/agent-testbed';
+import { answer, plan, startAgent, step, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { recordHistory } from '../harness/histories';
+import { expectReplaysItself } from '../harness/replays-itself';
+import { expectNoNewRequests } from '../harness/no-new-requests';
+import { withWorker } from '../harness/test-env';
+import type { AgentResult } from '../../workflows/agent-contract';
+import { subAgentWorkflowId } from '../../workflows/ids';
+import { stateQuery } from '../../workflows/messages';
+
+/** Several times what a call takes to reach the fake once a step starts it. */
+const QUIET_WINDOW_MS = 1000;
+const bed = agentTestbed();
+
+const usage = (total: number): { usage: ScriptedUsage } => ({
+  usage: { promptTokens: total / 2, completionTokens: total / 2 },
+});
+const finishUsing = (result: string, total: number) =>
+  reply.toolCalls([{ name: 'finish_step', arguments: { result } }], usage(total));
+/** The sum of the usage the fake reported in its answers. */
+const reportedTotal = (llm: ScriptedLlm) => llm.requests.reduce((sum, r) => sum + (r.reportedTokens ?? 0), 0);
+
+/**
+ * Budget 100. The top plan (10), s1's round that starts the sub-agent (10): the nested agent
+ * gets 100 − 10 − 10 = 80. Its plan (10) and n1's first round (100) reach it. The rest is what
+ * a nested agent without that budget would go on to ask for.
+ */
+function scriptNestedSpend(): void {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [reply.json(plan([step('s1')]), usage(10)), reply.json(plan([step('n1')]), usage(10))],
+      'step:s1': [
+        reply.toolCalls([{ id: 'sub1', name: 'sub_agent', arguments: { task: 'nested work' } }], usage(10)),
+        finishUsing('s1 done', 10),
+      ],
+      'step:n1': [
+        reply.toolCalls([{ name: 'no_such_tool', arguments: {} }], { ...usage(100), content: 'Trying a tool.' }),
+        finishUsing('nested result', 10),
+      ],
+      summary: [reply.text('nested summary', usage(10)), reply.text('top summary', usage(10))],
+    }),
+  );
+}
+
+test('a nested agent stops at the budget left to it; the top-level agent counts it and asks', async () => {
+  scriptNestedSpend();
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'a tree', limits: { tokenBudget: 100 } });
+    const budget = await waitForInteraction(handle, 'budget');
+    // Every token the fake reported, the nested agent's included: 10 + 10 + 10 + 100.
+    expect(budget).toMatchObject({ usedTokens: 130, tokenBudget: 100 });
+
+    const nested: AgentHandle = bed.client.workflow.getHandle(subAgentWorkflowId(handle.workflowId, 's1', 'sub1'));
+    const nestedResult: AgentResult = await nested.result();
+    expect(nestedResult).toMatchObject({ status: 'stopped', stopReason: 'budget', usage: { totalTokens: 110 } });
+    const nestedState = await nested.query(stateQuery);
+    expect(nestedState).toMatchObject({ phase: 'stopped', stopReason: 'budget' });
+    // It held its own tree first (so n1 started nothing more), then stopped.
+    const ends = nestedState.events.filter((e) => e.type === 'agent.paused' || e.type === 'agent.finished');
+    expect(ends.map((e) => e.message)).toEqual(['paused (budget)', 'stopped: budget']);
+    expect(nestedState.interactions).toEqual([]); // nested agents never ask
+    expect(nestedState.steps.map((s) => [s.id, s.status])).toEqual([['n1', 'cancelled']]);
+    expect(nestedResult.answer).toContain('(cancelled, partial result)');
+
+    // The crossing was n1's first round: no request after it — plan, s1, nested plan, n1.
+    const callers = () => bed.llm.requests.map((r) => r.headers['x-cairn-step'] ?? r.headers['x-cairn-purpose']);
+    expect(callers()).toEqual(['plan', 's1', 'plan', 'n1']);
+    await expectNoNewRequests(bed.llm, 4, QUIET_WINDOW_MS);
+    const held = await stateOf(handle);
+    expect(held.phase).toBe('paused');
+    expect(held.hold?.reasons).toEqual(['budget']);
+    expect(held.usage.totalTokens).toBe(reportedTotal(bed.llm));
+    expect(held.steps[0]?.usage.totalTokens).toBe(120);
+
+    await answer(handle, budget.id, { decision: 'stop' });
+    const result = await handle.result();
+    expect(result).toMatchObject({ status: 'stopped', stopReason: 'budget', usage: { totalTokens: 130 } });
+    expect(result.answer).toContain('the budget was spent');
+    expect(callers()).toHaveLength(4);
+    // Runs of this release (their patch markers) replay with it.
+    for (const run of [handle, nested, bed.client.workflow.getHandle(`${handle.workflowId}/step-s1`)]) {
+      await expectReplaysItself(run);
+    }
+    await recordHistory('agent-nested-budget', handle);
+    await recordHistory('nested-agent-budget-stop', nested);
+  });
+});

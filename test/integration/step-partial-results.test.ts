@@ -1,0 +1,107 @@
+/**
+ * A step cancelled while it runs hands back what it had: at the deadline (or a cancel) the step
+ * sends its partial result — its model's latest text and its tools' answers — before it closes
+ * as cancelled; the agent keeps it on the step (state query and HTTP state alike) and a stopped
+ * agent's mechanical summary shows it, marked as partial.
+ */
+import { WorkflowFailedError } from '@temporalio/client';
+import { AgentClient } from '../../client/agent-client';
+import { createApp } from '../../client/http/create-app';
+import type { AgentState } from '../../workflows/agent/agent-state';
+import { lookupTool } from '../../testkit/lookup-tool';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { finish, plan, planReply, startAgent, step, stateOf, waitForState } from '../harness/agents';
+import { recordHistory } from '../harness/histories';
+import { expectReplaysItself } from '../harness/replays-itself';
+import { withWorker } from '../harness/test-env';
+
+const bed = agentTestbed();
+const DEADLINE_MS = 3000;
+
+/** Step b's first round: a thought and a lookup; its second round never answers. */
+function scriptMidReAct(): void {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('a'), step('b')]))],
+      'step:a': [finish('result-a')],
+      'step:b': [
+        reply.toolCalls([{ id: 'look1', name: 'lookup', arguments: { key: 'k1' } }], {
+          content: 'Reading the table first.',
+          usage: { promptTokens: 30, completionTokens: 10 },
+        }),
+        reply.hang(), // round 2: still in flight when the step is cancelled
+      ],
+    }),
+  );
+}
+
+const PARTIAL_B = 'Reading the table first. (called lookup)\nlookup → value-of-k1';
+
+test('the deadline cancels a step mid-ReAct: the state and the summary keep its partial result', async () => {
+  scriptMidReAct();
+  const lookup = lookupTool();
+  await withWorker(
+    bed.config,
+    async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'in time', limits: { deadlineMs: DEADLINE_MS } });
+      const result = await handle.result();
+      expect(result).toMatchObject({ status: 'stopped', stopReason: 'deadline' });
+      const state = await stateOf(handle);
+      expect(state).toMatchObject({ phase: 'stopped', stopReason: 'deadline' });
+      expect(state.steps.map((s) => [s.id, s.status, s.partial])).toEqual([
+        ['a', 'completed', undefined],
+        ['b', 'cancelled', PARTIAL_B],
+      ]);
+      expect(result.answer).toContain('### Step a (completed)\nresult-a');
+      expect(result.answer).toContain(`### Step b (cancelled, partial result)\n${PARTIAL_B}`);
+      expect(state.result).toBe(result.answer);
+      // Round 2 was in flight, never answered: nothing more was asked, no summary call.
+      const callers = bed.llm.requests.map((r) => r.headers['x-cairn-step'] ?? r.headers['x-cairn-purpose']);
+      expect(callers.sort()).toEqual(['a', 'b', 'b', 'plan']);
+      expect(state.steps[1]?.usage.totalTokens).toBe(40);
+      // The step itself still closed as cancelled.
+      const child = bed.client.workflow.getHandle(`${handle.workflowId}/step-b`);
+      expect((await child.describe()).status.name).toBe('CANCELLED');
+      // The HTTP state shows it too.
+      const app = createApp({
+        version: 'test',
+        temporalHealthy: () => Promise.resolve(true),
+        agents: new AgentClient(bed.client, bed.config.taskQueue),
+      });
+      const res = await app.request(`/api/agents/${encodeURIComponent(handle.workflowId)}`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as AgentState;
+      expect(body.steps.find((s) => s.id === 'b')?.partial).toBe(PARTIAL_B);
+      // Runs of this release (their patch markers) replay with it.
+      await expectReplaysItself(handle);
+      await expectReplaysItself(child);
+      await recordHistory('agent-deadline-partial', handle);
+      await recordHistory('step-cancelled-partial', child);
+    },
+    [lookup.tool],
+  );
+});
+
+test('a cancelled agent keeps the partial result of the step it cancelled', async () => {
+  scriptMidReAct();
+  const lookup = lookupTool();
+  await withWorker(
+    bed.config,
+    async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'cancel me' });
+      await waitForState(handle, 'b in its second round', (s) => s.steps[1]?.rounds === 1);
+      await bed.llm.waitForRequests(4);
+      await handle.cancel();
+      await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+      const state = await stateOf(handle);
+      expect(state.phase).toBe('cancelled');
+      expect(state.steps.map((s) => [s.id, s.status, s.partial])).toEqual([
+        ['a', 'completed', undefined],
+        ['b', 'cancelled', PARTIAL_B],
+      ]);
+    },
+    [lookup.tool],
+  );
+});
