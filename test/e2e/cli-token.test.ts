@@ -88,3 +88,61 @@ test('cairn answer sends CAIRN_TOKEN: a viewer is refused, an approver is audite
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 });
+
+test('every command goes through the API with CAIRN_TOKEN: refused without a token, and cancel is audited as its principal', async () => {
+  const OPS = 'cli-token-of-olga-the-operator';
+  const app = tokenApp(bed.client, bed.config.taskQueue, [
+    { principal: 'olga', name: 'Olga Ops', roles: ['operator'], token: OPS },
+    { principal: 'vic', roles: ['viewer'], token: VIC },
+  ]);
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve({ server: s, port: info.port }),
+    );
+  });
+  // Temporal out of reach: whatever works, works through the API.
+  const via = (token?: string) => ({
+    CAIRN_API_URL: `http://127.0.0.1:${port}`,
+    TEMPORAL_ADDRESS: '127.0.0.1:1',
+    ...(token ? { CAIRN_TOKEN: token } : {}),
+  });
+  bed.llm.respondWith(byRoute({ plan: [planReply(plan([step('s1')]))], 'step:s1': [finish('done')] }));
+  try {
+    await withWorker(bed.config, async () => {
+      const agent = await startAgent(bed.client, bed.config, { task: 'Hold on', mode: { confirmPlan: true } });
+      const id = agent.workflowId;
+      await waitForInteraction(agent, 'plan.check');
+
+      for (const args of [['ls'], ['show', id], ['audit', id], ['cancel', id], ['pause', id]]) {
+        const refused = await runCairn(args, via());
+        expect([args[0], refused.code, refused.stderr]).toEqual([
+          args[0],
+          1,
+          expect.stringMatching(/^401 UNAUTHORIZED: /),
+        ]);
+      }
+      const listed = await runCairn(['ls', '--json'], via(VIC));
+      expect(listed.code).toBe(0);
+      expect((JSON.parse(listed.stdout) as { id: string }[]).map((a) => a.id)).toContain(id);
+      const shown = await runCairn(['show', id, '--json'], via(VIC));
+      expect([shown.code, (JSON.parse(shown.stdout) as { phase: string }).phase]).toEqual([0, 'awaiting_input']);
+      const viewerCancel = await runCairn(['cancel', id], via(VIC));
+      expect([viewerCancel.code, viewerCancel.stderr]).toEqual([1, expect.stringMatching(/^403 FORBIDDEN: /)]);
+      expect((await stateOf(agent)).phase).toBe('awaiting_input');
+
+      const cancelled = await runCairn(['cancel', id], via(OPS));
+      expect([cancelled.code, cancelled.stdout.trim()]).toEqual([0, `cancellation of ${id} requested`]);
+      const end = await waitForState(agent, 'the agent is cancelled', (s) => s.phase === 'cancelled');
+      expect(end.events.at(-1)).toMatchObject({
+        type: 'agent.finished',
+        message: 'cancelled by olga',
+        actor: { id: 'olga', name: 'Olga Ops', roles: ['operator'], method: 'cli' },
+      });
+      const audit = await runCairn(['audit', id], via(VIC));
+      expect(audit.code).toBe(0);
+      expect(audit.stdout).toMatch(/Z {2}cancelled by olga \(Olga Ops\) \[operator; cli\]$/m);
+    });
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
