@@ -12,6 +12,7 @@ import { followTimeline } from '../follow-timeline';
 import { completeAnswer } from './answer-source';
 import { CairnApi, cliApi } from './cairn-api';
 import { answerOverHttp } from './http-answer';
+import { cliLog } from './cli-log';
 import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
 import { formatAgentList, formatEvent, formatState } from './render';
 
@@ -132,7 +133,7 @@ export function answerCommand(
     } catch (err) {
       const line = err instanceof ClientError ? refusalLine(interactionId, err) : undefined;
       if (line === undefined) throw err;
-      console.error(line);
+      cliLog().error(line);
       return EXIT.failed;
     }
     console.log(options.signal ? `answer to ${interactionId} sent` : `answer to ${interactionId} accepted`);

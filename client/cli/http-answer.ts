@@ -7,6 +7,7 @@ import type { AgentState } from '../../workflows/agent/agent-state';
 import { completeAnswer } from './answer-source';
 import { ApiRefusal, CairnApi, type ApiTarget } from './cairn-api';
 import { EXIT } from './cli-exit';
+import { cliLog } from './cli-log';
 import { ClientError } from '../client-error';
 
 /** Answers `interactionId` of agent `id` over HTTP; prints the verdict and returns the exit code. */
@@ -23,7 +24,7 @@ export async function answerOverHttp(
     state = await api.state(id);
   } catch (err) {
     if (!(err instanceof ApiRefusal)) throw err;
-    console.error(`cannot read ${id}: ${err.message}`);
+    cliLog().error(`cannot read ${id}: ${err.message}`);
     return EXIT.failed;
   }
   const interaction = state.interactions.find((i) => i.id === interactionId);
@@ -33,7 +34,7 @@ export async function answerOverHttp(
   } catch (err) {
     const line = refusalLine(err);
     if (line === undefined) throw err;
-    console.error(`answer to ${interactionId} refused: ${line}`);
+    cliLog().error(`answer to ${interactionId} refused: ${line}`);
     return EXIT.failed;
   }
   console.log(`answer to ${interactionId} accepted`);

@@ -5,6 +5,7 @@
  * principal with method `cli` — and `cairn audit` prints it. The CLI runs as a real process; the
  * server is the real app.
  */
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { reply } from '../fake-llm/replies';
@@ -144,5 +145,36 @@ test('every command goes through the API with CAIRN_TOKEN: refused without a tok
     });
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+test('the CLI prints no secret: a token a server echoes, a password in CAIRN_API_URL', async () => {
+  const token = 'cli-secret-token-5e1f9a7c33';
+  // A server (a proxy, say) whose refusal repeats the token it was sent.
+  const echo = createServer((req, res) => {
+    const sent = req.headers.authorization ?? '';
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 'UNAUTHORIZED', message: `unknown token ${sent.slice(7)} (${sent})` } }));
+  });
+  const port = await new Promise<number>((resolve) =>
+    echo.listen(0, '127.0.0.1', () => resolve((echo.address() as AddressInfo).port)),
+  );
+  try {
+    const echoed = await runCairn(['ls'], { CAIRN_API_URL: `http://127.0.0.1:${port}`, CAIRN_TOKEN: token });
+    expect([echoed.code, echoed.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^401 UNAUTHORIZED: unknown token \[redacted\]/),
+    ]);
+    expect(echoed.stdout + echoed.stderr).not.toContain(token);
+
+    const password = 'pw-in-the-url-77';
+    const inUrl = await runCairn(['cancel', 'some-agent'], {
+      CAIRN_API_URL: `http://bob:${password}@127.0.0.1:${port}`,
+      CAIRN_TOKEN: token,
+    });
+    expect([inUrl.code, inUrl.stderr]).toEqual([1, expect.stringContaining('http://bob:[redacted]@127.0.0.1')]);
+    expect(inUrl.stdout + inUrl.stderr).not.toContain(password);
+  } finally {
+    await new Promise<void>((resolve) => echo.close(() => resolve()));
   }
 });
