@@ -11,7 +11,14 @@ import { toInteractionSpec } from './interactions/ask-user-tool';
 import type { AnswerRejection } from './interactions/answer-rejection';
 import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
 import { firstIssuePath, issueLines } from './issue-lines';
-import type { CancelRequest, HoldRequest, StepAnswer, StepHold, StepInteractionRequest, StepProgress } from './messages';
+import type {
+  CancelRequest,
+  HoldRequest,
+  StepAnswer,
+  StepHold,
+  StepInteractionRequest,
+  StepProgress,
+} from './messages';
 import { tokenUsageSchema, toolCallRecordSchema } from './state/step-run-schema';
 
 /** A parsed payload, or why it was refused (`path: message` lines joined). */
