@@ -27,9 +27,13 @@ import {
   answerSignal,
   answerUpdate,
   pauseSignal,
+  pauseUpdate,
+  recordCancelUpdate,
   resumeSignal,
+  resumeUpdate,
   stateQuery,
   type AnswerAccepted,
+  type CancelRequest,
   type HoldRequest,
 } from '../workflows/messages';
 import { AgentAwaitingInputKey, AgentCostUsdKey, AgentPhaseKey, AgentTokensKey } from '../workflows/search-attributes';
@@ -231,23 +235,41 @@ export class AgentClient {
     });
   }
 
-  /** Requests cancellation: running steps and their calls stop; the state keeps what finished. */
-  async cancel(id: string): Promise<void> {
-    await this.guard(id, () => this.handle(id).cancel());
+  /**
+   * Requests cancellation: running steps and their calls stop; the state keeps what finished.
+   * With a `by` or an `actor`, the agent first records who asks (the `recordCancel` update), so
+   * its end and the audit name them. Temporal's cancellation carries no payload: the record is
+   * best effort — an agent whose worker does not take it within the query timeout (workers
+   * down, or an older release without the update) is still cancelled, without a name.
+   */
+  async cancel(id: string, request: CancelRequest = {}): Promise<void> {
+    await this.guard(id, async () => {
+      const handle = this.handle(id);
+      if (request.by !== undefined || request.actor !== undefined) {
+        const deadline = Date.now() + this.queryTimeoutMs;
+        await this.temporal
+          .withDeadline(deadline, () => handle.executeUpdate(recordCancelUpdate, { args: [request] }))
+          .catch((err: unknown) => {
+            if (err instanceof WorkflowNotFoundError) throw err;
+          });
+      }
+      await handle.cancel();
+    });
   }
 
   /**
    * Pauses the agent: no new model or tool call starts anywhere in its tree until `resume`;
    * calls in flight finish, open interactions stay answerable. An agent that has ended throws
-   * ClientError `AGENT_FINISHED`.
+   * ClientError `AGENT_FINISHED`. With an `actor` (Cairn's HTTP API) it goes by update, so the
+   * timeline and the audit keep who paused; without, by the fire-and-forget signal.
    */
   async pause(id: string, request: HoldRequest = {}): Promise<void> {
-    await this.holdSignal(id, pauseSignal, request);
+    await this.hold(id, 'pause', request);
   }
 
   /** Lifts a `pause`: the agent goes on where it stopped. An ended agent throws `AGENT_FINISHED`. */
   async resume(id: string, request: HoldRequest = {}): Promise<void> {
-    await this.holdSignal(id, resumeSignal, request);
+    await this.hold(id, 'resume', request);
   }
 
   /** Waits for the agent's result (throws the workflow's failure). */
@@ -262,14 +284,27 @@ export class AgentClient {
     }
   }
 
-  private async holdSignal(id: string, signal: typeof pauseSignal, request: HoldRequest): Promise<void> {
+  private async hold(id: string, action: 'pause' | 'resume', request: HoldRequest): Promise<void> {
     await this.guard(id, async () => {
       const handle = this.handle(id);
-      // A signal to a closed workflow would read as "not found": say the agent has ended instead.
+      // A message to a closed workflow would read as "not found": say the agent has ended instead.
       const { status } = await handle.describe();
       if (status.name !== 'RUNNING')
         throw new ClientError('AGENT_FINISHED', `agent "${id}" has ended (${status.name})`);
-      await handle.signal(signal, request);
+      if (request.actor === undefined) {
+        await handle.signal(action === 'pause' ? pauseSignal : resumeSignal, request);
+        return;
+      }
+      const update = action === 'pause' ? pauseUpdate : resumeUpdate;
+      try {
+        await this.temporal.withDeadline(Date.now() + this.queryTimeoutMs, () =>
+          handle.executeUpdate(update, { args: [request] }),
+        );
+      } catch (err) {
+        if (!isUnansweredQuery(err)) throw err;
+        const message = `no worker took the ${action} of agent "${id}" within ${this.queryTimeoutMs / 1000} s; try again`;
+        throw new ClientError('AGENT_UNAVAILABLE', message);
+      }
     });
   }
 

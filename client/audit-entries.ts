@@ -1,7 +1,8 @@
 /**
  * The audit of an agent (docs/operations.md#who-answered-the-audit-record): every decision on
  * it, oldest first, with who and when — answered and expired interactions (kind, decision, `by`
- * and the authenticated actor with its method) and the timeline's pauses, resumes and end. Read
+ * and the authenticated actor with its method) and the timeline's pauses, resumes and end (with
+ * the actor who paused, resumed or cancelled through Cairn's HTTP API). Read
  * from the agent's state; served by `GET /api/agents/:id/audit` and printed by `cairn audit`.
  */
 import { z } from 'zod';
@@ -50,7 +51,10 @@ export function auditOf(state: AgentState): AuditEntry[] {
       },
     ];
   });
-  const events = state.events.filter((e) => DECISION_EVENTS.has(e.type)).map((e) => ({ at: e.at, what: e.message }));
+  // A pause, resume or cancellation through Cairn's HTTP API names its actor.
+  const events = state.events
+    .filter((e) => DECISION_EVENTS.has(e.type))
+    .map((e) => ({ at: e.at, what: e.message, ...(e.actor ? { by: e.actor.id, actor: e.actor } : {}) }));
   return [...answers, ...approvalsOf(state), ...policyDecisionsOf(state), ...events].sort((a, b) => a.at - b.at);
 }
 

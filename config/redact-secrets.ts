@@ -2,8 +2,9 @@
  * The one redactor for error text Cairn records: before an error message reaches workflow
  * history, agent state or a log line, it passes through here. It removes the configured
  * secrets verbatim and anything shaped like a credential (bearer tokens, well-known API key
- * formats, `key=value` pairs whose name says secret), so an endpoint that echoes a key in its
- * error message cannot leak it. Pure: usable by the worker, the client and the HTTP server.
+ * formats, `key=value` pairs whose name says secret, cookies, credentials in URLs), so an
+ * endpoint that echoes a key in its error message cannot leak it. Pure: usable by the worker,
+ * the client and the HTTP server.
  */
 
 import type { AuthConfig } from './auth-config';
@@ -27,6 +28,12 @@ const PATTERNS: readonly RegExp[] = [
   /\b(?<secret>gh[pousr]_[A-Za-z0-9]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,}|AKIA[0-9A-Z]{16}|hf_[A-Za-z0-9]{20,})/g,
   // JSON Web Tokens: three base64url parts, the first two JSON objects.
   /\b(?<secret>eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,})/g,
+  // Cookie headers, whole: `Cookie: a=1; cairn_session=…` (every value in them is a credential).
+  /(?<name>\b(?:set-)?cookie["']?\s*[:=]\s*["']?)(?<secret>[^\r\n"']+)/gi,
+  // Cairn's session and sign-in cookies wherever they are quoted alone.
+  /(?<name>\bcairn_(?:session|login)=)(?<secret>[^;\s"',]+)/g,
+  // Credentials in a URL: `https://user:password@host`.
+  /(?<name>\/\/[^/:@\s]+:)(?<secret>[^@\s/]+)(?=@)/g,
   // `api_key=…`, `"token": "…"`, `password: …` and the like.
   /(?<name>["']?\b[\w-]*(?:api[_-]?key|access[_-]?token|auth[_-]?token|secret|password|passwd|token)["']?\s*[:=]\s*["']?)(?<secret>[^\s"',;}&]{4,})/gi,
 ];

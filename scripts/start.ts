@@ -5,7 +5,7 @@
  * Prints where to look. Ctrl-C stops both.
  */
 import { loadConfigOrExit } from '../config/load-config-or-exit';
-import { serveApi } from '../client/http/serve-api';
+import { serveApi, serverLog } from '../client/http/serve-api';
 import { configuredSecrets, createRedactor } from '../config/redact-secrets';
 import { createWorker } from '../worker/create-worker';
 import { configuredVersion, describeVersion, joinDeployment } from '../worker/deployment-version';
@@ -31,8 +31,10 @@ function describePayloads(payloads: CairnConfig['payloads'], codecEndpoint: stri
   return `${compression}, ${encryption}${codecEndpoint ? `; codec server ${codecEndpoint}` : ''}`;
 }
 
+const config = loadConfigOrExit();
+const log = serverLog(config);
+
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
   installRedactingRuntime(createRedactor(configuredSecrets(config)), 'INFO', {
     metricsAddress: config.telemetry.metrics?.address,
   });
@@ -45,7 +47,7 @@ async function main(): Promise<void> {
   }
   const version = configuredVersion(config);
   const cairn = await createWorker({ config, ...(version ? { version } : {}) });
-  const api = await serveApi(config);
+  const api = await serveApi(config, log);
   const ui = config.temporal.addressConfigured ? '(your cluster’s UI)' : `http://${EMBEDDED.ip}:${EMBEDDED.uiPort}`;
   console.log(
     [
@@ -77,6 +79,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  log.error('cairn start failed', err);
   process.exit(1);
 });

@@ -5,14 +5,21 @@
  * (which would fail the workflow task on every retry and wedge the agent).
  */
 import { z } from 'zod';
-import { answerInputSchema } from './interactions/answer-input-schema';
+import { actorSchema, answerInputSchema } from './interactions/answer-input-schema';
 import { parseAskRequest } from './interactions/ask-schema';
 import { toInteractionSpec } from './interactions/ask-user-tool';
 import type { BudgetLeft } from './budget-left';
 import type { AnswerRejection } from './interactions/answer-rejection';
 import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
 import { firstIssuePath, issueLines } from './issue-lines';
-import type { HoldRequest, StepAnswer, StepHold, StepInteractionRequest, StepProgress } from './messages';
+import type {
+  CancelRequest,
+  HoldRequest,
+  StepAnswer,
+  StepHold,
+  StepInteractionRequest,
+  StepProgress,
+} from './messages';
 import { tokenUsageSchema, toolCallRecordSchema } from './state/step-run-schema';
 import { MAX_PARTIAL_CHARS } from './step/partial-result';
 
@@ -77,9 +84,22 @@ export const parseStepAnswer = (value: unknown): Parsed<StepAnswer> => parseWith
 
 const holdRequestSchema = z.object({ by: z.string().max(MAX_ID).optional(), reason: z.string().max(2000).optional() });
 
-/** The public `pause` and `resume` signals' payload; absent means neither who nor why. */
+/**
+ * The public `pause` and `resume` signals' payload; absent means neither who nor why. An
+ * `actor` in it is dropped (zod strips unknown keys): a signal cannot claim a principal.
+ */
 export const parseHoldRequest = (value: unknown): Parsed<HoldRequest> =>
   value === undefined || value === null ? { ok: true, value: {} } : parseWith(holdRequestSchema, value);
+
+const actedRequestSchema = holdRequestSchema.extend({ actor: actorSchema.optional() });
+
+/** The `pause` and `resume` updates' payload: as the signals', plus the actor Cairn's HTTP API authenticated. */
+export const parseActedHoldRequest = (value: unknown): Parsed<HoldRequest> =>
+  value === undefined || value === null ? { ok: true, value: {} } : parseWith(actedRequestSchema, value);
+
+/** The `recordCancel` update's payload. */
+export const parseCancelRequest = (value: unknown): Parsed<CancelRequest> =>
+  value === undefined || value === null ? { ok: true, value: {} } : parseWith(actedRequestSchema, value);
 
 const budgetLeftSchema = z.object({ tokens: z.number().optional(), costUsd: z.number().optional() });
 

@@ -2,14 +2,17 @@
  * Every Temporal message of Cairn, defined once (docs/contracts.md#messages). Clients, the CLI, the web app and
  * tests use these objects, never string literals.
  *
- * Public: signal and update `answer`, query `state`, signals `pause` and `resume`.
+ * Public: signal and update `answer`, query `state`, signals and updates `pause` and `resume`,
+ * update `recordCancel`.
  * Internal: `conversation` (read by the LLM activity so conversations never travel as activity
  * input) and the step ↔ agent signals that route a step's questions through
  * the agent, which owns every interaction.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { z } from 'zod';
 import type { AgentState } from './agent/agent-state';
 import type { BudgetLeft } from './budget-left';
+import type { actorSchema } from './interactions/answer-input-schema';
 import type { AnswerInput, Answer, InteractionSpec } from './interactions/interaction-types';
 import type { LlmMessage, TokenUsage } from './llm-types';
 import type { ToolCallRecord } from './tools/tool-types';
@@ -26,10 +29,36 @@ export const pauseSignal = defineSignal<[HoldRequest?]>('pause');
 /** Lift an operator's `pause`; work goes on where it stopped. */
 export const resumeSignal = defineSignal<[HoldRequest?]>('resume');
 
-/** Who pauses or resumes, and why (both free text, kept on the timeline). */
+/**
+ * Pause or resume as an authenticated principal: Cairn's HTTP API sends these (with the actor it
+ * authenticated) instead of the signals, so the timeline and the audit name who did it. The
+ * signals' payloads never carry an actor (one in them is dropped).
+ */
+export const pauseUpdate = defineUpdate<void, [HoldRequest]>('pause');
+export const resumeUpdate = defineUpdate<void, [HoldRequest]>('resume');
+
+/**
+ * Records who is about to cancel the agent. Temporal's cancellation carries no payload, so a
+ * client sends this first and then requests the cancellation; the agent's end (`cancelled`)
+ * then names them. It cancels nothing by itself.
+ */
+export const recordCancelUpdate = defineUpdate<void, [CancelRequest]>('recordCancel');
+
+/** Who acted, as Cairn's HTTP API authenticated them (id, name, roles, method). */
+export type Actor = z.infer<typeof actorSchema>;
+
+/** Who pauses or resumes, and why (both free text, kept on the timeline); `actor` only by update. */
 export interface HoldRequest {
   by?: string;
   reason?: string;
+  actor?: Actor;
+}
+
+/** Who cancels, and why; the audit keeps it with the agent's end. */
+export interface CancelRequest {
+  by?: string;
+  reason?: string;
+  actor?: Actor;
 }
 
 export interface AnswerAccepted {

@@ -1,14 +1,18 @@
 /**
- * `cairn ls`, `show`, `watch`, `answer`, `cancel`, `pause` and `resume`: thin commands over the client library.
- * Each resolves with its exit code (see cli-exit.ts).
+ * `cairn ls`, `show`, `watch`, `answer`, `cancel`, `pause` and `resume`: thin commands over the
+ * client library — or, with CAIRN_API_URL set, over Cairn's HTTP API with CAIRN_TOKEN
+ * (cairn-api.ts). Each resolves with its exit code (see cli-exit.ts).
  */
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
-import type { AgentPhase } from '../../workflows/agent/agent-state';
+import type { AgentPhase, AgentState } from '../../workflows/agent/agent-state';
 import { AGENT_PHASES, isTerminalPhase } from '../../workflows/state/agent-phases';
-import { AgentClient } from '../agent-client';
+import { AgentClient, type AgentVersion } from '../agent-client';
 import { ClientError } from '../client-error';
+import { followTimeline } from '../follow-timeline';
 import { completeAnswer } from './answer-source';
-import { answerOverHttp, cliApi } from './http-answer';
+import { CairnApi, cliApi } from './cairn-api';
+import { answerOverHttp } from './http-answer';
+import { cliLog } from './cli-log';
 import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
 import { formatAgentList, formatEvent, formatState } from './render';
 
@@ -31,21 +35,59 @@ export function listCommand(options: { phase?: string; waiting?: boolean; json?:
   if (phase !== undefined && !PHASES.some((p) => p === phase)) {
     throw new UsageError(`--phase must be one of ${PHASES.join(', ')}; got "${phase}"`);
   }
-  return withClient(async (client) => {
-    const agents = await client.list({
-      ...(phase !== undefined ? { phase: phase as AgentPhase } : {}),
-      ...(options.waiting ? { awaitingInput: true } : {}),
-    });
-    console.log(options.json ? JSON.stringify(agents, null, 2) : formatAgentList(agents));
+  const filter = {
+    ...(phase !== undefined ? { phase: phase as AgentPhase } : {}),
+    ...(options.waiting ? { awaitingInput: true } : {}),
+  };
+  return withAgents(async (agents) => {
+    const list = await agents.list(filter);
+    console.log(options.json ? JSON.stringify(list, null, 2) : formatAgentList(list));
     return EXIT.ok;
   });
 }
 
+/**
+ * What the read-and-control commands call: the HTTP API (CAIRN_API_URL set, CAIRN_TOKEN sent)
+ * or the client library straight to Temporal.
+ */
+interface Agents {
+  list: CairnApi['list'];
+  state(id: string, afterSeq?: number): Promise<AgentState>;
+  version(id: string): Promise<AgentVersion | undefined>;
+  cancel(id: string): Promise<void>;
+  hold(action: 'pause' | 'resume', id: string, request: { by?: string; reason?: string }): Promise<void>;
+}
+
+/** Runs `body` with the API when CAIRN_API_URL is set, else with a connected client. */
+export async function withAgents<T>(body: (agents: Agents) => Promise<T>): Promise<T> {
+  const target = cliApi();
+  if (target) {
+    const api = new CairnApi(target);
+    return body({
+      list: (filter) => api.list(filter),
+      state: (id, afterSeq) => api.state(id, afterSeq),
+      version: async (id) => (await api.state(id)).version,
+      cancel: (id) => api.cancel(id),
+      hold: (action, id, request) => api.hold(action, id, request),
+    });
+  }
+  return withClient((client) =>
+    body({
+      list: (filter) => client.list(filter),
+      state: (id, afterSeq) => client.state(id, afterSeq),
+      version: (id) => client.version(id),
+      cancel: (id) => client.cancel(id),
+      hold: (action, id, request) => client[action](id, request),
+    }),
+  );
+}
+
 /** `cairn show <id>`: the agent's state. */
 export function showCommand(id: string, options: { json?: boolean }): Promise<number> {
-  return withClient(async (client) => {
-    const state = await client.state(id);
-    const version = await client.version(id);
+  return withAgents(async (agents) => {
+    // Over the API the full state carries the version; the client library asks for it apart.
+    const { version: carried, ...state } = (await agents.state(id)) as AgentState & { version?: AgentVersion };
+    const version = carried ?? (cliApi() ? undefined : await agents.version(id));
     const on = version ? `version: ${version.buildId} (deployment ${version.deploymentName}, ${version.behavior})` : '';
     console.log(
       options.json
@@ -58,11 +100,11 @@ export function showCommand(id: string, options: { json?: boolean }): Promise<nu
 
 /** `cairn watch <id>`: timeline events until the agent ends; exits like `run` by how it ended. */
 export function watchCommand(id: string, options: { json?: boolean }): Promise<number> {
-  return withClient(async (client) => {
-    for await (const event of client.watch(id)) {
-      console.log(options.json ? JSON.stringify(event) : formatEvent(event));
+  return withAgents(async (agents) => {
+    for await (const state of followTimeline((after) => agents.state(id, after), { intervalMs: 500 })) {
+      for (const event of state.events) console.log(options.json ? JSON.stringify(event) : formatEvent(event));
     }
-    const { phase } = await client.state(id, Number.MAX_SAFE_INTEGER);
+    const { phase } = await agents.state(id, Number.MAX_SAFE_INTEGER);
     return isTerminalPhase(phase) ? exitCodeOf(phase) : EXIT.ok;
   });
 }
@@ -91,7 +133,7 @@ export function answerCommand(
     } catch (err) {
       const line = err instanceof ClientError ? refusalLine(interactionId, err) : undefined;
       if (line === undefined) throw err;
-      console.error(line);
+      cliLog().error(line);
       return EXIT.failed;
     }
     console.log(options.signal ? `answer to ${interactionId} sent` : `answer to ${interactionId} accepted`);
@@ -108,8 +150,8 @@ function refusalLine(interactionId: string, err: ClientError): string | undefine
 
 /** `cairn cancel <id>`: requests cancellation; running steps stop, finished work is kept. */
 export function cancelCommand(id: string): Promise<number> {
-  return withClient(async (client) => {
-    await client.cancel(id);
+  return withAgents(async (agents) => {
+    await agents.cancel(id);
     console.log(`cancellation of ${id} requested`);
     return EXIT.ok;
   });
@@ -120,12 +162,12 @@ export function cancelCommand(id: string): Promise<number> {
  * until resumed; open questions stay answerable. An agent that has ended is refused (exit 1).
  */
 export function holdCommand(action: 'pause' | 'resume', id: string, options: { by?: string; reason?: string }) {
-  return withClient(async (client) => {
+  return withAgents(async (agents) => {
     const request = {
       ...(options.by !== undefined ? { by: options.by } : {}),
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
     };
-    await client[action](id, request);
+    await agents.hold(action, id, request);
     console.log(`${action} of ${id} requested`);
     return EXIT.ok;
   });

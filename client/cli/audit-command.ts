@@ -5,6 +5,7 @@
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
 import { AgentClient } from '../agent-client';
 import { auditOf, type AuditEntry } from '../audit-entries';
+import { CairnApi, cliApi } from './cairn-api';
 import { EXIT } from './cli-exit';
 
 /** One entry as a line: time, what, decision, who. */
@@ -17,16 +18,24 @@ export function formatAuditEntry(entry: AuditEntry): string {
       : '';
   const decision = entry.decision ? `: ${entry.decision}` : '';
   const id = entry.interactionId ? `${entry.interactionId} ` : '';
-  return `${new Date(entry.at).toISOString()}  ${id}${entry.what}${decision}${who}`;
+  // A timeline message that names its actor ("cancelled by olga") names them once, at the end.
+  const what = actor ? entry.what.replace(` by ${actor.id}`, '') : entry.what;
+  return `${new Date(entry.at).toISOString()}  ${id}${what}${decision}${who}`;
 }
 
-/** Prints the audit of agent `id`. */
+/** Prints the audit of agent `id`: from the HTTP API with CAIRN_API_URL (sending CAIRN_TOKEN), else from Temporal. */
 export async function auditCommand(id: string, options: { json?: boolean }): Promise<number> {
+  const entries = await auditEntries(id);
+  console.log(options.json ? JSON.stringify({ id, entries }, null, 2) : entries.map(formatAuditEntry).join('\n'));
+  return EXIT.ok;
+}
+
+async function auditEntries(id: string): Promise<AuditEntry[]> {
+  const target = cliApi();
+  if (target) return new CairnApi(target).audit(id);
   const client = await AgentClient.connect(loadConfigOrExit());
   try {
-    const entries = auditOf(await client.state(id));
-    console.log(options.json ? JSON.stringify({ id, entries }, null, 2) : entries.map(formatAuditEntry).join('\n'));
-    return EXIT.ok;
+    return auditOf(await client.state(id));
   } finally {
     await client.close();
   }

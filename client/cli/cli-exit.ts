@@ -3,6 +3,7 @@
  * such as an unknown agent or a rejected answer), 2 bad usage or configuration, 3 cancelled.
  */
 import { ClientError } from '../client-error';
+import { ApiRefusal } from './cairn-api';
 import type { RunOutcome } from './drive-agent';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 3, interrupted: 130 } as const;
@@ -24,6 +25,7 @@ export function exitCodeOf(status: RunOutcome['status']): number {
 export function exitCodeForError(err: unknown): number {
   if (err instanceof UsageError) return EXIT.usage;
   if (err instanceof ClientError && err.code === 'INVALID_INPUT') return EXIT.usage;
+  if (err instanceof ApiRefusal && err.code === 'INVALID_INPUT') return EXIT.usage;
   return EXIT.failed;
 }
 

@@ -17,6 +17,7 @@ import {
   watchCommand,
 } from './agent-commands';
 import { auditCommand } from './audit-command';
+import { cliLog } from './cli-log';
 import { EXIT, exitCodeForError } from './cli-exit';
 import { deployPromoteCommand, deployStatusCommand } from './deploy-command';
 import { runCommand, type RunOptions } from './run-command';
@@ -150,6 +151,6 @@ deploy
   .action((options: { buildId?: string; ramp?: string }) => exitWith(deployPromoteCommand(options)));
 
 program.parseAsync().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : String(err));
+  cliLog().error(err instanceof Error ? err.message : String(err));
   process.exit(err instanceof ConfigError ? EXIT.usage : exitCodeForError(err));
 });

@@ -8,7 +8,8 @@ import { loadConfigOrExit } from '../../config/load-config-or-exit';
 import { AgentClient } from '../agent-client';
 import { InputEndedError, type AnswerSource } from './answer-source';
 import { EXIT, exitCodeOf } from './cli-exit';
-import { driveAgent, type RunOutcome } from './drive-agent';
+import { CairnApi, cliApi } from './cairn-api';
+import { driveAgent, type AgentPort, type RunOutcome } from './drive-agent';
 import { isPromptExit } from './prompter';
 import { PromptingAnswers } from './prompting-answers';
 import { formatEvent, formatUsage } from './render';
@@ -24,26 +25,36 @@ export interface RunOptions {
   by?: string;
 }
 
-/** Runs the command; resolves with the exit code. */
+/**
+ * Runs the command; resolves with the exit code. With CAIRN_API_URL set it goes through Cairn's
+ * HTTP API with CAIRN_TOKEN: the token's principal starts the agent and answers (its `by` is the
+ * principal unless `--by` says otherwise, which the server refuses unless it is the same).
+ */
 export async function runCommand(task: string, options: RunOptions): Promise<number> {
+  const mode = { plan: options.plan, ask: options.ask ?? false, confirmPlan: options.confirmPlan ?? false };
+  const target = cliApi();
+  if (target) {
+    const api = new CairnApi(target);
+    const id = await api.start({ task, mode });
+    return follow(api, id, options, options.by);
+  }
   const client = await AgentClient.connect(loadConfigOrExit());
   try {
-    const mode = { plan: options.plan, ask: options.ask ?? false, confirmPlan: options.confirmPlan ?? false };
     const id = await client.start({ task, mode });
-    return await follow(client, id, options);
+    return await follow(client, id, options, options.by ?? defaultAnswerer());
   } finally {
     await client.close();
   }
 }
 
 /** Follows the started agent; an interrupted session leaves the agent running. */
-async function follow(client: AgentClient, id: string, options: RunOptions): Promise<number> {
+async function follow(client: AgentPort, id: string, options: RunOptions, by: string | undefined): Promise<number> {
   const progress = options.json ? process.stderr : process.stdout;
   const note = (message: string) => process.stderr.write(`${message}\n`);
   progress.write(`agent ${id} started\n`);
   try {
     const outcome = await driveAgent(client, id, answerSource(progress, note), {
-      by: options.by ?? defaultAnswerer(),
+      ...(by !== undefined ? { by } : {}),
       onEvent: (event) => progress.write(`${formatEvent(event)}\n`),
       onNotice: note,
     });

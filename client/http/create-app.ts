@@ -16,7 +16,8 @@ import type { PayloadSettings } from '../../config/payload-config';
 import { registerAuditRoute } from './routes/audit';
 import { registerCodecRoutes, type CodecAuditRecord } from './routes/codec';
 import { registerMeRoute } from './routes/me';
-import { handleError, handleNotFound, sendError, validationHook } from './errors';
+import { errorHandler, handleNotFound, sendError, validationHook } from './errors';
+import { createLog, type Log } from '../redacted-log';
 import { LOOPBACK_HOST_NAMES, requireAllowedHost } from './host-guard';
 import { registerAgentRoutes } from './routes/agents';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
@@ -44,8 +45,10 @@ export interface AppDeps {
   eventTiming?: Partial<EventStreamTiming>;
   /** The payload codecs the codec server runs (config.payloads); compression only by default. */
   payloads?: PayloadSettings;
-  /** Where codec decodes are audited; a JSON line on stdout by default. */
+  /** Where codec decodes are audited; a JSON line on the log by default. */
   codecAudit?: (record: CodecAuditRecord) => void;
+  /** The redacting log every line of the server goes to; by default on stdout / stderr, redacting `apiToken`. */
+  log?: Log;
 }
 
 /** The codec server's request limit: the Temporal UI decodes a page of history in one request. */
@@ -76,7 +79,8 @@ const healthRoute = createRoute({
 /** Builds the app; the caller serves it (see main.ts). */
 export function createApp(deps: AppDeps): OpenAPIHono {
   const app = new OpenAPIHono<Env>({ defaultHook: validationHook });
-  app.onError(handleError);
+  const log = deps.log ?? createLog([deps.apiToken]);
+  app.onError(errorHandler(log));
   app.notFound(handleNotFound);
   app.use('*', requireAllowedHost(deps.allowedHosts ?? LOOPBACK_HOST_NAMES, [healthRoute.path]));
   const auth = deps.auth ?? apiTokenAuthentication(deps.apiToken);
@@ -108,7 +112,8 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   registerAgentRoutes(app, deps.agents);
   registerAuditRoute(app, deps.agents);
   registerEventRoutes(app, deps.agents, { ...defaultEventTiming, ...deps.eventTiming });
-  registerCodecRoutes(app, { payloads, ...(deps.codecAudit ? { audit: deps.codecAudit } : {}) });
+  const codecAudit = deps.codecAudit ?? ((record: CodecAuditRecord) => log.info(JSON.stringify(record)));
+  registerCodecRoutes(app, { payloads, audit: codecAudit });
   documentApi(app, deps.version, auth.mode !== 'none');
   auth.oidc?.registerRoutes(app);
   registerWebRoutes(app);

@@ -11,6 +11,7 @@ import type { ZodError } from 'zod';
 import { firstIssuePath, issueLines } from '../../workflows/issue-lines';
 import { ClientError, type ClientErrorCode } from '../client-error';
 import type { ErrorCode } from '../../workflows/error-codes';
+import type { Log } from '../redacted-log';
 
 /** Every error code the API answers with: the client library's and the edge's own (all in error-codes.ts). */
 export type ApiErrorCode =
@@ -87,16 +88,30 @@ export function validationHook(result: { success: true } | { success: false; err
 export const handleNotFound: NotFoundHandler = (c) =>
   sendError(c, 'NOT_FOUND', `no route ${c.req.method} ${c.req.path}`);
 
-/** Thrown errors: coded client errors keep their code; hono's own become their status's code. */
-export const handleError: ErrorHandler = (err, c) => {
-  if (err instanceof ClientError || err instanceof ApiFailure) return sendError(c, err.code, err.message, err.field);
-  // The body validator's media-type gate says only "Unsupported Media Type": say what is expected.
-  if (err instanceof HTTPException && err.status === 415)
-    return sendError(c, 'UNSUPPORTED_MEDIA_TYPE', 'expected a JSON body with "Content-Type: application/json"');
-  if (err instanceof HTTPException) return sendError(c, codeOfStatus(err.status), err.message);
-  console.error('HTTP API error', err);
-  return sendError(c, 'INTERNAL', 'internal error');
-};
+/**
+ * Thrown errors: coded client errors keep their code; hono's own become their status's code.
+ * Anything else is a 500, logged through the redacting log — with the request's own bearer token
+ * and cookie values redacted too, should the error repeat them — and never sent to the client.
+ */
+export function errorHandler(log: Log): ErrorHandler {
+  return (err, c) => {
+    if (err instanceof ClientError || err instanceof ApiFailure) return sendError(c, err.code, err.message, err.field);
+    // The body validator's media-type gate says only "Unsupported Media Type": say what is expected.
+    if (err instanceof HTTPException && err.status === 415)
+      return sendError(c, 'UNSUPPORTED_MEDIA_TYPE', 'expected a JSON body with "Content-Type: application/json"');
+    if (err instanceof HTTPException) return sendError(c, codeOfStatus(err.status), err.message);
+    log.error(`HTTP API error (${c.req.method} ${c.req.path})`, err, requestSecrets(c));
+    return sendError(c, 'INTERNAL', 'internal error');
+  };
+}
+
+/** The credentials a request carries: its Authorization value (and the token in it) and its cookie values. */
+export function requestSecrets(c: Context): string[] {
+  const authorization = c.req.header('authorization');
+  const token = authorization?.replace(/^\S+\s+/, '');
+  const cookies = (c.req.header('cookie') ?? '').split(';').map((pair) => pair.slice(pair.indexOf('=') + 1).trim());
+  return [authorization, token, ...cookies].filter((s): s is string => s !== undefined && s.length > 0);
+}
 
 function codeOfStatus(status: number): ApiErrorCode {
   if (status === 400) return 'INVALID_INPUT';

@@ -3,12 +3,14 @@
  * authentication of CAIRN_AUTH (docs/operations.md#authentication-and-roles).
  */
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
-import { serveApi } from './serve-api';
+import { serveApi, serverLog } from './serve-api';
+
+const config = loadConfigOrExit();
+const log = serverLog(config);
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
-  const api = await serveApi(config);
-  console.log(`Cairn API on ${api.url} (OpenAPI at /api/openapi.json, authentication: ${config.auth.mode})`);
+  const api = await serveApi(config, log);
+  log.info(`Cairn API on ${api.url} (OpenAPI at /api/openapi.json, authentication: ${config.auth.mode})`);
   const stop = () => void api.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -16,6 +18,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   // A refusal to start (authentication off on a public address, a bad tokens file) is one line.
-  console.error(err instanceof Error ? `cairn web: ${err.message}` : err);
+  log.error(err instanceof Error ? `cairn web: ${err.message}` : 'cairn web', err instanceof Error ? undefined : err);
   process.exit(1);
 });

@@ -8,6 +8,11 @@ import { AgentClient } from '../agent-client';
 import { createAuthenticator } from './auth/create-authenticator';
 import { createApp } from './create-app';
 import { allowedHostNames } from './host-guard';
+import { configuredSecrets } from '../../config/redact-secrets';
+import { createLog, type Log } from '../redacted-log';
+
+/** The server's log: every configured secret (API tokens, the OIDC client secret, keys) redacted. */
+export const serverLog = (config: CairnConfig): Log => createLog(configuredSecrets(config));
 
 export interface ApiServer {
   url: string;
@@ -18,14 +23,15 @@ export interface ApiServer {
  * Connects to Temporal and listens on `config.http`. Refuses to start (throws, saying why) when
  * authentication is off on an address other machines reach, or its setup fails.
  */
-export async function serveApi(config: CairnConfig): Promise<ApiServer> {
-  const auth = await createAuthenticator(config.auth, config.http.host);
+export async function serveApi(config: CairnConfig, log: Log = serverLog(config)): Promise<ApiServer> {
+  const auth = await createAuthenticator(config.auth, config.http.host, log);
   const agents = await AgentClient.connect(config);
   const app = createApp({
     version,
     agents,
     allowedHosts: allowedHostNames(config.http.host, config.http.allowedHosts),
     auth,
+    log,
     payloads: config.payloads,
     // A round trip to the frontend on the client's own connection (no second connection).
     temporalHealthy: async () => {

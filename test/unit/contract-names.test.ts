@@ -51,6 +51,10 @@ test('messages: signal and update `answer`, query `state`, and the internal ones
       ['stateQuery', 'query', 'state'],
       ['pauseSignal', 'signal', 'pause'],
       ['resumeSignal', 'signal', 'resume'],
+      // Cairn's HTTP API: pause, resume and the cancellation's record, with the actor it authenticated.
+      ['pauseUpdate', 'update', 'pause'],
+      ['resumeUpdate', 'update', 'resume'],
+      ['recordCancelUpdate', 'update', 'recordCancel'],
       // Internal, but workflows already running (and recorded histories) send and expect them.
       ['conversationQuery', 'query', 'conversation'],
       ['stepAnswerSignal', 'signal', 'stepAnswer'],

@@ -24,6 +24,14 @@ test.each([
   ],
   ['a PEM key cut short', 'got -----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIO', 'got [redacted]'],
   ['a password pair', 'password=hunter22 user=bob', 'password=[redacted] user=bob'],
+  ['a cookie header', 'headers: { cookie: theme=dark; cairn_session=abc123XYZ }', 'headers: { cookie: [redacted]'],
+  ['a JSON cookie field', '{"cookie":"cairn_session=abc123XYZ","host":"x"}', '{"cookie":"[redacted]","host":"x"}'],
+  ['a session cookie alone', 'sid cairn_session=Zk3-9_aQ; Path=/', 'sid cairn_session=[redacted]; Path=/'],
+  [
+    'a password in a URL',
+    'cannot fetch https://bob:s3cret-pw@api.example.com/x',
+    'cannot fetch https://bob:[redacted]@api.example.com/x',
+  ],
 ])('removes %s', (_what, text, expected) => {
   expect(redact(text)).toBe(expected);
 });

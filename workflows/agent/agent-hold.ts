@@ -11,8 +11,17 @@
 import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
 import type { BudgetLeft } from '../budget-left';
 import { stepWorkflowId } from '../ids';
-import { parseHoldRequest } from '../message-payloads';
-import { pauseSignal, resumeSignal, stepHoldSignal, type HoldRequest, type StepHold } from '../messages';
+import { workflowFailure } from '../failures';
+import { parseActedHoldRequest, parseHoldRequest } from '../message-payloads';
+import {
+  pauseSignal,
+  pauseUpdate,
+  resumeSignal,
+  resumeUpdate,
+  stepHoldSignal,
+  type HoldRequest,
+  type StepHold,
+} from '../messages';
 import { isActiveStep } from '../plan/step-transitions';
 import type { HOLD_REASONS } from '../state/agent-state-schema';
 import { isTerminalPhase, type AgentEvent, type AgentState } from './agent-state';
@@ -34,10 +43,34 @@ export interface HoldContext {
 export class AgentHold {
   constructor(private readonly ctx: HoldContext) {}
 
-  /** Registers the public `pause` and `resume` signals. */
+  /**
+   * Registers the public `pause` and `resume` signals and updates. The updates are how Cairn's
+   * HTTP API pauses and resumes: they carry the actor it authenticated, which the timeline and
+   * the audit keep; a bad payload is refused by the validator before anything is recorded.
+   */
   serve(): this {
     setHandler(pauseSignal, (raw) => this.onSignal('pause', raw));
     setHandler(resumeSignal, (raw) => this.onSignal('resume', raw));
+    for (const [update, kind] of [
+      [pauseUpdate, 'pause'],
+      [resumeUpdate, 'resume'],
+    ] as const) {
+      setHandler(
+        update,
+        (raw) => {
+          const parsed = parseActedHoldRequest(raw);
+          if (!parsed.ok) return; // the validator refused it already
+          if (kind === 'pause') this.hold('pause', parsed.value);
+          else this.release('pause', parsed.value);
+        },
+        {
+          validator: (raw: unknown) => {
+            const parsed = parseActedHoldRequest(raw);
+            if (!parsed.ok) throw workflowFailure('INVALID_INPUT', `${kind}: ${parsed.error}`);
+          },
+        },
+      );
+    }
     return this;
   }
 
@@ -63,10 +96,12 @@ export class AgentHold {
     state.hold.reasons.push(reason);
     if (request.by !== undefined) state.hold.by = request.by;
     if (request.reason !== undefined) state.hold.reason = request.reason;
+    if (request.actor !== undefined) state.hold.actor = request.actor;
     state.phase = 'paused';
     const who = request.by ? ` by ${request.by}` : '';
     const why = request.reason ? `: ${request.reason}` : '';
-    this.ctx.announce({ type: 'agent.paused', message: `paused (${reason})${who}${why}` });
+    const actor = request.actor ? { actor: request.actor } : {};
+    this.ctx.announce({ type: 'agent.paused', message: `paused (${reason})${who}${why}`, ...actor });
     if (!wasHeld) this.tellSteps(true);
     this.ctx.changed();
   }
@@ -78,7 +113,8 @@ export class AgentHold {
     if (!hold?.reasons.includes(reason)) return;
     hold.reasons = hold.reasons.filter((r) => r !== reason);
     const who = request.by ? ` by ${request.by}` : '';
-    this.ctx.announce({ type: 'agent.resumed', message: `${reason} hold lifted${who}` });
+    const actor = request.actor ? { actor: request.actor } : {};
+    this.ctx.announce({ type: 'agent.resumed', message: `${reason} hold lifted${who}`, ...actor });
     if (hold.reasons.length > 0) return;
     delete state.hold;
     if (!isTerminalPhase(state.phase)) state.phase = hold.resumePhase;

@@ -6,8 +6,9 @@
  */
 import { CancellationScope, setHandler, workflowInfo } from '@temporalio/workflow';
 import { Conversations } from '../conversation';
-import { parseStepProgress } from '../message-payloads';
-import { stateQuery, stepProgressSignal } from '../messages';
+import { workflowFailure } from '../failures';
+import { parseCancelRequest, parseStepProgress } from '../message-payloads';
+import { recordCancelUpdate, stateQuery, stepProgressSignal } from '../messages';
 import { carryConversation } from '../rollover/carry-conversation';
 import type { ToolInfo } from '../tools/tool-types';
 import { workflowTime } from '../workflow-time';
@@ -118,6 +119,22 @@ export class AgentRun {
     this.deadline.serve();
     this.conversations.serve();
     setHandler(stateQuery, (args) => stateSince(this.state, args?.afterSeq));
+    // Who is about to cancel: state only (no command), read by the agent's end.
+    setHandler(
+      recordCancelUpdate,
+      (raw) => {
+        const parsed = parseCancelRequest(raw);
+        if (parsed.ok) this.state.cancelRequest = { at: workflowTime(), ...parsed.value };
+      },
+      {
+        validator: (raw: unknown) => {
+          const parsed = parseCancelRequest(raw);
+          if (!parsed.ok) throw workflowFailure('INVALID_INPUT', `recordCancel: ${parsed.error}`);
+          if (isTerminalPhase(this.state.phase))
+            throw workflowFailure('AGENT_FINISHED', `the agent has ended (${this.state.phase})`);
+        },
+      },
+    );
     setHandler(stepProgressSignal, (raw) => {
       const parsed = parseStepProgress(raw);
       if (parsed.ok) {

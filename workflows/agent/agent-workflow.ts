@@ -90,12 +90,19 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
   return { status: 'completed', answer: state.result, usage: state.usage };
 }
 
-/** The agent was cancelled (by a request or its own expiry policy): it keeps what finished. */
+/**
+ * The agent was cancelled (by a request or its own expiry policy): it keeps what finished. A
+ * request that a `recordCancel` update announced names who asked (state only: no command).
+ */
 function cancel(run: AgentRun): void {
   run.hold.drop();
   run.board.cancelActive();
   run.desk.closeAll('the agent was cancelled');
-  run.event({ type: 'agent.finished', message: run.stopReason ? `cancelled: ${run.stopReason}` : 'cancelled' });
+  const asked = run.stopReason === undefined ? run.state.cancelRequest : undefined;
+  const who = asked?.actor?.id ?? asked?.by;
+  const why = asked?.reason ? `: ${asked.reason}` : '';
+  const message = run.stopReason ? `cancelled: ${run.stopReason}` : `cancelled${who ? ` by ${who}` : ''}${why}`;
+  run.event({ type: 'agent.finished', message, ...(asked?.actor ? { actor: asked.actor } : {}) });
   run.setPhase('cancelled');
 }
 

@@ -5,6 +5,7 @@
  * OpenAPI document is built from these schemas. Pure zod: safe in the workflow sandbox.
  */
 import { z } from 'zod';
+import { actorSchema } from '../interactions/answer-input-schema';
 import { interactionSchema } from '../interactions/interaction-schema';
 import { planSchema } from '../plan/plan-schema';
 import { AGENT_PHASES } from './agent-phases';
@@ -52,6 +53,8 @@ export const agentEventSchema = z.object({
   message: z.string(),
   stepId: z.string().optional(),
   interactionId: z.string().optional(),
+  /** Who paused, resumed or cancelled, as Cairn's HTTP API authenticated them (by update only). */
+  actor: actorSchema.optional(),
 });
 
 /** Why an agent is held: an operator's `pause`, a spent budget, or both. */
@@ -63,6 +66,16 @@ export const agentHoldSchema = z.object({
   resumePhase: agentPhaseSchema,
   by: z.string().optional(),
   reason: z.string().optional(),
+  /** Who paused it, when they came through Cairn's HTTP API. */
+  actor: actorSchema.optional(),
+});
+
+/** Who asked to cancel the agent (the `recordCancel` update), kept for its end and the audit. */
+export const cancelRequestSchema = z.object({
+  at: z.number(),
+  by: z.string().optional(),
+  reason: z.string().optional(),
+  actor: actorSchema.optional(),
 });
 
 /** The agent state: plain JSON only, so it survives queries and continue-as-new. */
@@ -100,4 +113,6 @@ export const agentStateSchema = z.object({
   deadlineAt: z.number().optional(),
   /** Why the agent ended early, when it ended as `stopped` (`budget`, `deadline`). */
   stopReason: z.string().optional(),
+  /** Who asked to cancel it, recorded just before the cancellation was requested. */
+  cancelRequest: cancelRequestSchema.optional(),
 });

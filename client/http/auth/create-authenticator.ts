@@ -8,9 +8,16 @@ import { noAuthentication, type Authenticator } from './authenticate';
 import { OidcProvider } from './oidc';
 import { SessionStore } from './sessions';
 import { readTokensFile, TokenTable } from './token-table';
+import { createLog, type Log } from '../../redacted-log';
 
 /** The authenticator for `auth`, for a server listening on `listenHost`. */
-export async function createAuthenticator(auth: AuthConfig, listenHost: string): Promise<Authenticator> {
+export async function createAuthenticator(
+  auth: AuthConfig,
+  listenHost: string,
+  log: Log = createLog(
+    auth.mode === 'none' ? [] : [auth.apiToken, auth.mode === 'oidc' ? auth.oidc.clientSecret : undefined],
+  ),
+): Promise<Authenticator> {
   const refusal = refuseUnauthenticated(auth, listenHost);
   if (refusal !== undefined) throw new Error(refusal);
   if (auth.mode === 'none') return noAuthentication();
@@ -18,7 +25,7 @@ export async function createAuthenticator(auth: AuthConfig, listenHost: string):
   const sessions = new SessionStore();
   if (auth.mode === 'tokens') return { mode: 'tokens', tokens, sessions };
   try {
-    const oidc = await OidcProvider.discover(auth.oidc, sessions);
+    const oidc = await OidcProvider.discover(auth.oidc, sessions, log);
     return { mode: 'oidc', tokens, sessions, oidc };
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);

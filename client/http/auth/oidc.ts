@@ -12,8 +12,10 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import * as openid from 'openid-client';
 import type { OidcSettings } from '../../../config/auth-config';
 import { isLoopbackHost } from '../../../config/auth-config';
+import { requestSecrets } from '../errors';
 import { cookieOptions, type SessionStore } from './sessions';
 import { rolesFrom, type Principal } from './principal';
+import type { Log } from '../../redacted-log';
 
 /** The cookie tying a sign-in's return to the server-side state of its start. */
 const LOGIN_COOKIE = 'cairn_login';
@@ -67,6 +69,7 @@ export class OidcProvider {
     private readonly settings: OidcSettings,
     private readonly client: openid.Configuration,
     private readonly sessions: SessionStore,
+    private readonly log: Log,
   ) {
     const jwksUri = client.serverMetadata().jwks_uri;
     if (!jwksUri) throw new Error(`CAIRN_OIDC_ISSUER ${settings.issuer}: the provider publishes no jwks_uri`);
@@ -74,11 +77,11 @@ export class OidcProvider {
   }
 
   /** Reads the provider's discovery document; throws when it cannot be reached or is not the issuer's. */
-  static async discover(settings: OidcSettings, sessions: SessionStore): Promise<OidcProvider> {
+  static async discover(settings: OidcSettings, sessions: SessionStore, log: Log): Promise<OidcProvider> {
     const auth = settings.clientSecret ? openid.ClientSecretBasic(settings.clientSecret) : openid.None();
     const options = insecureAllowed(settings.issuer) ? { execute: [openid.allowInsecureRequests] } : undefined;
     const client = await openid.discovery(new URL(settings.issuer), settings.clientId, undefined, auth, options);
-    return new OidcProvider(settings, client, sessions);
+    return new OidcProvider(settings, client, sessions, log);
   }
 
   /** The principal of a bearer JWT, or undefined when it is not one this issuer signed for us, or expired. */
@@ -157,7 +160,7 @@ export class OidcProvider {
       expiresAt = typeof idClaims.exp === 'number' ? idClaims.exp * 1000 : undefined;
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      console.error(`OIDC sign-in failed: ${why}`);
+      this.log.error(`OIDC sign-in failed: ${why}`, undefined, requestSecrets(c));
       return c.text('The sign-in failed; see the server log.', 401);
     }
     this.sessions.start(c, principal, expiresAt);

@@ -80,11 +80,13 @@ const answerRoute = createRoute({
 const cancelRoute = createRoute({
   method: 'post',
   path: '/api/agents/{id}/cancel',
-  summary: 'Request cancellation; running steps stop, finished work is kept',
-  request: { params: AgentIdParams },
+  summary: 'Request cancellation; running steps stop, finished work is kept; the audit names who asked',
+  request: { params: AgentIdParams, body: { required: false, content: json(HoldBody) } },
   responses: {
     202: { description: 'Cancellation requested', content: json(CancelRequested) },
+    400: failure('Invalid body (INVALID_INPUT), or a `by` not the principal (BY_MISMATCH)'),
     404: failure('No such agent (NOT_FOUND)'),
+    415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
   },
 });
 
@@ -121,6 +123,22 @@ function actingAs(authOn: boolean, principal: Principal, by: string | undefined)
   return principal.id;
 }
 
+/** The actor the workflow records: the principal, under the `by` it acts as (only differs without authentication). */
+function actorOf(principal: Principal, by: string | undefined): Principal {
+  return { ...principal, id: by ?? principal.id, roles: [...principal.roles] };
+}
+
+/** A cancel, pause or resume request: `by` as for answers, the reason, and the actor. */
+function actedRequest(authOn: boolean, principal: Principal, body: { by?: string; reason?: string } | undefined) {
+  const { by: claimed, reason } = body ?? {};
+  const by = actingAs(authOn, principal, claimed);
+  return {
+    ...(by !== undefined ? { by } : {}),
+    ...(reason !== undefined ? { reason } : {}),
+    actor: actorOf(principal, by),
+  };
+}
+
 /** Registers the agent routes on `app`. */
 export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void {
   app.openapi(startRoute, async (c) => {
@@ -145,7 +163,7 @@ export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void 
     const principal = c.get('principal');
     // Without authentication the body's `by` stands (the page's answers are by "web", as before).
     const who = actingAs(c.get('authOn'), principal, by) ?? (principal.method === 'web' ? 'web' : undefined);
-    const actor = { ...principal, id: who ?? principal.id, roles: [...principal.roles] };
+    const actor = actorOf(principal, who);
     const accepted = await agents.answer(c.req.valid('param').id, {
       interactionId,
       answer,
@@ -156,17 +174,16 @@ export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void 
     if (!accepted) throw new Error('the answer update returned no verdict');
     return c.json(accepted, 200);
   });
+  // Cancel, pause and resume carry the principal as the actor: the timeline and the audit keep who.
   app.openapi(cancelRoute, async (c) => {
     const { id } = c.req.valid('param');
-    await agents.cancel(id);
+    await agents.cancel(id, actedRequest(c.get('authOn'), c.get('principal'), c.req.valid('json')));
     return c.json({ id }, 202);
   });
   for (const action of ['pause', 'resume'] as const) {
     app.openapi(holdRoute(action), async (c) => {
       const { id } = c.req.valid('param');
-      const { by: claimed, reason } = c.req.valid('json') ?? {};
-      const by = actingAs(c.get('authOn'), c.get('principal'), claimed);
-      await agents[action](id, { ...(by !== undefined ? { by } : {}), ...(reason !== undefined ? { reason } : {}) });
+      await agents[action](id, actedRequest(c.get('authOn'), c.get('principal'), c.req.valid('json')));
       return c.json({ id }, 202);
     });
   }

@@ -42,12 +42,10 @@ export interface CodecAuditRecord {
   error?: string;
 }
 
-/** Where audit records go: one JSON line on stdout, as the server's other lines. */
-export const logCodecAudit = (record: CodecAuditRecord): void => console.log(JSON.stringify(record));
-
 export interface CodecRouteOptions {
   payloads: PayloadSettings;
-  audit?: (record: CodecAuditRecord) => void;
+  /** Where audit records go: one JSON line on the server's (redacting) log. */
+  audit: (record: CodecAuditRecord) => void;
 }
 
 function toPayloads(body: JsonPayloads): Payload[] {
@@ -86,7 +84,7 @@ async function readBody(c: Context): Promise<JsonPayloads | Response> {
 /** Registers the two codec routes. */
 export function registerCodecRoutes(app: OpenAPIHono, options: CodecRouteOptions): void {
   const codecs: PayloadCodec[] = payloadCodecs(options.payloads);
-  const audit = options.audit ?? logCodecAudit;
+  const { audit } = options;
 
   app.post('/codec/encode', async (c) => {
     const body = await readBody(c);

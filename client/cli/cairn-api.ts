@@ -1,0 +1,172 @@
+/**
+ * The CLI's client of Cairn's HTTP API: with CAIRN_API_URL set, every `cairn` command that reads
+ * or changes agents (`ls`, `show`, `watch`, `run`, `answer`, `cancel`, `pause`, `resume`,
+ * `audit`) goes through the server instead of straight to Temporal, sending
+ * `Authorization: Bearer $CAIRN_TOKEN` and saying it is the CLI — so each request passes
+ * authentication and its role check, and what it changes is audited under the token's
+ * principal with method `cli` (docs/operations.md#authentication-and-roles). A refusal throws
+ * `ApiRefusal` with the server's status, code and message.
+ */
+import { z } from 'zod';
+import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentResult } from '../../workflows/agent-contract';
+import type { AnswerInput } from '../../workflows/interactions/interaction-types';
+import { issueLines } from '../../workflows/issue-lines';
+import type { AnswerAccepted, HoldRequest } from '../../workflows/messages';
+import { isTerminalPhase } from '../../workflows/state/agent-phases';
+import type { AgentSummary, AgentVersion, ListFilter } from '../agent-client';
+import { auditEntrySchema, type AuditEntry } from '../audit-entries';
+import { ClientError, type ClientErrorCode } from '../client-error';
+import { pause } from '../follow-timeline';
+
+const cliApiSchema = z.object({
+  CAIRN_API_URL: z.url({
+    protocol: /^https?$/,
+    error: 'expected the Cairn server URL, e.g. https://cairn.example.com',
+  }),
+  CAIRN_TOKEN: z.string().trim().min(1).optional(),
+});
+
+/** Where the API is and the token to send. */
+export interface ApiTarget {
+  url: string;
+  token?: string;
+}
+
+/** The server and token the CLI talks to, or undefined when CAIRN_API_URL is unset (Temporal directly). */
+export function cliApi(env: Record<string, string | undefined> = process.env): ApiTarget | undefined {
+  if (!env.CAIRN_API_URL) return undefined;
+  const parsed = cliApiSchema.safeParse({
+    CAIRN_API_URL: env.CAIRN_API_URL,
+    CAIRN_TOKEN: env.CAIRN_TOKEN || undefined,
+  });
+  if (!parsed.success)
+    throw new Error(`Invalid configuration: ${issueLines(parsed.error, '(environment)').join('; ')}`);
+  const { CAIRN_API_URL: url, CAIRN_TOKEN: token } = parsed.data;
+  return { url: url.replace(/\/+$/, ''), ...(token ? { token } : {}) };
+}
+
+const errorBody = z.object({
+  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
+});
+
+/** The server refused a request: its status and coded error, printed as `<status> <code> (<field>): <message>`. */
+export class ApiRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly field?: string,
+  ) {
+    super(`${status} ${code}${field ? ` (${field})` : ''}: ${detail}`);
+    this.name = 'ApiRefusal';
+  }
+}
+
+/** The refusals a caller of the client library handles by code (a rejected answer, a closed interaction). */
+const CLIENT_CODES: ReadonlySet<string> = new Set<ClientErrorCode>(['INVALID_ANSWER', 'NOT_OPEN']);
+
+const listBody = z.object({ agents: z.array(z.looseObject({ id: z.string(), phase: z.string() })) });
+const stateBody = z.looseObject({
+  phase: z.string(),
+  events: z.array(z.looseObject({ seq: z.number() })),
+  interactions: z.array(z.looseObject({ id: z.string() })),
+});
+const idBody = z.object({ id: z.string() });
+const auditBody = z.object({ id: z.string(), entries: z.array(auditEntrySchema) });
+const acceptedBody = z.looseObject({ interactionId: z.string() });
+
+/** Cairn's HTTP API for the CLI. */
+export class CairnApi {
+  constructor(private readonly target: ApiTarget) {}
+
+  /** Agents, newest first. */
+  async list(filter: ListFilter = {}): Promise<AgentSummary[]> {
+    const query = new URLSearchParams();
+    if (filter.phase) query.set('phase', filter.phase);
+    if (filter.awaitingInput !== undefined) query.set('awaitingInput', String(filter.awaitingInput));
+    if (filter.limit !== undefined) query.set('limit', String(filter.limit));
+    const q = query.size ? `?${query.toString()}` : '';
+    return (await this.call('GET', `/api/agents${q}`, listBody)).agents as unknown as AgentSummary[];
+  }
+
+  /** The agent's state (with its version when read whole); with `afterSeq` only newer events. */
+  async state(id: string, afterSeq?: number): Promise<AgentState & { version?: AgentVersion }> {
+    const q = afterSeq === undefined ? '' : `?afterSeq=${afterSeq}`;
+    return (await this.call('GET', `${agentPath(id)}${q}`, stateBody)) as unknown as AgentState & {
+      version?: AgentVersion;
+    };
+  }
+
+  /** Every decision on the agent, oldest first. */
+  async audit(id: string): Promise<AuditEntry[]> {
+    return (await this.call('GET', `${agentPath(id)}/audit`, auditBody)).entries;
+  }
+
+  /** Starts an agent; the server records the token's principal as who started it. */
+  async start(input: AgentInput): Promise<string> {
+    return (await this.call('POST', '/api/agents', idBody, input)).id;
+  }
+
+  /** Answers by update; a rejected answer or a closed interaction throws ClientError, as the client library does. */
+  async answer(id: string, input: AnswerInput): Promise<AnswerAccepted> {
+    try {
+      return (await this.call('POST', `${agentPath(id)}/answers`, acceptedBody, input)) as unknown as AnswerAccepted;
+    } catch (err) {
+      if (err instanceof ApiRefusal && CLIENT_CODES.has(err.code))
+        throw new ClientError(err.code as ClientErrorCode, err.detail, err.field);
+      throw err;
+    }
+  }
+
+  /** Requests cancellation, recorded under the token's principal. */
+  async cancel(id: string, request: HoldRequest = {}): Promise<void> {
+    await this.call('POST', `${agentPath(id)}/cancel`, idBody, request);
+  }
+
+  /** Pauses or resumes, recorded under the token's principal. */
+  async hold(action: 'pause' | 'resume', id: string, request: HoldRequest = {}): Promise<void> {
+    await this.call('POST', `${agentPath(id)}/${action}`, idBody, request);
+  }
+
+  /**
+   * The agent's result, read from its state once it has ended (the API serves no result route):
+   * `completed`, `stopped` and `cancelled` resolve; a failure rejects with the state's error.
+   */
+  async result(id: string, everyMs = 500): Promise<AgentResult> {
+    for (;;) {
+      const state = await this.state(id, Number.MAX_SAFE_INTEGER);
+      if (isTerminalPhase(state.phase)) {
+        if (state.phase === 'failed') throw new Error(state.error ?? `agent "${id}" failed`);
+        const status = state.phase === 'completed' ? 'completed' : state.phase === 'stopped' ? 'stopped' : 'cancelled';
+        return { status, usage: state.usage, ...(state.result !== undefined ? { answer: state.result } : {}) };
+      }
+      await pause(everyMs);
+    }
+  }
+
+  /** One request; the JSON body checked by `schema`, or an ApiRefusal. */
+  private async call<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', 'x-cairn-client': 'cli' };
+    if (this.target.token) headers.authorization = `Bearer ${this.target.token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${this.target.url}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const json: unknown = await res.json().catch(() => undefined);
+    if (!res.ok) {
+      const error = errorBody.safeParse(json);
+      if (!error.success) throw new ApiRefusal(res.status, 'HTTP_ERROR', `HTTP ${res.status} from ${method} ${path}`);
+      throw new ApiRefusal(res.status, error.data.error.code, error.data.error.message, error.data.error.field);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success)
+      throw new Error(`${method} ${path}: unexpected response: ${issueLines(parsed.error, '(body)').join('; ')}`);
+    return parsed.data;
+  }
+}
+
+const agentPath = (id: string) => `/api/agents/${encodeURIComponent(id)}`;

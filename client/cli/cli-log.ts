@@ -1,0 +1,20 @@
+/**
+ * The CLI's error lines, through the redacting log (client/redacted-log.ts): the token it sends
+ * (CAIRN_TOKEN) and the other secrets of its environment never reach the terminal, even when an
+ * error repeats them — a server's message, a URL with credentials in it.
+ */
+import { createLog, type Log } from '../redacted-log';
+
+/** The secrets a `cairn` process may hold, from its environment. */
+const SECRET_VARIABLES = [
+  'CAIRN_TOKEN',
+  'CAIRN_API_TOKEN',
+  'CAIRN_OIDC_CLIENT_SECRET',
+  'OPENAI_API_KEY',
+  'TEMPORAL_API_KEY',
+] as const;
+
+/** The log of a `cairn` process with `env`. */
+export function cliLog(env: Record<string, string | undefined> = process.env): Log {
+  return createLog(SECRET_VARIABLES.map((name) => env[name]));
+}
