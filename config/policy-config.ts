@@ -2,8 +2,7 @@
  * The approval policy file `CAIRN_POLICY_FILE` (docs/operations.md#approval-policies): Cedar
  * rules deciding per tool call whether it runs, asks a person or is refused. Read and validated
  * at start, so a bad file stops the worker with one line per problem instead of surfacing at
- * the first call. Without a file, CAIRN_AUTO_APPROVE alone is a policy of its one allow rule,
- * so the calls it lets through are decided, and audited, as policy decisions with that rule.
+ * the first call. Without a file CAIRN_AUTO_APPROVE works as it always has (no policy runs).
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -12,20 +11,12 @@ import { loadApprovalPolicy, type ApprovalPolicy } from '../activities/policy/ap
 /** The environment variable naming the policy file. */
 export const policyEnvShape = { CAIRN_POLICY_FILE: z.string().min(1).optional() };
 
-/**
- * Reads and validates the policy file (with CAIRN_AUTO_APPROVE as one more allow rule), or says
- * what is wrong; without a file, the policy of CAIRN_AUTO_APPROVE's rule alone (none without either).
- */
+/** Reads and validates the policy file (with CAIRN_AUTO_APPROVE as one more allow rule), or says what is wrong. */
 export function loadPolicyFile(
   path: string | undefined,
   autoApprove: string[],
 ): { policy?: ApprovalPolicy } | { problems: string[] } {
-  if (path === undefined) {
-    if (autoApprove.length === 0) return {};
-    const loaded = loadApprovalPolicy('', autoApprove);
-    if ('problems' in loaded) return { problems: loaded.problems.map((p) => `CAIRN_AUTO_APPROVE: ${p}`) };
-    return { policy: loaded };
-  }
+  if (path === undefined) return {};
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

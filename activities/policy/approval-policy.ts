@@ -8,11 +8,15 @@
  */
 import * as cedar from '@cedar-policy/cedar-wasm/nodejs';
 import type { Context } from '@cedar-policy/cedar-wasm/nodejs';
-import { DEFAULT_RULE, type PolicyCallInput, type PolicyDecision } from '../../workflows/tools/policy-decision';
+import {
+  AUTO_APPROVE_RULE,
+  DEFAULT_RULE,
+  type PolicyCallInput,
+  type PolicyDecision,
+} from '../../workflows/tools/policy-decision';
 import { ANONYMOUS, POLICY_SCHEMA } from './policy-schema';
 
-/** The id of the rule CAIRN_AUTO_APPROVE stands for. */
-export const AUTO_APPROVE_RULE = 'CAIRN_AUTO_APPROVE';
+export { AUTO_APPROVE_RULE };
 
 const ROLES = ['viewer', 'operator', 'approver', 'admin'];
 const MAX_APPROVERS = 5;

@@ -46,6 +46,7 @@ export function createToolRegistry(tools: ToolDefinition[], redact: Redactor = c
           effect: t.effect,
           idempotent: t.idempotent ?? t.effect === 'read',
           needsApproval: t.effect === 'write' && !autoApprove.includes(t.name),
+          ...(t.effect === 'write' && autoApprove.includes(t.name) ? { autoApproved: true } : {}),
           parameters: parametersOf(t),
           ...(t.readWhen ? { readWhen: t.readWhen } : {}),
         })),

@@ -1,5 +1,5 @@
 /**
- * CAIRN_AUTO_APPROVE without a policy file is a one-rule policy (docs/operations.md#approval-policies):
+ * CAIRN_AUTO_APPROVE without a policy file (docs/operations.md#approval-policies):
  * a named write tool runs unasked, and the audit lists the call as a policy decision `allow` by
  * rule `CAIRN_AUTO_APPROVE`, the way it would under a policy file — not as a silent skip.
  */

@@ -75,10 +75,6 @@ test('every variable is read', () => {
       modules: ['./tools/a.ts', './tools/b.ts'],
       mcpServers: '[]',
       autoApprove: ['write_file'],
-      // Without a policy file, CAIRN_AUTO_APPROVE is a policy of its one allow rule.
-      policy: expect.objectContaining({
-        rules: [expect.objectContaining({ id: 'CAIRN_AUTO_APPROVE' }) as unknown],
-      }) as unknown,
     },
     http: { host: '0.0.0.0', port: 8080, apiToken: 'a-long-enough-token' },
     telemetry: { metrics: { address: '0.0.0.0:9464', pollMs: 5000 }, traces: { exporters: ['otlp'] } },

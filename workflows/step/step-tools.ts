@@ -17,7 +17,7 @@ import type { InteractionKind } from '../interactions/interaction-types';
 import type { LlmToolCall, TokenUsage } from '../llm-types';
 import { approvalDigest } from '../tools/approval-digest';
 import { callEffect } from '../tools/call-effect';
-import type { PolicyDecision } from '../tools/policy-decision';
+import { AUTO_APPROVE_RULE, type PolicyDecision } from '../tools/policy-decision';
 import { modelArgsSchema, subAgentArgsSchema } from '../tools/builtin-tools';
 import { cutOutput } from '../tools/cut-output';
 import { parseFinishStepArgs } from '../tools/finish-step';
@@ -112,7 +112,9 @@ async function runCatalogueTool(
   // The worker's approval policy decides the call (an activity: Cedar is no workflow code).
   // Catalogues made without a policy never get here, so their histories replay unchanged.
   const policy =
-    tool.policy && patched(APPROVAL_POLICY_PATCH) ? await decide(ctx, tool, effect.effect, checked.value) : undefined;
+    tool.policy && patched(APPROVAL_POLICY_PATCH)
+      ? await decide(ctx, tool, effect.effect, checked.value)
+      : autoApproval(tool, effect.effect);
   if (policy?.decision === 'deny') {
     const output = `the approval policy (rule "${policy.rule}") denies this call. Find another way or finish without it.`;
     return { ok: false, output, policy };
@@ -252,4 +254,9 @@ async function runSubAgent(ctx: StepToolsContext, callId: string, args: { task: 
   } finally {
     ctx.link.subAgents.delete(workflowId);
   }
+}
+
+/** A write CAIRN_AUTO_APPROVE lets run unasked (no policy file), recorded as that rule's decision. */
+function autoApproval(tool: ToolInfo, effect: 'read' | 'write'): PolicyDecision | undefined {
+  return tool.autoApproved && effect === 'write' ? { decision: 'allow', rule: AUTO_APPROVE_RULE } : undefined;
 }

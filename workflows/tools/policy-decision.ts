@@ -12,6 +12,12 @@ export const POLICY_DECISIONS = ['allow', 'ask', 'deny'] as const;
 /** The id of the decision made when no rule of the policy matches: the tool's own effect decides. */
 export const DEFAULT_RULE = 'default';
 
+/**
+ * The rule CAIRN_AUTO_APPROVE stands for: a Cedar rule in a policy file, and — without one — the
+ * workflow's own record of each write it let run unasked.
+ */
+export const AUTO_APPROVE_RULE = 'CAIRN_AUTO_APPROVE';
+
 /** One decision with the rule (the policy's `@id`) that made it. */
 export const policyDecisionSchema = z.object({
   decision: z.enum(POLICY_DECISIONS),

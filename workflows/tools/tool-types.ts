@@ -37,6 +37,12 @@ export interface ToolInfo {
    * (allow, ask or deny) instead of by `needsApproval`. Absent in catalogues made without one.
    */
   policy?: boolean;
+  /**
+   * A write tool CAIRN_AUTO_APPROVE names, on a worker without a policy file: its writes run
+   * unasked and each is recorded as allowed by the rule CAIRN_AUTO_APPROVE (no activity: the
+   * catalogue already says so). Absent in catalogues made before it, which record nothing.
+   */
+  autoApproved?: boolean;
 }
 
 /** Input of the `runTool` activity. */
