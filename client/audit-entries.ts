@@ -51,11 +51,41 @@ export function auditOf(state: AgentState): AuditEntry[] {
       },
     ];
   });
-  // A pause, resume or cancellation through Cairn's HTTP API names its actor.
+  // The decision log, where the run keeps one; a state of a run begun before it still has its
+  // recent decisions in the timeline and the steps' recent calls.
+  const decisions = state.decisions
+    ? keptDecisions(state.decisions, state.decisionsDropped ?? 0)
+    : recentDecisions(state);
+  return [...answers, ...approvalsOf(state), ...decisions].sort((a, b) => a.at - b.at);
+}
+
+/** The decision log's entries, after a note of how many older ones it dropped (if any). */
+function keptDecisions(decisions: NonNullable<AgentState['decisions']>, dropped: number): AuditEntry[] {
+  const entries = decisions.map((d): AuditEntry => {
+    // A pause, resume or cancellation through Cairn's HTTP API names its actor.
+    const who = d.actor ? { by: d.actor.id, actor: d.actor } : {};
+    if (d.kind !== 'policy') return { at: d.at, what: d.what, ...who };
+    return { at: d.at, what: d.what, kind: 'policy', by: 'policy', ...policyFields(d) };
+  });
+  if (dropped === 0) return entries;
+  const at = decisions[0]?.at ?? 0;
+  const what = `${dropped} earlier decisions (pauses, resumes, policy decisions) were not kept; the workflow history has them`;
+  return [{ at, what, kind: 'dropped' }, ...entries];
+}
+
+const policyFields = (d: { decision?: string; rule?: string; tool?: string; stepId?: string }) => ({
+  ...(d.decision !== undefined ? { decision: d.decision } : {}),
+  ...(d.rule !== undefined ? { rule: d.rule } : {}),
+  ...(d.tool !== undefined ? { tool: d.tool } : {}),
+  ...(d.stepId !== undefined ? { stepId: d.stepId } : {}),
+});
+
+/** Before the decision log: the pauses, resumes and end still in the timeline, and the policy decisions on recent calls. */
+function recentDecisions(state: AgentState): AuditEntry[] {
   const events = state.events
     .filter((e) => DECISION_EVENTS.has(e.type))
     .map((e) => ({ at: e.at, what: e.message, ...(e.actor ? { by: e.actor.id, actor: e.actor } : {}) }));
-  return [...answers, ...approvalsOf(state), ...policyDecisionsOf(state), ...events].sort((a, b) => a.at - b.at);
+  return [...policyDecisionsOf(state), ...events];
 }
 
 /**

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { DEMO_MODEL } from '../llm-types';
 import type { ToolCallRecord } from '../tools/tool-types';
 import { zeroUsage } from '../usage';
+import { logDecisionEvent } from './decision-log';
 import type { agentEventSchema, agentPhaseSchema, agentStateSchema } from '../state/agent-state-schema';
 import type { stepRunSchema } from '../state/step-run-schema';
 
@@ -56,6 +57,7 @@ export function createAgentState(task: string): AgentState {
     eventSeq: 0,
     asks: 0,
     replans: 0,
+    decisions: [],
   };
 }
 
@@ -69,7 +71,9 @@ export function noteModel(state: AgentState, model: string): void {
 /** Appends a timeline event, dropping the oldest beyond MAX_EVENTS. */
 export function addEvent(state: AgentState, at: number, event: Omit<AgentEvent, 'seq' | 'at'>): void {
   state.eventSeq += 1;
-  state.events.push({ seq: state.eventSeq, at, ...event });
+  const added = { seq: state.eventSeq, at, ...event };
+  state.events.push(added);
+  logDecisionEvent(state, added);
   if (state.events.length > MAX_EVENTS) state.events.splice(0, state.events.length - MAX_EVENTS);
 }
 

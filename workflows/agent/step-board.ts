@@ -3,6 +3,7 @@
  * the transition table (plan/step-transitions.ts) and announced on the timeline; a change the
  * table forbids is ignored and logged, never thrown (a throw would fail the workflow task).
  */
+import { logPolicyDecision } from './decision-log';
 import { log } from '@temporalio/workflow';
 import type { Plan, StepStatus } from '../plan/plan-types';
 import { canMoveStep, isActiveStep } from '../plan/step-transitions';
@@ -124,6 +125,7 @@ export class StepBoard {
     addUsage(this.state.usage, progress.usage);
     for (const call of progress.toolCalls) {
       addToolCall(step, call);
+      logPolicyDecision(this.state, step.id, call);
       this.announce({ type: 'tool.called', stepId: step.id, message: `${call.name} → ${call.outcome}` });
     }
     for (const notice of progress.notices ?? []) this.announce({ ...notice, stepId: step.id });

@@ -78,6 +78,25 @@ export const cancelRequestSchema = z.object({
   actor: actorSchema.optional(),
 });
 
+/** The kinds of decision the audit keeps besides answers (decision-log.ts). */
+export const DECISION_KINDS = ['pause', 'resume', 'end', 'policy'] as const;
+
+/**
+ * One decision kept for the audit, outliving the timeline's window and a step's recent calls:
+ * a pause, a resume, the end (with who, when they came through Cairn), or an approval policy's
+ * decision on a tool call (with its rule, tool and step).
+ */
+export const decisionRecordSchema = z.object({
+  at: z.number(),
+  what: z.string(),
+  kind: z.enum(DECISION_KINDS),
+  actor: actorSchema.optional(),
+  decision: z.string().optional(),
+  rule: z.string().optional(),
+  tool: z.string().optional(),
+  stepId: z.string().optional(),
+});
+
 /** The agent state: plain JSON only, so it survives queries and continue-as-new. */
 export const agentStateSchema = z.object({
   phase: agentPhaseSchema,
@@ -115,4 +134,11 @@ export const agentStateSchema = z.object({
   stopReason: z.string().optional(),
   /** Who asked to cancel it, recorded just before the cancellation was requested. */
   cancelRequest: cancelRequestSchema.optional(),
+  /**
+   * The decisions the audit lists besides answers, oldest first: the newest MAX_DECISIONS_KEPT
+   * (decision-log.ts). Absent on states of runs that began before it was kept.
+   */
+  decisions: z.array(decisionRecordSchema).optional(),
+  /** How many older decisions were dropped from `decisions` to keep the state bounded. */
+  decisionsDropped: count.optional(),
 });

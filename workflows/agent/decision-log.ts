@@ -1,0 +1,61 @@
+/**
+ * The decision log: what the audit lists besides answers — pauses, resumes, the end and every
+ * approval policy decision — kept in the state apart from the timeline, whose window of
+ * MAX_EVENTS drops old events, and from a step's recent tool calls, of which only the last
+ * MAX_TOOL_CALLS_KEPT stay. It is bounded too (MAX_DECISIONS_KEPT, far above what days of work
+ * make), and says how many it dropped, so an audit never silently loses a decision. Pure: state
+ * only, no command, so runs recorded before it replay unchanged.
+ */
+import type { z } from 'zod';
+import type { agentEventSchema, agentStateSchema, decisionRecordSchema } from '../state/agent-state-schema';
+import type { ToolCallRecord } from '../tools/tool-types';
+
+type AgentState = z.infer<typeof agentStateSchema>;
+type AgentEvent = z.infer<typeof agentEventSchema>;
+
+/** One kept decision. */
+export type DecisionRecord = z.infer<typeof decisionRecordSchema>;
+
+/** How many decisions the state keeps (each well under 1 KiB). */
+export const MAX_DECISIONS_KEPT = 1000;
+
+/** The timeline events that are decisions, and the kind each is kept as. */
+const DECISION_EVENTS: Partial<Record<AgentEvent['type'], DecisionRecord['kind']>> = {
+  'agent.paused': 'pause',
+  'agent.resumed': 'resume',
+  'agent.finished': 'end',
+};
+
+/** Keeps a timeline event that records a decision (a pause, a resume, the end). */
+export function logDecisionEvent(state: AgentState, event: AgentEvent): void {
+  const kind = DECISION_EVENTS[event.type];
+  if (!kind) return;
+  keep(state, { at: event.at, what: event.message, kind, ...(event.actor ? { actor: event.actor } : {}) });
+}
+
+/** Keeps the approval policy's decision on a step's tool call, when a policy decided it. */
+export function logPolicyDecision(state: AgentState, stepId: string, call: ToolCallRecord): void {
+  const { policy } = call;
+  if (!policy) return;
+  keep(state, {
+    at: policy.at,
+    what: `policy ${policy.decision} ${call.name} (rule ${policy.rule})`,
+    kind: 'policy',
+    decision: policy.decision,
+    rule: policy.rule,
+    tool: call.name,
+    stepId,
+  });
+}
+
+/** Adds a record to a state that keeps the log (states of runs begun before it do not). */
+function keep(state: AgentState, record: DecisionRecord): void {
+  const { decisions } = state;
+  if (!decisions) return;
+  decisions.push(record);
+  const over = decisions.length - MAX_DECISIONS_KEPT;
+  if (over > 0) {
+    decisions.splice(0, over);
+    state.decisionsDropped = (state.decisionsDropped ?? 0) + over;
+  }
+}
