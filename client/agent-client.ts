@@ -261,7 +261,8 @@ export class AgentClient {
    * Pauses the agent: no new model or tool call starts anywhere in its tree until `resume`;
    * calls in flight finish, open interactions stay answerable. An agent that has ended throws
    * ClientError `AGENT_FINISHED`. With an `actor` (Cairn's HTTP API) it goes by update, so the
-   * timeline and the audit keep who paused; without, by the fire-and-forget signal.
+   * timeline and the audit keep who paused — or, when no worker takes it in time, by the signal,
+   * which waits for the next worker; without an actor, by the fire-and-forget signal.
    */
   async pause(id: string, request: HoldRequest = {}): Promise<void> {
     await this.hold(id, 'pause', request);
@@ -302,8 +303,11 @@ export class AgentClient {
         );
       } catch (err) {
         if (!isUnansweredQuery(err)) throw err;
-        const message = `no worker took the ${action} of agent "${id}" within ${this.queryTimeoutMs / 1000} s; try again`;
-        throw new ClientError('AGENT_UNAVAILABLE', message);
+        // No worker took the update (an outage, a deploy): the request is not lost — it goes as
+        // the signal, which waits in the history for the next worker, naming who by `by` (a
+        // signal carries no actor). Pausing or resuming twice is harmless if the update lands too.
+        const { actor, ...rest } = request;
+        await handle.signal(action === 'pause' ? pauseSignal : resumeSignal, { ...rest, by: rest.by ?? actor.id });
       }
     });
   }

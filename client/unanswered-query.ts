@@ -5,7 +5,7 @@
  * the agent itself is unaffected — rather than an internal error.
  */
 import { status } from '@grpc/grpc-js';
-import { isGrpcServiceError, ServiceError } from '@temporalio/client';
+import { isGrpcServiceError, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 
 /** How long a state query may wait for a worker before it counts as unanswered. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
@@ -16,8 +16,12 @@ const UNANSWERED: ReadonlySet<number> = new Set([
   status.UNAVAILABLE,
 ]);
 
-/** Whether `err` (as a query through the Temporal client throws it) means no worker answered. */
+/**
+ * Whether `err` (as a query or an update through the Temporal client throws it) means no worker
+ * answered; an update past its deadline throws WorkflowUpdateRPCTimeoutOrCancelledError.
+ */
 export function isUnansweredQuery(err: unknown): boolean {
+  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
   const grpc = err instanceof ServiceError ? err.cause : err;
   return isGrpcServiceError(grpc) && UNANSWERED.has(grpc.code);
 }

@@ -7,14 +7,26 @@
  * history of every release against the current workflow code, so a change that would break a
  * run started on any earlier release fails CI.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { cairnDataConverter } from '../../config/data-converter';
 import { currentRelease, isRelease, releaseFolders } from '../../scripts/fixture-releases';
 import { recordCarry } from './carries';
 
 const { History } = temporal.api.history.v1;
+
+/**
+ * The data converter replays run with: compression and encryption on, as a worker with
+ * CAIRN_ENCRYPTION_KEYS set runs — so compressed payloads (recorded since 0.3.0) decode, and
+ * plain ones of earlier releases pass through.
+ */
+export const replayConverter = cairnDataConverter({
+  compression: true,
+  keys: [{ id: 'replay', key: randomBytes(32) }],
+});
 
 export const HISTORIES_DIR = join(__dirname, '..', 'fixtures', 'histories');
 

@@ -6,6 +6,7 @@
  * audit keep `actor: { id, name, roles, method }`. A `pause` signal sent to Temporal directly
  * cannot claim an actor.
  */
+import { recordHistory } from '../harness/histories';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AuditEntry } from '../../client/audit-entries';
 import type { AgentState } from '../../workflows/agent/agent-state';
@@ -91,6 +92,8 @@ test('pause, resume and cancel through the API are audited with the principal wh
       { what: 'paused (pause) by olga: lunch', by: 'olga', actor: OLGA },
       { what: 'cancelled by olga', by: 'olga', actor: OLGA },
     ]);
+    // The pause and resume updates and recordCancel, kept for the replay gate.
+    await recordHistory('agent-control-updates', bed.client.workflow.getHandle(id));
   });
 });
 

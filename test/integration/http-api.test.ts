@@ -246,7 +246,7 @@ class CountingClient extends AgentClient {
   }
 }
 
-test('with no worker, reads are 503 AGENT_UNAVAILABLE and the event stream waits, then goes on', async () => {
+test('with no worker, reads are 503 AGENT_UNAVAILABLE, a pause waits for the next worker, and the event stream waits, then goes on', async () => {
   bed.llm.respondWith(confirmScript('s1'));
   // A short query timeout, so the test does not wait out the default.
   const agents = new CountingClient(bed.client, bed.config.taskQueue, true, 1500);
@@ -267,7 +267,13 @@ test('with no worker, reads are 503 AGENT_UNAVAILABLE and the event stream waits
   expect(await errorOf(refused)).toMatchObject({ code: 'AGENT_UNAVAILABLE' });
   // The stream meets the same and keeps waiting (a direct read counts once).
   await waitUntil('the stream met an unanswered read', () => (agents.unanswered >= 2 ? true : undefined));
+  // A pause is not refused nor lost: no worker takes the update, so it waits as the signal.
+  const paused = await post(app, `/api/agents/${id}/pause`, { reason: 'outage' });
+  expect(paused.status).toBe(202);
   await withWorker(bed.config, async () => {
+    const held = await waitForPhase(app, id, 'paused');
+    expect(held.hold).toMatchObject({ reasons: ['pause'], by: 'anonymous', reason: 'outage' });
+    expect((await post(app, `/api/agents/${id}/resume`, {})).status).toBe(202);
     const state = await waitForPhase(app, id, 'awaiting_input');
     const check = state.interactions.find((i) => i.kind === 'plan.check' && i.status === 'open');
     const answered = await post(app, `/api/agents/${id}/answers`, {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { PRELOAD_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from '../../worker/workflows-path';
-import { savedHistories, type SavedHistory } from '../harness/histories';
+import { replayConverter, savedHistories, type SavedHistory } from '../harness/histories';
 import { quietLogger } from '../harness/quiet-logger';
 
 const kept = savedHistories();
@@ -28,7 +28,8 @@ async function replayOn(variant: string, histories: SavedHistory[]): Promise<(Er
   });
   const errors: (Error | undefined)[] = [];
   const runs = histories.map(({ workflowId, history }) => ({ workflowId, history }));
-  for await (const result of Worker.runReplayHistories({ workflowBundle, replayName: variant }, runs)) {
+  const options = { workflowBundle, replayName: variant, dataConverter: replayConverter };
+  for await (const result of Worker.runReplayHistories(options, runs)) {
     errors.push(result.error);
   }
   expect(errors).toHaveLength(histories.length);

@@ -7,12 +7,7 @@
  */
 import { Worker } from '@temporalio/worker';
 import { runInfo } from '../harness/run-info';
-import { savedHistories } from '../harness/histories';
-import { randomBytes } from 'node:crypto';
-import { cairnDataConverter } from '../../config/data-converter';
-
-/** Compression and encryption on, as a worker with CAIRN_ENCRYPTION_KEYS set runs. */
-const replayConverter = cairnDataConverter({ compression: true, keys: [{ id: 'replay', key: randomBytes(32) }] });
+import { replayConverter, savedHistories } from '../harness/histories';
 
 const histories = savedHistories();
 
