@@ -1,6 +1,6 @@
 /**
- * A state query no worker answered: Temporal ends it with DEADLINE_EXCEEDED (the worker did not
- * take it before the deadline), FAILED_PRECONDITION ("no poller seen": no worker at all) or
+ * A state query no worker answered: Temporal ends it with DEADLINE_EXCEEDED or CANCELLED (the
+ * worker did not take it before the client's deadline), FAILED_PRECONDITION ("no poller seen": no worker at all) or
  * UNAVAILABLE. The client library turns these into `AGENT_UNAVAILABLE`, a condition to retry —
  * the agent itself is unaffected — rather than an internal error.
  */
@@ -11,6 +11,9 @@ import { isGrpcServiceError, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledEr
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
 
 const UNANSWERED: ReadonlySet<number> = new Set([
+  // The client's own deadline (withDeadline) can end the call as CANCELLED ("Call cancelled")
+  // rather than DEADLINE_EXCEEDED, depending on which side notices first.
+  status.CANCELLED,
   status.DEADLINE_EXCEEDED,
   status.FAILED_PRECONDITION,
   status.UNAVAILABLE,

@@ -1,0 +1,27 @@
+/** Which client errors mean "no worker answered in time" (AGENT_UNAVAILABLE) and which do not. */
+import { status } from '@grpc/grpc-js';
+import { ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import { isUnansweredQuery } from '../../client/unanswered-query';
+
+/** A query's failure as the client throws it: a ServiceError around the gRPC error. */
+const queryFailed = (code: number, details: string) =>
+  new ServiceError('Failed to query Workflow', {
+    cause: Object.assign(new Error(`${code} ${details}`), { code, details, metadata: {} }),
+  });
+
+test('deadline, cancelled-at-deadline, no poller and unavailable are unanswered; the rest is not', () => {
+  expect(isUnansweredQuery(queryFailed(status.DEADLINE_EXCEEDED, 'Deadline exceeded'))).toBe(true);
+  expect(isUnansweredQuery(queryFailed(status.CANCELLED, 'Call cancelled'))).toBe(true);
+  expect(isUnansweredQuery(queryFailed(status.FAILED_PRECONDITION, 'no poller seen'))).toBe(true);
+  expect(isUnansweredQuery(queryFailed(status.UNAVAILABLE, 'connection refused'))).toBe(true);
+  expect(isUnansweredQuery(queryFailed(status.NOT_FOUND, 'workflow not found'))).toBe(false);
+  expect(isUnansweredQuery(queryFailed(status.INVALID_ARGUMENT, 'bad query'))).toBe(false);
+  expect(isUnansweredQuery(new Error('plain'))).toBe(false);
+});
+
+test('an update past its deadline is unanswered', () => {
+  const timedOut = new WorkflowUpdateRPCTimeoutOrCancelledError('Timeout waiting for Workflow Update', {
+    cause: new Error('deadline'),
+  });
+  expect(isUnansweredQuery(timedOut)).toBe(true);
+});
