@@ -139,11 +139,17 @@ export class Cluster {
           workflowExecutionRetentionPeriod: msToTs('1 day'),
         });
       }
-      // The frontend's namespace registry refreshes every few seconds.
+      // The frontend's namespace registry refreshes every few seconds: describeNamespace reads
+      // the database, but the operator service (search attributes) asks the registry.
       await waitUntil('the namespace is known', () => service.describeNamespace({ namespace: NAMESPACE }), {
         timeoutMs: 60_000,
         intervalMs: 500,
       });
+      await waitUntil(
+        'the namespace is in the registry',
+        () => connection.operatorService.listSearchAttributes({ namespace: NAMESPACE }).catch(() => undefined),
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
     } finally {
       await connection.close();
     }

@@ -5,6 +5,8 @@
  * Temporal Cloud namespaces are set up in the Cloud UI or with tcld instead.
  */
 
+import { status } from '@grpc/grpc-js';
+import { isGrpcServiceError } from '@temporalio/client';
 import { connectTemporal } from '../config/grpc-interceptors';
 import { temporal } from '@temporalio/proto';
 import { loadConfigOrExit } from '../config/load-config-or-exit';
@@ -13,12 +15,29 @@ import { SEARCH_ATTRIBUTE_KEYS } from './dev-server';
 
 const { IndexedValueType } = temporal.api.enums.v1;
 
+/** How long a namespace registered a moment ago may take to reach the frontend's registry. */
+const NEW_NAMESPACE_WAIT_MS = 30_000;
+
+/** The namespace's search attributes, waiting while a just-registered namespace is not known yet. */
+async function listSearchAttributes(connection: Awaited<ReturnType<typeof connectTemporal>>, namespace: string) {
+  const deadline = Date.now() + NEW_NAMESPACE_WAIT_MS;
+  for (;;) {
+    try {
+      return await connection.operatorService.listSearchAttributes({ namespace });
+    } catch (err) {
+      const notYet = isGrpcServiceError(err) && err.code === status.NOT_FOUND && Date.now() < deadline;
+      if (!notYet) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const namespace = config.temporal.namespace;
   const connection = await connectTemporal(connectionOptions(config.temporal));
   try {
-    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+    const { customAttributes } = await listSearchAttributes(connection, namespace);
     const missing = SEARCH_ATTRIBUTE_KEYS.filter(({ name }) => customAttributes?.[name] === undefined);
     if (missing.length === 0) {
       console.log(`Search attributes already registered in namespace ${namespace}.`);
