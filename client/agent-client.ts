@@ -41,7 +41,7 @@ import { answerRejected } from './answer-rejected';
 import { ClientError } from './client-error';
 import { followTimeline } from './follow-timeline';
 import { agentWorkflowId } from './workflow-id';
-import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery } from './unanswered-query';
+import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery, unknownToRelease } from './unanswered-query';
 import { cairnDataConverter, encryptionOn } from '../config/data-converter';
 import { clientTracingInterceptors } from '../worker/telemetry/client-tracing';
 
@@ -302,10 +302,11 @@ export class AgentClient {
           handle.executeUpdate(update, { args: [request] }),
         );
       } catch (err) {
-        if (!isUnansweredQuery(err)) throw err;
-        // No worker took the update (an outage, a deploy): the request is not lost — it goes as
-        // the signal, which waits in the history for the next worker, naming who by `by` (a
-        // signal carries no actor). Pausing or resuming twice is harmless if the update lands too.
+        if (!isUnansweredQuery(err) && !unknownToRelease(err)) throw err;
+        // No worker took the update (an outage, a deploy), or the agent runs on a release without
+        // it: the request is not lost — it goes as the signal, which waits in the history for the
+        // next worker, naming who by `by` (a signal carries no actor). Pausing or resuming twice
+        // is harmless if the update lands too.
         const { actor, ...rest } = request;
         await handle.signal(action === 'pause' ? pauseSignal : resumeSignal, { ...rest, by: rest.by ?? actor.id });
       }

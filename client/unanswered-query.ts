@@ -5,7 +5,14 @@
  * the agent itself is unaffected — rather than an internal error.
  */
 import { status } from '@grpc/grpc-js';
-import { isGrpcServiceError, ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import {
+  isGrpcServiceError,
+  ServiceError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { isErrorCode } from '../workflows/error-codes';
 
 /** How long a state query may wait for a worker before it counts as unanswered. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
@@ -27,4 +34,15 @@ export function isUnansweredQuery(err: unknown): boolean {
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
   const grpc = err instanceof ServiceError ? err.cause : err;
   return isGrpcServiceError(grpc) && UNANSWERED.has(grpc.code);
+}
+
+/**
+ * An update the agent's code does not know: an agent still pinned to a release before the
+ * update existed rejects it with an uncoded failure (the SDK's "no registered handler"), while
+ * Cairn's own rejections always carry an error code. The caller may then fall back to a signal.
+ */
+export function unknownToRelease(err: unknown): boolean {
+  return (
+    err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && !isErrorCode(err.cause.type)
+  );
 }

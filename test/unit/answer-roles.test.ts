@@ -41,3 +41,22 @@ test('missingRole: through Cairn the default is approver; admin meets anything; 
   expect(missingRole(planCheck('admin'), actor('approver'), true)).toBeUndefined();
   expect(missingRole(planCheck('admin'), actor('operator'), true)).toBe('approver');
 });
+
+test('missingRole: approving a tool call needs approver whatever role a policy names besides it', () => {
+  const approval = (role?: string): Interaction => ({
+    kind: 'tool.approval',
+    prompt: 'Allow write_file?',
+    tool: 'write_file',
+    arguments: {},
+    digest: 'd',
+    id: 'i2',
+    status: 'open',
+    createdAt: 0,
+    ...(role !== undefined ? { role } : {}),
+  });
+  expect(missingRole(approval('operator'), actor('operator'), false)).toBe('approver');
+  expect(missingRole(approval('operator'), actor('operator', 'approver'), false)).toBeUndefined();
+  expect(missingRole(approval('admin'), actor('approver'), false)).toBe('admin');
+  expect(missingRole(approval(), actor('admin'), false)).toBeUndefined();
+  expect(missingRole(approval('operator'), actor('operator'), true)).toBe('approver');
+});

@@ -8,7 +8,7 @@ import {
   createAgentState,
   type StepRun,
 } from '../../workflows/agent/agent-state';
-import { MAX_DECISIONS_KEPT, logPolicyDecision } from '../../workflows/agent/decision-log';
+import { MAX_DECISION_TEXT, MAX_DECISIONS_KEPT, logPolicyDecision } from '../../workflows/agent/decision-log';
 import type { ToolCallRecord } from '../../workflows/tools/tool-types';
 
 const ops = { id: 'olga', name: 'Olga Ops', roles: ['operator'], method: 'api' as const };
@@ -95,4 +95,12 @@ test('a state of a run begun before the log still lists its recent decisions fro
     'paused by olga (1)',
     'resumed (1)',
   ]);
+});
+
+test('a long pause reason is cut in the log (the timeline keeps it whole)', () => {
+  const state = createAgentState('t');
+  const message = `paused (pause) by olga: ${'x'.repeat(2000)}`;
+  addEvent(state, 1, { type: 'agent.paused', message, actor: ops });
+  expect(state.events.at(-1)?.message).toBe(message);
+  expect(state.decisions?.[0]?.what).toHaveLength(MAX_DECISION_TEXT);
 });

@@ -1,7 +1,8 @@
 /** Which client errors mean "no worker answered in time" (AGENT_UNAVAILABLE) and which do not. */
 import { status } from '@grpc/grpc-js';
-import { ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
-import { isUnansweredQuery } from '../../client/unanswered-query';
+import { ServiceError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { isUnansweredQuery, unknownToRelease } from '../../client/unanswered-query';
 
 /** A query's failure as the client throws it: a ServiceError around the gRPC error. */
 const queryFailed = (code: number, details: string) =>
@@ -24,4 +25,14 @@ test('an update past its deadline is unanswered', () => {
     cause: new Error('deadline'),
   });
   expect(isUnansweredQuery(timedOut)).toBe(true);
+});
+
+test('an update an older release has no handler for is told apart from Cairn’s coded rejections', () => {
+  const failed = (cause: ApplicationFailure) => new WorkflowUpdateFailedError('Workflow Update failed', cause);
+  // What the SDK answers for an update the workflow registered no handler for.
+  expect(unknownToRelease(failed(ApplicationFailure.nonRetryable('No registered handler for update: pause')))).toBe(
+    true,
+  );
+  expect(unknownToRelease(failed(ApplicationFailure.create({ type: 'AGENT_FINISHED', message: 'ended' })))).toBe(false);
+  expect(unknownToRelease(new Error('plain'))).toBe(false);
 });

@@ -16,8 +16,14 @@ type AgentEvent = z.infer<typeof agentEventSchema>;
 /** One kept decision. */
 export type DecisionRecord = z.infer<typeof decisionRecordSchema>;
 
-/** How many decisions the state keeps (each well under 1 KiB). */
+/** How many decisions the state keeps. */
 export const MAX_DECISIONS_KEPT = 1000;
+
+/**
+ * How much of a decision's text it keeps (a pause's free-text reason may be long; the timeline
+ * has it whole): with the actor, a record stays under 1 KiB, the log under 1 MiB.
+ */
+export const MAX_DECISION_TEXT = 200;
 
 /** The timeline events that are decisions, and the kind each is kept as. */
 const DECISION_EVENTS: Partial<Record<AgentEvent['type'], DecisionRecord['kind']>> = {
@@ -52,7 +58,8 @@ export function logPolicyDecision(state: AgentState, stepId: string, call: ToolC
 function keep(state: AgentState, record: DecisionRecord): void {
   const { decisions } = state;
   if (!decisions) return;
-  decisions.push(record);
+  const what = record.what.length > MAX_DECISION_TEXT ? `${record.what.slice(0, MAX_DECISION_TEXT - 1)}…` : record.what;
+  decisions.push({ ...record, what });
   const over = decisions.length - MAX_DECISIONS_KEPT;
   if (over > 0) {
     decisions.splice(0, over);

@@ -50,13 +50,18 @@ interface Answerer {
  * The role this answer needs that the answerer lacks, or undefined when it may be given. An
  * answer through Cairn (with an actor) needs the interaction's role, else `approver`; one sent
  * straight to Temporal has no roles Cairn vouched for, so it can meet no named role but is not
- * held to the default (that path is locked down by Temporal's own authorization). Rejecting an
- * approval needs only the default: anyone who may approve at all may say no.
+ * held to the default (that path is locked down by Temporal's own authorization). Approving a
+ * tool call through Cairn always needs `approver` too; rejecting one needs only the default:
+ * anyone who may approve at all may say no.
  */
 export function missingRole(interaction: Interaction, input: Answerer, rejecting: boolean): string | undefined {
+  const roles = input.actor?.roles ?? [];
+  const lacks = (role: string) => !roles.includes(role) && !roles.includes('admin');
+  // Approving a side effect through Cairn needs `approver` whatever role a policy's `@role`
+  // names besides it (an `@role("operator")` approval needs both, as it always did).
+  if (interaction.kind === 'tool.approval' && !rejecting && input.actor && lacks(DEFAULT_ANSWER_ROLE))
+    return DEFAULT_ANSWER_ROLE;
   const named = rejecting ? undefined : interaction.role;
   const needed = named ?? (input.actor ? DEFAULT_ANSWER_ROLE : undefined);
-  if (needed === undefined) return undefined;
-  const roles = input.actor?.roles ?? [];
-  return roles.includes(needed) || roles.includes('admin') ? undefined : needed;
+  return needed !== undefined && lacks(needed) ? needed : undefined;
 }
