@@ -105,3 +105,35 @@ test('a cancelled agent keeps the partial result of the step it cancelled', asyn
     [lookup.tool],
   );
 });
+
+test('calls a cancelled step finished in its unfinished round reach the state and the audit', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('a')]))],
+      'step:a': [
+        // One reply: a lookup that finishes, then a question the agent is cancelled during.
+        reply.toolCalls(
+          [
+            { id: 'look1', name: 'lookup', arguments: { key: 'k1' } },
+            { id: 'ask1', name: 'ask_user', arguments: { kind: 'query', prompt: 'Which table?' } },
+          ],
+          { content: 'Looking it up, then asking.' },
+        ),
+      ],
+    }),
+  );
+  const lookup = lookupTool();
+  await withWorker(
+    bed.config,
+    async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'cancel me while I ask' });
+      await waitForState(handle, 'the step asks', (s) => s.interactions.some((i) => i.kind === 'ask.query'));
+      await handle.cancel();
+      await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+      const state = await stateOf(handle);
+      expect(state.steps[0]?.status).toBe('cancelled');
+      expect(state.steps[0]?.toolCalls.map((c) => [c.callId, c.name, c.outcome])).toEqual([['look1', 'lookup', 'ok']]);
+    },
+    [lookup.tool],
+  );
+});

@@ -43,6 +43,11 @@ export interface RoundContext {
   usage: TokenUsage;
   /** The step's loop guards. */
   guards: LoopGuards;
+  /**
+   * The tool calls of the round under way that have finished, not yet reported: a step
+   * cancelled mid-round hands them back with its partial result (the audit keeps every call).
+   */
+  records: ToolCallRecord[];
 }
 
 /** How a round ended: its report and, when the step is done, the result. */
@@ -79,7 +84,8 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     content: reply.content,
     ...(reply.toolCalls.length ? { toolCalls: cleaned.map((c) => c.call) } : {}),
   });
-  const records: ToolCallRecord[] = [];
+  const { records } = ctx;
+  records.length = 0;
   let finished: string | undefined;
   let spent = false;
   for (const [index, call] of reply.toolCalls.entries()) {
@@ -118,10 +124,11 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     round,
     model: reply.model,
     usage: { ...ctx.usage },
-    toolCalls: records,
+    toolCalls: [...records],
     ...(notices.length ? { notices } : {}),
   };
   Object.assign(ctx.usage, zeroUsage());
+  records.length = 0;
   if (spent && finished === undefined) {
     const error = `STEP_TOOL_ERRORS: ${ctx.guards.budgetError(step.id)}`;
     return { kind: 'failed', code: 'STEP_TOOL_ERRORS', error, report };

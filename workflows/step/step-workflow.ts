@@ -22,6 +22,7 @@ import {
 } from '@temporalio/workflow';
 import { Conversations } from '../conversation';
 import type { LlmMessage, TokenUsage } from '../llm-types';
+import type { ToolCallRecord } from '../tools/tool-types';
 import type { StepProgress } from '../messages';
 import { carryConversation } from '../rollover/carry-conversation';
 import { addUsage } from '../usage';
@@ -56,7 +57,7 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
     link,
     guards,
   };
-  const ctx: RoundContext = { tools, conversations, toolNames, usage, guards };
+  const ctx: RoundContext = { tools, conversations, toolNames, usage, guards, records: [] };
   const loop = { round: carry?.rounds ?? 0 };
   try {
     return await runLoop(ctx, link, loop, carry);
@@ -70,7 +71,7 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
     // step still closes CANCELLED, and nothing needs the agent to ask first (a workflow cannot
     // query another one). Runs recorded before this close at once, as they did (patch).
     if (!isCancellation(err) || !CancellationScope.current().consideredCancelled) throw err;
-    const last = cancelledReport(input, conversations.get(STEP_CONVERSATION), loop.round, usage);
+    const last = cancelledReport(input, conversations.get(STEP_CONVERSATION), loop.round, usage, ctx.records);
     if (last && patched(STEP_PARTIAL_PATCH)) await CancellationScope.nonCancellable(() => link.reportLast(last));
     throw err;
   }
@@ -119,21 +120,23 @@ async function runLoop(
   return roundsExhausted(input); // only when a carried run starts beyond the limit
 }
 
-/** A cancelled step's last report — what it had and the usage not yet counted — or undefined when it has neither. */
+/** A cancelled step's last report — what it had, the usage and calls not yet reported — or undefined when it has none. */
 function cancelledReport(
   input: StepInput,
   conversation: LlmMessage[],
   round: number,
   usage: TokenUsage,
+  records: ToolCallRecord[],
 ): StepProgress | undefined {
   const partial = partialResult(conversation);
   const unreported = usage.totalTokens > 0 || (usage.costUsd ?? 0) > 0;
-  if (partial === undefined && !unreported) return undefined;
+  if (partial === undefined && !unreported && records.length === 0) return undefined;
   return {
     stepId: input.step.id,
     round,
     usage: { ...usage },
-    toolCalls: [],
+    // The unfinished round's calls that did finish: the audit and the decision log keep them.
+    toolCalls: [...records],
     cancelled: true,
     ...(partial !== undefined ? { partial } : {}),
   };
