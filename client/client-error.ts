@@ -25,8 +25,10 @@ export class ClientError extends Error {
     message: string,
     /** The offending field, when there is one (for a rejected answer: `interactionId`, `answer.values.pages`, …). */
     readonly field?: string,
+    /** What it was made from (e.g. the HTTP API's refusal, with its status). */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'ClientError';
   }
 }

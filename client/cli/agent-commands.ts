@@ -7,6 +7,7 @@ import { loadConfigOrExit } from '../../config/load-config-or-exit';
 import type { AgentPhase, AgentState } from '../../workflows/agent/agent-state';
 import { AGENT_PHASES, isTerminalPhase } from '../../workflows/state/agent-phases';
 import { AgentClient, type AgentVersion } from '../agent-client';
+import { auditOf, type AuditEntry } from '../audit-entries';
 import { ClientError } from '../client-error';
 import { followTimeline } from '../follow-timeline';
 import { completeAnswer } from './answer-source';
@@ -53,7 +54,9 @@ export function listCommand(options: { phase?: string; waiting?: boolean; json?:
 interface Agents {
   list: CairnApi['list'];
   state(id: string, afterSeq?: number): Promise<AgentState>;
-  version(id: string): Promise<AgentVersion | undefined>;
+  /** The whole state and the version the agent runs on (the API serves both in one read). */
+  show(id: string): Promise<{ state: AgentState; version?: AgentVersion | undefined }>;
+  audit(id: string): Promise<AuditEntry[]>;
   cancel(id: string): Promise<void>;
   hold(action: 'pause' | 'resume', id: string, request: { by?: string; reason?: string }): Promise<void>;
 }
@@ -66,7 +69,11 @@ export async function withAgents<T>(body: (agents: Agents) => Promise<T>): Promi
     return body({
       list: (filter) => api.list(filter),
       state: (id, afterSeq) => api.state(id, afterSeq),
-      version: async (id) => (await api.state(id)).version,
+      show: async (id) => {
+        const { version, ...state } = await api.state(id);
+        return { state, version };
+      },
+      audit: (id) => api.audit(id),
       cancel: (id) => api.cancel(id),
       hold: (action, id, request) => api.hold(action, id, request),
     });
@@ -75,7 +82,8 @@ export async function withAgents<T>(body: (agents: Agents) => Promise<T>): Promi
     body({
       list: (filter) => client.list(filter),
       state: (id, afterSeq) => client.state(id, afterSeq),
-      version: (id) => client.version(id),
+      show: async (id) => ({ state: await client.state(id), version: await client.version(id) }),
+      audit: async (id) => auditOf(await client.state(id)),
       cancel: (id) => client.cancel(id),
       hold: (action, id, request) => client[action](id, request),
     }),
@@ -85,9 +93,7 @@ export async function withAgents<T>(body: (agents: Agents) => Promise<T>): Promi
 /** `cairn show <id>`: the agent's state. */
 export function showCommand(id: string, options: { json?: boolean }): Promise<number> {
   return withAgents(async (agents) => {
-    // Over the API the full state carries the version; the client library asks for it apart.
-    const { version: carried, ...state } = (await agents.state(id)) as AgentState & { version?: AgentVersion };
-    const version = carried ?? (cliApi() ? undefined : await agents.version(id));
+    const { state, version } = await agents.show(id);
     const on = version ? `version: ${version.buildId} (deployment ${version.deploymentName}, ${version.behavior})` : '';
     console.log(
       options.json

@@ -2,10 +2,8 @@
  * `cairn audit <id>`: every decision on an agent — answers with who (principal, roles, how it
  * came), expiries, pauses, resumes, the end — oldest first; `--json` for scripts.
  */
-import { loadConfigOrExit } from '../../config/load-config-or-exit';
-import { AgentClient } from '../agent-client';
-import { auditOf, type AuditEntry } from '../audit-entries';
-import { CairnApi, cliApi } from './cairn-api';
+import type { AuditEntry } from '../audit-entries';
+import { withAgents } from './agent-commands';
 import { EXIT } from './cli-exit';
 
 /** One entry as a line: time, what, decision, who. */
@@ -24,19 +22,10 @@ export function formatAuditEntry(entry: AuditEntry): string {
 }
 
 /** Prints the audit of agent `id`: from the HTTP API with CAIRN_API_URL (sending CAIRN_TOKEN), else from Temporal. */
-export async function auditCommand(id: string, options: { json?: boolean }): Promise<number> {
-  const entries = await auditEntries(id);
-  console.log(options.json ? JSON.stringify({ id, entries }, null, 2) : entries.map(formatAuditEntry).join('\n'));
-  return EXIT.ok;
-}
-
-async function auditEntries(id: string): Promise<AuditEntry[]> {
-  const target = cliApi();
-  if (target) return new CairnApi(target).audit(id);
-  const client = await AgentClient.connect(loadConfigOrExit());
-  try {
-    return auditOf(await client.state(id));
-  } finally {
-    await client.close();
-  }
+export function auditCommand(id: string, options: { json?: boolean }): Promise<number> {
+  return withAgents(async (agents) => {
+    const entries = await agents.audit(id);
+    console.log(options.json ? JSON.stringify({ id, entries }, null, 2) : entries.map(formatAuditEntry).join('\n'));
+    return EXIT.ok;
+  });
 }

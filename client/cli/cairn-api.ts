@@ -115,7 +115,7 @@ export class CairnApi {
       return (await this.call('POST', `${agentPath(id)}/answers`, acceptedBody, input)) as unknown as AnswerAccepted;
     } catch (err) {
       if (err instanceof ApiRefusal && CLIENT_CODES.has(err.code))
-        throw new ClientError(err.code as ClientErrorCode, err.detail, err.field);
+        throw new ClientError(err.code as ClientErrorCode, err.detail, err.field, { cause: err });
       throw err;
     }
   }

@@ -41,12 +41,8 @@ export async function answerOverHttp(
   return EXIT.ok;
 }
 
-/** The status and code of a refused answer, as the server gave them. */
+/** The status and code of a refused answer, as the server gave them (a rejection comes as ClientError around it). */
 function refusalLine(err: unknown): string | undefined {
-  if (err instanceof ApiRefusal) return err.message;
-  if (err instanceof ClientError) {
-    const status = err.code === 'NOT_OPEN' ? 409 : 400;
-    return `${status} ${err.code}${err.field ? ` (${err.field})` : ''}: ${err.message}`;
-  }
-  return undefined;
+  const refusal = err instanceof ClientError ? err.cause : err;
+  return refusal instanceof ApiRefusal ? refusal.message : undefined;
 }
