@@ -12,14 +12,7 @@ import type { BudgetLeft } from './budget-left';
 import type { AnswerRejection } from './interactions/answer-rejection';
 import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
 import { firstIssuePath, issueLines } from './issue-lines';
-import type {
-  CancelRequest,
-  HoldRequest,
-  StepAnswer,
-  StepHold,
-  StepInteractionRequest,
-  StepProgress,
-} from './messages';
+import type { HoldRequest, StepAnswer, StepHold, StepInteractionRequest, StepProgress } from './messages';
 import { tokenUsageSchema, toolCallRecordSchema } from './state/step-run-schema';
 import { MAX_PARTIAL_CHARS } from './step/partial-result';
 
@@ -93,12 +86,11 @@ export const parseHoldRequest = (value: unknown): Parsed<HoldRequest> =>
 
 const actedRequestSchema = holdRequestSchema.extend({ actor: actorSchema.optional() });
 
-/** The `pause` and `resume` updates' payload: as the signals', plus the actor Cairn's HTTP API authenticated. */
-export const parseActedHoldRequest = (value: unknown): Parsed<HoldRequest> =>
-  value === undefined || value === null ? { ok: true, value: {} } : parseWith(actedRequestSchema, value);
-
-/** The `recordCancel` update's payload. */
-export const parseCancelRequest = (value: unknown): Parsed<CancelRequest> =>
+/**
+ * The payload of the `pause`, `resume` and `recordCancel` updates: as the signals', plus the
+ * actor Cairn's HTTP API authenticated.
+ */
+export const parseActedRequest = (value: unknown): Parsed<HoldRequest> =>
   value === undefined || value === null ? { ok: true, value: {} } : parseWith(actedRequestSchema, value);
 
 const budgetLeftSchema = z.object({ tokens: z.number().optional(), costUsd: z.number().optional() });

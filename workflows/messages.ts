@@ -54,12 +54,8 @@ export interface HoldRequest {
   actor?: Actor;
 }
 
-/** Who cancels, and why; the audit keeps it with the agent's end. */
-export interface CancelRequest {
-  by?: string;
-  reason?: string;
-  actor?: Actor;
-}
+/** Who cancels, and why (as for a pause); the audit keeps it with the agent's end. */
+export type CancelRequest = HoldRequest;
 
 export interface AnswerAccepted {
   interactionId: string;

@@ -12,7 +12,7 @@ import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporal
 import type { BudgetLeft } from '../budget-left';
 import { stepWorkflowId } from '../ids';
 import { workflowFailure } from '../failures';
-import { parseActedHoldRequest, parseHoldRequest } from '../message-payloads';
+import { parseActedRequest, parseHoldRequest } from '../message-payloads';
 import {
   pauseSignal,
   pauseUpdate,
@@ -58,14 +58,14 @@ export class AgentHold {
       setHandler(
         update,
         (raw) => {
-          const parsed = parseActedHoldRequest(raw);
+          const parsed = parseActedRequest(raw);
           if (!parsed.ok) return; // the validator refused it already
           if (kind === 'pause') this.hold('pause', parsed.value);
           else this.release('pause', parsed.value);
         },
         {
           validator: (raw: unknown) => {
-            const parsed = parseActedHoldRequest(raw);
+            const parsed = parseActedRequest(raw);
             if (!parsed.ok) throw workflowFailure('INVALID_INPUT', `${kind}: ${parsed.error}`);
           },
         },

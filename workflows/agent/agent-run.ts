@@ -7,7 +7,7 @@
 import { CancellationScope, setHandler, workflowInfo } from '@temporalio/workflow';
 import { Conversations } from '../conversation';
 import { workflowFailure } from '../failures';
-import { parseCancelRequest, parseStepProgress } from '../message-payloads';
+import { parseActedRequest, parseStepProgress } from '../message-payloads';
 import { recordCancelUpdate, stateQuery, stepProgressSignal } from '../messages';
 import { carryConversation } from '../rollover/carry-conversation';
 import type { ToolInfo } from '../tools/tool-types';
@@ -123,12 +123,12 @@ export class AgentRun {
     setHandler(
       recordCancelUpdate,
       (raw) => {
-        const parsed = parseCancelRequest(raw);
+        const parsed = parseActedRequest(raw);
         if (parsed.ok) this.state.cancelRequest = { at: workflowTime(), ...parsed.value };
       },
       {
         validator: (raw: unknown) => {
-          const parsed = parseCancelRequest(raw);
+          const parsed = parseActedRequest(raw);
           if (!parsed.ok) throw workflowFailure('INVALID_INPUT', `recordCancel: ${parsed.error}`);
           if (isTerminalPhase(this.state.phase))
             throw workflowFailure('AGENT_FINISHED', `the agent has ended (${this.state.phase})`);
