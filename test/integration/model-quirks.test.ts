@@ -288,6 +288,63 @@ describe('replans cannot break finished work', () => {
   });
 });
 
+describe('plans whose graph a weak model cannot get right', () => {
+  test('a third plan that breaks only the DAG rules is repaired, said in the timeline, and run', async () => {
+    // Structured output holds the shape, not the graph: duplicate ids and a dangling dependency.
+    const broken = plan([step('s1', ['s9']), step('s1')]);
+    bed.llm.respondWith(
+      byRoute({
+        plan: [planReply(broken), planReply(broken), planReply(broken)],
+        'step:s1': [finish('one')],
+        'step:s1-2': [finish('two')],
+        summary: [reply.text('done')],
+      }),
+    );
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'weak planner' });
+      expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'done' });
+      const state = await stateOf(handle);
+      expect(state.events.filter((e) => e.type === 'plan.rejected')).toHaveLength(3);
+      expect(state.events.find((e) => e.type === 'plan.repaired')?.message).toBe(
+        'the planner gave 3 unusable replies in a row; its last was repaired: ' +
+          'step "s1": duplicate id, renamed to "s1-2"; step "s1": dropped its dependency on unknown step "s9"',
+      );
+      expect(state.steps.map((s) => [s.id, s.status])).toEqual([
+        ['s1', 'completed'],
+        ['s1-2', 'completed'],
+      ]);
+      await recordHistory('agent-plan-repaired', handle);
+    });
+    expect(bed.llm.requestsFor('plan')).toHaveLength(3);
+  });
+
+  test('a third reply cut at its token limit keeps its complete steps', async () => {
+    // What llama.cpp sends when a small model loops inside structured output: valid JSON, cut.
+    const full = JSON.stringify(plan([step('s1'), step('s2', ['s1']), step('s3', ['s2'])]));
+    const cutInThirdStep = reply.cut(full.slice(0, full.indexOf('"s3"') + 10));
+    bed.llm.respondWith(
+      byRoute({
+        plan: [cutInThirdStep, cutInThirdStep, cutInThirdStep],
+        'step:s1': [finish('one')],
+        'step:s2': [finish('two')],
+        summary: [reply.text('done')],
+      }),
+    );
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'looping planner' });
+      expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'done' });
+      const state = await stateOf(handle);
+      expect(state.events.filter((e) => e.type === 'llm.cut')).toHaveLength(3);
+      expect(state.events.find((e) => e.type === 'plan.repaired')?.message).toBe(
+        'the planner gave 3 unusable replies in a row; its last was repaired: ' +
+          'the reply was cut at its token limit; its complete steps were kept (s1, s2)',
+      );
+      expect(state.plan?.steps).toEqual([step('s1'), step('s2', ['s1'])]);
+      await recordHistory('agent-plan-cut-salvaged', handle);
+    });
+  });
+});
+
 describe('what real servers send', () => {
   test('reasoning blocks stay out of the parsed plan; missing usage is estimated and flagged', async () => {
     const thought = quirk.thinking(JSON.stringify(plan([step('s1')])));

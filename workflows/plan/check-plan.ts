@@ -9,7 +9,8 @@ import { issueLines } from '../issue-lines';
 import { MAX_PLAN_STEPS, planSchema, remainingPlanSchema } from './plan-schema';
 import type { Plan, PlanCheck } from './plan-types';
 import { checkGraph, type PlanGraph } from './plan-graph-rules';
-import { parseJsonReply } from './json-reply';
+import { closedPrefixes, parseJsonReply } from './json-reply';
+import { repairGraph } from './plan-graph-repair';
 
 /**
  * Checks a value (parsed JSON) against the plan schema and the DAG rules.
@@ -26,7 +27,7 @@ export function checkPlanValue(value: unknown): PlanCheck {
   if (parsed.success) {
     const plan: Plan = parsed.data;
     const errors = checkGraph(plan);
-    return errors.length === 0 ? { ok: true, plan } : { ok: false, errors };
+    return errors.length === 0 ? { ok: true, plan } : { ok: false, errors, repaired: repairGraph(plan) };
   }
   const graph = readGraphLoosely(value);
   return { ok: false, errors: [...formatIssues(parsed.error), ...(graph ? checkGraph(graph) : [])] };
@@ -39,6 +40,23 @@ export function checkPlanValue(value: unknown): PlanCheck {
 export function parsePlanOutput(content: string | null): PlanCheck {
   const reply = parseJsonReply(content);
   return reply.ok ? checkPlanValue(reply.value) : { ok: false, errors: [reply.error] };
+}
+
+/**
+ * The complete steps of a plan reply cut at its token limit, for when the planner cannot stop
+ * being cut: the longest closed prefix ({@link closedPrefixes}) that `check` (the planner's or
+ * the replanner's) accepts, or that only breaks the DAG rules (then `ok: false` with `repaired`). `undefined` when no prefix
+ * holds a usable plan.
+ */
+export function salvageCutPlan(
+  content: string | null,
+  check: (content: string) => PlanCheck = parsePlanOutput,
+): PlanCheck | undefined {
+  for (const candidate of closedPrefixes(content)) {
+    const checked = check(candidate);
+    if (checked.ok || checked.repaired) return checked;
+  }
+  return undefined;
 }
 
 /**
@@ -76,6 +94,7 @@ export function mergeReplan(
     replan: next.replan,
   });
   if (errors.length === 0) return check;
+  // Not repairable: the errors above are about the kept steps, which no repair may touch.
   return { ok: false, errors: [...errors, ...(check.ok ? [] : check.errors)] };
 }
 

@@ -36,3 +36,44 @@ function outermostObject(text: string): string {
 function unique<T>(items: T[]): T[] {
   return [...new Set(items)];
 }
+
+/**
+ * A reply cut at its token limit, closed at its last complete values: for each place where a
+ * value had just ended (before a `,`, after a `}` or `]`), latest first, the text up to there
+ * with every open `[` and `{` closed. Structured output makes a cut reply a prefix of valid
+ * JSON, so the first candidates usually parse; the caller takes the first that it can use.
+ * At most `limit` candidates, so a long reply costs a bounded number of parses. Pure.
+ */
+export function closedPrefixes(content: string | null, limit = 40): string[] {
+  const text = content ?? '';
+  const start = text.indexOf('{');
+  if (start < 0) return [];
+  const cuts: { at: number; open: string }[] = [];
+  const open: string[] = [];
+  let inString = false;
+  for (let i = start; i < text.length; i += 1) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i += 1;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') open.push(ch);
+    else if (ch === ',') cuts.push({ at: i, open: open.join('') });
+    else if (ch === '}' || ch === ']') {
+      open.pop();
+      if (open.length === 0) break;
+      cuts.push({ at: i + 1, open: open.join('') });
+    }
+  }
+  const closers = (stack: string) =>
+    [...stack]
+      .reverse()
+      .map((c) => (c === '{' ? '}' : ']'))
+      .join('');
+  return cuts
+    .reverse()
+    .slice(0, limit)
+    .map(({ at, open: stack }) => text.slice(start, at) + closers(stack));
+}

@@ -71,7 +71,7 @@ function dependencyMap(graph: PlanGraph): Map<string, string[]> {
 }
 
 /** Ids reachable from `start` through one or more dependency edges. */
-function reachableFrom(start: string, deps: Map<string, string[]>): Set<string> {
+export function reachableFrom(start: string, deps: Map<string, string[]>): Set<string> {
   const seen = new Set<string>();
   const queue = [...(deps.get(start) ?? [])];
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {

@@ -25,4 +25,11 @@ export interface Plan {
 export type StepStatus = z.infer<typeof stepStatusSchema>;
 
 /** Result of checking raw planner output (or a human edit) against the plan rules. */
-export type PlanCheck = { ok: true; plan: Plan } | { ok: false; errors: string[] };
+export type PlanCheck =
+  | { ok: true; plan: Plan }
+  | {
+      ok: false;
+      errors: string[];
+      /** When only the DAG rules failed: the plan with each rule's one obvious fix (plan-graph-repair.ts). */
+      repaired?: { plan: Plan; repairs: string[] };
+    };

@@ -23,6 +23,7 @@ export const AGENT_EVENT_TYPES = [
   'plan.created',
   'plan.revised',
   'plan.rejected',
+  'plan.repaired',
   'plan.kept',
   'llm.cut',
   'llm.notice',

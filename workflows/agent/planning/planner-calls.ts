@@ -3,19 +3,26 @@
  * also while it may ask — answering its `ask_user` calls through interactions while asks remain,
  * and sending a correction naming the errors when its output breaks the plan rules or was cut at
  * its token limit. A rejected reply stays in the conversation only as a short note. At most 3
- * bad plans in a row, then `PLAN_INVALID`.
+ * bad plans in a row; then, as a last resort, a third plan whose only faults are in its graph
+ * (duplicate ids, unknown dependencies, cycles) is repaired, and a third reply cut at its token
+ * limit keeps its complete steps — saying so in the timeline; anything else is `PLAN_INVALID`.
  */
+import { patched } from '@temporalio/workflow';
 import { workflowFailure } from '../../failures';
 import { llmCall } from '../../activity-proxies';
 import { parseAskArgs } from '../../interactions/ask-schema';
 import { toInteractionSpec } from '../../interactions/ask-user-tool';
 import type { LlmToolCall } from '../../llm-types';
+import { salvageCutPlan } from '../../plan/check-plan';
 import type { PlanCheck, Plan } from '../../plan/plan-types';
 import { ASK_USER } from '../../tools/tool-types';
 import { PLANNER } from '../agent-carry';
 import type { AgentRun } from '../agent-run';
 import { noteModel } from '../agent-state';
 import { cutReplyError, planCorrectionMessage, rejectedReplyNote } from '../prompts';
+
+/** Patch: the planner's third unusable reply in a row is repaired or salvaged when it can be, instead of failing the agent. */
+export const PLAN_REPAIR_PATCH = 'cairn-plan-repair';
 
 /** Bad plans in a row before the planner gives up. */
 export const MAX_BAD_PLANS = 3;
@@ -47,6 +54,37 @@ async function answerToolCalls(run: AgentRun, calls: LlmToolCall[], purpose: 'pl
     run.setPhase(purpose === 'plan' ? 'planning' : 'replanning');
     reply(JSON.stringify(answer));
   }
+}
+
+/**
+ * The last resort when the planner gave its third bad plan in a row: a plan whose only faults
+ * are in its graph is repaired; a reply cut at its token limit keeps its complete steps
+ * (repaired too when needed). The timeline says what was done. `undefined`: nothing usable.
+ */
+function usableAnyway(
+  run: AgentRun,
+  purpose: 'plan' | 'replan',
+  checked: PlanCheck,
+  cutContent: string | null | undefined,
+  check: (content: string | null) => PlanCheck,
+): Plan | undefined {
+  const salvaged = cutContent === undefined ? checked : salvageCutPlan(cutContent, check);
+  const usable = salvaged?.ok ? { plan: salvaged.plan, repairs: [] } : salvaged?.repaired;
+  if (!usable || !patched(PLAN_REPAIR_PATCH)) return undefined;
+  const { plan, repairs } = usable;
+  const what = [
+    ...(cutContent === undefined
+      ? []
+      : [
+          `the reply was cut at its token limit; its complete steps were kept (${plan.steps.map((s) => s.id).join(', ')})`,
+        ]),
+    ...repairs,
+  ];
+  run.event({
+    type: 'plan.repaired',
+    message: `the ${purpose === 'plan' ? 'planner' : 'replanner'} gave ${MAX_BAD_PLANS} unusable replies in a row; its last was repaired: ${what.join('; ')}`,
+  });
+  return plan;
 }
 
 /**
@@ -94,6 +132,11 @@ export async function obtainPlan(
     run.conversations.append(PLANNER, { role: 'assistant', content: rejectedReplyNote(reply.content) });
     strikes += 1;
     run.event({ type: 'plan.rejected', message: errors.join('; ') });
+    const lastResort =
+      strikes >= MAX_BAD_PLANS
+        ? usableAnyway(run, purpose, checked, cut ? reply.content : undefined, check)
+        : undefined;
+    if (lastResort) return lastResort;
     if (strikes >= MAX_BAD_PLANS) {
       throw workflowFailure(
         'PLAN_INVALID',
