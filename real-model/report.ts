@@ -1,30 +1,44 @@
 /** The real-model suite's table (agent, outcome, code, calls, tokens, time) and its other lines. */
 import type { AgentEvidence, Violation } from './checks';
+import { plans, type AgentCase } from './agents';
 import type { Exchange } from './recording-proxy';
+import type { AgentRun } from './stand-in';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(0)} s`;
+
+function planOutcome(agent: AgentCase, run: AgentRun): string {
+  if (!plans(agent)) return '-';
+  const events = run.state?.events ?? [];
+  if (events.some((e) => e.type === 'plan.repaired')) return 'repaired';
+  if (!run.state?.plan) return 'none';
+  const rejected = events.filter((e) => e.type === 'plan.rejected').length;
+  return rejected === 0 ? 'ok' : `ok after ${rejected}`;
+}
 
 function table(header: string[], rows: string[][]): string {
   const cells = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
   const line = (row: string[]) =>
     row
-      .map((c, i) => (i < 3 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .map((c, i) => (i < 4 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
       .join('  ')
       .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 /**
- * One row per agent: how it ended, its failure code, the model calls made for it, the tokens
- * Cairn counted, its longest reply, its wall time and how many checks it broke.
+ * One row per agent: how it ended, its failure code, how it got its plan (`-` in ReAct mode;
+ * `ok`, `ok after N` rejected replies, `repaired`: the planner's last resort, see
+ * docs/architecture.md#planning), the model calls made for it, the tokens Cairn counted, its
+ * longest reply, its wall time and how many checks it broke.
  */
 export function agentTable(results: { evidence: AgentEvidence; violations: Violation[] }[]): string {
-  const header = ['agent', 'outcome', 'code', 'calls', 'tokens', 'longest reply', 'time', 'violations'];
+  const header = ['agent', 'outcome', 'code', 'plan', 'calls', 'tokens', 'longest reply', 'time', 'violations'];
   const rows = results.map(({ evidence: { agent, run, exchanges }, violations }) => [
     agent.name,
     run.outcome,
     run.code ?? '-',
+    planOutcome(agent, run),
     String(exchanges.length),
     String(run.state?.usage.totalTokens ?? 0),
     String(Math.max(0, ...exchanges.map((e) => e.completionTokens ?? 0))),
@@ -37,17 +51,19 @@ export function agentTable(results: { evidence: AgentEvidence; violations: Viola
 /**
  * One row per call purpose over the whole run: how many calls, the `max_tokens` sent (or
  * none), the response formats asked for, how replies ended, and the HTTP errors (`hung up`: the
- * worker gave up first, at its LLM timeout).
+ * worker gave up first, at its LLM timeout). A request with no purpose (the worker's start-up
+ * probe, `GET /props`) is named by its path.
  */
 export function purposeTable(exchanges: Exchange[]): string {
-  const purposes = [...new Set(exchanges.map((e) => e.purpose ?? '?'))].sort();
+  const purposeOf = (e: Exchange) => e.purpose ?? e.path;
+  const purposes = [...new Set(exchanges.map(purposeOf))].sort();
   const header = ['purpose', 'max_tokens sent', 'response_format', 'calls', 'finish reasons', 'errors'];
   const tally = (values: string[]) =>
     [...values.reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map<string, number>())]
       .map(([v, n]) => `${v} ${n}`)
       .join(', ') || '-';
   const rows = purposes.map((purpose) => {
-    const mine = exchanges.filter((e) => (e.purpose ?? '?') === purpose);
+    const mine = exchanges.filter((e) => purposeOf(e) === purpose);
     return [
       purpose,
       tally(mine.map((e) => (e.maxTokens === undefined ? 'none' : String(e.maxTokens)))),
