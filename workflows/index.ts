@@ -1,4 +1,37 @@
-/** Entry point of the workflow bundle: every workflow type the worker registers. */
-export { agentWorkflow } from './agent/agent-workflow';
-export { llmCheckWorkflow } from './llm-check-workflow';
-export { stepWorkflow } from './step/step-workflow';
+/**
+ * Entry point of the workflow bundle: every workflow type the worker registers.
+ *
+ * The SDK evaluates this module, and everything it imports, afresh for every workflow run, so
+ * each type's module is required only when a run of that type starts: a step run does not build
+ * the agent's schemas (the agent state, its input, the interactions), nor an agent run the
+ * step's. Building them was a fifth of the workflow thread's time. Requiring a module inside a
+ * run is deterministic: it is the same code, evaluated before the workflow function runs.
+ */
+import type * as AgentModule from './agent/agent-workflow';
+import type * as LlmCheckModule from './llm-check-workflow';
+import type * as StepModule from './step/step-workflow';
+
+/* eslint-disable @typescript-eslint/no-require-imports -- a require evaluates the module when called, an import at load */
+
+/** An agent: plans, runs its steps as child workflows, summarises (agent/agent-workflow.ts). */
+export function agentWorkflow(
+  ...args: Parameters<typeof AgentModule.agentWorkflow>
+): ReturnType<typeof AgentModule.agentWorkflow> {
+  return (require('./agent/agent-workflow') as typeof AgentModule).agentWorkflow(...args);
+}
+
+/** One step of a plan: a ReAct tool loop (step/step-workflow.ts). */
+export function stepWorkflow(
+  ...args: Parameters<typeof StepModule.stepWorkflow>
+): ReturnType<typeof StepModule.stepWorkflow> {
+  return (require('./step/step-workflow') as typeof StepModule).stepWorkflow(...args);
+}
+
+/** One model call, to check that a worker reaches its LLM (llm-check-workflow.ts). */
+export function llmCheckWorkflow(
+  ...args: Parameters<typeof LlmCheckModule.llmCheckWorkflow>
+): ReturnType<typeof LlmCheckModule.llmCheckWorkflow> {
+  return (require('./llm-check-workflow') as typeof LlmCheckModule).llmCheckWorkflow(...args);
+}
+
+/* eslint-enable @typescript-eslint/no-require-imports */

@@ -18,15 +18,15 @@
  * the worker's CPU even with every span dropped. Runs started before that patch keep deciding
  * by `TRACING_PATCH` alone, as they were recorded.
  *
+ * Temporal's interceptors and OpenTelemetry are loaded by the first run that is traced, not by
+ * every run: the SDK evaluates a bundle's modules afresh for each workflow, and evaluating
+ * OpenTelemetry's SDK was a tenth of the workflow thread's time in untraced runs.
+ *
  * Deterministic: spans leave through a sink that is not called during replay, and the labels
  * are read from the workflow's own info and input.
  */
-import { trace } from '@opentelemetry/api';
-import {
-  OpenTelemetryInboundInterceptor,
-  OpenTelemetryInternalsInterceptor,
-  OpenTelemetryOutboundInterceptor,
-} from '@temporalio/interceptors-opentelemetry/lib/workflow';
+import type * as OtelApi from '@opentelemetry/api';
+import type * as OtelWorkflow from '@temporalio/interceptors-opentelemetry/lib/workflow';
 import {
   patched,
   workflowInfo,
@@ -64,6 +64,16 @@ export const TRACE_HEADER = '_tracer-data';
 
 const STEP_WORKFLOW_TYPE = 'stepWorkflow';
 
+/** OpenTelemetry's API and Temporal's workflow interceptors, evaluated on first use (see above). */
+function otel(): { api: typeof OtelApi; interceptors: typeof OtelWorkflow } {
+  /* eslint-disable @typescript-eslint/no-require-imports -- a require evaluates the module when called, an import at load */
+  return {
+    api: require('@opentelemetry/api') as typeof OtelApi,
+    interceptors: require('@temporalio/interceptors-opentelemetry/lib/workflow') as typeof OtelWorkflow,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
 /** The step input fields this reads; anything else leaves the step id out. */
 function stepOwner(arg: unknown): SpanOwner | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
@@ -100,14 +110,18 @@ class RunTracing {
   }
 
   labelActiveSpan(): void {
-    if (this.owner) trace.getActiveSpan()?.setAttributes(ownerAttributes(this.owner));
+    if (this.owner) otel().api.trace.getActiveSpan()?.setAttributes(ownerAttributes(this.owner));
   }
 }
 
 class TracingInbound implements WorkflowInboundCallsInterceptor {
-  private readonly otel = new OpenTelemetryInboundInterceptor();
+  private tracer: OtelWorkflow.OpenTelemetryInboundInterceptor | undefined;
 
   constructor(private readonly run: RunTracing) {}
+
+  private get otel(): OtelWorkflow.OpenTelemetryInboundInterceptor {
+    return (this.tracer ??= new (otel().interceptors.OpenTelemetryInboundInterceptor)());
+  }
 
   execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     this.run.own(input);
@@ -138,9 +152,13 @@ class TracingInbound implements WorkflowInboundCallsInterceptor {
 }
 
 class TracingOutbound implements WorkflowOutboundCallsInterceptor {
-  private readonly otel = new OpenTelemetryOutboundInterceptor();
+  private tracer: OtelWorkflow.OpenTelemetryOutboundInterceptor | undefined;
 
   constructor(private readonly run: RunTracing) {}
+
+  private get otel(): OtelWorkflow.OpenTelemetryOutboundInterceptor {
+    return (this.tracer ??= new (otel().interceptors.OpenTelemetryOutboundInterceptor)());
+  }
 
   scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>) {
     if (!this.run.decide()) return next(input);
@@ -186,9 +204,13 @@ class TracingOutbound implements WorkflowOutboundCallsInterceptor {
 }
 
 class TracingInternals implements WorkflowInternalsInterceptor {
-  private readonly otel = new OpenTelemetryInternalsInterceptor();
+  private tracer: OtelWorkflow.OpenTelemetryInternalsInterceptor | undefined;
 
   constructor(private readonly run: RunTracing) {}
+
+  private get otel(): OtelWorkflow.OpenTelemetryInternalsInterceptor {
+    return (this.tracer ??= new (otel().interceptors.OpenTelemetryInternalsInterceptor)());
+  }
 
   dispose(input: DisposeInput, next: Next<WorkflowInternalsInterceptor, 'dispose'>): void {
     // Temporal's dispose only disables its context manager and calls next synchronously.
