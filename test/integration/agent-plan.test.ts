@@ -60,9 +60,9 @@ describe('plan validation', () => {
     });
   });
 
-  test('three bad plans in a row fail the agent with the errors (a third that breaks only the graph is repaired, see model-quirks)', async () => {
+  test('three bad plans in a row fail the agent with the errors (when none of them can be repaired, see model-quirks)', async () => {
     bed.llm.respondWith(
-      byRoute({ plan: [reply.malformedJson(), planReply(plan([step('a', ['b'])])), reply.schemaBreakingJson()] }),
+      byRoute({ plan: [reply.schemaBreakingJson(), reply.malformedJson(), reply.schemaBreakingJson()] }),
     );
     await withWorker(bed.config, async () => {
       const handle = await startAgent(bed.client, bed.config, { task: 'hopeless' });

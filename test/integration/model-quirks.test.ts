@@ -306,7 +306,7 @@ describe('plans whose graph a weak model cannot get right', () => {
       const state = await stateOf(handle);
       expect(state.events.filter((e) => e.type === 'plan.rejected')).toHaveLength(3);
       expect(state.events.find((e) => e.type === 'plan.repaired')?.message).toBe(
-        'the planner gave 3 unusable replies in a row; its last was repaired: ' +
+        'the planner gave 3 unusable replies in a row; reply 3 was repaired: ' +
           'step "s1": duplicate id, renamed to "s1-2"; step "s1": dropped its dependency on unknown step "s9"',
       );
       expect(state.steps.map((s) => [s.id, s.status])).toEqual([
@@ -318,13 +318,13 @@ describe('plans whose graph a weak model cannot get right', () => {
     expect(bed.llm.requestsFor('plan')).toHaveLength(3);
   });
 
-  test('a third reply cut at its token limit keeps its complete steps', async () => {
+  test('the latest usable of three bad replies is used: here a reply cut at its token limit keeps its complete steps', async () => {
     // What llama.cpp sends when a small model loops inside structured output: valid JSON, cut.
     const full = JSON.stringify(plan([step('s1'), step('s2', ['s1']), step('s3', ['s2'])]));
     const cutInThirdStep = reply.cut(full.slice(0, full.indexOf('"s3"') + 10));
     bed.llm.respondWith(
       byRoute({
-        plan: [cutInThirdStep, cutInThirdStep, cutInThirdStep],
+        plan: [reply.schemaBreakingJson(), cutInThirdStep, reply.malformedJson()],
         'step:s1': [finish('one')],
         'step:s2': [finish('two')],
         summary: [reply.text('done')],
@@ -334,10 +334,11 @@ describe('plans whose graph a weak model cannot get right', () => {
       const handle = await startAgent(bed.client, bed.config, { task: 'looping planner' });
       expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'done' });
       const state = await stateOf(handle);
-      expect(state.events.filter((e) => e.type === 'llm.cut')).toHaveLength(3);
+      expect(state.events.filter((e) => e.type === 'llm.cut')).toHaveLength(1);
+      expect(state.events.filter((e) => e.type === 'plan.rejected')).toHaveLength(3);
       expect(state.events.find((e) => e.type === 'plan.repaired')?.message).toBe(
-        'the planner gave 3 unusable replies in a row; its last was repaired: ' +
-          'the reply was cut at its token limit; its complete steps were kept (s1, s2)',
+        'the planner gave 3 unusable replies in a row; reply 2 was repaired: ' +
+          'it was cut at its token limit; its complete steps were kept (s1, s2)',
       );
       expect(state.plan?.steps).toEqual([step('s1'), step('s2', ['s1'])]);
       await recordHistory('agent-plan-cut-salvaged', handle);

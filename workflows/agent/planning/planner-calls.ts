@@ -3,9 +3,10 @@
  * also while it may ask — answering its `ask_user` calls through interactions while asks remain,
  * and sending a correction naming the errors when its output breaks the plan rules or was cut at
  * its token limit. A rejected reply stays in the conversation only as a short note. At most 3
- * bad plans in a row; then, as a last resort, a third plan whose only faults are in its graph
- * (duplicate ids, unknown dependencies, cycles) is repaired, and a third reply cut at its token
- * limit keeps its complete steps — saying so in the timeline; anything else is `PLAN_INVALID`.
+ * bad plans in a row; then, as a last resort, the latest of them that can be used is: a plan
+ * whose only faults are in its graph (duplicate ids, unknown dependencies, cycles) is repaired,
+ * a reply cut at its token limit keeps its complete steps — saying so in the timeline. When
+ * none can, `PLAN_INVALID`.
  */
 import { patched } from '@temporalio/workflow';
 import { workflowFailure } from '../../failures';
@@ -56,35 +57,34 @@ async function answerToolCalls(run: AgentRun, calls: LlmToolCall[], purpose: 'pl
   }
 }
 
+/** A rejected reply that can still be used as a last resort, and what was changed to use it. */
+interface Fallback {
+  plan: Plan;
+  what: string[];
+  /** Which of the bad replies in a row it was (1-based). */
+  reply: number;
+}
+
 /**
- * The last resort when the planner gave its third bad plan in a row: a plan whose only faults
- * are in its graph is repaired; a reply cut at its token limit keeps its complete steps
- * (repaired too when needed). The timeline says what was done. `undefined`: nothing usable.
+ * What of a rejected reply could be used as a last resort: a plan whose only faults are in its
+ * graph, repaired; a reply cut at its token limit, its complete steps (repaired too when
+ * needed). `undefined`: nothing usable. Pure.
  */
-function usableAnyway(
-  run: AgentRun,
-  purpose: 'plan' | 'replan',
+function fallbackOf(
   checked: PlanCheck,
   cutContent: string | null | undefined,
   check: (content: string | null) => PlanCheck,
-): Plan | undefined {
+  reply: number,
+): Fallback | undefined {
   const salvaged = cutContent === undefined ? checked : salvageCutPlan(cutContent, check);
   const usable = salvaged?.ok ? { plan: salvaged.plan, repairs: [] } : salvaged?.repaired;
-  if (!usable || !patched(PLAN_REPAIR_PATCH)) return undefined;
-  const { plan, repairs } = usable;
+  if (!usable) return undefined;
+  const kept = usable.plan.steps.map((step) => step.id).join(', ');
   const what = [
-    ...(cutContent === undefined
-      ? []
-      : [
-          `the reply was cut at its token limit; its complete steps were kept (${plan.steps.map((s) => s.id).join(', ')})`,
-        ]),
-    ...repairs,
+    ...(cutContent === undefined ? [] : [`it was cut at its token limit; its complete steps were kept (${kept})`]),
+    ...usable.repairs,
   ];
-  run.event({
-    type: 'plan.repaired',
-    message: `the ${purpose === 'plan' ? 'planner' : 'replanner'} gave ${MAX_BAD_PLANS} unusable replies in a row; its last was repaired: ${what.join('; ')}`,
-  });
-  return plan;
+  return { plan: usable.plan, what, reply };
 }
 
 /**
@@ -96,6 +96,7 @@ export async function obtainPlan(
   purpose: 'plan' | 'replan',
   check: (content: string | null) => PlanCheck,
 ): Promise<Plan> {
+  let fallback: Fallback | undefined;
   for (let strikes = 0; ;) {
     // Paused or over budget: no new model call (no await at all when free: replay stays the same).
     if (run.hold.held()) await run.hold.whenFree();
@@ -132,11 +133,16 @@ export async function obtainPlan(
     run.conversations.append(PLANNER, { role: 'assistant', content: rejectedReplyNote(reply.content) });
     strikes += 1;
     run.event({ type: 'plan.rejected', message: errors.join('; ') });
-    const lastResort =
-      strikes >= MAX_BAD_PLANS
-        ? usableAnyway(run, purpose, checked, cut ? reply.content : undefined, check)
-        : undefined;
-    if (lastResort) return lastResort;
+    // The latest reply that could be used, should the planner never get it right.
+    fallback = fallbackOf(checked, cut ? reply.content : undefined, check, strikes) ?? fallback;
+    if (strikes >= MAX_BAD_PLANS && fallback && patched(PLAN_REPAIR_PATCH)) {
+      const who = purpose === 'plan' ? 'planner' : 'replanner';
+      run.event({
+        type: 'plan.repaired',
+        message: `the ${who} gave ${MAX_BAD_PLANS} unusable replies in a row; reply ${fallback.reply} was repaired: ${fallback.what.join('; ')}`,
+      });
+      return fallback.plan;
+    }
     if (strikes >= MAX_BAD_PLANS) {
       throw workflowFailure(
         'PLAN_INVALID',
