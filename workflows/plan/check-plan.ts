@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { issueLines } from '../issue-lines';
 import { MAX_PLAN_STEPS, planSchema, remainingPlanSchema } from './plan-schema';
 import type { Plan, PlanCheck } from './plan-types';
-import { checkGraph, type PlanGraph } from './plan-graph-rules';
+import { checkGraph, unique, type PlanGraph } from './plan-graph-rules';
 import { closedPrefixes, parseJsonReply } from './json-reply';
 import { repairGraph } from './plan-graph-repair';
 
@@ -45,8 +45,8 @@ export function parsePlanOutput(content: string | null): PlanCheck {
 /**
  * The complete steps of a plan reply cut at its token limit, for when the planner cannot stop
  * being cut: the longest closed prefix ({@link closedPrefixes}) that `check` (the planner's or
- * the replanner's) accepts, or that only breaks the DAG rules (then `ok: false` with `repaired`). `undefined` when no prefix
- * holds a usable plan.
+ * the replanner's) accepts, or that only breaks the DAG rules (then `ok: false` with
+ * `repaired`). `undefined` when no prefix holds a usable plan.
  */
 export function salvageCutPlan(
   content: string | null,
@@ -134,8 +134,4 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function stringsIn(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-}
-
-function unique<T>(items: T[]): T[] {
-  return [...new Set(items)];
 }

@@ -7,7 +7,7 @@
  * plan order are dropped (what is left points backwards only, so no cycle stays); unknown
  * `replan` ids are dropped. Pure.
  */
-import { reachableFrom } from './plan-graph-rules';
+import { reachableFrom, unique } from './plan-graph-rules';
 import { MAX_STEP_ID_LENGTH } from './plan-schema';
 import type { Plan, PlanStep } from './plan-types';
 
@@ -80,8 +80,4 @@ function breakCycles(steps: PlanStep[], repairs: string[]): PlanStep[] {
     });
     return depends_on.length === step.depends_on.length ? step : { ...step, depends_on };
   });
-}
-
-function unique<T>(items: T[]): T[] {
-  return [...new Set(items)];
 }

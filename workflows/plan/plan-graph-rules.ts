@@ -109,6 +109,7 @@ function pathTo(node: string, start: string, parent: Map<string, string>): strin
   return path;
 }
 
-function unique<T>(items: T[]): T[] {
+/** The items, each once, in first-seen order. */
+export function unique<T>(items: T[]): T[] {
   return [...new Set(items)];
 }

@@ -65,7 +65,7 @@ export const TRACE_HEADER = '_tracer-data';
 const STEP_WORKFLOW_TYPE = 'stepWorkflow';
 
 /** OpenTelemetry's API and Temporal's workflow interceptors, evaluated on first use (see above). */
-function otel(): { api: typeof OtelApi; interceptors: typeof OtelWorkflow } {
+function loadOtel(): { api: typeof OtelApi; interceptors: typeof OtelWorkflow } {
   /* eslint-disable @typescript-eslint/no-require-imports -- a require evaluates the module when called, an import at load */
   return {
     api: require('@opentelemetry/api') as typeof OtelApi,
@@ -82,12 +82,32 @@ function stepOwner(arg: unknown): SpanOwner | undefined {
   return { agentId, ...(typeof step?.id === 'string' ? { stepId: step.id } : {}) };
 }
 
+/** Temporal's OpenTelemetry interceptors, one of each kind. */
+interface TemporalTracers {
+  inbound: OtelWorkflow.OpenTelemetryInboundInterceptor;
+  outbound: OtelWorkflow.OpenTelemetryOutboundInterceptor;
+  internals: OtelWorkflow.OpenTelemetryInternalsInterceptor;
+}
+
 /** One run's tracing state: whether it is traced, and whom its spans belong to. */
 class RunTracing {
   private traced: boolean | undefined;
   private owner: SpanOwner | undefined;
   /** Whether the run's start carried a trace header (known once the run executes). */
   private startTraced = false;
+  /** Temporal's interceptors for this run, made by its first traced call. */
+  private tracers: TemporalTracers | undefined;
+
+  get otel(): TemporalTracers {
+    if (this.tracers) return this.tracers;
+    const { interceptors: m } = loadOtel();
+    this.tracers = {
+      inbound: new m.OpenTelemetryInboundInterceptor(),
+      outbound: new m.OpenTelemetryOutboundInterceptor(),
+      internals: new m.OpenTelemetryInternalsInterceptor(),
+    };
+    return this.tracers;
+  }
 
   /** Whether this run is traced, deciding it now (a hook that may issue commands). */
   decide(): boolean {
@@ -110,23 +130,17 @@ class RunTracing {
   }
 
   labelActiveSpan(): void {
-    if (this.owner) otel().api.trace.getActiveSpan()?.setAttributes(ownerAttributes(this.owner));
+    if (this.owner) loadOtel().api.trace.getActiveSpan()?.setAttributes(ownerAttributes(this.owner));
   }
 }
 
 class TracingInbound implements WorkflowInboundCallsInterceptor {
-  private tracer: OtelWorkflow.OpenTelemetryInboundInterceptor | undefined;
-
   constructor(private readonly run: RunTracing) {}
-
-  private get otel(): OtelWorkflow.OpenTelemetryInboundInterceptor {
-    return (this.tracer ??= new (otel().interceptors.OpenTelemetryInboundInterceptor)());
-  }
 
   execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     this.run.own(input);
     if (!this.run.decide()) return next(input);
-    return this.otel.execute(input, (i) => {
+    return this.run.otel.inbound.execute(input, (i) => {
       this.run.labelActiveSpan();
       return next(i);
     });
@@ -147,22 +161,16 @@ class TracingInbound implements WorkflowInboundCallsInterceptor {
   }
 
   handleQuery(input: QueryInput, next: Next<WorkflowInboundCallsInterceptor, 'handleQuery'>): Promise<unknown> {
-    return this.run.on ? this.otel.handleQuery(input, next) : next(input);
+    return this.run.on ? this.run.otel.inbound.handleQuery(input, next) : next(input);
   }
 }
 
 class TracingOutbound implements WorkflowOutboundCallsInterceptor {
-  private tracer: OtelWorkflow.OpenTelemetryOutboundInterceptor | undefined;
-
   constructor(private readonly run: RunTracing) {}
-
-  private get otel(): OtelWorkflow.OpenTelemetryOutboundInterceptor {
-    return (this.tracer ??= new (otel().interceptors.OpenTelemetryOutboundInterceptor)());
-  }
 
   scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>) {
     if (!this.run.decide()) return next(input);
-    return this.otel.scheduleActivity(input, (i) => {
+    return this.run.otel.outbound.scheduleActivity(input, (i) => {
       this.run.labelActiveSpan();
       return next(i);
     });
@@ -172,7 +180,7 @@ class TracingOutbound implements WorkflowOutboundCallsInterceptor {
     input: LocalActivityInput,
     next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>,
   ) {
-    return this.run.decide() ? this.otel.scheduleLocalActivity(input, next) : next(input);
+    return this.run.decide() ? this.run.otel.outbound.scheduleLocalActivity(input, next) : next(input);
   }
 
   startChildWorkflowExecution(
@@ -180,41 +188,35 @@ class TracingOutbound implements WorkflowOutboundCallsInterceptor {
     next: Next<WorkflowOutboundCallsInterceptor, 'startChildWorkflowExecution'>,
   ) {
     if (!this.run.decide()) return next(input);
-    return this.otel.startChildWorkflowExecution(input, (i) => {
+    return this.run.otel.outbound.startChildWorkflowExecution(input, (i) => {
       this.run.labelActiveSpan();
       return next(i);
     });
   }
 
   continueAsNew(input: ContinueAsNewInput, next: Next<WorkflowOutboundCallsInterceptor, 'continueAsNew'>) {
-    return this.run.decide() ? this.otel.continueAsNew(input, next) : next(input);
+    return this.run.decide() ? this.run.otel.outbound.continueAsNew(input, next) : next(input);
   }
 
   signalWorkflow(input: SignalWorkflowInput, next: Next<WorkflowOutboundCallsInterceptor, 'signalWorkflow'>) {
-    return this.run.decide() ? this.otel.signalWorkflow(input, next) : next(input);
+    return this.run.decide() ? this.run.otel.outbound.signalWorkflow(input, next) : next(input);
   }
 
   getLogAttributes(input: GetLogAttributesInput, next: Next<WorkflowOutboundCallsInterceptor, 'getLogAttributes'>) {
-    return this.run.on ? this.otel.getLogAttributes(input, next) : next(input);
+    return this.run.on ? this.run.otel.outbound.getLogAttributes(input, next) : next(input);
   }
 
   getMetricTags(input: GetMetricTagsInput, next: Next<WorkflowOutboundCallsInterceptor, 'getMetricTags'>) {
-    return this.run.on ? this.otel.getMetricTags(input, next) : next(input);
+    return this.run.on ? this.run.otel.outbound.getMetricTags(input, next) : next(input);
   }
 }
 
 class TracingInternals implements WorkflowInternalsInterceptor {
-  private tracer: OtelWorkflow.OpenTelemetryInternalsInterceptor | undefined;
-
   constructor(private readonly run: RunTracing) {}
-
-  private get otel(): OtelWorkflow.OpenTelemetryInternalsInterceptor {
-    return (this.tracer ??= new (otel().interceptors.OpenTelemetryInternalsInterceptor)());
-  }
 
   dispose(input: DisposeInput, next: Next<WorkflowInternalsInterceptor, 'dispose'>): void {
     // Temporal's dispose only disables its context manager and calls next synchronously.
-    if (this.run.on) void this.otel.dispose(input, next);
+    if (this.run.on) void this.run.otel.internals.dispose(input, next);
     else next(input);
   }
 }

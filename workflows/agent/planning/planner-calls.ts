@@ -22,7 +22,7 @@ import type { AgentRun } from '../agent-run';
 import { noteModel } from '../agent-state';
 import { cutReplyError, planCorrectionMessage, rejectedReplyNote } from '../prompts';
 
-/** Patch: the planner's third unusable reply in a row is repaired or salvaged when it can be, instead of failing the agent. */
+/** Patch: after three unusable replies in a row, the latest that can be repaired or salvaged is used instead of failing the agent. */
 export const PLAN_REPAIR_PATCH = 'cairn-plan-repair';
 
 /** Bad plans in a row before the planner gives up. */
@@ -72,19 +72,19 @@ interface Fallback {
  */
 function fallbackOf(
   checked: PlanCheck,
-  cutContent: string | null | undefined,
+  reply: { content: string | null; cut: boolean },
   check: (content: string | null) => PlanCheck,
-  reply: number,
+  strike: number,
 ): Fallback | undefined {
-  const salvaged = cutContent === undefined ? checked : salvageCutPlan(cutContent, check);
+  const salvaged = reply.cut ? salvageCutPlan(reply.content, check) : checked;
   const usable = salvaged?.ok ? { plan: salvaged.plan, repairs: [] } : salvaged?.repaired;
   if (!usable) return undefined;
   const kept = usable.plan.steps.map((step) => step.id).join(', ');
   const what = [
-    ...(cutContent === undefined ? [] : [`it was cut at its token limit; its complete steps were kept (${kept})`]),
+    ...(reply.cut ? [`it was cut at its token limit; its complete steps were kept (${kept})`] : []),
     ...usable.repairs,
   ];
-  return { plan: usable.plan, what, reply };
+  return { plan: usable.plan, what, reply: strike };
 }
 
 /**
@@ -134,7 +134,7 @@ export async function obtainPlan(
     strikes += 1;
     run.event({ type: 'plan.rejected', message: errors.join('; ') });
     // The latest reply that could be used, should the planner never get it right.
-    fallback = fallbackOf(checked, cut ? reply.content : undefined, check, strikes) ?? fallback;
+    fallback = fallbackOf(checked, { content: reply.content, cut }, check, strikes) ?? fallback;
     if (strikes >= MAX_BAD_PLANS && fallback && patched(PLAN_REPAIR_PATCH)) {
       const who = purpose === 'plan' ? 'planner' : 'replanner';
       run.event({
