@@ -3,7 +3,7 @@
  * start-to-close, heartbeats so cancellation reaches them, capped exponential retries (a 429
  * overrides the delay with the endpoint's Retry-After).
  */
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 export const llmProfile: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
@@ -19,4 +19,18 @@ export const toolProfile: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
+};
+
+/**
+ * The tool catalogue, read as a local activity: an in-memory lookup, so a short timeout and a
+ * few quick retries; a catalogue that still cannot be read fails the agent, as the activity did.
+ */
+export const catalogueProfile: LocalActivityOptions = {
+  startToCloseTimeout: '10 seconds',
+  retry: {
+    initialInterval: '200 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '2 seconds',
+    maximumAttempts: 3,
+  },
 };

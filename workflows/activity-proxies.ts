@@ -3,14 +3,16 @@
  * own task queue, `<workflow task queue>-llm`, whose workers share one server-side rate limit
  * (`maxTaskQueueActivitiesPerSecond`): a real global LLM rate limit across every worker.
  */
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/create-activities';
-import { llmProfile, toolProfile } from './activity-profiles';
+import { catalogueProfile, llmProfile, toolProfile } from './activity-profiles';
 import type { LlmCallInput, LlmCallResult } from './llm-types';
 import { llmTaskQueue } from './llm-task-queue';
 
 const { callLlm } = proxyActivities<Activities>(llmProfile);
 export const { runTool, listTools, decideToolCall } = proxyActivities<Activities>(toolProfile);
+/** The tool catalogue as a local activity: it is in the worker's memory (agent/tool-catalogue.ts). */
+export const { listTools: listToolsLocally } = proxyLocalActivities<Activities>(catalogueProfile);
 
 /** One model call on the LLM task queue, with a summary for the Temporal UI. */
 export function llmCall(summary: string, input: LlmCallInput): Promise<LlmCallResult> {

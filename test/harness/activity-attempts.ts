@@ -1,8 +1,8 @@
 /**
- * How an activity's retries show in a workflow's history: the server writes one started event
- * per activity, for its last attempt, carrying the attempt number and the failure of the
- * attempt before. Tests read it to prove that a given failure was retried, not just that the
- * call succeeded in the end.
+ * How activities show in a workflow's history, as an operator reads it in the Temporal UI: their
+ * summaries, and their retries (the server writes one started event per activity, for its last
+ * attempt, carrying the attempt number and the failure of the attempt before). Tests read it to
+ * prove that a given failure was retried, not just that the call succeeded in the end.
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
@@ -16,10 +16,22 @@ export interface LastAttempt {
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
+/** The marker the SDK records for a local activity's result. */
+export const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+
 /** The activity's summary as the workflow set it (what the Temporal UI shows). */
 function summaryOf(event: HistoryEvent): string | undefined {
   const data = event.userMetadata?.summary?.data;
   return data ? (JSON.parse(Buffer.from(data).toString()) as string) : undefined;
+}
+
+/** Every activity's summary in order, local activities (a recorded marker) included. */
+export async function activitySummaries(handle: WorkflowHandle): Promise<string[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return events.flatMap((e) => {
+    const local = e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER;
+    return e.activityTaskScheduledEventAttributes || local ? (summaryOf(e) ?? []) : [];
+  });
 }
 
 /** The last attempt of each activity of `handle` whose summary is `summary`, in scheduling order. */

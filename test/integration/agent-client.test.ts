@@ -11,6 +11,7 @@ import { agentWorkflowId } from '../../client/workflow-id';
 import type { AgentEvent } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
+import { activitySummaries } from '../harness/activity-attempts';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, step } from '../harness/agents';
 import { expectNothingChanged } from '../harness/nothing-changed';
@@ -86,12 +87,7 @@ test('list by AgentAwaitingInput returns exactly the waiting agent; answers, wat
     const described = await bed.client.workflow.getHandle(waiting).describe();
     expect(await described.staticSummary()).toBe('Needs a human');
     // Operators read what each activity is for in the Temporal UI.
-    const summaries = async (id: string) =>
-      ((await bed.client.workflow.getHandle(id).fetchHistory()).events ?? []).flatMap((e) =>
-        e.activityTaskScheduledEventAttributes && e.userMetadata?.summary?.data
-          ? [JSON.parse(Buffer.from(e.userMetadata.summary.data).toString()) as string]
-          : [],
-      );
+    const summaries = (id: string) => activitySummaries(bed.client.workflow.getHandle(id));
     expect(await summaries(waiting)).toEqual(['tool catalogue', 'plan r1', 'summary']);
     expect(await summaries(`${waiting}/step-s1`)).toEqual(['s1 · round 1']);
     const child = await bed.client.workflow.getHandle(`${waiting}/step-s1`).describe();

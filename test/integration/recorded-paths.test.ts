@@ -23,6 +23,7 @@ import {
   waitForInteraction,
   waitForState,
 } from '../harness/agents';
+import { LOCAL_ACTIVITY_MARKER } from '../harness/activity-attempts';
 import { recordHistory } from '../harness/histories';
 import { testConfig, withWorker } from '../harness/test-env';
 
@@ -61,6 +62,30 @@ test('approval: a write waits for its tool.approval, runs once approved', async 
     ]);
     await recordHistory('agent-approval', handle);
     await recordHistory('step-approval', stepHandle(handle.workflowId, 's1'));
+  });
+});
+
+test('tool catalogue: read by a local activity, so the first workflow task also schedules the plan call', async () => {
+  bed.llm.respondWith(
+    byRoute({ plan: [planReply(plan([step('s1')]))], 'step:s1': [finish('ran')], summary: [reply.text('done')] }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'read the catalogue' });
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const events = (await handle.fetchHistory()).events ?? [];
+    const activities = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(activities).toEqual(['callLlm', 'callLlm']); // plan and summary: no listTools activity task
+    const localActivity = events.findIndex(
+      (e) => e.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER,
+    );
+    const planCall = events.findIndex((e) => e.activityTaskScheduledEventAttributes);
+    expect(localActivity).toBeGreaterThan(0);
+    expect(planCall).toBeGreaterThan(localActivity);
+    // One workflow task ran the catalogue read and scheduled the plan call: none started between them.
+    expect(events.slice(localActivity, planCall).filter((e) => e.workflowTaskStartedEventAttributes)).toEqual([]);
+    // The planner was given the catalogue the local activity read.
+    expect(JSON.stringify(bed.llm.requestsFor('plan')[0]?.body.messages)).toContain('read_file');
+    await recordHistory('agent-local-catalogue', handle);
   });
 });
 

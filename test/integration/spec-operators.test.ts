@@ -6,10 +6,10 @@
  * `X-Cairn-Step`.
  */
 import { createServer, type Server } from 'node:http';
-import type { WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
+import { activitySummaries } from '../harness/activity-attempts';
 import { agentTestbed } from '../harness/agent-testbed';
 import {
   answer,
@@ -46,14 +46,6 @@ async function currentDetails(handle: AgentHandle): Promise<string> {
 }
 
 /** The summaries of the activities a workflow scheduled, in order. */
-async function activitySummaries(handle: WorkflowHandle): Promise<string[]> {
-  return ((await handle.fetchHistory()).events ?? []).flatMap((e) =>
-    e.activityTaskScheduledEventAttributes && e.userMetadata?.summary?.data
-      ? [JSON.parse(Buffer.from(e.userMetadata.summary.data).toString()) as string]
-      : [],
-  );
-}
-
 test('activity summaries name step and tool; current details follow the plan from check to completion', async () => {
   const lookup = lookupTool({ k: 'v' });
   const config = testConfig(bed.llm, { CAIRN_FETCH_ALLOW: 'loopback' });

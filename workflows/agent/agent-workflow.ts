@@ -12,7 +12,6 @@
  */
 import { allHandlersFinished, condition, isCancellation, makeContinueAsNewFunc, patched } from '@temporalio/workflow';
 import type { AgentResult } from '../agent-contract';
-import { listTools } from '../activity-proxies';
 import { NESTED_BUDGET_PATCH } from '../budget-left';
 import { describeFailure } from '../describe-failure';
 import { workflowFailure } from '../failures';
@@ -25,6 +24,7 @@ import { executePlan } from './execution';
 import { planTask, replan } from './planning/plan-phase';
 import { mechanicalSummary } from './prompts';
 import { summarize } from './summary';
+import { readToolCatalogue } from './tool-catalogue';
 
 /** A run's end: the agent's result, or the carry for the next run. */
 type RunEnd = AgentResult | { rollOver: AgentCarry };
@@ -63,8 +63,7 @@ const moveOn = () => makeContinueAsNewFunc<typeof agentWorkflow>({ initialVersio
 /** The phases, in order; each returns early when the agent ends or rolls over. */
 async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<RunEnd> {
   const { settings, state } = run;
-  const tools: ToolInfo[] =
-    carry?.tools ?? (await listTools.executeWithOptions({ summary: 'tool catalogue' }, [settings.tools]));
+  const tools: ToolInfo[] = carry?.tools ?? (await readToolCatalogue(settings.tools));
 
   let plan = carry?.resumeAt === 'execute' ? state.plan : undefined;
   if (!plan) {
