@@ -15,10 +15,12 @@ import type { AgentResult } from '../agent-contract';
 import { NESTED_BUDGET_PATCH } from '../budget-left';
 import { describeFailure } from '../describe-failure';
 import { workflowFailure } from '../failures';
+import { workflowTime } from '../workflow-time';
 import type { ToolInfo } from '../tools/tool-types';
 import type { AgentCarry } from './agent-carry';
 import { parseAgentInput, type AgentInput } from './agent-input';
 import { AgentRun } from './agent-run';
+import { cancelRequester } from './cancel-attribution';
 import { readCarry, type CarriedAgent } from './carry-migration';
 import { executePlan } from './execution';
 import { planTask, replan } from './planning/plan-phase';
@@ -91,13 +93,14 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
 
 /**
  * The agent was cancelled (by a request or its own expiry policy): it keeps what finished. A
- * request that a `recordCancel` update announced names who asked (state only: no command).
+ * request that a `recordCancel` update announced, unless abandoned, names who asked (state
+ * only: no command).
  */
 function cancel(run: AgentRun): void {
   run.hold.drop();
   run.board.cancelActive();
   run.desk.closeAll('the agent was cancelled');
-  const asked = run.stopReason === undefined ? run.state.cancelRequest : undefined;
+  const asked = run.stopReason === undefined ? cancelRequester(run.state.cancelRequest, workflowTime()) : undefined;
   const who = asked?.actor?.id ?? asked?.by;
   const why = asked?.reason ? `: ${asked.reason}` : '';
   const message = run.stopReason ? `cancelled: ${run.stopReason}` : `cancelled${who ? ` by ${who}` : ''}${why}`;
