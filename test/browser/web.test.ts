@@ -5,6 +5,7 @@
  * for a rejected plan edit, confirm the plan, approve a write_file call, and watch every graph
  * node complete and the Markdown answer render, sanitised — and still there after a reload.
  * A model-written form or styling never reaches the page, and the page's CSP lets no form post.
+ * The agent list names the Worker Deployment build an agent is pinned to.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -14,12 +15,15 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AgentClient } from '../../client/agent-client';
+import { describeDeployment, setCurrent } from '../../client/deployments';
 import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, step } from '../harness/agents';
-import { testConfig, withWorker } from '../harness/test-env';
+import { finish, plan, planReply, startAgent, step, waitForInteraction } from '../harness/agents';
+import { testConfig, uniqueId, withWorker } from '../harness/test-env';
+import type { WorkerVersion } from '../../config/versioning-config';
+import { waitUntil } from '../../testkit/wait-until';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
@@ -277,4 +281,51 @@ test('a model-written form and styling are stripped from the answer, and the pag
     await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
     rmSync(profile, { recursive: true, force: true });
   }
+});
+
+test('the list names the build each agent runs on (its Worker Deployment version), and none when unversioned', async () => {
+  const version: WorkerVersion = { deploymentName: uniqueId('web-deploy'), buildId: '2.1.0+bbbbbbb' };
+  const unversioned = testConfig(bed.llm);
+  bed.llm.respondWith(byRoute({ plan: [planReply(plan([step('s1')])), planReply(plan([step('s1')]))] }));
+  // Two task queues: a versioned worker on the testbed's, an unversioned one on another.
+  const started = await withWorker(unversioned, async () => {
+    const handle = await startAgent(bed.client, unversioned, {
+      task: 'Unversioned agent',
+      mode: { confirmPlan: true },
+    });
+    await waitForInteraction(handle, 'plan.check');
+    return handle;
+  });
+  await withWorker(
+    bed.config,
+    async () => {
+      await waitUntil(
+        'the version registered',
+        async () =>
+          ((await describeDeployment(bed.client, 'default', version.deploymentName))?.versions.length ?? 0) === 1,
+      );
+      await setCurrent(bed.client, 'default', version);
+      const pinned = await startAgent(bed.client, bed.config, { task: 'Pinned agent', mode: { confirmPlan: true } });
+      await waitForInteraction(pinned, 'plan.check');
+      const served = await serveApp(bed.config.taskQueue);
+      const { context, profile } = await launchChromium();
+      try {
+        const page = context.pages()[0] ?? (await context.newPage());
+        await page.goto(`${served.url}/`);
+        const row = (id: string) => page.locator(`#agents li.agent-row[data-id="${id}"]`);
+        await row(pinned.workflowId).locator('.version').waitFor(WAIT);
+        expect(await row(pinned.workflowId).locator('.version').textContent()).toBe(version.buildId);
+        await row(started.workflowId).waitFor(WAIT);
+        expect(await row(started.workflowId).locator('.version').count()).toBe(0);
+      } finally {
+        await context.close();
+        await served.close();
+        rmSync(profile, { recursive: true, force: true });
+      }
+      await pinned.cancel();
+    },
+    undefined,
+    { version },
+  );
+  await started.terminate('test over');
 });
