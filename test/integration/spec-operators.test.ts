@@ -45,7 +45,6 @@ async function currentDetails(handle: AgentHandle): Promise<string> {
   return metadata.currentDetails ?? '';
 }
 
-/** The summaries of the activities a workflow scheduled, in order. */
 test('activity summaries name step and tool; current details follow the plan from check to completion', async () => {
   const lookup = lookupTool({ k: 'v' });
   const config = testConfig(bed.llm, { CAIRN_FETCH_ALLOW: 'loopback' });
