@@ -9,9 +9,6 @@
 import type { TokenUsage } from './llm-types';
 import { knownCost } from './usage';
 
-/** The patch id guarding budgets passed down to nested agents (kept histories have none). */
-export const NESTED_BUDGET_PATCH = 'cairn-nested-budget';
-
 /** What a budget has left; a field is absent when no such budget is in force (or its cost is unknown). */
 export interface BudgetLeft {
   tokens?: number;

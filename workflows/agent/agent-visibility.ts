@@ -8,6 +8,7 @@ import { AgentAwaitingInputKey, AgentCostUsdKey, AgentPhaseKey, AgentTokensKey }
 import { knownCost } from '../usage';
 import { openInteractions, type AgentState } from './agent-state';
 import { progressMarkdown } from './progress-markdown';
+import { PATCHES } from '../patches';
 
 export class AgentVisibility {
   private shown = '';
@@ -39,7 +40,7 @@ export class AgentVisibility {
     const tokens = this.state.usage.totalTokens;
     const cost = knownCost(this.state.usage);
     const key = `${tokens}/${cost ?? ''}`;
-    if (this.spendShown === key || !patched('cairn-spend-attributes')) return;
+    if (this.spendShown === key || !patched(PATCHES.spendAttributes)) return;
     this.spendShown = key;
     // Read from the run (search attributes are carried across continue-as-new), not remembered.
     const clearCost = cost === undefined && workflowInfo().typedSearchAttributes.get(AgentCostUsdKey) !== undefined;

@@ -12,7 +12,6 @@
  */
 import { allHandlersFinished, condition, isCancellation, makeContinueAsNewFunc, patched } from '@temporalio/workflow';
 import type { AgentResult } from '../agent-contract';
-import { NESTED_BUDGET_PATCH } from '../budget-left';
 import { describeFailure } from '../describe-failure';
 import { workflowFailure } from '../failures';
 import { workflowTime } from '../workflow-time';
@@ -27,6 +26,7 @@ import { planTask, replan } from './planning/plan-phase';
 import { mechanicalSummary } from './prompts';
 import { summarize } from './summary';
 import { readToolCatalogue } from './tool-catalogue';
+import { PATCHES } from '../patches';
 
 /** A run's end: the agent's result, or the carry for the next run. */
 type RunEnd = AgentResult | { rollOver: AgentCarry };
@@ -48,7 +48,7 @@ export async function agentWorkflow(input: AgentInput, carried?: CarriedAgent): 
     // Stopped by its own expiry policy: it ends normally, as cancelled (like a plan-check cancel).
     if (run.stopReason !== undefined) return { status: 'cancelled', usage: run.state.usage };
     // A nested agent cancelled with its step ends normally too, so the step counts what it spent.
-    if (parsed.settings.nested && patched(NESTED_BUDGET_PATCH)) return { status: 'cancelled', usage: run.state.usage };
+    if (parsed.settings.nested && patched(PATCHES.nestedBudget)) return { status: 'cancelled', usage: run.state.usage };
     throw err;
   }
   if ('rollOver' in end) return await moveOn()(input, end.rollOver);

@@ -22,9 +22,8 @@
  * are each given all that is left, so the overshoot is still bounded by what runs in parallel.
  */
 import { patched, setHandler } from '@temporalio/workflow';
-import { budgetLeft, NESTED_BUDGET_PATCH, asLimits, type BudgetLeft } from '../budget-left';
+import { budgetLeft, asLimits, type BudgetLeft } from '../budget-left';
 import type { InteractionOf } from '../interactions/answer-types';
-import { STEP_PARTIAL_PATCH } from '../step/partial-result';
 import type { TokenUsage } from '../llm-types';
 import { parseNestedBudget } from '../message-payloads';
 import { nestedBudgetSignal, type StepProgress } from '../messages';
@@ -32,6 +31,7 @@ import { addUsage, knownCost } from '../usage';
 import type { AgentHold } from './agent-hold';
 import type { AgentEvent, AgentState } from './agent-state';
 import type { InteractionDesk } from './interaction-desk';
+import { PATCHES } from '../patches';
 
 /** What the meter needs from the agent around it. */
 export interface MeterContext {
@@ -71,7 +71,7 @@ export class BudgetMeter {
    * undefined without a budget, and in runs recorded before nested budgets existed.
    */
   left(): BudgetLeft | undefined {
-    if (!this.metered() || !patched(NESTED_BUDGET_PATCH)) return undefined;
+    if (!this.metered() || !patched(PATCHES.nestedBudget)) return undefined;
     return budgetLeft(this.ctx.state.usage, this.budget(), this.costBudget());
   }
 
@@ -122,9 +122,9 @@ export class BudgetMeter {
     const spent = this.spent();
     if (spent === undefined) return;
     // The usage cancelled steps hand back while the agent ends (runs recorded before they did ask).
-    if (this.ctx.ending() && patched(STEP_PARTIAL_PATCH)) return;
+    if (this.ctx.ending() && patched(PATCHES.stepPartialResult)) return;
     hold.hold('budget');
-    if (this.ctx.nested && patched(NESTED_BUDGET_PATCH)) {
+    if (this.ctx.nested && patched(PATCHES.nestedBudget)) {
       // Nested agents never ask: held first, so no step of its tree starts another call, then stopped.
       return this.ctx.stop('budget');
     }

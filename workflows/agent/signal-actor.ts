@@ -6,9 +6,7 @@
  * approval needs cannot be claimed this way (docs/operations.md#who-answered-the-audit-record).
  */
 import { patched } from '@temporalio/workflow';
-
-/** The patch after which a signal's `actor` is ignored (runs before it trusted it, and replay so). */
-export const SIGNAL_ACTOR_PATCH = 'cairn-signal-actor-untrusted';
+import { PATCHES } from '../patches';
 
 /**
  * A signal's payload without the `actor` it claims. Cairn's HTTP server answers by update; a
@@ -18,7 +16,7 @@ export const SIGNAL_ACTOR_PATCH = 'cairn-signal-actor-untrusted';
  */
 export function untrustedActor(raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null || !('actor' in raw)) return raw;
-  if (!patched(SIGNAL_ACTOR_PATCH)) return raw;
+  if (!patched(PATCHES.signalActorUntrusted)) return raw;
   const { actor: _claimed, ...rest } = raw as Record<string, unknown>;
   return rest;
 }

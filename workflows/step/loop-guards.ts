@@ -12,9 +12,6 @@ import type { LlmToolCall } from '../llm-types';
 import { FINISH_STEP } from '../tools/tool-types';
 import { DEFAULT_LOOP_GUARDS, type LoopGuardLimits } from './loop-guard-limits';
 
-/** The patch id guarding every guard decision that changes what a step runs (kept histories have none). */
-export const LOOP_GUARDS_PATCH = 'cairn-step-loop-guards';
-
 /** What the guards remember within a step: JSON, so it crosses continue-as-new. */
 export interface LoopGuardState {
   /** How often each call digest was made. */

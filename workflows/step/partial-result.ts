@@ -5,9 +5,6 @@
  */
 import type { LlmMessage } from '../llm-types';
 
-/** The patch id guarding a cancelled step's partial result (kept histories end cancelled instead). */
-export const STEP_PARTIAL_PATCH = 'cairn-step-partial-result';
-
 /** How long a partial result may be: it is kept in the agent state and its summary. */
 export const MAX_PARTIAL_CHARS = 2000;
 

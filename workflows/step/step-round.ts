@@ -14,11 +14,9 @@ import type { StepNotice, StepProgress } from '../messages';
 import type { ToolCallRecord, ToolInfo } from '../tools/tool-types';
 import { addUsage, zeroUsage } from '../usage';
 import { cleanCall } from './clean-call';
-import { LOOP_GUARDS_PATCH, type LoopGuards } from './loop-guards';
+import { type LoopGuards } from './loop-guards';
 import { runToolCall, type CallResult, type StepToolsContext } from './step-tools';
-
-/** Patch: a text reply cut at its token limit is not the step's result; the model is told. */
-export const STEP_CUT_REPLY = 'step-cut-reply';
+import { PATCHES } from '../patches';
 
 /** What a step's model hears when its text reply was cut at its token limit. */
 export function cutReplyNote(tokens: number): string {
@@ -95,13 +93,13 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     ctx.conversations.append(STEP_CONVERSATION, { role: 'tool', toolCallId: call.id, content });
     if (result.record) records.push(result.record);
     finished ??= result.finished;
-    if (result.failed && ctx.guards.failed() && !spent && patched(LOOP_GUARDS_PATCH)) {
+    if (result.failed && ctx.guards.failed() && !spent && patched(PATCHES.stepLoopGuards)) {
       spent = true;
       ctx.guards.note(ctx.guards.budgetError(step.id));
     }
   }
   // A cut text reply is not an answer: the model hears so, and the step goes on.
-  const cut = reply.toolCalls.length === 0 && reply.finishReason === 'length' && patched(STEP_CUT_REPLY);
+  const cut = reply.toolCalls.length === 0 && reply.finishReason === 'length' && patched(PATCHES.stepCutReply);
   if (cut)
     ctx.conversations.append(STEP_CONVERSATION, { role: 'user', content: cutReplyNote(reply.usage.completionTokens) });
   else if (reply.toolCalls.length === 0 && reply.content?.trim()) {
@@ -142,7 +140,7 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
  */
 async function guardedCall(ctx: RoundContext, call: LlmToolCall, index: number, spent: boolean): Promise<CallResult> {
   const refusal = spent ? 'not run: the step ends, too many of its tool calls failed' : ctx.guards.refusal(call, index);
-  if (refusal === undefined || !patched(LOOP_GUARDS_PATCH)) return runToolCall(ctx.tools, call);
+  if (refusal === undefined || !patched(PATCHES.stepLoopGuards)) return runToolCall(ctx.tools, call);
   if (!spent) ctx.guards.note(`${call.name} ${refusal}`);
   return { content: `error: ${refusal}`, failed: !spent };
 }

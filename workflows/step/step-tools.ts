@@ -8,7 +8,7 @@
 import { ActivityFailure, CancelledFailure, executeChild, isCancellation, patched } from '@temporalio/workflow';
 import { decideToolCall, llmCall, runTool } from '../activity-proxies';
 import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../agent-contract';
-import { asLimits, isSpent, NESTED_BUDGET_PATCH, type BudgetLeft } from '../budget-left';
+import { asLimits, isSpent, type BudgetLeft } from '../budget-left';
 import { subAgentWorkflowId } from '../ids';
 import { parseAskArgs } from '../interactions/ask-schema';
 import { toInteractionSpec } from '../interactions/ask-user-tool';
@@ -24,9 +24,10 @@ import { parseFinishStepArgs } from '../tools/finish-step';
 import { ASK_USER, FINISH_STEP, type ToolCallRecord, type ToolInfo } from '../tools/tool-types';
 import { validateArguments } from '../tools/validate-arguments';
 import type { AgentLink } from './agent-link';
-import { LOOP_GUARDS_PATCH, type LoopGuards } from './loop-guards';
+import { type LoopGuards } from './loop-guards';
 import type { StepInput } from './step-types';
 import { workflowTime } from '../workflow-time';
+import { PATCHES } from '../patches';
 
 /** What one tool call gave back: the tool message, a record, and the result if it finished. */
 export interface CallResult {
@@ -99,7 +100,7 @@ async function runCatalogueTool(
   if (tool.name === 'model' || tool.name === 'sub_agent') {
     // What the budget has left, when the agent told the step (metered agents of this release).
     const left = ctx.link.budgetLeft();
-    const budgeted = left !== undefined && patched(NESTED_BUDGET_PATCH) ? left : undefined;
+    const budgeted = left !== undefined && patched(PATCHES.nestedBudget) ? left : undefined;
     if (budgeted && isSpent(budgeted)) {
       // The step's own spend in this round used what was left: the agent will hold it at its report.
       const output = 'not run: the agent’s budget is spent. Finish with what you have, or try again later.';
@@ -112,7 +113,7 @@ async function runCatalogueTool(
   // The worker's approval policy decides the call (an activity: Cedar is no workflow code).
   // Catalogues made without a policy never get here, so their histories replay unchanged.
   const policy =
-    tool.policy && patched(APPROVAL_POLICY_PATCH)
+    tool.policy && patched(PATCHES.approvalPolicy)
       ? await decide(ctx, tool, effect.effect, checked.value)
       : autoApproval(tool, effect.effect);
   if (policy?.decision === 'deny') {
@@ -122,7 +123,7 @@ async function runCatalogueTool(
   if (policy ? policy.decision === 'ask' : effect.needsApproval) {
     const digest = approvalDigest(tool.name, checked.value);
     const decided = ctx.guards?.approvalOf(digest);
-    if (decided === undefined || !patched(LOOP_GUARDS_PATCH)) {
+    if (decided === undefined || !patched(PATCHES.stepLoopGuards)) {
       const answer = await ctx.askAgent<'tool.approval'>(call.id, {
         kind: 'tool.approval',
         prompt: `Allow ${tool.name}?`,
@@ -174,9 +175,6 @@ async function runCatalogueTool(
     return { ok: false, output: err.cause?.message ?? err.message, ...(policy ? { policy } : {}) };
   }
 }
-
-/** The patch id guarding the `decideToolCall` activity (kept histories have none). */
-const APPROVAL_POLICY_PATCH = 'cairn-approval-policy';
 
 /** Asks the worker's approval policy about one call. */
 function decide(
@@ -236,7 +234,7 @@ async function runSubAgent(ctx: StepToolsContext, callId: string, args: { task: 
       staticSummary: `sub-agent of ${input.step.id}: ${args.task.slice(0, 80)}`,
     });
     ctx.addUsage(result.usage);
-    if (result.status === 'cancelled' && patched(NESTED_BUDGET_PATCH))
+    if (result.status === 'cancelled' && patched(PATCHES.nestedBudget))
       throw new CancelledFailure('the sub-agent was cancelled');
     if (result.status === 'stopped') {
       const why =

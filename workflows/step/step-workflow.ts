@@ -28,11 +28,12 @@ import { carryConversation } from '../rollover/carry-conversation';
 import { addUsage } from '../usage';
 import { AgentLink } from './agent-link';
 import { LoopGuards } from './loop-guards';
-import { partialResult, STEP_PARTIAL_PATCH } from './partial-result';
+import { partialResult } from './partial-result';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { runRound, STEP_CONVERSATION, type RoundContext } from './step-round';
 import { offeredTools } from './step-tools';
 import type { StepCarry, StepInput, StepOutcome } from './step-types';
+import { PATCHES } from '../patches';
 
 export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise<StepOutcome> {
   const conversations = new Conversations().serve();
@@ -72,7 +73,7 @@ export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise
     // query another one). Runs recorded before this close at once, as they did (patch).
     if (!isCancellation(err) || !CancellationScope.current().consideredCancelled) throw err;
     const last = cancelledReport(input, conversations.get(STEP_CONVERSATION), loop.round, usage, ctx.records);
-    if (last && patched(STEP_PARTIAL_PATCH)) await CancellationScope.nonCancellable(() => link.reportLast(last));
+    if (last && patched(PATCHES.stepPartialResult)) await CancellationScope.nonCancellable(() => link.reportLast(last));
     throw err;
   }
 }

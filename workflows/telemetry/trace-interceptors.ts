@@ -7,16 +7,16 @@
  *
  * Temporal's interceptors wrap handlers in extra awaits, which reorders commands against a
  * history recorded without them (an update completing before a search-attribute upsert), so
- * they are switched on per run behind `patched(TRACING_PATCH)`: runs recorded before tracing
+ * they are switched on per run behind `patched(PATCHES.tracing)`: runs recorded before tracing
  * existed replay untraced. The decision is taken at the first hook that may issue commands
  * (the run itself, a signal, an update); read-only hooks (queries, log attributes) never
  * decide and only trace once it is on.
  *
- * Since `TRACING_BY_HEADER_PATCH`, a run is traced only when whoever started it was: its start
+ * Since `PATCHES.tracingByHeader`, a run is traced only when whoever started it was: its start
  * carries Temporal's trace header (a tracing client, or a traced parent run for a step). Without
  * tracing configured, runs then skip Temporal's interceptors entirely — they cost a quarter of
  * the worker's CPU even with every span dropped. Runs started before that patch keep deciding
- * by `TRACING_PATCH` alone, as they were recorded.
+ * by `PATCHES.tracing` alone, as they were recorded.
  *
  * Temporal's interceptors and OpenTelemetry are loaded by the first run that is traced, not by
  * every run: the SDK evaluates a bundle's modules afresh for each workflow, and evaluating
@@ -49,12 +49,7 @@ import {
   type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
 import { ownerAttributes, type SpanOwner } from './span-attributes';
-
-/** The patch that marks a run as traced; runs without it replay untraced. */
-export const TRACING_PATCH = 'cairn-tracing';
-
-/** The patch after which a run is traced only when its start carried a trace header. */
-export const TRACING_BY_HEADER_PATCH = 'cairn-tracing-by-header';
+import { PATCHES } from '../patches';
 
 /**
  * The header Temporal's OpenTelemetry interceptors carry a span context in (`TRACE_HEADER` of
@@ -111,7 +106,7 @@ class RunTracing {
 
   /** Whether this run is traced, deciding it now (a hook that may issue commands). */
   decide(): boolean {
-    this.traced ??= patched(TRACING_BY_HEADER_PATCH) ? this.startTraced : patched(TRACING_PATCH);
+    this.traced ??= patched(PATCHES.tracingByHeader) ? this.startTraced : patched(PATCHES.tracing);
     return this.traced;
   }
 

@@ -12,11 +12,7 @@ import type { AgentRun } from '../agent-run';
 import { plannerSystemPrompt, plannerTaskMessage, planRevisionMessage, replanMessage } from '../prompts';
 import { parsePlanOutput, parseReplanOutput } from '../../plan/check-plan';
 import { MAX_BAD_PLANS, obtainPlan } from './planner-calls';
-
-/** Patch: a replan may repeat kept step ids (they are left out instead of refused). */
-export const REPLAN_DROPS_KEPT_IDS = 'replan-drops-kept-ids';
-/** Patch: a replan that fails validation three times keeps the current plan instead of failing. */
-export const REPLAN_KEEPS_PLAN = 'replan-keeps-plan';
+import { PATCHES } from '../../patches';
 
 /** How planning ended: a plan to run, a cancel at the plan check, or a roll-over while it waits. */
 export type PlanPhaseEnd = { plan: Plan } | 'cancelled' | 'roll-over';
@@ -80,13 +76,14 @@ export async function replan(run: AgentRun, plan: Plan): Promise<Plan> {
   const kept = settled.map((s) => s.id);
   const results = settled.map((s) => ({ id: s.id, title: s.title, status: s.status, result: s.result }));
   run.conversations.append(PLANNER, { role: 'user', content: replanMessage(plan, results) });
-  const keptIdsRepeat = patched(REPLAN_DROPS_KEPT_IDS) ? 'drop' : 'refuse';
+  const keptIdsRepeat = patched(PATCHES.replanDropsKeptIds) ? 'drop' : 'refuse';
   let next: Plan;
   try {
     next = await obtainPlan(run, 'replan', (content) => parseReplanOutput(plan, kept, content, keptIdsRepeat));
   } catch (err) {
     // Finished work must not be lost to a replanner that cannot produce a plan: go on as planned.
-    if (!(err instanceof ApplicationFailure && err.type === 'PLAN_INVALID') || !patched(REPLAN_KEEPS_PLAN)) throw err;
+    if (!(err instanceof ApplicationFailure && err.type === 'PLAN_INVALID') || !patched(PATCHES.replanKeepsPlan))
+      throw err;
     const remaining = plan.steps.filter((s) => !kept.includes(s.id)).map((s) => s.id);
     run.event({
       type: 'plan.kept',

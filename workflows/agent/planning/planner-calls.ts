@@ -21,9 +21,7 @@ import { PLANNER } from '../agent-carry';
 import type { AgentRun } from '../agent-run';
 import { noteModel } from '../agent-state';
 import { cutReplyError, planCorrectionMessage, rejectedReplyNote } from '../prompts';
-
-/** Patch: after three unusable replies in a row, the latest that can be repaired or salvaged is used instead of failing the agent. */
-export const PLAN_REPAIR_PATCH = 'cairn-plan-repair';
+import { PATCHES } from '../../patches';
 
 /** Bad plans in a row before the planner gives up. */
 export const MAX_BAD_PLANS = 3;
@@ -135,7 +133,7 @@ export async function obtainPlan(
     run.event({ type: 'plan.rejected', message: errors.join('; ') });
     // The latest reply that could be used, should the planner never get it right.
     fallback = fallbackOf(checked, { content: reply.content, cut }, check, strikes) ?? fallback;
-    if (strikes >= MAX_BAD_PLANS && fallback && patched(PLAN_REPAIR_PATCH)) {
+    if (strikes >= MAX_BAD_PLANS && fallback && patched(PATCHES.planRepair)) {
       const who = purpose === 'plan' ? 'planner' : 'replanner';
       run.event({
         type: 'plan.repaired',
