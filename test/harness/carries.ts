@@ -5,7 +5,7 @@
  * a kept carry is exactly what that release's code wrote. The carry test reads every kept carry
  * of every release with the current code (workflows/agent/carry-migration.ts).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
@@ -25,12 +25,16 @@ export function carryOf(history: temporal.api.history.v1.IHistory): unknown {
   return payload ? defaultPayloadConverter.fromPayload(decompressPayload(payload)) : undefined;
 }
 
-/** Keeps the carry of a recorded agent history that continued as new, in the current release's folder. */
+/**
+ * Keeps the carry of a recorded agent history that continued as new, in the current release's
+ * folder, unless that scenario's carry is already kept (kept fixtures are append-only).
+ */
 export function recordCarry(name: string, history: temporal.api.history.v1.IHistory): void {
   const carry = carryOf(history);
   if (carry === undefined) return;
   const dir = join(CARRIES_DIR, currentRelease());
   mkdirSync(dir, { recursive: true });
+  if (existsSync(join(dir, `${name}.json`))) return;
   writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(carry, null, 2)}\n`);
 }
 

@@ -8,7 +8,7 @@
  * run started on any earlier release fails CI.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -32,17 +32,19 @@ export const HISTORIES_DIR = join(__dirname, '..', 'fixtures', 'histories');
 
 /**
  * Saves the handle's history as `<release>/<name>@<workflow id>.binpb` (protobuf binary) when
- * recording is switched on, replacing that scenario's file of the current release only. The
- * workflow id is kept because replay needs it (child ids derive from it). Binary because the
- * SDK's `historyToJSON` trips over its own nested protobufjs copy under jest. A run that ended
- * by continuing as new also leaves its carry (test/harness/carries.ts).
+ * recording is switched on and the current release has no recording of that scenario yet: kept
+ * recordings are append-only (scripts/check-fixtures.ts), so a scenario already kept is left as
+ * it is — a changed path gets a scenario name of its own. The workflow id is kept because
+ * replay needs it (child ids derive from it). Binary because the SDK's `historyToJSON` trips
+ * over its own nested protobufjs copy under jest. A run that ended by continuing as new also
+ * leaves its carry (test/harness/carries.ts).
  */
 export async function recordHistory(name: string, handle: WorkflowHandle): Promise<void> {
   if (process.env.CAIRN_RECORD_HISTORIES !== '1') return;
-  const history = await handle.fetchHistory();
   const dir = join(HISTORIES_DIR, currentRelease());
   mkdirSync(dir, { recursive: true });
-  for (const old of readdirSync(dir).filter((f) => f.startsWith(`${name}@`))) rmSync(join(dir, old));
+  if (readdirSync(dir).some((f) => f.startsWith(`${name}@`))) return;
+  const history = await handle.fetchHistory();
   const file = `${name}@${encodeURIComponent(handle.workflowId)}.binpb`;
   writeFileSync(join(dir, file), History.encode(history).finish());
   recordCarry(name, history);

@@ -15,6 +15,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, step } from '../harness/agents';
+import { recordHistory } from '../harness/histories';
 import { historyText } from '../harness/history-text';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
@@ -162,6 +163,8 @@ test('an answer sent straight to Temporal is recorded as temporal-signal, with t
       by: 'someone@temporal-ui',
       actor: { id: 'someone@temporal-ui', roles: [], method: 'temporal-signal' },
     });
+    // The kept history of the patch that stopped trusting a signal's actor (cairn-signal-actor-untrusted).
+    await recordHistory('agent-answer-signal-actor', bed.client.workflow.getHandle(id));
   });
 });
 
