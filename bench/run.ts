@@ -21,6 +21,7 @@ import { durabilityTax } from './durability-tax';
 import { historyGrowth } from './history';
 import { parallelEfficiency } from './parallel-efficiency';
 import { planVisible } from './plan-visible';
+import { chooseBenchmarks } from './choose';
 import { Report } from './report';
 
 const BENCHMARKS: [string, (env: BenchEnv, report: Report) => Promise<void>][] = [
@@ -45,6 +46,9 @@ function closingLines(report: Report): string {
 
 async function main(): Promise<0 | 1> {
   const began = performance.now();
+  // Before anything starts: a benchmark number that names none is an error, not a run of nothing.
+  const only = process.argv.slice(2);
+  const chosen = chooseBenchmarks(only, BENCHMARKS);
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const cli = ensureTemporalCli();
   const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
@@ -73,8 +77,6 @@ async function main(): Promise<0 | 1> {
       leanWorkflowCode: await bundleLeanWorkflows(),
       serverPid,
     };
-    const only = process.argv.slice(2);
-    const chosen = BENCHMARKS.filter(([name]) => only.length === 0 || only.some((n) => name.startsWith(`${n}.`)));
     for (const [name, bench] of chosen) {
       process.stdout.write(`\n${name}\n`);
       const start = performance.now();
