@@ -7,7 +7,9 @@
  * - no context overflow (a server 400 saying so, or LLM_CONTEXT_EXCEEDED) and no LLM_REJECTED;
  * - no approval digest is put to the person twice in one step;
  * - no step runs the same tool call more often than the identical-call limit;
+ * - every conversation sent to the model is clean by the protocol (real-model/conversation-check.ts);
  * - a planning agent gets a valid plan and runs steps.
+ * Whether the run exercised what these checks judge is evidence.ts's question.
  */
 import { agentInputSchema } from '../workflows/agent/agent-input';
 import { isErrorCode } from '../workflows/error-codes';
@@ -122,6 +124,12 @@ function identicalCalls({ agent, repeated }: AgentEvidence): Violation[] {
     }));
 }
 
+function cleanConversations({ exchanges }: AgentEvidence): Violation[] {
+  return exchanges.flatMap((e) =>
+    e.conversationFaults.map((fault) => ({ check: 'clean conversation', detail: `${e.purpose ?? e.path}: ${fault}` })),
+  );
+}
+
 function planned({ agent, run }: AgentEvidence): Violation[] {
   if (!plans(agent)) return [];
   const out: Violation[] = [];
@@ -137,5 +145,7 @@ function firstLine(text: string, containing: string): string {
 
 /** Every violation of `evidence`'s agent. */
 export function violations(evidence: AgentEvidence): Violation[] {
-  return [ending, bounded, noOverflowOrRejection, approvalsOnce, identicalCalls, planned].flatMap((c) => c(evidence));
+  return [ending, bounded, noOverflowOrRejection, approvalsOnce, identicalCalls, cleanConversations, planned].flatMap(
+    (c) => c(evidence),
+  );
 }

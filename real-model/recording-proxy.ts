@@ -9,6 +9,7 @@
 import { appendFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { z } from 'zod';
+import { checkConversation } from './conversation-check';
 
 /** One request and its answer, as the checks read them. */
 export interface Exchange {
@@ -29,6 +30,10 @@ export interface Exchange {
   completionTokens?: number;
   promptTokens?: number;
   toolCalls: number;
+  /** Tool calls in the conversation the request sent (earlier rounds' calls). */
+  conversationToolCalls: number;
+  /** Where the request's conversation breaks the protocol (real-model/conversation-check.ts). */
+  conversationFaults: string[];
   /** The server's error message for a non-2xx answer. */
   error?: string;
 }
@@ -68,16 +73,24 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 };
 
 /** What the request body asked for. */
-function describeRequest(body: string): Pick<Exchange, 'maxTokens' | 'responseFormat' | 'tools' | 'messages'> {
+function describeRequest(
+  body: string,
+): Pick<
+  Exchange,
+  'maxTokens' | 'responseFormat' | 'tools' | 'messages' | 'conversationToolCalls' | 'conversationFaults'
+> {
   const parsed = requestSchema.safeParse(parseJson(body));
-  if (!parsed.success) return { tools: 0, messages: 0 };
+  if (!parsed.success) return { tools: 0, messages: 0, conversationToolCalls: 0, conversationFaults: [] };
   const r = parsed.data;
   const maxTokens = r.max_completion_tokens ?? r.max_tokens;
+  const conversation = checkConversation(r.messages ?? []);
   return {
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(r.response_format ? { responseFormat: r.response_format.type } : {}),
     tools: r.tools?.length ?? 0,
     messages: r.messages?.length ?? 0,
+    conversationToolCalls: conversation.toolCalls,
+    conversationFaults: conversation.faults,
   };
 }
 

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
 import { AgentClient } from '../client/agent-client';
-import { cairnDataConverter } from '../config/data-converter';
+import { cairnDataConverter, payloadCodecs } from '../config/data-converter';
 import { connectTemporal } from '../config/grpc-interceptors';
 import { payloadSettingsFromEnv } from '../config/payload-config';
 import { ensureTemporalCli, startDevServer, temporalVersion } from '../scripts/dev-server';
@@ -25,6 +25,7 @@ import { lowFreePort } from '../testkit/low-port';
 import { startWorkerProcess } from '../testkit/worker-process';
 import { AGENT_CASES, seedWorkspace, type AgentCase } from './agents';
 import { AGENT_TIME_LIMIT_MS, violations, type AgentEvidence } from './checks';
+import { mechanismLines, mechanisms, verdict, type Verdict } from './evidence';
 import { MODEL_ALIAS, provisionLlama, startLlamaServer, type LlamaSizing } from './llama-server';
 import { RecordingProxy } from './recording-proxy';
 import { agentTable, purposeTable, violationLines } from './report';
@@ -101,7 +102,7 @@ async function main(): Promise<number> {
   mkdirSync(workspace);
   seedWorkspace(workspace);
   const stops: (() => Promise<unknown>)[] = [];
-  let failed = true;
+  let outcome: Verdict = 'FAIL';
   try {
     const model = await modelServer(dir, stops);
     const proxy = await RecordingProxy.start(model.origin, await lowFreePort(), join(dir, 'exchanges.jsonl'));
@@ -126,9 +127,10 @@ async function main(): Promise<number> {
       writeFileSync(join(dir, 'worker.log'), worker.output());
     });
     // The worker's payload settings (compression on by default): the client must read what it writes.
+    const payloads = payloadSettingsFromEnv(process.env);
     const client = new Client({
       connection: await connectTemporal({ address: server.address }),
-      dataConverter: cairnDataConverter(payloadSettingsFromEnv(process.env)),
+      dataConverter: cairnDataConverter(payloads),
     });
     stops.push(() => client.connection.close());
     const cairn = new AgentClient(client, TASK_QUEUE);
@@ -153,21 +155,29 @@ async function main(): Promise<number> {
         agent,
         run,
         exchanges: mine,
-        repeated: await repeatedCalls(client, run.id, stepIds),
+        repeated: await repeatedCalls(client, payloadCodecs(payloads), run.id, stepIds),
       };
       results.push({ evidence, violations: violations(evidence) });
     }
     say(`\n${agentTable(results)}\n\n${purposeTable(proxy.exchanges)}`);
     const lines = violationLines(results);
+    const death = model.death();
+    if (death !== undefined) lines.push(`  model server: ${death}`);
     say(lines.length > 0 ? `\nviolations:\n${lines.join('\n')}` : '\nno violations');
-    failed = lines.length > 0;
+    const seen = mechanisms(
+      results.map((r) => r.evidence),
+      proxy.exchanges,
+    );
+    say(`\nwhat the run exercised:\n${mechanismLines(seen).join('\n')}`);
+    outcome = verdict(lines.length, seen, death !== undefined);
   } finally {
     for (const stop of stops.reverse()) await stop().catch((err: unknown) => say(`teardown: ${message(err)}`));
-    if (failed || process.env.REAL_MODEL_KEEP === '1') say(`logs kept in ${dir}`);
+    if (outcome !== 'PASS' || process.env.REAL_MODEL_KEEP === '1') say(`logs kept in ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
   }
-  say(`\nreal-model suite ${failed ? 'FAILED' : 'passed'} in ${secondsSince(began)}`);
-  return failed ? 1 : 0;
+  const why = outcome === 'INCONCLUSIVE' ? ' (nothing broke, but not every mechanism was exercised)' : '';
+  say(`\nreal-model suite: ${outcome}${why} in ${secondsSince(began)}`);
+  return outcome === 'PASS' ? 0 : 1;
 }
 
 main().then(

@@ -1,26 +1,30 @@
 /**
- * How often each step ran the same tool call, read from the step workflows' histories: every
- * `runTool` activity scheduled, keyed by tool name and arguments (parsed and written back with
- * sorted keys, so spacing and key order do not make two calls differ). A call Cairn refuses
- * never becomes an activity, so this counts what actually ran.
+ * What each step's tools did, read from the step workflows' histories: every `runTool` activity
+ * scheduled, keyed by tool name and arguments (parsed and written back with sorted keys, so
+ * spacing and key order do not make two calls differ), and how many completed. A call Cairn
+ * refuses never becomes an activity, so this counts what actually ran. Inputs are decoded
+ * through the worker's payload codecs (compression, encryption), as a client would.
  */
-import { runHistories } from '../testkit/run-histories';
 import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter, WorkflowNotFoundError, type Payload, type PayloadCodec } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { z } from 'zod';
+import { runHistories } from '../testkit/run-histories';
 import { stepWorkflowId } from '../workflows/ids';
 
 const toolInput = z.object({ name: z.string(), arguments: z.unknown() });
 
-/** The most-repeated call of one step. */
+/** The most-repeated call of one step, and how many tool runs of the step completed. */
 export interface RepeatedCall {
   stepId: string;
   call: string;
   runs: number;
+  /** `runTool` activities of the step that completed. */
+  completed: number;
 }
 
 /** JSON with sorted keys: the identity of a call's arguments. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value).sort(([a], [b]) => a.localeCompare(b));
@@ -29,13 +33,26 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
 }
 
-function callKey(event: temporal.api.history.v1.IHistoryEvent): string | undefined {
+/** Decodes one payload the way the worker encoded it: its codecs in reverse, then the payload converter. */
+export async function decodePayload(codecs: PayloadCodec[], payload: Payload): Promise<unknown> {
+  let payloads = [payload];
+  for (const codec of [...codecs].reverse()) payloads = await codec.decode(payloads);
+  const [decoded] = payloads;
+  if (!decoded) throw new Error('a codec returned no payload');
+  return defaultPayloadConverter.fromPayload(decoded);
+}
+
+/** The identity of a `runTool` call from its scheduled event, or undefined for other events. */
+export async function callKey(
+  codecs: PayloadCodec[],
+  event: temporal.api.history.v1.IHistoryEvent,
+): Promise<string | undefined> {
   const scheduled = event.activityTaskScheduledEventAttributes;
   if (scheduled?.activityType?.name !== 'runTool') return undefined;
-  const data = scheduled.input?.payloads?.[0]?.data;
-  if (!data) return undefined;
-  const parsed = toolInput.safeParse(JSON.parse(Buffer.from(data).toString('utf8')));
-  if (!parsed.success) return undefined;
+  const payload = scheduled.input?.payloads?.[0];
+  if (!payload) return undefined;
+  const parsed = toolInput.safeParse(await decodePayload(codecs, payload));
+  if (!parsed.success) throw new Error(`a runTool input that is not { name, arguments }: ${parsed.error.message}`);
   const args = parsed.data.arguments;
   let identity = args;
   if (typeof args === 'string') {
@@ -48,18 +65,46 @@ function callKey(event: temporal.api.history.v1.IHistoryEvent): string | undefin
   return `${parsed.data.name} ${canonical(identity)}`;
 }
 
-/** For each step of agent `agentId` that ran a tool, its most-repeated identical call. */
-export async function repeatedCalls(client: Client, agentId: string, stepIds: string[]): Promise<RepeatedCall[]> {
+/** What one step's histories say about its tool runs. */
+export async function stepToolRuns(
+  codecs: PayloadCodec[],
+  stepId: string,
+  histories: temporal.api.history.v1.IHistory[],
+): Promise<RepeatedCall | undefined> {
+  const counts = new Map<string, number>();
+  let completed = 0;
+  for (const history of histories) {
+    const toolRuns = new Set<string>();
+    for (const event of history.events ?? []) {
+      const key = await callKey(codecs, event);
+      if (key !== undefined) {
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        toolRuns.add(String(event.eventId));
+      }
+      const done = event.activityTaskCompletedEventAttributes;
+      if (done && toolRuns.has(String(done.scheduledEventId))) completed += 1;
+    }
+  }
+  const top = [...counts].sort((a, b) => b[1] - a[1])[0];
+  return top ? { stepId, call: top[0].slice(0, 120), runs: top[1], completed } : undefined;
+}
+
+/** For each step of agent `agentId` that ran a tool, its most-repeated identical call and its completed runs. */
+export async function repeatedCalls(
+  client: Client,
+  codecs: PayloadCodec[],
+  agentId: string,
+  stepIds: string[],
+): Promise<RepeatedCall[]> {
   const out: RepeatedCall[] = [];
   for (const stepId of stepIds) {
-    const runs = await runHistories(client, stepWorkflowId(agentId, stepId)).catch(() => []);
-    const counts = new Map<string, number>();
-    for (const event of runs.flatMap((h) => h.events ?? [])) {
-      const key = callKey(event);
-      if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    const top = [...counts].sort((a, b) => b[1] - a[1])[0];
-    if (top) out.push({ stepId, call: top[0].slice(0, 120), runs: top[1] });
+    // A step that never started has no workflow: nothing ran.
+    const histories = await runHistories(client, stepWorkflowId(agentId, stepId)).catch((err: unknown) => {
+      if (err instanceof WorkflowNotFoundError) return [];
+      throw err;
+    });
+    const runs = await stepToolRuns(codecs, stepId, histories);
+    if (runs) out.push(runs);
   }
   return out;
 }

@@ -60,6 +60,8 @@ const call = (extra: Partial<Exchange> = {}): Exchange => ({
   tools: 1,
   messages: 2,
   toolCalls: 0,
+  conversationToolCalls: 0,
+  conversationFaults: [],
   ...extra,
 });
 
@@ -127,9 +129,16 @@ describe('real-model checks', () => {
     const limit = identicalCallLimit(caseNamed('list-read'));
     expect(limit).toBeGreaterThanOrEqual(1);
     expect(DEFAULT_IDENTICAL_CALL_LIMIT).toBe(3);
-    const repeated = (runs: number) => [{ stepId: 's1', call: 'read_file {"path":"x"}', runs }];
+    const repeated = (runs: number) => [{ stepId: 's1', call: 'read_file {"path":"x"}', runs, completed: runs }];
     expect(checksOf(evidence({ repeated: repeated(limit) }))).toEqual([]);
     expect(checksOf(evidence({ repeated: repeated(limit + 1) }))).toEqual(['identical-call limit']);
+  });
+
+  test('a conversation the proxy found unclean', () => {
+    const faulty = call({ conversationToolCalls: 1, conversationFaults: ['message 2: calls left unanswered (c1)'] });
+    expect(violations(evidence({ exchanges: [faulty] }))).toEqual([
+      { check: 'clean conversation', detail: 'step: message 2: calls left unanswered (c1)' },
+    ]);
   });
 
   test('a planning agent without a plan or a step run; a ReAct agent needs no plan of its own', () => {
