@@ -5,7 +5,8 @@
  * refuses never becomes an activity, so this counts what actually ran. Inputs are decoded
  * through the worker's payload codecs (compression, encryption), as a client would.
  */
-import type { Client } from '@temporalio/client';
+import { status } from '@grpc/grpc-js';
+import { isGrpcServiceError, ServiceError, type Client } from '@temporalio/client';
 import { defaultPayloadConverter, WorkflowNotFoundError, type Payload, type PayloadCodec } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { z } from 'zod';
@@ -89,6 +90,13 @@ export async function stepToolRuns(
   return top ? { stepId, call: top[0].slice(0, 120), runs: top[1], completed } : undefined;
 }
 
+/** Whether reading a history failed because the workflow does not exist (as the SDK or gRPC says it). */
+function notFound(err: unknown): boolean {
+  if (err instanceof WorkflowNotFoundError) return true;
+  const grpc = err instanceof ServiceError ? err.cause : err;
+  return isGrpcServiceError(grpc) && grpc.code === status.NOT_FOUND;
+}
+
 /** For each step of agent `agentId` that ran a tool, its most-repeated identical call and its completed runs. */
 export async function repeatedCalls(
   client: Client,
@@ -98,9 +106,9 @@ export async function repeatedCalls(
 ): Promise<RepeatedCall[]> {
   const out: RepeatedCall[] = [];
   for (const stepId of stepIds) {
-    // A step that never started has no workflow: nothing ran.
+    // A step that never started has no workflow: nothing ran. Any other failure is the run's.
     const histories = await runHistories(client, stepWorkflowId(agentId, stepId)).catch((err: unknown) => {
-      if (err instanceof WorkflowNotFoundError) return [];
+      if (notFound(err)) return [];
       throw err;
     });
     const runs = await stepToolRuns(codecs, stepId, histories);

@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import type { LlmMessage } from '../llm-types';
 import { agentStateSchema } from '../state/agent-state-schema';
-import type { ToolInfo } from '../tools/tool-types';
+import { toolInfoSchema } from '../tools/tool-types';
 
 /** The key of the planner's conversation (also carried). */
 export const PLANNER = 'planner';
@@ -50,18 +50,6 @@ const llmMessageSchema: z.ZodType<LlmMessage> = z.discriminatedUnion('role', [
   z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
 ]);
 
-/** A tool of the carried catalogue (tool-types.ts `ToolInfo`). */
-const toolInfoSchema: z.ZodType<ToolInfo> = z.object({
-  name: z.string(),
-  description: z.string(),
-  effect: z.enum(['read', 'write']),
-  idempotent: z.boolean(),
-  needsApproval: z.boolean(),
-  readWhen: z.object({ argument: z.string(), default: z.string(), values: z.array(z.string()) }).optional(),
-  parameters: z.record(z.string(), z.unknown()),
-  /** The worker has an approval policy: kept so calls after continue-as-new are still decided by it. */
-  policy: z.boolean().optional(),
-});
 
 /** The carry of the current version. */
 export const agentCarrySchema = z.object({
