@@ -68,10 +68,13 @@ test(`two workers together stay under ${RATE} LLM calls per second`, async () =>
     `LLM rate limit: ${received.length} calls in ${seconds.toFixed(1)} s; busiest 10 s window ` +
       `${busiest(dispatched)} dispatched by the server, ${busiest(received)} received by the model\n`,
   );
-  // One second's burst on top of the steady rate is what a token bucket may allow.
+  // Judged on the server's dispatch times (history), where the limit acts: one second's burst on
+  // top of the steady rate is what a token bucket may allow, and N calls need (N - RATE) / RATE
+  // seconds at least. Arrivals at the model are only reported: on a busy machine, calls
+  // dispatched apart can reach it together.
   expect(busiest(dispatched)).toBeLessThanOrEqual(RATE * 10 + RATE);
-  expect(busiest(received)).toBeLessThanOrEqual(RATE * 10 + RATE + 1); // + arrival jitter of one call at most
-  expect(seconds).toBeGreaterThanOrEqual((received.length - RATE) / RATE - 1);
+  const spread = ((dispatched.at(-1) ?? 0) - (dispatched[0] ?? 0)) / 1000;
+  expect(spread).toBeGreaterThanOrEqual((dispatched.length - RATE) / RATE - 1);
 }, 120_000);
 
 /** The most calls in any 10 s window starting at a call. */
