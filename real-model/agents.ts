@@ -41,7 +41,10 @@ export const AGENT_CASES: AgentCase[] = [
   {
     name: 'react',
     input: {
-      task: 'Read the file notes.txt and say in one sentence who owns the changelog.',
+      // The first call spelled out (see write-approval): a tool call that surely runs.
+      task:
+        'Read the file notes.txt and say in one sentence who owns the changelog. Start with this call:\n' +
+        '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.txt"}}\n</tool_call>',
       mode: { plan: false },
       tools: ['read_file'],
       limits: { maxStepRounds: STEP_ROUNDS },
@@ -60,7 +63,11 @@ export const AGENT_CASES: AgentCase[] = [
   {
     name: 'write-approval',
     input: {
-      task: 'Write a file named hello.txt whose content is exactly: Hello from Cairn.',
+      // The call spelled out in the template's own tool-call format: a 270M base model mostly
+      // repeats its prompt, so this is how it is made to ask for a write (and so an approval).
+      task:
+        'Write a file named hello.txt whose content is exactly: Hello from Cairn. Reply with only this call:\n' +
+        '<tool_call>\n{"name": "write_file", "arguments": {"path": "hello.txt", "content": "Hello from Cairn."}}\n</tool_call>',
       mode: { plan: false },
       tools: ['write_file'],
       limits: { maxStepRounds: STEP_ROUNDS },
