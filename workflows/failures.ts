@@ -46,3 +46,22 @@ export function rejectionDetail(failure: ApplicationFailure): RejectionDetail | 
   const parsed = rejectionDetailSchema.safeParse(failure.details?.[0]);
   return parsed.success && parsed.data.code === failure.type ? parsed.data : undefined;
 }
+
+/**
+ * The detail a `STEP_FAILED` failure carries: the step that failed and its own code (`LLM_AUTH`,
+ * `STEP_ROUNDS_EXHAUSTED`, …; `STEP_FAILED` when it failed for no coded reason).
+ */
+export const stepFailedDetailSchema = z.object({ stepId: z.string(), code: z.enum(ERROR_CODES) });
+export type StepFailedDetail = z.infer<typeof stepFailedDetailSchema>;
+
+/** The failure that ends an agent because a step failed: `STEP_FAILED`, `details[0]` = `{ stepId, code }`. */
+export function stepFailed(detail: StepFailedDetail, message: string): ApplicationFailure {
+  return workflowFailure('STEP_FAILED', message, detail);
+}
+
+/** Reads back the `{ stepId, code }` detail of a failure built by `stepFailed`; `undefined` for any other. */
+export function stepFailedDetail(failure: ApplicationFailure): StepFailedDetail | undefined {
+  if (failure.type !== 'STEP_FAILED') return undefined;
+  const parsed = stepFailedDetailSchema.safeParse(failure.details?.[0]);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -50,7 +50,6 @@ const llmMessageSchema: z.ZodType<LlmMessage> = z.discriminatedUnion('role', [
   z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
 ]);
 
-
 /** The carry of the current version. */
 export const agentCarrySchema = z.object({
   version: z.literal(CARRY_VERSION),

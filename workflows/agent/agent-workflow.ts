@@ -10,10 +10,17 @@
  * or a handler. The second argument, set only by continue-as-new, carries the state, open
  * interactions and timeline cursor over: clients see one agent going on.
  */
-import { allHandlersFinished, condition, isCancellation, makeContinueAsNewFunc, patched } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  isCancellation,
+  makeContinueAsNewFunc,
+  patched,
+} from '@temporalio/workflow';
 import type { AgentResult } from '../agent-contract';
 import { describeFailure } from '../describe-failure';
-import { workflowFailure } from '../failures';
+import { stepFailed, stepFailedDetail, workflowFailure } from '../failures';
 import { workflowTime } from '../workflow-time';
 import type { ToolInfo } from '../tools/tool-types';
 import type { AgentCarry } from './agent-carry';
@@ -78,7 +85,7 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
   for (;;) {
     run.setPhase('executing');
     const outcome = await executePlan(run, tools);
-    if (outcome.kind === 'failed') throw workflowFailure('STEP_FAILED', outcome.error);
+    if (outcome.kind === 'failed') throw stepFailed({ stepId: outcome.stepId, code: outcome.code }, outcome.error);
     if (outcome.kind === 'roll-over') return { rollOver: run.carry('execute', tools) };
     if (outcome.kind === 'done') break;
     plan = await replan(run, plan);
@@ -125,13 +132,18 @@ function stop(run: AgentRun, reason: string): AgentResult {
   return { status: 'stopped', answer: state.result, usage: state.usage, stopReason: reason };
 }
 
-/** The agent failed: the state says why, and the failure keeps its code. */
+/** The agent failed: the state says why, in words and in codes, and the failure keeps its code and details. */
 function fail(run: AgentRun, err: unknown) {
   const failure = describeFailure(err);
+  const step = err instanceof ApplicationFailure ? stepFailedDetail(err) : undefined;
   run.hold.drop();
   run.state.error = failure.message;
+  run.state.failure = {
+    code: failure.code,
+    ...(step ? { stepId: step.stepId, ...(step.code !== 'STEP_FAILED' ? { cause: step.code } : {}) } : {}),
+  };
   run.desk.closeAll('the agent failed');
   run.event({ type: 'agent.finished', message: `failed: ${failure.message}` });
   run.setPhase('failed');
-  return workflowFailure(failure.code, failure.message);
+  return workflowFailure(failure.code, failure.message, ...(step ? [step] : []));
 }

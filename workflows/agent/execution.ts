@@ -8,6 +8,7 @@
  * under them).
  */
 import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
+import type { ErrorCode } from '../error-codes';
 import type { Plan } from '../plan/plan-types';
 import { selectStepsToStart } from '../plan/scheduler';
 import type { StepOutcome } from '../step/step-types';
@@ -15,8 +16,15 @@ import type { ToolInfo } from '../tools/tool-types';
 import type { AgentRun } from './agent-run';
 import { runStep } from './run-step';
 
+/** Why execution ended the agent: the step whose failure did it, its code and its error. */
+export interface StepFailure {
+  stepId: string;
+  code: ErrorCode;
+  error: string;
+}
+
 export type ExecutionOutcome =
-  { kind: 'done' } | { kind: 'replan' } | { kind: 'roll-over' } | { kind: 'failed'; error: string };
+  { kind: 'done' } | { kind: 'replan' } | { kind: 'roll-over' } | ({ kind: 'failed' } & StepFailure);
 
 /** Runs the plan until every step settled, a replan is due, or a failure ends it. */
 export function executePlan(run: AgentRun, tools: ToolInfo[]): Promise<ExecutionOutcome> {
@@ -31,7 +39,7 @@ class Execution {
   private readonly tasks: Promise<void>[] = [];
   /** A step settled since the loop last looked. */
   private changed = false;
-  private failure: string | undefined;
+  private failure: StepFailure | undefined;
   private replanDue = false;
   private rollOver = false;
 
@@ -64,7 +72,7 @@ class Execution {
       this.changed = false;
     }
     await Promise.all(this.tasks);
-    if (this.failure !== undefined) return { kind: 'failed', error: this.failure };
+    if (this.failure !== undefined) return { kind: 'failed', ...this.failure };
     if (this.replanDue) return { kind: 'replan' };
     return this.rollOver && board.hasPending() ? { kind: 'roll-over' } : { kind: 'done' };
   }
@@ -91,11 +99,11 @@ class Execution {
     }
     const cancelled = outcome.code === 'CANCELLED';
     board.end(id, cancelled ? 'cancelled' : 'failed', outcome.error);
-    if (!cancelled && this.failure === undefined) await this.onFailed(id, outcome.error);
+    if (!cancelled && this.failure === undefined) await this.onFailed(id, outcome.code, outcome.error);
   }
 
   /** The failure policy: `fail` aborts, `continue` skips the dependents, `ask` lets a person decide. */
-  private async onFailed(id: string, error: string): Promise<void> {
+  private async onFailed(id: string, code: ErrorCode, error: string): Promise<void> {
     const { board, desk, settings } = this.agent;
     const policy = settings.onStepFailure;
     let decision: 'retry' | 'skip' | 'abort' = policy === 'fail' ? 'abort' : 'skip';
@@ -108,7 +116,7 @@ class Execution {
     }
     if (decision === 'retry') return;
     if (decision === 'abort') {
-      this.failure = `step ${id} failed: ${error}`;
+      this.failure = { stepId: id, code, error: `step ${id} failed: ${error}` };
       for (const scope of Object.values(this.scopes)) scope.cancel();
       return;
     }

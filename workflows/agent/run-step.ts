@@ -3,7 +3,8 @@
  * it depends on — nothing else — and the agent's tools and settings), started under the
  * step's contract id; a failure or cancellation comes back as an outcome, never thrown.
  */
-import { ChildWorkflowFailure, executeChild, isCancellation } from '@temporalio/workflow';
+import { ApplicationFailure, ChildWorkflowFailure, executeChild, isCancellation } from '@temporalio/workflow';
+import { isErrorCode, type ErrorCode } from '../error-codes';
 import { stepWorkflowId } from '../ids';
 import type { Plan } from '../plan/plan-types';
 import { stepWorkflow } from '../step/step-workflow';
@@ -41,6 +42,17 @@ function stepInput(run: AgentRun, plan: Plan, id: string, tools: ToolInfo[]): St
   };
 }
 
+/**
+ * The first of Cairn's codes in a step's failure chain (child → activity → application failure):
+ * a step whose workflow failed on an LLM 401 keeps `LLM_AUTH`.
+ */
+export function codeOf(err: unknown): ErrorCode | undefined {
+  for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof ApplicationFailure && cause.type && isErrorCode(cause.type)) return cause.type;
+  }
+  return undefined;
+}
+
 /** Runs step `id` of `plan` as a child workflow until it ends. */
 export async function runStep(run: AgentRun, plan: Plan, id: string, tools: ToolInfo[]): Promise<StepOutcome> {
   const input = stepInput(run, plan, id, tools);
@@ -56,6 +68,6 @@ export async function runStep(run: AgentRun, plan: Plan, id: string, tools: Tool
       return { status: 'failed', code: 'CANCELLED', error: 'cancelled', rounds: 0 };
     }
     const message = err instanceof ChildWorkflowFailure ? (err.cause?.message ?? err.message) : String(err);
-    return { status: 'failed', code: 'STEP_FAILED', error: message, rounds: 0 };
+    return { status: 'failed', code: codeOf(err) ?? 'STEP_FAILED', error: message, rounds: 0 };
   }
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { actorSchema } from '../interactions/answer-input-schema';
 import { interactionSchema } from '../interactions/interaction-schema';
 import { planSchema } from '../plan/plan-schema';
+import { ERROR_CODES } from '../error-codes';
 import { AGENT_PHASES } from './agent-phases';
 import { stepRunSchema, tokenUsageSchema } from './step-run-schema';
 
@@ -99,6 +100,17 @@ export const decisionRecordSchema = z.object({
 });
 
 /** The agent state: plain JSON only, so it survives queries and continue-as-new. */
+/**
+ * A failed agent's failure, matched by code: `code` is the workflow failure's type; for
+ * `STEP_FAILED`, `stepId` names the step and `cause` the step's own code (`LLM_AUTH`,
+ * `STEP_ROUNDS_EXHAUSTED`, …) when it failed for a coded reason.
+ */
+export const agentFailureSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  stepId: z.string().optional(),
+  cause: z.enum(ERROR_CODES).optional(),
+});
+
 export const agentStateSchema = z.object({
   phase: agentPhaseSchema,
   task: z.string(),
@@ -122,7 +134,10 @@ export const agentStateSchema = z.object({
   /** True when that model is the offline demo model: the answers are canned. */
   demo: z.boolean().optional(),
   result: z.string().optional(),
+  /** Why the agent failed, in words (kept as it always was); `failure` says it in codes. */
   error: z.string().optional(),
+  /** Why the agent failed, in codes: set with `error` when the agent fails. */
+  failure: agentFailureSchema.optional(),
   /** Present while the agent is held (phase `paused`). */
   hold: agentHoldSchema.optional(),
   /** The token budget in force: `limits.tokenBudget`, or the last `raise`. */

@@ -8,6 +8,7 @@ import { isCancellation, patched } from '@temporalio/workflow';
 import { llmCall } from '../activity-proxies';
 import type { Conversations } from '../conversation';
 import { describeFailure } from '../describe-failure';
+import type { ErrorCode } from '../error-codes';
 import { conversationBudget, estimateTextTokens, fitConversation } from '../fit-conversation';
 import type { LlmCallInput, LlmToolCall, TokenUsage } from '../llm-types';
 import type { StepNotice, StepProgress } from '../messages';
@@ -51,7 +52,7 @@ export interface RoundContext {
 /** How a round ended: its report and, when the step is done, the result. */
 export type RoundEnd =
   | { kind: 'round'; report: StepProgress; finished?: string }
-  | { kind: 'failed'; code: string; error: string; report?: StepProgress };
+  | { kind: 'failed'; code: ErrorCode; error: string; report?: StepProgress };
 
 export async function runRound(ctx: RoundContext, round: number): Promise<RoundEnd> {
   const { input } = ctx.tools;

@@ -2,6 +2,7 @@
  * The `stepWorkflow` contract: what the agent hands a step, and what it gets back.
  */
 import type { BudgetLeft } from '../budget-left';
+import type { ErrorCode } from '../error-codes';
 import type { LlmMessage, ModelSettings } from '../llm-types';
 import type { StepProgress } from '../messages';
 import type { PlanStep } from '../plan/plan-types';
@@ -38,7 +39,7 @@ export interface StepInput {
  */
 export type StepOutcome =
   | { status: 'completed'; result: string; rounds: number; progress?: StepProgress }
-  | { status: 'failed'; error: string; code: string; rounds: number; progress?: StepProgress };
+  | { status: 'failed'; error: string; code: ErrorCode; rounds: number; progress?: StepProgress };
 
 /** What a step run hands the next when it continues as new: where the loop stands. */
 export interface StepCarry {
