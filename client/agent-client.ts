@@ -239,12 +239,17 @@ export class AgentClient {
    * Requests cancellation: running steps and their calls stop; the state keeps what finished.
    * With a `by` or an `actor`, the agent first records who asks (the `recordCancel` update), so
    * its end and the audit name them. Temporal's cancellation carries no payload: the record is
-   * best effort — an agent whose worker does not take it within the query timeout (workers
-   * down, or an older release without the update) is still cancelled, without a name.
+   * best effort — the cancellation is requested once the query timeout passes even if no worker
+   * took the record (it then waits on the server with the cancellation, and names who asked
+   * when a worker comes); an agent on an older release without the update is cancelled without
+   * a name. An agent that has ended throws ClientError `AGENT_FINISHED`.
    */
   async cancel(id: string, request: CancelRequest = {}): Promise<void> {
     await this.guard(id, async () => {
       const handle = this.handle(id);
+      // Temporal takes a cancellation of a closed workflow silently, and answers the record as
+      // "not found": say the agent has ended instead.
+      await refuseEnded(handle, id);
       if (request.by !== undefined || request.actor !== undefined) {
         const deadline = Date.now() + this.queryTimeoutMs;
         await this.temporal
@@ -289,9 +294,7 @@ export class AgentClient {
     await this.guard(id, async () => {
       const handle = this.handle(id);
       // A message to a closed workflow would read as "not found": say the agent has ended instead.
-      const { status } = await handle.describe();
-      if (status.name !== 'RUNNING')
-        throw new ClientError('AGENT_FINISHED', `agent "${id}" has ended (${status.name})`);
+      await refuseEnded(handle, id);
       if (request.actor === undefined) {
         await handle.signal(action === 'pause' ? pauseSignal : resumeSignal, request);
         return;
@@ -325,6 +328,15 @@ export class AgentClient {
       throw err;
     }
   }
+}
+
+/**
+ * Throws ClientError `AGENT_FINISHED` when the agent's latest run has closed (a missing agent
+ * throws WorkflowNotFoundError, which `guard` turns into `NOT_FOUND`).
+ */
+async function refuseEnded(handle: WorkflowHandle, id: string): Promise<void> {
+  const { status } = await handle.describe();
+  if (status.name !== 'RUNNING') throw new ClientError('AGENT_FINISHED', `agent "${id}" has ended (${status.name})`);
 }
 
 /**

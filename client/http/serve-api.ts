@@ -11,6 +11,9 @@ import { allowedHostNames } from './host-guard';
 import { configuredSecrets } from '../../config/redact-secrets';
 import { createLog, type Log } from '../redacted-log';
 
+/** How long `/healthz` waits for Temporal to answer before it reports it down. */
+export const HEALTH_PROBE_TIMEOUT_MS = 2_000;
+
 /** The server's log: every configured secret (API tokens, the OIDC client secret, keys) redacted. */
 export const serverLog = (config: CairnConfig): Log => createLog(configuredSecrets(config));
 
@@ -33,9 +36,12 @@ export async function serveApi(config: CairnConfig, log: Log = serverLog(config)
     auth,
     log,
     payloads: config.payloads,
-    // A round trip to the frontend on the client's own connection (no second connection).
+    // A round trip to the frontend on the client's own connection (no second connection). The
+    // deadline ends the connection's retries: without it a probe of a server that is down
+    // answered only after some 18 seconds, past any orchestrator's probe timeout.
     temporalHealthy: async () => {
-      await agents.temporal.workflowService.getSystemInfo({});
+      const deadline = Date.now() + HEALTH_PROBE_TIMEOUT_MS;
+      await agents.temporal.withDeadline(deadline, () => agents.temporal.workflowService.getSystemInfo({}));
       return true;
     },
   });

@@ -57,6 +57,34 @@ async function browserFor(): Promise<{ context: BrowserContext; page: Page; clos
   };
 }
 
+/** A cookie Cairn's server set, as its Set-Cookie header gave it. */
+interface IssuedCookie {
+  name: string;
+  value: string;
+}
+
+/**
+ * Records every cookie the server at `origin` sets on `page`'s responses — the sign-in cookie
+ * too, which the callback clears again, so the browser's jar no longer holds it afterwards.
+ * Await the returned promises before reading `into`.
+ */
+function recordIssuedCookies(page: Page, origin: string, into: IssuedCookie[]): Promise<void>[] {
+  const reads: Promise<void>[] = [];
+  page.on('response', (res) => {
+    if (!res.url().startsWith(origin)) return;
+    reads.push(
+      res.headerValues('set-cookie').then((headers) => {
+        for (const line of headers.flatMap((h) => h.split('\n'))) {
+          const pair = line.split(';')[0] ?? '';
+          const eq = pair.indexOf('=');
+          if (eq > 0) into.push({ name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim() });
+        }
+      }),
+    );
+  });
+  return reads;
+}
+
 /** Opens `url`, is sent to the provider, signs in as `login` and consents; ends back at `url`. */
 async function signIn(page: Page, url: string, login: string): Promise<void> {
   await page.goto(url);
@@ -130,6 +158,8 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
   const alice = await browserFor();
   let handle: WorkflowHandle | undefined;
   const cookies: string[] = [];
+  const issued: IssuedCookie[] = [];
+  const reads = [victor, alice].flatMap((person) => recordIssuedCookies(person.page, url, issued));
   try {
     await withWorker(config, async () => {
       const agent = await startAgent(bed.client, config, { task: 'Write notes' });
@@ -198,7 +228,13 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
     }
     const history = texts.join('\n');
     expect(history).toContain('alice');
-    const leaked = [CLIENT_SECRET, ...cookies].filter((secret) => secret.length >= 16 && history.includes(secret));
+    await Promise.all(reads);
+    // Each person was given a sign-in cookie and a session cookie; both are scanned for.
+    const given = (name: string) => issued.filter((c) => c.name === name && c.value.length >= 16).map((c) => c.value);
+    expect(given('cairn_login')).toHaveLength(2);
+    expect(given('cairn_session')).toHaveLength(2);
+    const secrets = [CLIENT_SECRET, ...cookies, ...issued.map((c) => c.value)];
+    const leaked = secrets.filter((secret) => secret.length >= 16 && history.includes(secret));
     expect(leaked).toEqual([]);
     expect(cookies.length).toBeGreaterThanOrEqual(2);
   } finally {

@@ -3,7 +3,7 @@
  * version is listed but not current (nothing runs on it yet), bad promotions are refused and
  * change nothing, `promote` makes it current; an agent then runs pinned to it — `deploy status`
  * counts it, `cairn show` and `cairn ls` name its version — and `promote --ramp` ramps a second
- * build while the first stays current.
+ * build while the first stays current: new agents then start on both.
  */
 import { AgentClient } from '../../client/agent-client';
 import { describeDeployment, pinnedAgents, setCurrent } from '../../client/deployments';
@@ -101,21 +101,36 @@ test('an agent runs pinned to the current version: status counts it, show and ls
     { version },
   );
 
-  // A second build joins; a ramp sends a share of new agents to it and keeps the current one.
+  // A second build joins; a ramp sends a share of new agents to it and keeps the current one:
+  // with both builds' workers running, new agents start on each (Temporal picks by workflow id).
   const next: WorkerVersion = { deploymentName, buildId: '1.1.0+bbbbbbb' };
-  await withWorker(
-    bed.config,
-    async () => {
-      await registered(2);
-      const ramped = await runCairn(['deploy', 'promote', '--build-id', next.buildId, '--ramp', '25%'], env);
-      expect(ramped.code).toBe(0);
-      expect(await status()).toMatchObject({
-        current: version.buildId,
-        ramping: { buildId: next.buildId, percent: 25 },
-      });
-      expect((await runCairn(['deploy', 'status'], env)).stdout).toContain(`ramping ${next.buildId} at 25%`);
-    },
-    undefined,
-    { version: next },
-  );
+  bed.llm.respondWith(() => planReply(plan([step('s1')])));
+  const bothBuilds = (body: () => Promise<void>) =>
+    withWorker(bed.config, () => withWorker(bed.config, body, undefined, { version }), undefined, { version: next });
+  await bothBuilds(async () => {
+    await registered(2);
+    const ramped = await runCairn(['deploy', 'promote', '--build-id', next.buildId, '--ramp', '25%'], env);
+    expect(ramped.code).toBe(0);
+    expect(await status()).toMatchObject({
+      current: version.buildId,
+      ramping: { buildId: next.buildId, percent: 25 },
+    });
+    expect((await runCairn(['deploy', 'status'], env)).stdout).toContain(`ramping ${next.buildId} at 25%`);
+
+    const input = { task: 'Wait at the plan check', mode: { confirmPlan: true } };
+    const handles = await Promise.all(
+      Array.from({ length: RAMPED_AGENTS }, () => startAgent(bed.client, bed.config, input)),
+    );
+    const pinned = await waitUntil('every new agent pinned to a build', async () => {
+      const counts = [await pinnedAgents(bed.client, version), await pinnedAgents(bed.client, next)];
+      return counts[0]! + counts[1]! === RAMPED_AGENTS ? counts : undefined;
+    });
+    // Both builds took some: a 25 % ramp leaves none to the new build with odds 0.75^32 (1 in 10^4).
+    expect(pinned[0]).toBeGreaterThan(0);
+    expect(pinned[1]).toBeGreaterThan(0);
+    await Promise.all(handles.map((h) => h.terminate('test over')));
+  });
 });
+
+/** New agents started while the ramp is on. */
+const RAMPED_AGENTS = 32;

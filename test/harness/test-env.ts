@@ -51,20 +51,25 @@ export async function closeClient(client: Client): Promise<void> {
  * Runs `body` while a worker with the run's workflow bundle polls `config.taskQueue`, then
  * shuts the worker down and closes its connection. `identity` tells workers of one test apart
  * in history. Workers are unversioned unless a test passes `version` (a Worker Deployment
- * version to join).
+ * version to join). `workflowBundlePath` runs another bundle than the run's (a test-only variant
+ * of the workflow code).
  */
 export async function withWorker<T>(
   config: CairnConfig,
   body: (worker: Worker) => Promise<T>,
   tools?: ToolDefinition[],
-  { identity, version }: { identity?: string; version?: WorkerVersion } = {},
+  {
+    identity,
+    version,
+    workflowBundlePath = runInfo().workflowBundlePath,
+  }: { identity?: string; version?: WorkerVersion; workflowBundlePath?: string } = {},
 ): Promise<T> {
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
     const cairn = await createWorker({
       config,
       connection,
-      workflows: { workflowBundle: { codePath: runInfo().workflowBundlePath } },
+      workflows: { workflowBundle: { codePath: workflowBundlePath } },
       ...(tools ? { tools } : {}),
       ...(identity !== undefined ? { identity } : {}),
       ...(version ? { version } : {}),

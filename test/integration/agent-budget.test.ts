@@ -6,6 +6,8 @@
  * mechanical summary. Calls in flight are made so by the test: their replies wait on a gate
  * the test opens only once it has seen the interaction (the fake's `reply.after`).
  */
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import type { ScriptedLlm } from '../fake-llm/scripted-llm';
@@ -129,7 +131,13 @@ test('a raise must be above what was used, and a refused one changes nothing', a
   scriptCrossing(inFlight, {});
   await withWorker(bed.config, async () => {
     const { handle, budget } = await crossBudget(inFlight);
-    await expect(answer(handle, budget.id, { decision: 'raise', tokenBudget: 200 })).rejects.toThrow();
+    // 200 is below the tokens used: the validator refuses it as an invalid answer, naming the field.
+    const refused = await answer(handle, budget.id, { decision: 'raise', tokenBudget: 200 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+    const cause = (refused as WorkflowUpdateFailedError).cause;
+    expect(cause).toBeInstanceOf(ApplicationFailure);
+    expect((cause as ApplicationFailure).type).toBe('INVALID_ANSWER');
+    expect((cause as ApplicationFailure).details?.[0]).toEqual({ code: 'INVALID_ANSWER', field: 'answer.tokenBudget' });
     const state = await stateOf(handle);
     expect(state.phase).toBe('paused');
     expect(state.interactions.find((i) => i.id === budget.id)?.status).toBe('open');

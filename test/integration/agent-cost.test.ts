@@ -82,3 +82,17 @@ test('costBudgetUsd holds the agent like the token budget: nothing starts until 
     expect(state.usage.costUsd).toBeCloseTo(0.014, 10);
   });
 });
+
+test('an unknown cost never reaches costBudgetUsd: an agent without prices runs to the end under a tiny one', async () => {
+  scriptOneStep();
+  await withWorker(bed.config, async () => {
+    const limits = { costBudgetUsd: 0.000001 }; // any priced call would cross it
+    const handle = await startAgent(bed.client, bed.config, { task: 'unpriced, capped', limits });
+    expect((await handle.result()).status).toBe('completed');
+    const state = await stateOf(handle);
+    expect(state.usage.costUsd).toBeNull();
+    expect(state.usage.totalTokens).toBe(4300);
+    expect(state.interactions.filter((i) => i.kind === 'budget')).toEqual([]);
+    expect(state.events.filter((e) => e.type === 'agent.paused')).toEqual([]);
+  });
+});

@@ -35,7 +35,7 @@ test('at the deadline running steps are cancelled and the agent ends stopped wit
     ]);
     expect(result.answer).toContain('result-a');
     expect(bed.llm.requestsFor('summary')).toHaveLength(0);
-    // On time, by a durable timer of the whole deadline started with the agent.
+    // Not before the deadline, by a durable timer of the whole deadline started with the agent.
     const { startTime } = await handle.describe();
     expect(state.deadlineAt).toBe(startTime.getTime() + DEADLINE_MS);
     const ended = state.events.find((e) => e.type === 'agent.finished');
@@ -45,6 +45,19 @@ test('at the deadline running steps are cancelled and the agent ends stopped wit
     const timers = (history.events ?? []).filter((e) => e.timerStartedEventAttributes);
     const seconds = timers.map((e) => Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0));
     expect(seconds.some((s) => s >= 2 && s <= 3)).toBe(true);
+    // And because of it (causally, not by the clock): that timer, started in the agent's first
+    // workflow task, fired, and cancelling step b was what the agent did in the very next task.
+    const events = history.events ?? [];
+    const idOf = (e: (typeof events)[number] | undefined) => Number(e?.eventId ?? -1);
+    const timer = timers[0]?.timerStartedEventAttributes;
+    expect(Number(timer?.workflowTaskCompletedEventId)).toBe(
+      idOf(events.find((e) => e.workflowTaskCompletedEventAttributes)),
+    );
+    const fired = events.find((e) => e.timerFiredEventAttributes?.timerId === timer?.timerId);
+    expect(fired).toBeDefined();
+    const nextTask = events.find((e) => e.workflowTaskCompletedEventAttributes && idOf(e) > idOf(fired));
+    const cancels = events.flatMap((e) => e.requestCancelExternalWorkflowExecutionInitiatedEventAttributes ?? []);
+    expect(cancels.map((c) => Number(c.workflowTaskCompletedEventId))).toEqual([idOf(nextTask)]);
   });
 });
 

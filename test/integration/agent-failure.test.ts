@@ -1,12 +1,27 @@
 /**
  * Acceptance 6 — step-failure policies (`continue`, `ask` with retry / skip / abort) and
- * replanning after a step listed in `replan`.
+ * replanning after a step listed in `replan`; and the code a failed agent carries
+ * (docs/contracts.md#error-codes): a failure of a type outside the list counts as `STEP_FAILED`.
  */
 import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import type { ToolDefinition } from '../../activities/tools/define-tool';
+import { isErrorCode } from '../../workflows/error-codes';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import {
+  answer,
+  finish,
+  plan,
+  planReply,
+  startAgent,
+  stateOf,
+  step,
+  waitForInteraction,
+  type AgentHandle,
+} from '../harness/agents';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 
@@ -123,4 +138,44 @@ test('replan after a listed step: the planner sees the results, completed steps 
     expect(state.events.map((e) => e.type)).toContain('replan');
     await recordHistory('agent-replan', handle);
   });
+});
+
+/**
+ * A tool whose input has no JSON Schema form (a Date): listing the catalogue throws a plain
+ * `Error`, which the SDK hands on as a failure of type `Error` — a type outside Cairn's codes.
+ */
+const undescribableTool: ToolDefinition<{ at: Date }> = {
+  name: 'remind_at',
+  description: 'Sets a reminder',
+  input: z.object({ at: z.date() }),
+  effect: 'read',
+  run: () => Promise.resolve('set'),
+};
+
+/** The code (ApplicationFailure type) an agent's workflow failure carries. */
+async function failureCode(handle: AgentHandle): Promise<string | undefined> {
+  const error = await handle.result().catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(WorkflowFailedError);
+  const cause = (error as WorkflowFailedError).cause;
+  return cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
+}
+
+test('a failure of a type outside the code list fails the agent as STEP_FAILED, with its message; a listed code is kept', async () => {
+  bed.llm.respondWith(byRoute({ plan: [reply.error(400, 'no such model')] }));
+  await withWorker(
+    bed.config,
+    async () => {
+      const foreign = await startAgent(bed.client, bed.config, { task: 'remind me', tools: ['remind_at'] });
+      expect(await failureCode(foreign)).toBe('STEP_FAILED');
+      const state = await stateOf(foreign);
+      expect(state.phase).toBe('failed');
+      expect(state.error).toMatch(/Date cannot be represented in JSON Schema/);
+      expect(isErrorCode('Error')).toBe(false);
+
+      // The same path with a code from the list (the planner's call refused): the code stays.
+      const listed = await startAgent(bed.client, bed.config, { task: 'plan it', tools: ['read_file'] });
+      expect(await failureCode(listed)).toBe('LLM_REJECTED');
+    },
+    [undescribableTool],
+  );
 });

@@ -184,8 +184,22 @@ test('signed in, a pause and a resume are by the principal; a foreign "by" is re
       return state.phase === 'paused' ? state : undefined;
     });
     expect(paused.hold).toMatchObject({ by: 'ops', reason: 'checking' });
+    const foreignResume = await post(app, `/api/agents/${id}/resume`, { by: 'the-boss' }, as('ops'));
+    expect(foreignResume.status).toBe(400);
+    expect(((await foreignResume.json()) as { error: { code: string } }).error.code).toBe('BY_MISMATCH');
+    expect((await stateOf(app, id)).phase).toBe('paused');
+
     expect((await post(app, `/api/agents/${id}/resume`, { by: 'ops' }, as('ops'))).status).toBe(202);
-    await waitUntil('the agent resumes', async () => (await stateOf(app, id)).phase !== 'paused' || undefined);
+    const resumed = await waitUntil('the agent resumes', async () => {
+      const state = await stateOf(app, id);
+      return state.phase === 'awaiting_input' ? state : undefined;
+    });
+    const ops = { id: 'ops', roles: ['operator'], method: 'api' };
+    const controls = resumed.events.filter((e) => e.type === 'agent.paused' || e.type === 'agent.resumed');
+    expect(controls.map(({ type, message, actor }) => ({ type, message, actor }))).toEqual([
+      { type: 'agent.paused', message: 'paused (pause) by ops: checking', actor: ops },
+      { type: 'agent.resumed', message: 'pause hold lifted by ops', actor: ops },
+    ]);
   });
 });
 

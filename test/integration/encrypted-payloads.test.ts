@@ -26,6 +26,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
 import { answer, finish, plan, planReply, step, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { scanEncryption } from '../harness/encryption-scan';
 import { runInfo } from '../harness/run-info';
 import { testConfig, withWorker } from '../harness/test-env';
 
@@ -104,6 +105,28 @@ async function show(workflowId: string, extra: string[]): Promise<string> {
   return outputs.join('\n');
 }
 
+/**
+ * Where the run puts payloads, each of which the scan must see: the input, memo, summaries,
+ * signals both ways, the answer update and its result, activities' and the child's input and
+ * result, a local activity's result, and the 503's failure details on the retried attempt.
+ */
+const SCANNED_PLACES = [
+  'workflowExecutionStartedEventAttributes.input.payloads[0]',
+  'workflowExecutionStartedEventAttributes.memo.fields.task',
+  'userMetadata.summary',
+  'workflowExecutionSignaledEventAttributes.input.payloads[0]',
+  'signalExternalWorkflowExecutionInitiatedEventAttributes.input.payloads[0]',
+  'workflowExecutionUpdateAcceptedEventAttributes.acceptedRequest.input.args.payloads[0]',
+  'workflowExecutionUpdateCompletedEventAttributes.outcome.success.payloads[0]',
+  'activityTaskScheduledEventAttributes.input.payloads[0]',
+  'activityTaskCompletedEventAttributes.result.payloads[0]',
+  'activityTaskStartedEventAttributes.lastFailure.applicationFailureInfo.details.payloads[0]',
+  'markerRecordedEventAttributes.details.result.payloads[0]',
+  'startChildWorkflowExecutionInitiatedEventAttributes.input.payloads[0]',
+  'childWorkflowExecutionCompletedEventAttributes.result.payloads[0]',
+  'workflowExecutionCompletedEventAttributes.result.payloads[0]',
+];
+
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const present = (text: string) => Object.values(MARKERS).filter((m) => text.includes(m));
 
@@ -118,6 +141,7 @@ test('with keys configured no marker reaches the database or the CLI without the
     CAIRN_WORKSPACE: workspace,
     CAIRN_FETCH_ALLOW: 'loopback',
     CAIRN_AUTO_APPROVE: 'write_file',
+    CAIRN_COMPRESSION: 'off',
   });
   const fields = [{ key: 'note', label: 'Note', type: 'input', required: true }];
   llm.respondWith(
@@ -130,7 +154,7 @@ test('with keys configured no marker reaches the database or the CLI without the
         reply.toolCall('http_fetch', { url: webUrl }, 'fetch'),
         finish('step done'),
       ],
-      summary: [reply.text('all done')],
+      summary: [reply.error(503), reply.text('all done')], // the retry records the failure's details
     }),
   );
   const agents = await AgentClient.connect(config);
@@ -167,6 +191,15 @@ test('with keys configured no marker reaches the database or the CLI without the
     // The generated id leaves the task out.
     expect(workflowId).toMatch(/^agent-task-[a-z0-9]{8}$/);
 
+    // Every payload of both histories is encrypted: read from the payloads' metadata, so a payload
+    // left compressed but unencrypted (which hides a marker as well) fails too.
+    const histories = await Promise.all(
+      [workflowId, `${workflowId}/step-s1`].map((id) => agents.temporal.workflow.getHandle(id).fetchHistory()),
+    );
+    const scan = scanEncryption(...histories);
+    expect(scan.unencrypted).toEqual([]);
+    const places = new Set(scan.payloads.map((p) => p.path.replace(/^histories\[\d+\]\.events\[\d+\]\./, '')));
+    expect([...places]).toEqual(expect.arrayContaining(SCANNED_PLACES));
     const db = databaseText();
     expect(db).toContain(workflowId); // the right file, and written
     expect(present(db)).toEqual([]);

@@ -1,7 +1,8 @@
 /**
  * Key rotation (docs/operations.md#rotating-keys): agents started under key A wait for an answer;
- * the workers restart with key B current and A kept for reading; every agent completes, and
- * the payloads written after the rotation name B. Once A is removed, the old histories no longer
+ * the workers restart with key B current and A kept for reading; every agent completes, every
+ * payload of its histories is encrypted (test/harness/encryption-scan.ts), and the payloads
+ * written after the rotation name B. Once A is removed, the old histories no longer
  * decode — the error names key A — and the worker that met them keeps running.
  */
 import { randomBytes } from 'node:crypto';
@@ -10,6 +11,7 @@ import { cairnDataConverter } from '../../config/data-converter';
 import { KEY_ID_METADATA } from '../../config/encryption-codec';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
+import { scanEncryption } from '../harness/encryption-scan';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, finish, plan, planReply, step, waitForInteraction, type AgentHandle } from '../harness/agents';
 import { closeClient, connectClient, testConfig, uniqueId, withWorker } from '../harness/test-env';
@@ -88,11 +90,18 @@ test('agents started under key A complete after B becomes current; without A the
       }
     });
     for (const id of ids) {
+      // Every payload of the agent's and its step's histories is encrypted, under A or B.
+      const histories = await Promise.all(
+        [id, `${id}/step-s1`].map((wf) => clientRotated.workflow.getHandle(wf).fetchHistory()),
+      );
+      const scan = scanEncryption(...histories);
+      expect(scan.unencrypted).toEqual([]);
+      expect(new Set(scan.payloads.map((p) => p.keyId))).toEqual(new Set(['a', 'b']));
       const events = await keyIdsOf(clientRotated.workflow.getHandle(id));
       expect(events[0]?.keyIds).toContain('a'); // the input, written under A
       const completed = events.find((e) => e.type === 'workflowExecutionCompletedEventAttributes');
       expect(completed?.keyIds).toEqual(['b']);
-      // Every payload is encrypted, and none written after the rotation names A.
+      // None written after the rotation names A.
       const answeredAt = events.findIndex((e) => e.type === 'workflowExecutionUpdateAcceptedEventAttributes');
       expect(answeredAt).toBeGreaterThan(0);
       expect(events.slice(answeredAt).flatMap((e) => e.keyIds)).not.toContain('a');

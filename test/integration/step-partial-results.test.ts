@@ -2,9 +2,15 @@
  * A step cancelled while it runs hands back what it had: at the deadline (or a cancel) the step
  * sends its partial result — its model's latest text and its tools' answers — before it closes
  * as cancelled; the agent keeps it on the step (state query and HTTP state alike) and a stopped
- * agent's mechanical summary shows it, marked as partial.
+ * agent's mechanical summary shows it, marked as partial. Calls that finished in the cancelled
+ * round reach the step's state and the audit (the approval policy's decision on each).
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
+import type { AuditEntry } from '../../client/audit-entries';
+import type { CairnConfig } from '../../config/config';
 import { AgentClient } from '../../client/agent-client';
 import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
@@ -15,7 +21,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, startAgent, step, stateOf, waitForState } from '../harness/agents';
 import { recordHistory } from '../harness/histories';
 import { expectReplaysItself } from '../harness/replays-itself';
-import { withWorker } from '../harness/test-env';
+import { testConfig, withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();
 const DEADLINE_MS = 3000;
@@ -35,6 +41,28 @@ function scriptMidReAct(): void {
       ],
     }),
   );
+}
+
+/** A policy file allowing the lookup tool by a named rule. */
+function lookupPolicyFile(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'cairn-partial-policy-')), 'policy.cedar');
+  writeFileSync(
+    file,
+    '@id("lookups-are-free")\npermit (principal, action == Action::"call", resource == Tool::"lookup");\n',
+  );
+  return file;
+}
+
+/** The agent's audit as the HTTP API serves it. */
+async function auditOf(id: string, config: CairnConfig): Promise<AuditEntry[]> {
+  const app = createApp({
+    version: 'test',
+    temporalHealthy: () => Promise.resolve(true),
+    agents: new AgentClient(bed.client, config.taskQueue),
+  });
+  const res = await app.request(`/api/agents/${encodeURIComponent(id)}/audit`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { entries: AuditEntry[] }).entries;
 }
 
 const PARTIAL_B = 'Reading the table first. (called lookup)\nlookup → value-of-k1';
@@ -123,17 +151,20 @@ test('calls a cancelled step finished in its unfinished round reach the state an
     }),
   );
   const lookup = lookupTool();
-  await withWorker(
-    bed.config,
-    async () => {
-      const handle = await startAgent(bed.client, bed.config, { task: 'cancel me while I ask' });
-      await waitForState(handle, 'the step asks', (s) => s.interactions.some((i) => i.kind === 'ask.query'));
-      await handle.cancel();
-      await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
-      const state = await stateOf(handle);
-      expect(state.steps[0]?.status).toBe('cancelled');
-      expect(state.steps[0]?.toolCalls.map((c) => [c.callId, c.name, c.outcome])).toEqual([['look1', 'lookup', 'ok']]);
-    },
-    [lookup.tool],
-  );
+  // A policy decides the lookup, so that the call has an audit entry (the policy's decision).
+  const config = testConfig(bed.llm, { CAIRN_POLICY_FILE: lookupPolicyFile() });
+  await withWorker(config, async () => {
+    const handle = await startAgent(bed.client, config, { task: 'cancel me while I ask' });
+    await waitForState(handle, 'the step asks', (s) => s.interactions.some((i) => i.kind === 'ask.query'));
+    expect(await auditOf(handle.workflowId, config)).toEqual([]); // the round has not reported yet
+    await handle.cancel();
+    await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+    const state = await stateOf(handle);
+    expect(state.steps[0]?.status).toBe('cancelled');
+    expect(state.steps[0]?.toolCalls.map((c) => [c.callId, c.name, c.outcome])).toEqual([['look1', 'lookup', 'ok']]);
+    const policy = (await auditOf(handle.workflowId, config)).filter((e) => e.kind === 'policy');
+    expect(policy).toEqual([
+      expect.objectContaining({ tool: 'lookup', stepId: 'a', decision: 'allow', rule: 'lookups-are-free' }),
+    ]);
+  }, [lookup.tool]);
 });

@@ -72,11 +72,18 @@ test('policy decisions on calls a step no longer lists stay in the audit', () =>
   });
 });
 
-test('the log is bounded and the audit says how many it dropped', () => {
+/**
+ * The bound docs/operations.md#approval-policies states ("the log keeps the newest 1,000"),
+ * written here rather than read from the code, so that changing the constant fails this file.
+ */
+const DOCUMENTED_DECISIONS_KEPT = 1000;
+
+test('the log is bounded at the documented 1,000 and the audit says how many it dropped', () => {
+  expect(MAX_DECISIONS_KEPT).toBe(DOCUMENTED_DECISIONS_KEPT);
   const state = createAgentState('t');
-  const pairs = MAX_DECISIONS_KEPT / 2 + 3; // two decisions per pair: six over the bound
+  const pairs = DOCUMENTED_DECISIONS_KEPT / 2 + 3; // two decisions per pair: six over the bound
   pausesAndResumes(state, pairs);
-  expect(state.decisions).toHaveLength(MAX_DECISIONS_KEPT);
+  expect(state.decisions).toHaveLength(DOCUMENTED_DECISIONS_KEPT);
   expect(state.decisionsDropped).toBe(6);
   const audit = auditOf(state);
   expect(audit[0]?.kind).toBe('dropped');

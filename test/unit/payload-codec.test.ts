@@ -129,3 +129,23 @@ test('payload bytes held as a plain array (as some leave the workflow sandbox) a
   for (const codec of [...codecs].reverse()) payloads = await codec.decode(payloads);
   expect(defaultPayloadConverter.fromPayload(payloads[0]!)).toEqual(long);
 });
+
+/**
+ * The threshold docs/operations.md#encrypted-payloads states ("a payload of 256 bytes or more is
+ * deflated when that saves at least 32 bytes"), written here rather than read from the code, so
+ * that changing the constant fails this file. The codec counts a payload as its data plus 16
+ * bytes for each metadata entry (a plain JSON payload has one, `encoding`).
+ */
+const DOCUMENTED_THRESHOLD_BYTES = 256;
+
+test('compression starts at the documented 256 bytes', async () => {
+  expect(COMPRESSION_THRESHOLD_BYTES).toBe(DOCUMENTED_THRESHOLD_BYTES);
+  const [codec] = payloadCodecs({ compression: true });
+  const ofSize = (bytes: number): Payload => ({
+    metadata: { encoding: new TextEncoder().encode('json/plain') },
+    data: new TextEncoder().encode(`"${'a'.repeat(bytes - 16 - 2)}"`), // very compressible
+  });
+  const [below, at] = await codec!.encode([ofSize(DOCUMENTED_THRESHOLD_BYTES - 1), ofSize(DOCUMENTED_THRESHOLD_BYTES)]);
+  expect(text(below?.metadata?.encoding)).toBe('json/plain');
+  expect(text(at?.metadata?.encoding)).toBe(COMPRESSED_ENCODING);
+});

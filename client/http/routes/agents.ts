@@ -86,6 +86,7 @@ const cancelRoute = createRoute({
     202: { description: 'Cancellation requested', content: json(CancelRequested) },
     400: failure('Invalid body (INVALID_INPUT), or a `by` not the principal (BY_MISMATCH)'),
     404: failure('No such agent (NOT_FOUND)'),
+    409: failure('The agent has ended (AGENT_FINISHED)'),
     415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
   },
 });
