@@ -164,5 +164,8 @@ test('a raise while a nested agent runs reaches it: held with the tree, it resum
     );
     // The step sends the budget before the resume; Temporal may deliver the two in either order.
     expect(signals).toEqual(expect.arrayContaining(['pause', 'nestedBudget', 'resume']));
+    // The kept histories of the raise reaching a running nested agent.
+    await recordHistory('agent-nested-budget-raise', handle);
+    await recordHistory('nested-agent-budget-raise', nested);
   });
 });
