@@ -6,7 +6,8 @@
  * write (and start another). A baseline batch runs without a fault first, for comparison. Then
  * the chaos suite's `verify` checks every agent completed with each write on disk exactly
  * once, and the scenario adds the cluster's own invariants: no Temporal service, worker or web
- * server died that the scenario did not stop, and the web server's health check says `up`.
+ * server died that the scenario did not stop, the fake LLM had a reply for every request and
+ * released every hold, and the web server's health check says `up`.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { nextCallStart } from '../chaos/aim';
@@ -18,7 +19,7 @@ import type { Evidence } from '../chaos/verdict';
 import { verify, type Expected } from '../chaos/verify';
 import { waitUntil } from '../testkit/wait-until';
 import { ProgressWatch } from './progress-watch';
-import type { ScenarioView, World } from './world';
+import type { ScenarioView } from './world';
 
 /** Agents per scenario. */
 export const CLUSTER_AGENTS = 8;
@@ -52,11 +53,13 @@ export type ClusterScenario = (view: ScenarioView, prng: Prng) => Promise<Cluste
 
 const writesOnDisk = async (view: ScenarioView, ids: string[]) => (await auditWrites(view.workspace, ids)).onDisk;
 
-/** Problems with the world as a whole: processes that died unasked, the web server's health. */
-async function worldProblems(world: World): Promise<string[]> {
+/** Problems with the world as a whole: processes that died unasked, the fake LLM's misses, the web server's health. */
+async function worldProblems(view: ScenarioView): Promise<string[]> {
+  const { world } = view;
   const problems = world.cluster
     .deadServices()
     .map((s) => `Temporal ${s.name} is down (${s.ending}); see ${s.logFile}`);
+  problems.push(...view.llmProblems());
   if (!world.webAlive) problems.push('the web server (npm run web) died');
   else {
     const health = await fetch(`${world.webUrl}/healthz`)
@@ -99,7 +102,7 @@ async function underFault(
   ];
   const result = await verify(view, ids, { started, notes, failures, expected, evidence });
   await watch.stop();
-  result.failures.push(...(await worldProblems(view.world)));
+  result.failures.push(...(await worldProblems(view)));
   const stallMs = watch.longestStallAfter(moment);
   return {
     result,
