@@ -1,8 +1,8 @@
 /**
  * The invariants every scenario checks once its disruptions are over: every agent completed,
  * every intended write is on disk exactly once (no duplicates, none missing, nothing else), no
- * workflow task failed (a determinism problem shows up there) and no worker died that the
- * scenario did not kill. Gathers the figures into a ScenarioResult, with the evidence the
+ * workflow task failed (a determinism problem shows up there), every history could be read, and
+ * no worker died that the scenario did not kill. Gathers the figures into a ScenarioResult, with the evidence the
  * scenario requires — kills that landed inside write calls, retried calls, interrupted writes
  * — counted from the chaos tool's journal.
  */
@@ -10,7 +10,7 @@ import { auditWrites } from './audit';
 import { toolErrors } from './agent-script';
 import type { Lab, LabOptions } from './lab';
 import { killsInWrites, openCalls, readJournal } from './journal';
-import { historyStats, waitForAgents } from './outcomes';
+import { historyStats, readHistories, waitForAgents, workflowIdsOf } from './outcomes';
 import type { Prng } from './prng';
 import type { ScenarioResult } from './report';
 import type { Evidence } from './verdict';
@@ -76,7 +76,8 @@ export async function verify(
     giveUp: () => lab.workers.length === lab.deadWorkers().length, // nobody left to run them
   });
   const audit = await auditWrites(lab.workspace, ids);
-  const history = await historyStats(lab.client, ids);
+  const histories = await readHistories(lab.client, workflowIdsOf(ids));
+  const history = historyStats(histories);
   const errors = toolErrors(lab.llm.requests);
   const dead = lab.deadWorkers();
   const journal = await readJournal(lab.workspace);
@@ -98,6 +99,7 @@ export async function verify(
       ...failures,
       ...outcomes.failures,
       ...audit.problems,
+      ...histories.unread.map((u) => `could not read a history, so nothing in it was checked: ${u}`),
       ...history.workflowTaskFailures.map((f) => `workflow task failed: ${f}`),
       ...dead.map(
         (w) => `a worker died unkilled (exit ${w.process.exitCode ?? w.process.signalCode}): ${lastLines(w.output())}`,
