@@ -8,11 +8,11 @@
  * agent started through the web server waits at its plan check throughout. Then the scenarios
  * (scenarios.ts) run one after another, and the plan check is answered at the end. Prints a
  * verdict per scenario, the chaos suite's table and a table of what each fault cost; exits
- * non-zero unless every scenario passed (FAIL or INCONCLUSIVE) and the world closed cleanly — a
- * problem found only when closing (the fake LLM had no reply for a request, a hold never
- * released) is a FAIL of its own, `closing`. A run that is not a pass keeps the run's folder
- * (every process's log) for a look. `CLUSTER_KEEP=1` keeps it after a pass too;
- * `CHAOS_SEED=<n>` replays the random choices.
+ * non-zero unless every scenario passed (FAIL or INCONCLUSIVE: a fault without evidence that it
+ * hit work proves nothing) and the world closed cleanly — a problem found only when closing (the
+ * fake LLM had no reply for a request, a hold never released) is a FAIL of its own, `closing`.
+ * A run that is not a pass keeps the run's folder (every process's log) for a look.
+ * `CLUSTER_KEEP=1` keeps it after a pass too; `CHAOS_SEED=<n>` replays the random choices.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,26 +27,21 @@ import { Cluster, NAMESPACE, type ClusterPrograms } from './cluster';
 import { faultTable } from './fault-table';
 import { TEMPORAL_SERVER_VERSION } from './pinned';
 import { PlanCheckAgent } from './plan-check-agent';
-import {
-  baseline,
-  frontendRestart,
-  historyKill,
-  postgresRestart,
-  workerKill,
-  type ClusterRun,
-  type ClusterScenario,
-} from './scenarios';
+import { baseline, frontendRestart, historyKill, postgresRestart, workerKill } from './scenarios';
+import type { ClusterRun, ClusterScenario } from './under-fault';
 import { npmRunToEnd, World } from './world';
 
 const ROOT = join(__dirname, '..');
 
-const SCENARIOS: [string, ClusterScenario][] = [
-  ['baseline', baseline],
+/** The scenarios with a fault; the agent at its plan check must wait through every one. */
+const FAULTS: [string, ClusterScenario][] = [
   ['history-kill', historyKill],
   ['frontend-restart', frontendRestart],
   ['postgres-restart', postgresRestart],
   ['worker-kill', workerKill],
 ];
+
+const SCENARIOS: [string, ClusterScenario][] = [['baseline', baseline], ...FAULTS];
 
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 const message = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
@@ -83,7 +78,7 @@ function failedRow(name: string, failures: string[], wallMs: number): ScenarioRe
 /** A scenario that crashed is a failure with what is known, not an exit. */
 function crashed(name: string, err: unknown, started: number): ClusterRun {
   const result = failedRow(name, [`the scenario crashed: ${message(err)}`], performance.now() - started);
-  return { result, fault: { scenario: name, fault: '?', at: '-', downMs: 0 } };
+  return { result, fault: { scenario: name, fault: '?', at: '-', downMs: 0 }, struckMidRun: false };
 }
 
 async function main(): Promise<number> {
@@ -130,8 +125,9 @@ async function main(): Promise<number> {
     }
     say('\nplan-check...');
     const started = performance.now();
+    const faults = { struck: runs.filter((r) => r.struckMidRun).length, all: FAULTS.length };
     const answered = await waiting
-      .confirmAndVerify(world.view('plan-check'))
+      .confirmAndVerify(world.view('plan-check'), faults)
       .catch((err: unknown) => crashed('plan-check', err, started));
     runs.push(answered);
     scenarioLines(answered.result).forEach(say);
