@@ -19,6 +19,7 @@ import { lowFreePort } from '../testkit/low-port';
 import type { WorkerProcess } from '../testkit/worker-process';
 import { CHAOS_TOOLS, chaosScript } from './agent-script';
 import { pause } from './clock';
+import type { Outage } from './in-flight';
 import type { Prng } from './prng';
 import { WorkerRoster } from './worker-roster';
 import { cairnDataConverter } from '../config/data-converter';
@@ -145,16 +146,18 @@ export class Lab {
 
   /**
    * Stops the dev server with `signal`, leaves it down for `downMs`, and starts it again on the
-   * same port with the same SQLite file.
+   * same port with the same SQLite file. Returns the outage: from its exit until it served again.
    */
-  async restartServer(signal: 'SIGTERM' | 'SIGKILL', downMs: number): Promise<void> {
+  async restartServer(signal: 'SIGTERM' | 'SIGKILL', downMs: number): Promise<Outage> {
     const { process: child } = this.server;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
+    const from = Date.now();
     await pause(downMs);
     this.server = await startDevServer(serverOptions(this.options.cli, this.dir, this.port));
     this.serverRestarts++;
+    return { from, to: Date.now() };
   }
 
   /** The ids of a scenario's `count` agents: `<lab name>-00`, `-01`, … */

@@ -3,8 +3,11 @@
  * (`describe`), its result, the `state` query for agents that did not finish, and the histories
  * of each agent and its step children (`<agent id>/step-<step id>`) for evidence that the
  * disruptions hit work in flight (activity attempts beyond the first, workflow task timeouts).
+ * A history that cannot be read is reported with the reason — the scan saw nothing there, which
+ * is not the same as nothing being there.
  */
 import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
 import type { AgentClient } from '../client/agent-client';
 import { stepWorkflowId } from '../workflows/ids';
 import { waitUntil } from '../testkit/wait-until';
@@ -73,6 +76,34 @@ async function stateLine(agents: AgentClient, id: string): Promise<string> {
   }
 }
 
+/** A history event, as the client returns it. */
+export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** The workflow ids of `ids` (agents) and their step children: every workflow a scenario's agents ran. */
+export const workflowIdsOf = (ids: string[]): string[] =>
+  ids.flatMap((id) => [id, ...STEP_IDS.map((s) => stepWorkflowId(id, s))]);
+
+/** The histories a scan read, by workflow id, and a line per history it could not read. */
+export interface Histories {
+  events: Map<string, HistoryEvent[]>;
+  /** `<workflow id>: <error>` for each fetch that failed: the scan saw nothing there, and says so. */
+  unread: string[];
+}
+
+/** Reads the latest run's history of each workflow; a failed fetch is reported in `unread`, never skipped. */
+export async function readHistories(client: Client, workflowIds: string[]): Promise<Histories> {
+  const histories: Histories = { events: new Map(), unread: [] };
+  for (const workflowId of workflowIds) {
+    try {
+      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+      histories.events.set(workflowId, history.events ?? []);
+    } catch (err) {
+      histories.unread.push(`${workflowId}: ${describeError(err)}`);
+    }
+  }
+  return histories;
+}
+
 /** Evidence from history that disruptions hit work in flight. */
 export interface HistoryStats {
   /** Activity attempts beyond the first (LLM and tool calls retried after a kill or restart). */
@@ -83,16 +114,11 @@ export interface HistoryStats {
   workflowTaskFailures: string[];
 }
 
-/** Reads the histories of every agent and its step children. */
-export async function historyStats(client: Client, ids: string[]): Promise<HistoryStats> {
+/** Counts retries, timeouts and failed workflow tasks in the histories read. */
+export function historyStats(histories: Histories): HistoryStats {
   const stats: HistoryStats = { activityRetries: 0, workflowTaskTimeouts: 0, workflowTaskFailures: [] };
-  const workflowIds = ids.flatMap((id) => [id, ...STEP_IDS.map((s) => stepWorkflowId(id, s))]);
-  for (const workflowId of workflowIds) {
-    const history = await client.workflow
-      .getHandle(workflowId)
-      .fetchHistory()
-      .catch(() => undefined);
-    for (const event of history?.events ?? []) {
+  for (const [workflowId, events] of histories.events) {
+    for (const event of events) {
       if ((event.activityTaskStartedEventAttributes?.attempt ?? 1) > 1) stats.activityRetries++;
       if (event.workflowTaskTimedOutEventAttributes) stats.workflowTaskTimeouts++;
       const failed = event.workflowTaskFailedEventAttributes;

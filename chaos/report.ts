@@ -24,7 +24,7 @@ export interface ScenarioResult {
   missing: number;
   /** Every broken invariant, one line each; empty when the scenario passed. */
   failures: string[];
-  /** What the scenario had to show for a pass to mean anything; short evidence is INCONCLUSIVE. */
+  /** What the scenario had to show for a pass to mean anything; short or no evidence is INCONCLUSIVE. */
   evidence: Evidence[];
   /** What happened (kill moments, retries, history figures), printed under the verdict. */
   notes: string[];
@@ -42,7 +42,9 @@ export function scenarioLines(r: ScenarioResult): string[] {
     `${verdictOf(r)} ${r.name}: ${r.completed}/${r.runs} agents completed, ${r.kills} kills (${r.killsInWrites} ` +
       `landed inside a write call), ${r.restarts} restarts, ${r.writes} writes, ${r.duplicates} duplicates, ` +
       `${r.missing} missing, ${r.failures.length} failures, ${seconds(r.wallMs)}`,
-    ...r.evidence.map((e) => `    evidence: ${evidenceLine(e)}`),
+    ...(r.evidence.length === 0
+      ? ['    evidence: NONE DECLARED (a scenario that shows nothing proves nothing)']
+      : r.evidence.map((e) => `    evidence: ${evidenceLine(e)}`)),
     ...r.notes.map((n) => `    ${n}`),
     ...r.failures.slice(0, MAX_FAILURE_LINES).map((f) => `    FAILURE: ${f}`),
     ...(r.failures.length > MAX_FAILURE_LINES

@@ -13,8 +13,7 @@ import { STEP_IDS } from './agent-script';
 import { Desk, partIds, promote, startParts, startVersions, V1, V2 } from './upgrade-lab';
 import { upgradeScript } from './upgrade-script';
 import { buildsOf, moveOf, runsOf } from './version-audit';
-import type { Scenario } from './verify';
-import { verify } from './verify';
+import { proven, verify, type Scenario } from './verify';
 
 /** Agents started on each version. */
 export const ROLLBACK_AGENTS = 4;
@@ -73,9 +72,8 @@ export const rollback: Scenario = async (lab, prng) => {
     `${onV1.length} agents waited on chaos-v1 and ${onV2.length} on chaos-v2 when chaos-v1 was made current again; ` +
       `${stayed} stayed on chaos-v1, ${movedBack} moved back before their first step`,
   );
-  result.evidence.push(
+  return proven(result, [
     { what: 'agents of chaos-v2 that moved back to chaos-v1', found: movedBack, needed: onV2.length },
     { what: 'agents of chaos-v1 that never left it', found: stayed, needed: onV1.length },
-  );
-  return result;
+  ]);
 };

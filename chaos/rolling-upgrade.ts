@@ -19,8 +19,7 @@ import { since } from './clock';
 import { Desk, partIds, promote, startParts, startVersions, V1, V2 } from './upgrade-lab';
 import { partOf, upgradeScript, type Part } from './upgrade-script';
 import { buildsOf, moveOf, runsOf } from './version-audit';
-import type { Scenario } from './verify';
-import { verify } from './verify';
+import { proven, verify, type Scenario } from './verify';
 
 /** Agents per part caught at promotion, and agents started after it. */
 export const PER_PART = 5;
@@ -117,10 +116,9 @@ export const rollingUpgrade: Scenario = async (lab, prng) => {
       `max ${seconds(Math.max(0, ...moves))}`,
     `chaos-v1 ${drained ? `drained ${seconds(performance.now() - drainStarted)} after the last agent ended` : 'not drained'}; its worker stopped`,
   );
-  result.evidence.push(
+  return proven(result, [
     { what: 'agents moved to chaos-v2 at a safe boundary', found: moves.length, needed: early.length },
     { what: 'steps running at promotion that finished on chaos-v1', found: stepsFinishedOnV1, needed: 4 * PER_PART },
     { what: 'plan checks that expired after promotion', found: expiredAfterPromotion, needed: PER_PART },
-  );
-  return result;
+  ]);
 };

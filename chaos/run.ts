@@ -10,7 +10,8 @@
  * hit the work (e.g. no kill landed inside a write); either exits non-zero, keeping the
  * temporary folder (server and worker logs) for a look. `CHAOS_KEEP=1` keeps it after a pass
  * too; `CHAOS_SCENARIOS=a,b` runs only the scenarios named; `CHAOS_TOOTHLESS=1` schedules every
- * disruption before the agents start — a run that must not pass.
+ * disruption before the agents start — a run that must not pass (`npm run chaos:toothless`, in
+ * CI, checks that it does not); `CHAOS_VERDICTS=<file>` writes the verdicts there as JSON.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ import { rollingUpgrade } from './rolling-upgrade';
 import { serverRestart } from './server-restart';
 import { twoWorkers } from './two-workers';
 import { runVerdict, verdictOf } from './verdict';
+import { VERDICTS_ENV, writeVerdicts } from './verdict-file';
 import type { Scenario } from './verify';
 import { workerKills } from './worker-kills';
 
@@ -36,14 +38,16 @@ const SCENARIOS: [string, Scenario][] = [
   ['rollback', rollback],
 ];
 
+/** CHAOS_TOOTHLESS=1: every disruption before the agents start. */
+const TOOTHLESS = process.env.CHAOS_TOOTHLESS === '1';
+
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 const message = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
 
 /** Runs one scenario in its own lab; a crash of the scenario itself is a failure, not an exit. */
 async function runScenario(name: string, scenario: Scenario, cli: string, root: string, prng: Prng) {
   const started = performance.now();
-  const toothless = process.env.CHAOS_TOOTHLESS === '1';
-  const lab = await Lab.open({ name, cli, root, prng: prng.fork(), toothless });
+  const lab = await Lab.open({ name, cli, root, prng: prng.fork(), toothless: TOOTHLESS });
   let result: ScenarioResult;
   try {
     result = await scenario(lab, prng.fork());
@@ -75,7 +79,7 @@ async function main(): Promise<number> {
   const cli = ensureTemporalCli();
   const root = mkdtempSync(join(tmpdir(), 'cairn-chaos-'));
   say(`chaos seed ${seed} (replay the schedule with CHAOS_SEED=${seed}); ${temporalVersion(cli)}`);
-  if (process.env.CHAOS_TOOTHLESS === '1') say('CHAOS_TOOTHLESS=1: every disruption comes before the agents start');
+  if (TOOTHLESS) say('CHAOS_TOOTHLESS=1: every disruption comes before the agents start');
   const only = process.env.CHAOS_SCENARIOS?.split(',').map((n) => n.trim());
   const unknown = only?.filter((n) => !SCENARIOS.some(([name]) => name === n)) ?? [];
   if (unknown.length > 0) throw new Error(`CHAOS_SCENARIOS names no scenario "${unknown.join('", "')}"`);
@@ -89,6 +93,8 @@ async function main(): Promise<number> {
     scenarioLines(result).forEach(say);
   }
   say(`\n${summaryTable(results, performance.now() - began)}`);
+  const verdictFile = process.env[VERDICTS_ENV];
+  if (verdictFile) await writeVerdicts(verdictFile, TOOTHLESS, results);
   const verdict = runVerdict(results.map(verdictOf));
   const keep = verdict !== 'PASS' || process.env.CHAOS_KEEP === '1';
   if (keep) say(`logs kept in ${root}`);

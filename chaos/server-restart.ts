@@ -3,15 +3,16 @@
  * server is stopped mid-run (first SIGTERM, later SIGKILL), left down for a moment and started
  * again on the same port with the same SQLite file. The worker is not restarted: it must
  * reconnect by itself, and every agent must resume and complete with each write done once.
- * Each restart must strike mid-run (some writes on disk, not all) for the pass to count.
- * Toothless (CHAOS_TOOTHLESS=1), both restarts come before the agents start.
+ * Each restart must strike mid-run (some writes on disk, not all) and hold up work: an activity
+ * or workflow task scheduled before the server went down and closed only after it was back, read
+ * from history. Toothless (CHAOS_TOOTHLESS=1), both restarts come before the agents start.
  */
 import { waitUntil } from '../testkit/wait-until';
 import { auditWrites } from './audit';
+import { inFlightAcross, inFlightNote, type Outage } from './in-flight';
 import { since } from './clock';
 import type { Lab } from './lab';
-import type { Scenario } from './verify';
-import { verify } from './verify';
+import { proven, verify, type Scenario } from './verify';
 
 /** Agents started. */
 export const RESTART_AGENTS = 8;
@@ -32,10 +33,11 @@ export const serverRestart: Scenario = async (lab, prng) => {
   const notes: string[] = [];
   const failures: string[] = [];
   let midRun = 0;
+  const outages: { signal: string; outage: Outage }[] = [];
   const restart = async (signal: 'SIGTERM' | 'SIGKILL') => {
     const before = await writesOnDisk(lab, ids);
     const downMs = prng.between(1_000, 6_000);
-    await lab.restartServer(signal, downMs);
+    outages.push({ signal, outage: await lab.restartServer(signal, downMs) });
     if (before > 0 && before < intended) midRun++;
     notes.push(
       `${signal} to the dev server at ${since(started)} with ${before}/${intended} writes on disk, down ${downMs} ms`,
@@ -53,10 +55,22 @@ export const serverRestart: Scenario = async (lab, prng) => {
     }).catch(() => failures.push(`no progress to ${floor} writes within 90 s before the ${signal} restart`));
     await restart(signal);
   }
-  const evidence = [{ what: 'dev server restarts that struck mid-run', found: midRun, needed: RESTARTS.length }];
-  const result = await verify(lab, ids, { started, notes, failures, evidence });
+  const verified = await verify(lab, ids, { started, notes, failures });
   if (lab.deadWorkers().length > 0) {
-    result.failures.push('the worker did not survive the dev server restarts (it did not reconnect by itself)');
+    verified.failures.push('the worker did not survive the dev server restarts (it did not reconnect by itself)');
   }
-  return result;
+  let holding = 0;
+  for (const { signal, outage } of outages) {
+    const held = inFlightAcross(verified.findings.histories, outage);
+    verified.notes.push(inFlightNote(held, `the ${signal} restart`));
+    if (held.activities.length + held.workflowTasks.length > 0) holding++;
+  }
+  return proven(verified, [
+    { what: 'dev server restarts that struck mid-run', found: midRun, needed: RESTARTS.length },
+    {
+      what: 'dev server restarts with work in flight across them (scheduled before, closed after, read from history)',
+      found: holding,
+      needed: RESTARTS.length,
+    },
+  ]);
 };

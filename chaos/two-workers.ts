@@ -10,8 +10,7 @@ import { waitUntil } from '../testkit/wait-until';
 import { nextCallStart } from './aim';
 import { auditWrites } from './audit';
 import { pause, since } from './clock';
-import type { Scenario } from './verify';
-import { verify } from './verify';
+import { journalEvidence, proven, verify, type Scenario } from './verify';
 
 /** Agents started. */
 export const TWO_WORKER_AGENTS = 10;
@@ -42,5 +41,6 @@ export const twoWorkers: Scenario = async (lab, prng) => {
   const notes = [
     `killed ${lab.nameOf(victim)} of 2 (${moment}) at ${since(started)} with ${onDisk}/${intended} writes on disk`,
   ];
-  return verify(lab, ids, { started, notes, failures, expected: { killsInWrites: 1, retriedCalls: 1 } });
+  const verified = await verify(lab, ids, { started, notes, failures });
+  return proven(verified, [journalEvidence.killsInWrites(verified, 1), journalEvidence.retriedCalls(verified, 1)]);
 };

@@ -1,22 +1,26 @@
 /**
  * The invariants every scenario checks once its disruptions are over: every agent completed,
  * every intended write is on disk exactly once (no duplicates, none missing, nothing else), no
- * workflow task failed (a determinism problem shows up there) and no worker died that the
- * scenario did not kill. Gathers the figures into a ScenarioResult, with the evidence the
- * scenario requires — kills that landed inside write calls, retried calls, interrupted writes
- * — counted from the chaos tool's journal.
+ * workflow task failed (a determinism problem shows up there), every history could be read, and
+ * no worker died that the scenario did not kill. Gathers the figures, with what the chaos tool's
+ * journal and the histories show — kills that landed inside write calls, retried calls,
+ * interrupted writes. A scenario then turns that into its result with `proven`, declaring the
+ * evidence it must show: the type takes no result without at least one piece.
  */
 import { auditWrites } from './audit';
 import { toolErrors } from './agent-script';
 import type { Lab, LabOptions } from './lab';
 import { killsInWrites, openCalls, readJournal } from './journal';
-import { historyStats, waitForAgents } from './outcomes';
+import { historyStats, readHistories, waitForAgents, workflowIdsOf, type Histories } from './outcomes';
 import type { Prng } from './prng';
 import type { ScenarioResult } from './report';
-import type { Evidence } from './verdict';
+import type { DeclaredEvidence, Evidence } from './verdict';
 
-/** A scenario: disrupts a lab's agents and returns what it measured. */
-export type Scenario = (lab: Lab, prng: Prng) => Promise<ScenarioResult>;
+/** A scenario's result with the evidence it declared (at least one piece, by type). */
+export type ProvenResult = ScenarioResult & { evidence: DeclaredEvidence };
+
+/** A scenario: disrupts a lab's agents and returns what it measured and what it had to show. */
+export type Scenario = (lab: Lab, prng: Prng) => Promise<ProvenResult>;
 
 /**
  * What `verify` reads of a lab: the chaos suite's Lab, or a scenario's view of the cluster
@@ -41,15 +45,20 @@ export const SETTLE_TIMEOUT_MS = 150_000;
 
 const lastLines = (text: string, count = 5): string => text.trim().split('\n').slice(-count).join(' | ');
 
-/** The least of each journal figure a scenario must show; one left out is not required. */
-export interface Expected {
+/** What the journal and the histories showed, for a scenario's evidence. */
+export interface Findings {
   /** Kills whose worker died with a `chaos_append` call open. */
-  killsInWrites?: number;
+  killsInWrites: number;
   /** `chaos_append` calls invoked more than once. */
-  retriedCalls?: number;
+  retriedCalls: number;
   /** Retries that found an earlier attempt cut inside the ledger's window (before or after writing). */
-  interruptedWrites?: number;
+  interruptedWrites: number;
+  /** The histories of the agents and their steps, as read after they ended. */
+  histories: Histories;
 }
+
+/** What `verify` found: a result still without evidence, and the findings to draw it from. */
+export type Verified = Omit<ScenarioResult, 'evidence'> & { findings: Findings };
 
 /** What a scenario hands to `verify`. */
 export interface VerifyOptions {
@@ -59,31 +68,26 @@ export interface VerifyOptions {
   notes?: string[];
   /** Invariants the scenario itself found broken. */
   failures?: string[];
-  /** Journal evidence the scenario must show. */
-  expected?: Expected;
-  /** Further evidence the scenario counted itself (e.g. restarts that landed mid-run). */
-  evidence?: Evidence[];
 }
 
-/** Waits for the agents, audits their writes, journal and histories, and builds the result. */
+/** Waits for the agents, audits their writes, journal and histories, and gathers the figures. */
 export async function verify(
   lab: LabView,
   ids: string[],
-  { started, notes = [], failures = [], expected = {}, evidence = [] }: VerifyOptions,
-): Promise<ScenarioResult> {
+  { started, notes = [], failures = [] }: VerifyOptions,
+): Promise<Verified> {
   const outcomes = await waitForAgents(lab.agents, ids, {
     timeoutMs: SETTLE_TIMEOUT_MS,
     giveUp: () => lab.workers.length === lab.deadWorkers().length, // nobody left to run them
   });
   const audit = await auditWrites(lab.workspace, ids);
-  const history = await historyStats(lab.client, ids);
+  const histories = await readHistories(lab.client, workflowIdsOf(ids));
+  const history = historyStats(histories);
   const errors = toolErrors(lab.llm.requests);
   const dead = lab.deadWorkers();
   const journal = await readJournal(lab.workspace);
   const inWrites = killsInWrites(journal, lab.killed);
   const interrupted = audit.interruptedAfterWrite + audit.interruptedBeforeWrite;
-  const required = (what: string, found: number, needed: number | undefined): Evidence[] =>
-    needed === undefined ? [] : [{ what, found, needed }];
   return {
     name: lab.options.name,
     runs: ids.length,
@@ -98,16 +102,11 @@ export async function verify(
       ...failures,
       ...outcomes.failures,
       ...audit.problems,
+      ...histories.unread.map((u) => `could not read a history, so nothing in it was checked: ${u}`),
       ...history.workflowTaskFailures.map((f) => `workflow task failed: ${f}`),
       ...dead.map(
         (w) => `a worker died unkilled (exit ${w.process.exitCode ?? w.process.signalCode}): ${lastLines(w.output())}`,
       ),
-    ],
-    evidence: [
-      ...required('kills that landed inside a chaos_append call', inWrites, expected.killsInWrites),
-      ...required('chaos_append calls retried', audit.retriedCalls, expected.retriedCalls),
-      ...required('interrupted writes a retry found', interrupted, expected.interruptedWrites),
-      ...evidence,
     ],
     notes: [
       ...notes,
@@ -120,6 +119,32 @@ export async function verify(
         `${history.workflowTaskTimeouts} workflow task timeouts, ${history.workflowTaskFailures.length} workflow task failures`,
       ...errors.slice(0, 5).map((e) => `tool error seen by a step: ${e}`),
     ],
+    findings: { killsInWrites: inWrites, retriedCalls: audit.retriedCalls, interruptedWrites: interrupted, histories },
     wallMs: performance.now() - started,
   };
 }
+
+/** The scenario's result: what `verify` found, judged by the evidence the scenario declares. */
+export function proven(verified: Verified, evidence: DeclaredEvidence): ProvenResult {
+  const { findings: _findings, ...result } = verified;
+  return { ...result, evidence };
+}
+
+/** The journal's evidence, each needing at least `needed`. */
+export const journalEvidence = {
+  killsInWrites: ({ findings }: Verified, needed: number): Evidence => ({
+    what: 'kills that landed inside a chaos_append call',
+    found: findings.killsInWrites,
+    needed,
+  }),
+  retriedCalls: ({ findings }: Verified, needed: number): Evidence => ({
+    what: 'chaos_append calls retried',
+    found: findings.retriedCalls,
+    needed,
+  }),
+  interruptedWrites: ({ findings }: Verified, needed: number): Evidence => ({
+    what: 'interrupted writes a retry found',
+    found: findings.interruptedWrites,
+    needed,
+  }),
+};

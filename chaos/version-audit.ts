@@ -4,7 +4,7 @@
  * completed each run's workflow tasks, how the run ended, how many step children were still open
  * when it continued as new, and every failed workflow task (a non-determinism error shows there).
  */
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -65,14 +65,19 @@ function recordOf(runId: string, events: HistoryEvent[]): RunRecord & { previous
   return record;
 }
 
-/** Every run of `workflowId`, oldest first; empty when the workflow does not exist. */
+/**
+ * Every run of `workflowId`, oldest first; empty when the workflow does not exist. Any other
+ * failure to read it throws (the scenario then fails with the reason) rather than reading as
+ * "no runs".
+ */
 export async function runsOf(client: Client, workflowId: string): Promise<RunRecord[]> {
   const runs: RunRecord[] = [];
   let runId: string | undefined;
   try {
     runId = (await client.workflow.getHandle(workflowId).describe()).runId;
-  } catch {
-    return runs;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return runs;
+    throw err;
   }
   while (runId) {
     const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();

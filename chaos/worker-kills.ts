@@ -13,8 +13,7 @@ import { nextWrite } from './aim';
 import { auditWrites } from './audit';
 import { pause, since } from './clock';
 import { openCalls, readJournal } from './journal';
-import type { Scenario } from './verify';
-import { verify } from './verify';
+import { journalEvidence, proven, verify, type Scenario } from './verify';
 
 /** Agents started. */
 export const KILL_AGENTS = 20;
@@ -55,5 +54,10 @@ export const workerKills: Scenario = async (lab, prng) => {
   }
   const failed = await arrivals;
   if (failed !== undefined) throw failed;
-  return verify(lab, ids, { started, notes, expected: { killsInWrites: 1, retriedCalls: 1, interruptedWrites: 1 } });
+  const verified = await verify(lab, ids, { started, notes });
+  return proven(verified, [
+    journalEvidence.killsInWrites(verified, 1),
+    journalEvidence.retriedCalls(verified, 1),
+    journalEvidence.interruptedWrites(verified, 1),
+  ]);
 };

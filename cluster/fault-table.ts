@@ -1,5 +1,5 @@
 /** The cluster suite's second table: each scenario's fault, when it struck, how long the part was down and what it cost. */
-import type { FaultFigures } from './scenarios';
+import type { FaultFigures } from './under-fault';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 

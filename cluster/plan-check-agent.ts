@@ -3,14 +3,15 @@
  * (`POST /api/agents` with `mode.confirmPlan`) before the first scenario, found at the end in
  * the web server's list of agents awaiting input (SQL visibility on Cairn's search attributes),
  * confirmed through `POST /api/agents/:id/answers`, and then held to the same invariants as
- * every other agent: it completes, and each of its writes is on disk exactly once.
+ * every other agent: it completes, and each of its writes is on disk exactly once. Its evidence:
+ * every fault of the suite struck while it waited.
  */
 import { z } from 'zod';
 import { CHAOS_TOOLS } from '../chaos/agent-script';
 import { since } from '../chaos/clock';
-import { verify } from '../chaos/verify';
+import { proven, verify } from '../chaos/verify';
 import { waitUntil } from '../testkit/wait-until';
-import type { ClusterRun } from './scenarios';
+import { worldProblems, type ProvenRun } from './under-fault';
 import type { ScenarioView, World } from './world';
 
 const createdSchema = z.object({ id: z.string().min(1) });
@@ -54,8 +55,11 @@ export class PlanCheckAgent {
     return new PlanCheckAgent(id, started, check.id);
   }
 
-  /** After every fault: finds it listed as waiting, confirms the plan, and verifies it like the others. */
-  async confirmAndVerify(view: ScenarioView): Promise<ClusterRun> {
+  /**
+   * After every fault: finds it listed as waiting, confirms the plan, and verifies it like the
+   * others. `faults` says how many faults struck mid-run while it waited, of how many the suite has.
+   */
+  async confirmAndVerify(view: ScenarioView, faults: { struck: number; all: number }): Promise<ProvenRun> {
     const { world } = view;
     const failures: string[] = [];
     const listed = await call(`${world.webUrl}/api/agents?awaitingInput=true`, listSchema);
@@ -73,10 +77,17 @@ export class PlanCheckAgent {
     const notes = [
       `waited at its plan check for ${since(this.started)} across every fault, confirmed through the web server`,
     ];
-    const result = await verify(view, [this.id], { started, notes, failures });
+    const verified = await verify(view, [this.id], { started, notes, failures });
+    verified.failures.push(...(await worldProblems(view)));
+    const waitedThrough = {
+      what: 'faults that struck mid-run while it waited',
+      found: faults.struck,
+      needed: faults.all,
+    };
     return {
-      result,
+      result: proven(verified, [waitedThrough]),
       fault: { scenario: view.options.name, fault: 'waited at its plan check through all of them', at: '-', downMs: 0 },
+      struckMidRun: false,
     };
   }
 }

@@ -85,6 +85,23 @@ export class Postgres {
     await this.exec('pg_ctl', ['-D', this.dataDir, '-m', mode, '-w', '-t', '60', 'stop']);
   }
 
+  /**
+   * Runs one SQL statement with psql (over TCP, as the database user) in `database` and returns
+   * its rows, tab-separated fields. For reading what Temporal stored, e.g. a workflow's shard.
+   */
+  async query(database: string, sql: string): Promise<string[][]> {
+    const { host, port, user, password } = this.address;
+    const args = ['-h', host, '-p', String(port), '-U', user, '-d', database, '-AtX', '-F', '\t', '-c', sql];
+    const { stdout } = await run(join(this.bin, 'psql'), args, {
+      env: { PATH: process.env.PATH ?? '', PGPASSWORD: password },
+      timeout: 60_000,
+    });
+    return stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t'));
+  }
+
   /** Stops the server for good and removes its folder (kept when `keep`). */
   async destroy(keep: boolean): Promise<void> {
     await this.stop('immediate').catch(() => undefined);

@@ -8,9 +8,11 @@
  * agent started through the web server waits at its plan check throughout. Then the scenarios
  * (scenarios.ts) run one after another, and the plan check is answered at the end. Prints a
  * verdict per scenario, the chaos suite's table and a table of what each fault cost; exits
- * non-zero unless every scenario passed (FAIL or INCONCLUSIVE), keeping the run's folder (every
- * process's log) for a look. `CLUSTER_KEEP=1` keeps it after a pass too; `CHAOS_SEED=<n>`
- * replays the random choices.
+ * non-zero unless every scenario passed (FAIL or INCONCLUSIVE: a fault without evidence that it
+ * hit work proves nothing) and the world closed cleanly — a problem found only when closing (the
+ * fake LLM had no reply for a request, a hold never released) is a FAIL of its own, `closing`.
+ * A run that is not a pass keeps the run's folder (every process's log) for a look.
+ * `CLUSTER_KEEP=1` keeps it after a pass too; `CHAOS_SEED=<n>` replays the random choices.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,26 +27,21 @@ import { Cluster, NAMESPACE, type ClusterPrograms } from './cluster';
 import { faultTable } from './fault-table';
 import { TEMPORAL_SERVER_VERSION } from './pinned';
 import { PlanCheckAgent } from './plan-check-agent';
-import {
-  baseline,
-  frontendRestart,
-  historyKill,
-  postgresRestart,
-  workerKill,
-  type ClusterRun,
-  type ClusterScenario,
-} from './scenarios';
+import { baseline, frontendRestart, historyKill, postgresRestart, workerKill } from './scenarios';
+import type { ClusterRun, ClusterScenario } from './under-fault';
 import { npmRunToEnd, World } from './world';
 
 const ROOT = join(__dirname, '..');
 
-const SCENARIOS: [string, ClusterScenario][] = [
-  ['baseline', baseline],
+/** The scenarios with a fault; the agent at its plan check must wait through every one. */
+const FAULTS: [string, ClusterScenario][] = [
   ['history-kill', historyKill],
   ['frontend-restart', frontendRestart],
   ['postgres-restart', postgresRestart],
   ['worker-kill', workerKill],
 ];
+
+const SCENARIOS: [string, ClusterScenario][] = [['baseline', baseline], ...FAULTS];
 
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 const message = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
@@ -72,24 +69,16 @@ async function searchAttributesRegistered(address: string): Promise<string[]> {
   }
 }
 
+/** A FAIL row with nothing but `failures`: a scenario that crashed, or problems found when closing the world. */
+function failedRow(name: string, failures: string[], wallMs: number): ScenarioResult {
+  const zero = { runs: 0, completed: 0, kills: 0, killsInWrites: 0, restarts: 0, writes: 0, duplicates: 0, missing: 0 };
+  return { name, ...zero, failures, evidence: [], notes: [], wallMs };
+}
+
 /** A scenario that crashed is a failure with what is known, not an exit. */
 function crashed(name: string, err: unknown, started: number): ClusterRun {
-  const result: ScenarioResult = {
-    name,
-    runs: 0,
-    completed: 0,
-    kills: 0,
-    killsInWrites: 0,
-    restarts: 0,
-    writes: 0,
-    duplicates: 0,
-    missing: 0,
-    failures: [`the scenario crashed: ${message(err)}`],
-    evidence: [],
-    notes: [],
-    wallMs: performance.now() - started,
-  };
-  return { result, fault: { scenario: name, fault: '?', at: '-', downMs: 0 } };
+  const result = failedRow(name, [`the scenario crashed: ${message(err)}`], performance.now() - started);
+  return { result, fault: { scenario: name, fault: '?', at: '-', downMs: 0 }, struckMidRun: false };
 }
 
 async function main(): Promise<number> {
@@ -106,6 +95,7 @@ async function main(): Promise<number> {
   say(`starting the cluster (logs in ${root}):`);
   const cluster = await Cluster.start(root, programs, (line) => say(line));
   const runs: ClusterRun[] = [];
+  const results: ScenarioResult[] = []; // the runs' results and, when closing found problems, a row for them
   let world: World | undefined;
   let keep = process.env.CLUSTER_KEEP === '1';
   try {
@@ -135,21 +125,29 @@ async function main(): Promise<number> {
     }
     say('\nplan-check...');
     const started = performance.now();
+    const faults = { struck: runs.filter((r) => r.struckMidRun).length, all: FAULTS.length };
     const answered = await waiting
-      .confirmAndVerify(world.view('plan-check'))
+      .confirmAndVerify(world.view('plan-check'), faults)
       .catch((err: unknown) => crashed('plan-check', err, started));
     runs.push(answered);
     scenarioLines(answered.result).forEach(say);
   } finally {
-    const problems = (await world?.close()) ?? [];
-    const verdict = runVerdict(runs.map((r) => verdictOf(r.result)));
-    keep ||= verdict !== 'PASS' || problems.length > 0 || runs.length === 0;
+    const closing = performance.now();
+    const problems =
+      (await world?.close().catch((err: unknown) => [`closing the world failed: ${message(err)}`])) ?? [];
+    results.push(...runs.map((r) => r.result));
+    if (problems.length > 0) {
+      const row = failedRow('closing', problems, performance.now() - closing);
+      results.push(row);
+      say('');
+      scenarioLines(row).forEach(say);
+    }
+    const verdict = runVerdict(results.map(verdictOf));
+    keep ||= verdict !== 'PASS' || runs.length === 0;
     await cluster.stop(keep);
-    problems.forEach((p) => say(`problem while closing: ${p}`));
     if (keep) say(`logs kept in ${root} and ${cluster.postgres.dir}`);
     else rmSync(root, { recursive: true, force: true });
   }
-  const results = runs.map((r) => r.result);
   say(`\n${summaryTable(results, performance.now() - began)}`);
   say(`\n${faultTable(runs.map((r) => ({ ...r.fault, wallMs: r.result.wallMs })))}`);
   const verdict = runVerdict(results.map(verdictOf));

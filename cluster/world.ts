@@ -183,12 +183,35 @@ export class ScenarioView implements LabView {
   serverRestarts = 0;
   readonly killed: string[] = [];
   readonly options: { name: string };
+  /** How many unscripted requests and unreleased holds the shared fake LLM had when the view was made. */
+  private readonly llmBefore: { unscripted: number; holds: number };
 
   constructor(
     readonly world: World,
     name: string,
   ) {
     this.options = { name };
+    this.llmBefore = { unscripted: world.llm.unscripted.length, holds: world.llm.holdFailures.length };
+  }
+
+  /**
+   * What went wrong at the fake LLM during this scenario: requests it had no reply for (each
+   * got an HTTP 400 that the agent may have absorbed) and holds never released. The fake would
+   * report them only when it closes, after every scenario; here they fail the scenario they
+   * happened in.
+   */
+  llmProblems(): string[] {
+    const { llm } = this.world;
+    return [
+      ...llm.unscripted
+        .slice(this.llmBefore.unscripted)
+        .map(
+          (r) =>
+            `the fake LLM had no scripted reply for request #${r.index} ` +
+            `(purpose ${r.headers['x-cairn-purpose'] ?? '?'}, agent ${r.headers['x-cairn-agent'] ?? '?'})`,
+        ),
+      ...llm.holdFailures.slice(this.llmBefore.holds),
+    ];
   }
 
   get agents(): AgentClient {

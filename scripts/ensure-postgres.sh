@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Finds PostgreSQL's server programs (initdb, pg_ctl, postgres) or installs them from Debian's
-# packages, then prints the folder holding them on stdout. Everything else goes to stderr.
-# `npm run test:cluster` runs its own PostgreSQL from there, in a temporary data directory.
+# Finds PostgreSQL's server programs (initdb, pg_ctl, postgres) and psql or installs them from
+# Debian's packages, then prints the folder holding them on stdout. Everything else goes to
+# stderr. `npm run test:cluster` runs its own PostgreSQL from there, in a temporary data
+# directory, and reads with psql what Temporal stored (which history shard holds a workflow).
 #
 # Order: $CAIRN_PG_BIN; the newest /usr/lib/postgresql/<major>/bin (Debian and Ubuntu keep the
 # server programs there, off PATH); `initdb` on PATH; else `apt-get install postgresql` when this
@@ -10,7 +11,7 @@ set -euo pipefail
 
 log() { printf 'ensure-postgres: %s\n' "$*" >&2; }
 
-works() { [ -x "$1/initdb" ] && [ -x "$1/pg_ctl" ] && [ -x "$1/postgres" ]; }
+works() { [ -x "$1/initdb" ] && [ -x "$1/pg_ctl" ] && [ -x "$1/postgres" ] && [ -x "$1/psql" ]; }
 
 found() {
   log "using $1 ($("$1/postgres" --version))"
@@ -25,7 +26,7 @@ newest_debian() {
 }
 
 if [ -n "${CAIRN_PG_BIN:-}" ]; then
-  works "$CAIRN_PG_BIN" || { log "CAIRN_PG_BIN=$CAIRN_PG_BIN holds no initdb, pg_ctl and postgres"; exit 1; }
+  works "$CAIRN_PG_BIN" || { log "CAIRN_PG_BIN=$CAIRN_PG_BIN holds no initdb, pg_ctl, postgres and psql"; exit 1; }
   found "$CAIRN_PG_BIN"
 fi
 if dir="$(newest_debian)"; then found "$dir"; fi
@@ -47,10 +48,10 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 fi
 
 cat >&2 <<'MSG'
-ensure-postgres: PostgreSQL's server programs (initdb, pg_ctl, postgres) are not installed.
+ensure-postgres: PostgreSQL's programs (initdb, pg_ctl, postgres, psql) are not installed.
   Install them, then run again:
     sudo apt-get install postgresql        (Debian, Ubuntu)
     or your system's PostgreSQL server package (13 or newer)
-  or point CAIRN_PG_BIN at the folder that holds initdb, pg_ctl and postgres.
+  or point CAIRN_PG_BIN at the folder that holds initdb, pg_ctl, postgres and psql.
 MSG
 exit 1
