@@ -13,11 +13,11 @@ const short: Evidence = { what: 'interrupted writes a retry found', found: 0, ne
 describe('verdictOf', () => {
   test('PASS: no failures and every piece of evidence reached', () => {
     expect(verdictOf({ failures: [], evidence: [met] })).toBe('PASS');
-    expect(verdictOf({ failures: [], evidence: [] })).toBe('PASS');
   });
 
-  test('INCONCLUSIVE: invariants held but the evidence fell short', () => {
+  test('INCONCLUSIVE: invariants held but the evidence fell short, or none was declared', () => {
     expect(verdictOf({ failures: [], evidence: [met, short] })).toBe('INCONCLUSIVE');
+    expect(verdictOf({ failures: [], evidence: [] })).toBe('INCONCLUSIVE');
     expect(unmetEvidence([met, short])).toEqual([short]);
   });
 
