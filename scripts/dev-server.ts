@@ -79,6 +79,8 @@ export interface DevServerOptions {
   dynamicConfig?: Record<string, unknown>;
   /** How long to wait for the server to answer. */
   readyTimeoutMs?: number;
+  /** The search attributes to register (`name → type`); Cairn's when absent. */
+  searchAttributes?: Record<string, string>;
 }
 
 /** A started dev server. */
@@ -95,7 +97,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const args = ['server', 'start-dev', '--db-filename', options.dbFile, '--ip', ip, '--port', String(options.port)];
   args.push(...(options.uiPort ? ['--ui-port', String(options.uiPort)] : ['--headless']));
   if (options.uiPort && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [name, type] of Object.entries(options.searchAttributes ?? SEARCH_ATTRIBUTES)) {
+    args.push('--search-attribute', `${name}=${type}`);
+  }
   for (const [key, value] of Object.entries({ ...DYNAMIC_CONFIG, ...options.dynamicConfig })) {
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   }

@@ -4,6 +4,7 @@
  * the same wiring.
  */
 import { Client } from '@temporalio/client';
+import { checkSearchAttributes } from './search-attribute-check';
 import { connectTemporal } from '../config/grpc-interceptors';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities/create-activities';
@@ -66,6 +67,8 @@ export interface CairnWorker {
   runUntil: <T>(body: () => Promise<T>) => Promise<T>;
   /** Closes the connections this function opened. */
   close: () => Promise<void>;
+  /** What the start-up checks could not settle, for the log (e.g. search attributes not listable). */
+  notes: string[];
 }
 
 /** Creates (but does not run) a worker on `config.taskQueue`. */
@@ -84,6 +87,15 @@ export async function createWorker({
   const workerConnection = connection ?? (await NativeConnection.connect(options));
   // Activities read conversations through a client connection of their own.
   const clientConnection = await connectTemporal(options);
+  // Refuse before polling when the namespace lacks Cairn's search attributes (every agent would hang).
+  let searchAttributesNote: string | undefined;
+  try {
+    searchAttributesNote = await checkSearchAttributes(clientConnection, config.temporal.namespace);
+  } catch (err) {
+    await clientConnection.close();
+    if (!connection) await workerConnection.close();
+    throw err;
+  }
   // Compression and encryption (config/data-converter.ts): the same codecs for both workers and the client.
   const dataConverter = cairnDataConverter(config.payloads);
   const activityClient = new Client({
@@ -151,6 +163,7 @@ export async function createWorker({
   return {
     worker,
     llmWorker,
+    notes: searchAttributesNote ? [searchAttributesNote] : [],
     run: async () => {
       await Promise.all([worker.run(), llmWorker.run()]);
     },

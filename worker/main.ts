@@ -8,6 +8,7 @@ import { reloadPolicyOnHangUp } from './reload-policy';
 import { inspect } from 'node:util';
 import { configuredSecrets, createRedactor, type Redactor } from '../config/redact-secrets';
 import { createWorker } from './create-worker';
+import { WorkerRefusal } from './search-attribute-check';
 import { configuredVersion, describeVersion, joinDeployment } from './deployment-version';
 import { describeLlm } from './describe-llm';
 import { probeLlmServer } from './probe-llm';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     `Worker on task queue "${config.taskQueue}" at ${config.temporal.address} (${describeVersion(version)}); ${describeLlm(config)}`,
   );
   console.log(describeTelemetry(config.telemetry));
+  for (const note of cairn.notes) console.warn(note);
   if (!config.llm.demo) for (const line of await probeLlmServer(config.llm)) console.log(line);
   reloadPolicyOnHangUp(config);
   const running = cairn.run();
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(redact(inspect(err)));
+  // A refusal is one line that says what to do; anything else keeps its stack for the log.
+  console.error(err instanceof WorkerRefusal ? err.message : redact(inspect(err)));
   process.exit(1);
 });
