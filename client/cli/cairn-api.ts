@@ -20,11 +20,19 @@ import { auditEntrySchema, type AuditEntry } from '../audit-entries';
 import { ClientError, type ClientErrorCode } from '../client-error';
 import { pause } from '../follow-timeline';
 
+/** Hosts plain `http://` may reach: this machine only (nothing crosses a network in the clear). */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
 const cliApiSchema = z.object({
-  CAIRN_API_URL: z.url({
-    protocol: /^https?$/,
-    error: 'expected the Cairn server URL, e.g. https://cairn.example.com',
-  }),
+  CAIRN_API_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'expected the Cairn server URL, e.g. https://cairn.example.com',
+    })
+    .refine((url) => new URL(url).protocol === 'https:' || LOOPBACK.test(new URL(url).hostname), {
+      error:
+        'plain http:// is allowed on loopback only (it would send CAIRN_TOKEN and answers in the clear); use https://',
+    }),
   CAIRN_TOKEN: z.string().trim().min(1).optional(),
 });
 
