@@ -51,6 +51,14 @@ export interface PayloadSettings {
 
 /** Key ids are what payload metadata and error messages carry: short, printable, no separators. */
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Whether `id` fits the key-id grammar (letters, digits, `.`, `_`, `-`; 1 to 64 characters). A
+ * payload naming anything else was not written by Cairn: decoders refuse it without repeating it.
+ */
+export function isKeyId(id: string): boolean {
+  return KEY_ID.test(id);
+}
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**

@@ -103,3 +103,33 @@ test('a body that is not a payload list is INVALID_INPUT; no credentials is 401'
   });
   expect(anonymous.status).toBe(401);
 });
+
+test('a key id outside the key-id grammar is refused without being repeated, in the answer or the audit', async () => {
+  const audits: CodecAuditRecord[] = [];
+  const server = app([{ id: 'k1', key: randomBytes(32) }], audits);
+  const crafted = 'a-'.repeat(30_000);
+  const payload = {
+    metadata: { encoding: b64('binary/encrypted'), 'encryption-key-id': b64(crafted) },
+    data: b64('x'.repeat(40)),
+  };
+  const res = await server.request('/codec/decode', post('/codec/decode', { payloads: [payload] }));
+  expect(res.status).toBe(400);
+  const text = await res.text();
+  expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
+  expect(text).not.toContain('a-a-a-');
+  expect(audits).toEqual([expect.objectContaining({ outcome: 'refused', keyIds: [] })]);
+  expect(JSON.stringify(audits).length).toBeLessThan(1_000);
+});
+
+test('the audited namespace and workflow id are cut to 1000 characters', async () => {
+  const audits: CodecAuditRecord[] = [];
+  const server = app([{ id: 'k1', key: randomBytes(32) }], audits);
+  const long = 'w'.repeat(8_000);
+  const res = await server.request(
+    '/codec/decode',
+    post('/codec/decode', { payloads: [] }, { 'x-namespace': long, 'x-workflow-id': long }),
+  );
+  expect(res.status).toBe(200);
+  expect(audits[0]?.namespace).toHaveLength(1000);
+  expect(audits[0]?.workflowId).toHaveLength(1000);
+});

@@ -129,3 +129,13 @@ test('payload bytes held as a plain array (as some leave the workflow sandbox) a
   for (const codec of [...codecs].reverse()) payloads = await codec.decode(payloads);
   expect(defaultPayloadConverter.fromPayload(payloads[0]!)).toEqual(long);
 });
+
+test('a payload whose key id breaks the key-id grammar is refused without repeating the id', async () => {
+  const sealed = await encode(long, [keyA]);
+  const crafted = 'a-'.repeat(30_000);
+  const forged = { ...sealed, metadata: { ...sealed.metadata, [KEY_ID_METADATA]: new TextEncoder().encode(crafted) } };
+  const refusal = await decode(forged, [keyA]).catch((err: unknown) => err);
+  expect(refusal).toBeInstanceOf(PayloadCodecError);
+  expect((refusal as PayloadCodecError).message).toMatch(/key-id grammar/);
+  expect((refusal as PayloadCodecError).message).not.toContain('a-a-');
+});
