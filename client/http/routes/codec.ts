@@ -129,7 +129,7 @@ export function registerCodecRoutes(app: OpenAPIHono, options: CodecRouteOptions
     } catch (err) {
       if (!(err instanceof PayloadCodecError)) throw err;
       audit({ ...record, outcome: 'refused', error: err.message });
-      return sendError(c, 'PAYLOAD_UNDECODABLE', err.message);
+      return sendError(c, err.code, err.message);
     }
     audit(record);
     return c.json(toJson(payloads), 200);
