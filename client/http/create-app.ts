@@ -19,6 +19,7 @@ import { registerMeRoute } from './routes/me';
 import { errorHandler, handleNotFound, sendError, validationHook } from './errors';
 import { createLog, type Log } from '../redacted-log';
 import { LOOPBACK_HOST_NAMES, requireAllowedHost } from './host-guard';
+import { refuseCrossSite, requestOrigin } from './origin-guard';
 import { registerAgentRoutes } from './routes/agents';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
 import { registerWebRoutes } from './routes/web';
@@ -83,11 +84,20 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   app.onError(errorHandler(log));
   app.notFound(handleNotFound);
   app.use('*', requireAllowedHost(deps.allowedHosts ?? LOOPBACK_HOST_NAMES, [healthRoute.path]));
+  const payloads = deps.payloads ?? { compression: true };
+  // Every mode, `none` included: another site's page must not change anything through a browser.
+  const codecOrigin = payloads.codecCorsOrigin;
+  app.use(
+    '*',
+    refuseCrossSite({
+      ownOrigin: requestOrigin,
+      trusted: codecOrigin ? [{ pathPrefix: '/codec/', origin: codecOrigin }] : [],
+    }),
+  );
   const auth = deps.auth ?? apiTokenAuthentication(deps.apiToken);
   app.use('/api/*', authenticateApi(auth));
   for (const path of ['/', '/agents/:id']) app.use(path, guardPage(auth));
   app.use('/api/*', limitBodies(deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
-  const payloads = deps.payloads ?? { compression: true };
   if (payloads.codecCorsOrigin) {
     // Before authentication: a browser's preflight carries no credentials.
     app.use(
@@ -101,7 +111,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
       }),
     );
   }
-  app.use('/codec/*', authenticateApi(auth, payloads.codecCorsOrigin));
+  app.use('/codec/*', authenticateApi(auth));
   app.use('/codec/*', limitBodies(CODEC_MAX_BODY_BYTES));
   app.openapi(healthRoute, async (c) => {
     const up = await deps.temporalHealthy().catch(() => false);

@@ -76,7 +76,16 @@ function auditedHeader(c: Context, name: string): string {
   return (c.req.header(name) ?? 'unknown').slice(0, MAX_AUDITED_HEADER_CHARS);
 }
 
+/** Whether the request says its body is JSON (a cross-site form can only send other types without a preflight). */
+function saysJson(c: Context): boolean {
+  const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase();
+  return type === 'application/json';
+}
+
 async function readBody(c: Context): Promise<JsonPayloads | Response> {
+  if (!saysJson(c)) {
+    return sendError(c, 'UNSUPPORTED_MEDIA_TYPE', 'expected a JSON body with "Content-Type: application/json"');
+  }
   let raw: unknown;
   try {
     raw = await c.req.json();
