@@ -4,7 +4,7 @@
  * the authorization-code flow with PKCE into an HttpOnly session cookie, the real dev server, a
  * worker and the scripted LLM. Victor (viewer) sees the approval but no button — a note says
  * why — and the API refuses his answer (403 FORBIDDEN), changing nothing; Alice (approver)
- * approves, and the audit record names her. Neither the client secret, nor a session or sign-in
+ * approves, and the audit record names her — after 500 sign-ins started and left by someone else. Neither the client secret, nor a session or sign-in
  * cookie, reaches any workflow history of the run.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -136,6 +136,12 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
       handle = agent;
       const approval = await waitForInteraction(agent, 'tool.approval', 's1');
       const agentUrl = `${url}/agents/${encodeURIComponent(agent.workflowId)}`;
+
+      // Sign-ins anyone may start, by the hundred, keep nothing here and change nothing for others.
+      for (let i = 0; i < 500; i += 1) {
+        const flood = await fetch(`${url}/auth/login?returnTo=/${'x'.repeat(8_000)}`, { redirect: 'manual' });
+        expect(flood.status).toBe(302);
+      }
 
       // Victor, a viewer: the approval is shown without its buttons, and a note says why.
       await signIn(victor.page, agentUrl, 'victor');
