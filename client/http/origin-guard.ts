@@ -26,8 +26,8 @@ export interface TrustedOrigin {
 
 /** What the guard compares against. */
 export interface OriginPolicy {
-  /** The origin browsers reach this server at (the public URL's behind a proxy). */
-  ownOrigin: (c: Context) => string;
+  /** The origins that are this server's own: the public URL's behind a proxy, and the request's. */
+  ownOrigins: (c: Context) => readonly string[];
   /** Further origins, each trusted on its paths only. */
   trusted?: readonly TrustedOrigin[];
 }
@@ -45,7 +45,7 @@ export function refuseCrossSite(policy: OriginPolicy): MiddlewareHandler {
     if (origin !== undefined && trusted.some((t) => t.origin === origin && path.startsWith(t.pathPrefix))) {
       return next();
     }
-    if (origin !== undefined && origin !== policy.ownOrigin(c)) {
+    if (origin !== undefined && !policy.ownOrigins(c).includes(origin)) {
       const shown = JSON.stringify(origin.slice(0, 200));
       return sendError(
         c,

@@ -12,7 +12,8 @@ import * as openid from 'openid-client';
 import type { OidcSettings } from '../../../config/auth-config';
 import { isLoopbackHost } from '../../../config/auth-config';
 import { requestSecrets } from '../errors';
-import { cookieOptions, type SessionStore } from './sessions';
+import { clearedCookieOptions, cookieOptions, type SessionStore } from './sessions';
+import { publicUrlOf } from '../public-url';
 import { rolesFrom, type Principal } from './principal';
 import { LOGIN_TTL_SECONDS, LoginSealer, MAX_RETURN_TO_CHARS, type PendingLogin } from './sealed-login';
 import type { Log } from '../../redacted-log';
@@ -111,7 +112,8 @@ export class OidcProvider {
     // Nothing is kept here: the sign-in's state travels sealed in its cookie.
     setCookie(c, LOGIN_COOKIE, await this.sealer.seal(pending), cookieOptions(c, LOGIN_TTL_SECONDS));
     const url = openid.buildAuthorizationUrl(this.client, {
-      redirect_uri: new URL(AUTH_PATHS.callback, c.req.url).href,
+      // The public URL's (CAIRN_PUBLIC_URL): behind a TLS proxy the request itself says http.
+      redirect_uri: publicUrlOf(c, AUTH_PATHS.callback).href,
       scope: this.settings.scopes,
       code_challenge: await openid.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
@@ -124,14 +126,16 @@ export class OidcProvider {
   private async callback(c: Context): Promise<Response> {
     const sealed = getCookie(c, LOGIN_COOKIE);
     const pending = sealed === undefined ? undefined : await this.sealer.open(sealed);
-    deleteCookie(c, LOGIN_COOKIE, { path: '/' });
+    deleteCookie(c, LOGIN_COOKIE, clearedCookieOptions(c));
     if (!pending) {
       return c.text('This sign-in expired or was not started here; start again at /auth/login.', 400);
     }
     let principal: Principal;
     let expiresAt: number | undefined;
     try {
-      const tokens = await openid.authorizationCodeGrant(this.client, new URL(c.req.url), {
+      // The URL the provider sent the browser to, whose origin and path are the redirect_uri.
+      const returned = publicUrlOf(c, `${c.req.path}${new URL(c.req.url).search}`);
+      const tokens = await openid.authorizationCodeGrant(this.client, returned, {
         pkceCodeVerifier: pending.codeVerifier,
         expectedState: pending.state,
         expectedNonce: pending.nonce,
