@@ -201,3 +201,12 @@ test('CAIRN_PUBLIC_URL is an http(s) origin, kept as its origin; anything else i
     expect.stringMatching(/^CAIRN_PUBLIC_URL: expected an origin without path, query or credentials/),
   ]);
 });
+
+test('CAIRN_PLAINTEXT_MESSAGES is refuse (the default) or accept', () => {
+  expect(loadConfig({}).payloads.plaintextMessages).toBeUndefined();
+  expect(loadConfig({ CAIRN_PLAINTEXT_MESSAGES: 'refuse' }).payloads.plaintextMessages).toBeUndefined();
+  expect(loadConfig({ CAIRN_PLAINTEXT_MESSAGES: 'accept' }).payloads.plaintextMessages).toBe('accept');
+  expect(errorLines({ CAIRN_PLAINTEXT_MESSAGES: 'yes' })).toEqual([
+    'CAIRN_PLAINTEXT_MESSAGES: expected refuse or accept, got "yes"',
+  ]);
+});
