@@ -9,6 +9,7 @@ import {
   Client,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
+  type WorkflowExecutionDescription,
   type WorkflowHandle,
 } from '@temporalio/client';
 import { connectTemporal } from '../config/grpc-interceptors';
@@ -41,6 +42,7 @@ import { answerRejected } from './answer-rejected';
 import { ClientError } from './client-error';
 import { followTimeline } from './follow-timeline';
 import { agentWorkflowId } from './workflow-id';
+import { AGENT_KIND, withWorkflowOfKind } from './workflow-kind-guard';
 import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery, unknownToRelease } from './unanswered-query';
 import { cairnDataConverter, encryptionOn } from '../config/data-converter';
 import { clientTracingInterceptors } from '../worker/telemetry/client-tracing';
@@ -174,16 +176,7 @@ export class AgentClient {
 
   /** The Worker Deployment version the agent's current run is on; undefined when unversioned. */
   async version(id: string): Promise<AgentVersion | undefined> {
-    const described = await this.guard(id, () => this.handle(id).describe());
-    const info = described.raw.workflowExecutionInfo?.versioningInfo;
-    const version = info?.deploymentVersion;
-    if (!version?.buildId || !version.deploymentName) return undefined;
-    const behavior = info?.behavior === temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE;
-    return {
-      deploymentName: version.deploymentName,
-      buildId: version.buildId,
-      behavior: behavior ? 'auto-upgrade' : 'pinned',
-    };
+    return this.guard(id, (described) => Promise.resolve(versionOfDescription(described)));
   }
 
   /** Agents, newest first, filtered by phase and/or whether they wait for input. */
@@ -245,11 +238,11 @@ export class AgentClient {
    * a name. An agent that has ended throws ClientError `AGENT_FINISHED`.
    */
   async cancel(id: string, request: CancelRequest = {}): Promise<void> {
-    await this.guard(id, async () => {
+    await this.guard(id, async ({ status }) => {
       const handle = this.handle(id);
       // Temporal takes a cancellation of a closed workflow silently, and answers the record as
       // "not found": say the agent has ended instead.
-      await refuseEnded(handle, id);
+      refuseEnded(status, id);
       if (request.by !== undefined || request.actor !== undefined) {
         const deadline = Date.now() + this.queryTimeoutMs;
         await this.temporal
@@ -291,10 +284,10 @@ export class AgentClient {
   }
 
   private async hold(id: string, action: 'pause' | 'resume', request: HoldRequest): Promise<void> {
-    await this.guard(id, async () => {
+    await this.guard(id, async ({ status }) => {
       const handle = this.handle(id);
       // A message to a closed workflow would read as "not found": say the agent has ended instead.
-      await refuseEnded(handle, id);
+      refuseEnded(status, id);
       if (request.actor === undefined) {
         await handle.signal(action === 'pause' ? pauseSignal : resumeSignal, request);
         return;
@@ -320,13 +313,9 @@ export class AgentClient {
     return this.temporal.workflow.getHandle(id);
   }
 
-  private async guard<T>(id: string, call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new ClientError('NOT_FOUND', `no agent "${id}"`);
-      throw err;
-    }
+  /** Runs `call` only when `id` is an agent (workflow-kind-guard.ts): anything else is NOT_FOUND. */
+  private guard<T>(id: string, call: (described: WorkflowExecutionDescription) => Promise<T>): Promise<T> {
+    return withWorkflowOfKind(this.temporal, id, AGENT_KIND, call);
   }
 }
 
@@ -334,8 +323,7 @@ export class AgentClient {
  * Throws ClientError `AGENT_FINISHED` when the agent's latest run has closed (a missing agent
  * throws WorkflowNotFoundError, which `guard` turns into `NOT_FOUND`).
  */
-async function refuseEnded(handle: WorkflowHandle, id: string): Promise<void> {
-  const { status } = await handle.describe();
+function refuseEnded(status: WorkflowExecutionDescription['status'], id: string): void {
   if (status.name !== 'RUNNING') throw new ClientError('AGENT_FINISHED', `agent "${id}" has ended (${status.name})`);
 }
 
@@ -353,4 +341,17 @@ function spendOf(tokens: number | undefined, costUsd: number | undefined): { spe
 function versionOf(key: string | undefined): { version?: string } {
   const buildId = key?.slice(key.indexOf(':') + 1);
   return buildId ? { version: buildId } : {};
+}
+
+/** The Worker Deployment version in a description of the agent's current run; undefined when unversioned. */
+function versionOfDescription(described: WorkflowExecutionDescription): AgentVersion | undefined {
+  const info = described.raw.workflowExecutionInfo?.versioningInfo;
+  const version = info?.deploymentVersion;
+  if (!version?.buildId || !version.deploymentName) return undefined;
+  const behavior = info?.behavior === temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE;
+  return {
+    deploymentName: version.deploymentName,
+    buildId: version.buildId,
+    behavior: behavior ? 'auto-upgrade' : 'pinned',
+  };
 }

@@ -60,6 +60,21 @@ const hostName = z.string().transform((text, ctx) => {
 const url = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 
 /**
+ * The URL browsers reach the server at, as an origin (`https://cairn.example.com[:port]`): no
+ * path, query, fragment or credentials, since it stands for the whole site.
+ */
+const publicUrl = z
+  .url({ protocol: /^https?$/, error: 'expected the https:// URL browsers use, e.g. https://cairn.example.com' })
+  .transform((text, ctx) => {
+    const parsed = new URL(text);
+    if (parsed.pathname === '/' && !parsed.search && !parsed.hash && !parsed.username && !parsed.password) {
+      return parsed.origin;
+    }
+    ctx.addIssue({ code: 'custom', message: 'expected an origin without path, query or credentials' });
+    return z.NEVER;
+  });
+
+/**
  * Cairn's own environment variables, exactly as named in the README's table. The Temporal
  * connection's (TEMPORAL_*) are read by the SDK's configuration loader (temporal-config.ts).
  */
@@ -102,6 +117,8 @@ export const envSchema = z.object({
   CAIRN_HTTP_HOST: optionalText,
   /** Host names the HTTP API answers to besides loopback ones and CAIRN_HTTP_HOST, comma-separated. */
   CAIRN_HTTP_ALLOWED_HOSTS: z.string().transform(listOf).pipe(z.array(hostName)).optional(),
+  /** The URL browsers use when a proxy (TLS) stands in front: Secure cookies, the OIDC redirect URI, the expected Origin. */
+  CAIRN_PUBLIC_URL: publicUrl.optional(),
   CAIRN_API_TOKEN: z.string().min(16, 'expected at least 16 characters (a guessable token is no token)').optional(),
   ...versioningEnvShape,
   ...authEnvShape,
@@ -162,8 +179,9 @@ export interface CairnConfig {
   /**
    * `host` is 127.0.0.1 unless set (0.0.0.0 in containers). `allowedHosts`: further host names
    * (normalised, no port) the server answers to besides the loopback names and `host`.
+   * `publicUrl`: the origin browsers reach it at behind a proxy (CAIRN_PUBLIC_URL).
    */
-  http: { host: string; port: number; apiToken?: string; allowedHosts?: string[] };
+  http: { host: string; port: number; apiToken?: string; allowedHosts?: string[]; publicUrl?: string };
   /** Worker Deployment membership (config/versioning-config.ts); the worker entry points apply it. */
   versioning: VersioningSettings;
   /** Who may use the HTTP API and the page (config/auth-config.ts). */
@@ -273,6 +291,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       port: e.CAIRN_HTTP_PORT ?? 3000,
       apiToken: e.CAIRN_API_TOKEN,
       allowedHosts: e.CAIRN_HTTP_ALLOWED_HOSTS,
+      ...(e.CAIRN_PUBLIC_URL ? { publicUrl: e.CAIRN_PUBLIC_URL } : {}),
     },
     versioning,
     auth,

@@ -9,6 +9,7 @@ import type { DataConverter, PayloadCodec } from '@temporalio/common';
 import { CompressionCodec } from './compression-codec';
 import { EncryptionCodec } from './encryption-codec';
 import type { PayloadSettings } from './payload-config';
+import { UnencryptedGuardCodec } from './unencrypted-guard-codec';
 
 /** The codecs, in encoding order (decoding runs them backwards). */
 export function payloadCodecs(settings: PayloadSettings): PayloadCodec[] {
@@ -26,4 +27,14 @@ export function cairnDataConverter(settings: PayloadSettings): DataConverter {
 /** Whether payloads are encrypted: then what Temporal stores in plain text carries no task text. */
 export function encryptionOn(settings: PayloadSettings): boolean {
   return (settings.keys?.length ?? 0) > 0;
+}
+
+/**
+ * The data converter of a worker: the same codecs, and — with encryption keys, unless
+ * CAIRN_PLAINTEXT_MESSAGES=accept (a migration) — a mark in place of every payload that arrived
+ * unencrypted, which the workflow's message handlers refuse (config/unencrypted-guard-codec.ts).
+ */
+export function workerDataConverter(settings: PayloadSettings): DataConverter {
+  if (!encryptionOn(settings) || settings.plaintextMessages === 'accept') return cairnDataConverter(settings);
+  return { payloadCodecs: [new UnencryptedGuardCodec(payloadCodecs(settings))] };
 }

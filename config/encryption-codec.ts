@@ -12,7 +12,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import type { EncryptionKey } from './payload-config';
+import { isKeyId, type EncryptionKey } from './payload-config';
 import { PayloadCodecError } from './payload-codec-error';
 import { bytesOf, metadataText, openPayload, sealPayload } from './payload-envelope';
 
@@ -20,6 +20,10 @@ import { bytesOf, metadataText, openPayload, sealPayload } from './payload-envel
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 /** The metadata entry naming the key a payload was encrypted with. */
 export const KEY_ID_METADATA = 'encryption-key-id';
+
+/** Why a payload whose key id breaks the key-id grammar is refused (the id itself is not repeated). */
+export const KEY_ID_REFUSED =
+  'an encrypted payload names a key id outside the key-id grammar (1 to 64 letters, digits, ".", "_", "-")';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -65,6 +69,8 @@ export class EncryptionCodec implements PayloadCodec {
     if (metadataText(payload, 'encoding') !== ENCRYPTED_ENCODING) return payload;
     const id = metadataText(payload, KEY_ID_METADATA);
     if (id === undefined) throw new PayloadCodecError('an encrypted payload names no encryption key id');
+    // Not repeated: it may be anything, of any length, and it ends up in logs.
+    if (!isKeyId(id)) throw new PayloadCodecError(KEY_ID_REFUSED);
     const key = this.byId.get(id);
     if (!key) {
       throw new PayloadCodecError(

@@ -25,6 +25,12 @@ export const payloadEnvShape = {
   CAIRN_ENCRYPTION_KEYS_FILE: optionalText,
   /** `on` (default) or `off`: compress payloads where it pays. */
   CAIRN_COMPRESSION: z.enum(['on', 'off'], { error: 'expected on or off' }).optional(),
+  /**
+   * `refuse` (default) or `accept`: with encryption keys, whether workers take messages (signals,
+   * updates) and agent starts that arrive unencrypted. `accept` is for a migration only: while
+   * agents started before the keys are still running, or writers without the keys remain.
+   */
+  CAIRN_PLAINTEXT_MESSAGES: z.enum(['refuse', 'accept'], { error: 'expected refuse or accept' }).optional(),
   /** The Temporal UI's origin allowed to call the codec server from a browser, e.g. http://localhost:8233. */
   CAIRN_CODEC_CORS_ORIGIN: z
     .url({ protocol: /^https?$/, error: 'expected the Temporal UI origin, e.g. http://localhost:8233' })
@@ -47,10 +53,20 @@ export interface PayloadSettings {
   keys?: EncryptionKey[];
   /** The origin the codec server answers cross-origin requests from, when set. */
   codecCorsOrigin?: string;
+  /** `accept`: workers with keys take unencrypted messages too (a migration); refused otherwise. */
+  plaintextMessages?: 'accept';
 }
 
 /** Key ids are what payload metadata and error messages carry: short, printable, no separators. */
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Whether `id` fits the key-id grammar (letters, digits, `.`, `_`, `-`; 1 to 64 characters). A
+ * payload naming anything else was not written by Cairn: decoders refuse it without repeating it.
+ */
+export function isKeyId(id: string): boolean {
+  return KEY_ID.test(id);
+}
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
@@ -119,6 +135,7 @@ export function payloadSettings(e: PayloadEnv): PayloadSettings | { problems: st
     compression: e.CAIRN_COMPRESSION !== 'off',
     ...(keys ? { keys } : {}),
     ...(e.CAIRN_CODEC_CORS_ORIGIN ? { codecCorsOrigin: e.CAIRN_CODEC_CORS_ORIGIN } : {}),
+    ...(e.CAIRN_PLAINTEXT_MESSAGES === 'accept' ? { plaintextMessages: 'accept' as const } : {}),
   };
 }
 

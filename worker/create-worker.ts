@@ -16,7 +16,7 @@ import type { ToolDefinition } from '../activities/tools/define-tool';
 import type { CairnConfig } from '../config/config';
 import type { WorkerVersion } from '../config/versioning-config';
 import { connectionOptions } from '../config/temporal-connection';
-import { cairnDataConverter } from '../config/data-converter';
+import { cairnDataConverter, workerDataConverter } from '../config/data-converter';
 import { DEMO_MODEL } from '../workflows/llm-types';
 import { llmTaskQueue } from '../workflows/llm-task-queue';
 import { loadConfiguredTools } from './load-tools';
@@ -136,7 +136,8 @@ export async function createWorker({
     // Heartbeats are how cancellation reaches an activity; the default throttle (80% of the
     // heartbeat timeout) would leave a cancelled LLM call running for up to 24 s.
     maxHeartbeatThrottleInterval: '2 seconds',
-    dataConverter,
+    // With keys, messages that arrive unencrypted are marked for the workflow to refuse.
+    dataConverter: workerDataConverter(config.payloads),
     ...(identity !== undefined ? { identity } : {}),
     ...deploymentOptions(version),
   } as const;

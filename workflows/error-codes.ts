@@ -75,6 +75,16 @@ export const ERROR_CODES = [
    * configured (the message names it), altered, truncated, or under the wrong key.
    */
   'PAYLOAD_UNDECODABLE',
+  /**
+   * HTTP 413 from the codec server: the request's compressed payloads inflate past the decode
+   * budget (16 MiB each, 64 MiB for all payloads of one request) — a deflate bomb, refused.
+   */
+  'DECODE_TOO_LARGE',
+  /**
+   * A message (signal or update) or an agent's start reached a worker with encryption keys
+   * unencrypted: written by someone without the keys, it is refused (workflows/unencrypted-payload.ts).
+   */
+  'NOT_ENCRYPTED',
   /** HTTP 500: anything unexpected; the details stay in the server's log. */
   'INTERNAL',
 ] as const;

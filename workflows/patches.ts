@@ -29,6 +29,12 @@ export interface PatchInfo {
   feature: string;
   /** What the old path did, which histories recorded before `since` replay. */
   why: string;
+  /**
+   * Where the new path is replayed when no kept history can hold it: a test file that records
+   * and replays such runs itself (e.g. paths taken only on a worker with encryption keys, whose
+   * histories the kept, keyless corpus cannot decode).
+   */
+  replayedBy?: string;
 }
 
 /** Every patch, by the name call sites use. */
@@ -118,6 +124,15 @@ export const PATCH_INFO = {
     stage: 'patched',
     feature: "a run is traced with Temporal's OpenTelemetry interceptors",
     why: 'runs before were never traced (tracing adds commands)',
+  },
+  unencryptedRefused: {
+    id: 'cairn-unencrypted-refused',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      'a worker with encryption keys refuses a message that arrived unencrypted (signal.rejected, or the update rejected)',
+    why: 'runs before took the value as it came',
+    replayedBy: 'test/integration/unencrypted-messages.test.ts',
   },
   tracingByHeader: {
     id: 'cairn-tracing-by-header',

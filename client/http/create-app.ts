@@ -19,6 +19,8 @@ import { registerMeRoute } from './routes/me';
 import { errorHandler, handleNotFound, sendError, validationHook } from './errors';
 import { createLog, type Log } from '../redacted-log';
 import { LOOPBACK_HOST_NAMES, requireAllowedHost } from './host-guard';
+import { refuseCrossSite, requestOrigin } from './origin-guard';
+import { publicOriginOf, publicSite } from './public-url';
 import { registerAgentRoutes } from './routes/agents';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
 import { registerWebRoutes } from './routes/web';
@@ -45,6 +47,12 @@ export interface AppDeps {
   eventTiming?: Partial<EventStreamTiming>;
   /** The payload codecs the codec server runs (config.payloads); compression only by default. */
   payloads?: PayloadSettings;
+  /**
+   * The origin browsers reach the server at when a proxy stands in front (CAIRN_PUBLIC_URL, e.g.
+   * `https://cairn.example.com`): it makes cookies Secure, the OIDC redirect URI and the origin
+   * pages' requests must come from. By default each request's own origin.
+   */
+  publicOrigin?: string;
   /** Where codec decodes are audited; a JSON line on the log by default. */
   codecAudit?: (record: CodecAuditRecord) => void;
   /** The redacting log every line of the server goes to; by default on stdout / stderr, redacting `apiToken`. */
@@ -83,11 +91,22 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   app.onError(errorHandler(log));
   app.notFound(handleNotFound);
   app.use('*', requireAllowedHost(deps.allowedHosts ?? LOOPBACK_HOST_NAMES, [healthRoute.path]));
+  app.use('*', publicSite(deps.publicOrigin));
+  const payloads = deps.payloads ?? { compression: true };
+  // Every mode, `none` included: another site's page must not change anything through a browser.
+  const codecOrigin = payloads.codecCorsOrigin;
+  app.use(
+    '*',
+    refuseCrossSite({
+      // Behind a proxy the public origin; the request's own too (someone on the machine itself).
+      ownOrigins: (c) => [publicOriginOf(c), requestOrigin(c)],
+      trusted: codecOrigin ? [{ pathPrefix: '/codec/', origin: codecOrigin }] : [],
+    }),
+  );
   const auth = deps.auth ?? apiTokenAuthentication(deps.apiToken);
   app.use('/api/*', authenticateApi(auth));
   for (const path of ['/', '/agents/:id']) app.use(path, guardPage(auth));
   app.use('/api/*', limitBodies(deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
-  const payloads = deps.payloads ?? { compression: true };
   if (payloads.codecCorsOrigin) {
     // Before authentication: a browser's preflight carries no credentials.
     app.use(
@@ -101,7 +120,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
       }),
     );
   }
-  app.use('/codec/*', authenticateApi(auth, payloads.codecCorsOrigin));
+  app.use('/codec/*', authenticateApi(auth));
   app.use('/codec/*', limitBodies(CODEC_MAX_BODY_BYTES));
   app.openapi(healthRoute, async (c) => {
     const up = await deps.temporalHealthy().catch(() => false);

@@ -25,6 +25,7 @@ export type ApiErrorCode =
       | 'UNSUPPORTED_MEDIA_TYPE'
       | 'HOST_NOT_ALLOWED'
       | 'PAYLOAD_UNDECODABLE'
+      | 'DECODE_TOO_LARGE'
       | 'INTERNAL'
     >;
 
@@ -52,6 +53,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   HOST_NOT_ALLOWED: 421,
   PAYLOAD_UNDECODABLE: 422,
+  DECODE_TOO_LARGE: 413,
   INTERNAL: 500,
 };
 

@@ -32,7 +32,12 @@ export async function serveApi(config: CairnConfig, log: Log = serverLog(config)
   const app = createApp({
     version,
     agents,
-    allowedHosts: allowedHostNames(config.http.host, config.http.allowedHosts),
+    // The public URL's host is one the proxy forwards, so it is served too.
+    allowedHosts: allowedHostNames(config.http.host, [
+      ...(config.http.allowedHosts ?? []),
+      ...(config.http.publicUrl ? [new URL(config.http.publicUrl).hostname] : []),
+    ]),
+    ...(config.http.publicUrl ? { publicOrigin: config.http.publicUrl } : {}),
     auth,
     log,
     payloads: config.payloads,

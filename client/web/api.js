@@ -1,25 +1,55 @@
 /**
- * The page's client of the Cairn HTTP API: JSON requests with the bearer token (from `?token=`,
- * kept in localStorage), API errors as `ApiError`, and a live event feed for one agent —
- * EventSource when no token is needed, else a fetch-read SSE stream (EventSource cannot send
- * headers). Both resume from the last event id.
+ * The page's client of the Cairn HTTP API: JSON requests with the bearer token the user pasted
+ * into the page's token box (kept in localStorage), API errors as `ApiError`, and a live event
+ * feed for one agent — EventSource when no token is needed, else a fetch-read SSE stream
+ * (EventSource cannot send headers). Both resume from the last event id.
+ *
+ * Tokens never come from the address: a `?token=` link used to set the token silently — a link
+ * from anyone replaced a signed-in person's identity on the page, for good — and a token in a URL
+ * ends up in history, logs and Referer headers. Such a link's token is now dropped unused.
  */
 
-const TOKEN_KEY = 'cairn.token';
+const TOKEN_KEY = 'cairn.apiToken';
+/** Where `?token=` links put their token before: one planted that way must not linger. */
+const LINK_TOKEN_KEY = 'cairn.token';
 
-/** Reads `?token=` once into localStorage and drops it from the address bar. */
-export function captureToken() {
+/**
+ * Drops a `?token=` from the address bar without using it, and forgets any token an earlier
+ * such link stored. Returns whether the address carried one (the page then says what to do).
+ */
+export function dropAddressToken() {
+  localStorage.removeItem(LINK_TOKEN_KEY);
   const url = new URL(location.href);
-  const token = url.searchParams.get('token');
-  if (token === null) return;
-  if (token === '') localStorage.removeItem(TOKEN_KEY);
-  else localStorage.setItem(TOKEN_KEY, token);
+  if (!url.searchParams.has('token')) return false;
   url.searchParams.delete('token');
   history.replaceState(null, '', url.pathname + url.search + url.hash);
+  return true;
+}
+
+/** @returns {string | null} the token the user pasted, if any. */
+export const storedToken = () => localStorage.getItem(TOKEN_KEY);
+
+/**
+ * Checks a pasted token with `GET /api/me` and keeps it when the server accepts it.
+ * @param {string} candidate
+ * @returns {Promise<string | null>} null when kept, else why not
+ */
+export async function useToken(candidate) {
+  const bearer = candidate.trim();
+  if (bearer === '') return 'paste a token first';
+  const response = await fetch('/api/me', { headers: { Authorization: `Bearer ${bearer}`, 'X-Cairn-Client': 'web' } });
+  if (!response.ok) return `the server refused this token (${response.status})`;
+  localStorage.setItem(TOKEN_KEY, bearer);
+  return null;
+}
+
+/** Forgets the pasted token. */
+export function forgetToken() {
+  localStorage.removeItem(TOKEN_KEY);
 }
 
 /** @returns {string | null} */
-const token = () => localStorage.getItem(TOKEN_KEY);
+const token = storedToken;
 
 /** An API failure: `{ error: { code, message, field? } }` with its HTTP status. */
 export class ApiError extends Error {

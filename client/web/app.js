@@ -3,10 +3,10 @@
  * → the agent page), intercepts in-page links so navigation needs no reload, and keeps the
  * list fresh. Browser ES module, no build step.
  */
-import { api, captureToken } from './api.js';
+import { api, dropAddressToken } from './api.js';
 import { renderAgentPage } from './agent-view.js';
 import { clock, h } from './dom.js';
-import { identityLine } from './who.js';
+import { identityLine, tokenBox } from './who.js';
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 /** Stops whatever the current view keeps running (event stream, list polling). */
@@ -96,6 +96,20 @@ document.addEventListener('click', (e) => {
   navigate(link.getAttribute('href') ?? '/');
 });
 window.addEventListener('popstate', route);
-captureToken();
+/** Says why a `?token=` link's token was not used, and offers the token box instead. */
+function linkTokenNotice() {
+  return h('section', { class: 'card notice link-token', role: 'status' }, [
+    h('p', {
+      text:
+        'This link carried an API token in its address. Cairn no longer takes tokens from links: ' +
+        'anyone could send you one, and an address ends up in history and logs. The token was not used. ' +
+        'To act with an API token, paste it here:',
+    }),
+    tokenBox(),
+  ]);
+}
+
+const linkToken = dropAddressToken();
 route();
+if (linkToken) main.before(linkTokenNotice());
 void identityLine().then((line) => line && document.querySelector('header.top')?.append(line));

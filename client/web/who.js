@@ -1,10 +1,12 @@
 /**
  * Who is signed in, for the page: the principal from `GET /api/me` (asked once), the controls
- * it may use, and a line naming it with a sign-out link when the server signs people in. A
- * control the principal may not use is not shown; a note says why instead. The server checks
- * every request anyway: hiding a control is for clarity, not for protection.
+ * it may use, and a line naming it — with a sign-out link when the server signs people in, with
+ * "Forget token" when a pasted API token is in use (so a token never changes who you are
+ * unseen), and the token box when the server wants a token the page does not have. A control
+ * the principal may not use is not shown; a note says why instead. The server checks every
+ * request anyway: hiding a control is for clarity, not for protection.
  */
-import { api } from './api.js';
+import { api, forgetToken, storedToken, useToken } from './api.js';
 import { h } from './dom.js';
 import { interactionControl } from './forms.js';
 
@@ -48,13 +50,53 @@ export function controlFor(interaction, send) {
   ]);
 }
 
-/** "Signed in as … · Sign out", when the server signs people in; nothing otherwise. */
+/** The principal as the header names it. @param {Me} me */
+const named = (me) => `${me.name ?? me.id} (${me.roles.length ? me.roles.join(', ') : 'no role'})`;
+
+/**
+ * The token box: paste an API token (tokens-file or CAIRN_API_TOKEN), checked by the server
+ * before the page keeps it, then the page reloads acting as its principal.
+ */
+export function tokenBox() {
+  const input = /** @type {HTMLInputElement} */ (
+    h('input', {
+      type: 'password',
+      name: 'token',
+      autocomplete: 'off',
+      placeholder: 'API token',
+      'aria-label': 'API token',
+    })
+  );
+  const error = h('span', { class: 'error', role: 'alert' });
+  const form = h('form', { class: 'token-box' }, [input, h('button', { type: 'submit', text: 'Use token' }), error]);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void useToken(input.value).then((why) => (why === null ? location.reload() : (error.textContent = why)));
+  });
+  return form;
+}
+
+/**
+ * The header's identity part: the pasted token's principal with "Forget token"; else the
+ * signed-in person with "Sign out" (OpenID Connect); else the token box when the server wants a
+ * token; else nothing (no authentication).
+ */
 export async function identityLine() {
   const me = await whoAmI();
-  if (!me || me.auth !== 'oidc') return null;
-  const roles = me.roles.length ? me.roles.join(', ') : 'no role';
+  if (storedToken() !== null) {
+    const forget = h('a', { href: '#', class: 'forget-token', text: 'Forget token' });
+    forget.addEventListener('click', (e) => {
+      e.preventDefault();
+      forgetToken();
+      location.reload();
+    });
+    const who = me ? `API token of ${named(me)}` : 'API token (refused by the server)';
+    return h('span', { class: 'identity' }, [h('span', { class: 'who', text: who }), ' · ', forget]);
+  }
+  if (me === null) return tokenBox();
+  if (me.auth !== 'oidc') return null;
   return h('span', { class: 'identity' }, [
-    h('span', { class: 'who', text: `${me.name ?? me.id} (${roles})` }),
+    h('span', { class: 'who', text: named(me) }),
     ' · ',
     h('a', { href: '/auth/logout', text: 'Sign out' }),
   ]);

@@ -4,7 +4,8 @@
  * the authorization-code flow with PKCE into an HttpOnly session cookie, the real dev server, a
  * worker and the scripted LLM. Victor (viewer) sees the approval but no button — a note says
  * why — and the API refuses his answer (403 FORBIDDEN), changing nothing; Alice (approver)
- * approves, and the audit record names her. Neither the client secret, nor a session or sign-in
+ * approves, and the audit record names her — after 500 sign-ins started and left by someone else —
+ * and a link carrying an admin token leaves her herself. Neither the client secret, nor a session or sign-in
  * cookie, reaches any workflow history of the run.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +34,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 30_000 };
 const CLIENT_ID = 'cairn-web';
 const CLIENT_SECRET = 'the-client-secret-of-cairn-web-0f3a9c';
+/** An admin token beside OIDC (CAIRN_API_TOKEN), which a link must not slip into a signed-in page. */
+const ADMIN_TOKEN = 'admin-token-beside-oidc-0123456789';
 
 const bed = agentTestbed();
 
@@ -137,6 +140,7 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
         rolesClaim: 'roles',
         scopes: 'openid profile roles',
       },
+      apiToken: ADMIN_TOKEN,
     },
     '127.0.0.1',
   );
@@ -166,6 +170,12 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
       handle = agent;
       const approval = await waitForInteraction(agent, 'tool.approval', 's1');
       const agentUrl = `${url}/agents/${encodeURIComponent(agent.workflowId)}`;
+
+      // Sign-ins anyone may start, by the hundred, keep nothing here and change nothing for others.
+      for (let i = 0; i < 500; i += 1) {
+        const flood = await fetch(`${url}/auth/login?returnTo=/${'x'.repeat(8_000)}`, { redirect: 'manual' });
+        expect(flood.status).toBe(302);
+      }
 
       // Victor, a viewer: the approval is shown without its buttons, and a note says why.
       await signIn(victor.page, agentUrl, 'victor');
@@ -209,6 +219,20 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
       await alice.page
         .locator('#audit li', { hasText: 'tool.approval answered: approve — Alice Approver (approver; web)' })
         .waitFor(WAIT);
+      // A link carrying someone else's token changes nothing: Alice stays Alice, after a reload too,
+      // and so does a token such a link stored before (it is forgotten).
+      await alice.page.goto(`${agentUrl}?token=${ADMIN_TOKEN}`);
+      await alice.page.locator('.identity .who', { hasText: 'Alice Approver (approver)' }).waitFor(WAIT);
+      await alice.page.locator('.link-token').waitFor(WAIT);
+      expect(new URL(alice.page.url()).search).toBe('');
+      await alice.page.evaluate(`localStorage.setItem('cairn.token', ${JSON.stringify(ADMIN_TOKEN)})`);
+      await alice.page.reload();
+      await alice.page.locator('.identity .who', { hasText: 'Alice Approver (approver)' }).waitFor(WAIT);
+      expect(await alice.page.evaluate('JSON.stringify(Object.keys(localStorage))')).toBe('[]');
+      const me: unknown = await alice.page.evaluate(
+        `import('/web/api.js').then(({ api }) => api('/api/me')).then((me) => me.id)`,
+      );
+      expect(me).toBe('alice');
       for (const person of [victor, alice]) {
         const jar = await person.context.cookies(url);
         const session = jar.find((c) => c.name === 'cairn_session');

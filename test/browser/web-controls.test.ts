@@ -39,6 +39,7 @@ import {
   type AgentHandle,
 } from '../harness/agents';
 import { expectNoNewRequests } from '../harness/no-new-requests';
+import { pasteToken } from '../harness/page-token';
 import { uniqueId, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
@@ -229,11 +230,12 @@ test('budget raise and stop, pause and resume, step-failure retry and skip, ask 
         ),
       ]);
       const page = browser.pages()[0] ?? (await browser.newPage());
+      // Pasted once, kept for every page after (before signing in, the page's calls answer 401).
+      await pasteToken(page, url, TOKEN);
       page.on('pageerror', (err) => pageErrors.push(err.message));
       page.on('console', (message) => {
         if (message.type() === 'error') consoleErrors.push(message.text());
       });
-      await page.goto(`${url}/?token=${TOKEN}`); // kept in localStorage for every page after
       const open = async (handle: AgentHandle) => {
         await page.goto(`${url}/agents/${encodeURIComponent(handle.workflowId)}`);
         await page.locator('.agent-header h1.task').waitFor(WAIT);

@@ -198,7 +198,7 @@ test('a task from the page: form, plan check, approval, live graph and the Markd
   }
 });
 
-test('with an API token: the page loads without it, and sends the one given by ?token=', async () => {
+test('with an API token: a ?token= link is not followed; a token pasted into the page is, until forgotten', async () => {
   const token = 'a-browser-test-token-long-enough';
   const served = await serveApp(bed.config.taskQueue, token);
   const { context, profile } = await launchChromium();
@@ -206,12 +206,39 @@ test('with an API token: the page loads without it, and sends the one given by ?
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${served.url}/`);
     await page.locator('#agents .error', { hasText: 'Bearer' }).waitFor(WAIT);
+    const keptKeys = () => page.evaluate('JSON.stringify(Object.keys(localStorage))');
+
+    // A link carrying the token: dropped from the address unused, and the page says why.
     await page.goto(`${served.url}/?token=${token}`);
-    await page.locator('#agents ul, #agents p.muted:not(:has-text("Loading"))').first().waitFor(WAIT);
-    expect(await page.locator('#agents .error').count()).toBe(0);
+    await page.locator('.link-token', { hasText: 'no longer takes tokens from links' }).waitFor(WAIT);
     expect(new URL(page.url()).search).toBe('');
+    await page.locator('#agents .error', { hasText: 'Bearer' }).waitFor(WAIT);
+    expect(await keptKeys()).toBe('[]');
+
+    // A wrong token pasted is refused by the server and not kept.
+    const box = page.locator('header .token-box');
+    await box.locator('input[name="token"]').fill('not-the-token-of-this-server');
+    await box.getByRole('button', { name: 'Use token' }).click();
+    await box.locator('.error', { hasText: 'refused this token (401)' }).waitFor(WAIT);
+    expect(await keptKeys()).toBe('[]');
+
+    // The right one is kept: the list loads, and the header says whose token acts — after a reload too.
+    await box.locator('input[name="token"]').fill(token);
+    await Promise.all([page.waitForEvent('load'), box.getByRole('button', { name: 'Use token' }).click()]);
+    for (const load of ['pasted', 'reloaded']) {
+      if (load === 'reloaded') await page.reload();
+      await page.locator('#agents ul, #agents p.muted:not(:has-text("Loading"))').first().waitFor(WAIT);
+      expect(await page.locator('#agents .error').count()).toBe(0);
+      await page.locator('header .identity .who', { hasText: 'API token of CAIRN_API_TOKEN (admin)' }).waitFor(WAIT);
+    }
     await page.goto(`${served.url}/agents/agent-none-00000000`);
     await page.locator('.agent-header .error', { hasText: 'agent-none-00000000' }).waitFor(WAIT);
+
+    // "Forget token" forgets it.
+    await Promise.all([page.waitForEvent('load'), page.getByRole('link', { name: 'Forget token' }).click()]);
+    await page.goto(`${served.url}/`);
+    await page.locator('#agents .error', { hasText: 'Bearer' }).waitFor(WAIT);
+    expect(await keptKeys()).toBe('[]');
   } finally {
     await context.close();
     await served.close();

@@ -5,10 +5,13 @@
  * and a malformed body refused as INVALID_INPUT.
  */
 import { randomBytes } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
 import { createApp } from '../../client/http/create-app';
 import type { CodecAuditRecord } from '../../client/http/routes/codec';
+import { COMPRESSED_ENCODING, MAX_INFLATED_DECODE_BYTES } from '../../config/compression-codec';
+import { sealPayload } from '../../config/payload-envelope';
 import type { EncryptionKey } from '../../config/payload-config';
 import { unusedAgents } from '../harness/config-errors';
 
@@ -102,4 +105,64 @@ test('a body that is not a payload list is INVALID_INPUT; no credentials is 401'
     body: JSON.stringify({ payloads: [] }),
   });
   expect(anonymous.status).toBe(401);
+});
+
+test('a key id outside the key-id grammar is refused without being repeated, in the answer or the audit', async () => {
+  const audits: CodecAuditRecord[] = [];
+  const server = app([{ id: 'k1', key: randomBytes(32) }], audits);
+  const crafted = 'a-'.repeat(30_000);
+  const payload = {
+    metadata: { encoding: b64('binary/encrypted'), 'encryption-key-id': b64(crafted) },
+    data: b64('x'.repeat(40)),
+  };
+  const res = await server.request('/codec/decode', post('/codec/decode', { payloads: [payload] }));
+  expect(res.status).toBe(400);
+  const text = await res.text();
+  expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
+  expect(text).not.toContain('a-a-a-');
+  expect(audits).toEqual([expect.objectContaining({ outcome: 'refused', keyIds: [] })]);
+  expect(JSON.stringify(audits).length).toBeLessThan(1_000);
+});
+
+test('the audited namespace and workflow id are cut to 1000 characters', async () => {
+  const audits: CodecAuditRecord[] = [];
+  const server = app([{ id: 'k1', key: randomBytes(32) }], audits);
+  const long = 'w'.repeat(8_000);
+  const res = await server.request(
+    '/codec/decode',
+    post('/codec/decode', { payloads: [] }, { 'x-namespace': long, 'x-workflow-id': long }),
+  );
+  expect(res.status).toBe(200);
+  expect(audits[0]?.namespace).toHaveLength(1000);
+  expect(audits[0]?.workflowId).toHaveLength(1000);
+});
+
+/** A compressed payload as the wire carries it, inflating to `bytes` zero bytes (a deflate bomb). */
+function bomb(bytes: number) {
+  const sealed = sealPayload({ metadata: { encoding: Buffer.from('binary/plain') }, data: new Uint8Array(bytes) });
+  return { metadata: { encoding: b64(COMPRESSED_ENCODING) }, data: deflateRawSync(sealed).toString('base64') };
+}
+
+test('payloads that inflate past the per-request budget together are refused: 413 DECODE_TOO_LARGE, audited', async () => {
+  const audits: CodecAuditRecord[] = [];
+  const server = app([{ id: 'k1', key: randomBytes(32) }], audits);
+  // Each under the per-payload cap, together past the request's budget; a few KiB on the wire.
+  const each = 12 * 1024 * 1024;
+  const count = Math.ceil(MAX_INFLATED_DECODE_BYTES / each) + 1;
+  const request = { payloads: Array.from({ length: count }, () => bomb(each)) };
+  expect(JSON.stringify(request).length).toBeLessThan(200 * 1024);
+  const res = await server.request('/codec/decode', post('/codec/decode', request));
+  expect(res.status).toBe(413);
+  expect(((await res.json()) as { error: { code: string } }).error.code).toBe('DECODE_TOO_LARGE');
+  expect(audits).toEqual([expect.objectContaining({ outcome: 'refused', payloads: count })]);
+  // One of those payloads alone decodes: the budget is per request, not a refusal of compression.
+  const one = await server.request('/codec/decode', post('/codec/decode', { payloads: [bomb(each)] }));
+  expect(one.status).toBe(200);
+});
+
+test('one payload that inflates past the per-payload cap is refused: 413 DECODE_TOO_LARGE', async () => {
+  const server = app([{ id: 'k1', key: randomBytes(32) }], []);
+  const res = await server.request('/codec/decode', post('/codec/decode', { payloads: [bomb(40 * 1024 * 1024)] }));
+  expect(res.status).toBe(413);
+  expect(((await res.json()) as { error: { code: string } }).error.code).toBe('DECODE_TOO_LARGE');
 });

@@ -185,3 +185,28 @@ describe('payload protection', () => {
     expect(errorLines({ CAIRN_COMPRESSION: 'maybe' })).toEqual(['CAIRN_COMPRESSION: expected on or off, got "maybe"']);
   });
 });
+
+test('CAIRN_PUBLIC_URL is an http(s) origin, kept as its origin; anything else is refused', () => {
+  expect(loadConfig({ CAIRN_PUBLIC_URL: 'https://Cairn.Example.com/' }).http.publicUrl).toBe(
+    'https://cairn.example.com',
+  );
+  expect(loadConfig({ CAIRN_PUBLIC_URL: 'https://cairn.example.com:8443' }).http.publicUrl).toBe(
+    'https://cairn.example.com:8443',
+  );
+  expect(loadConfig({}).http.publicUrl).toBeUndefined();
+  for (const bad of ['cairn.example.com', 'ftp://cairn.example.com', 'https://cairn.example.com/cairn']) {
+    expect(errorLines({ CAIRN_PUBLIC_URL: bad })).toEqual([expect.stringMatching(/^CAIRN_PUBLIC_URL: expected /)]);
+  }
+  expect(errorLines({ CAIRN_PUBLIC_URL: 'https://user:pw@cairn.example.com' })).toEqual([
+    expect.stringMatching(/^CAIRN_PUBLIC_URL: expected an origin without path, query or credentials/),
+  ]);
+});
+
+test('CAIRN_PLAINTEXT_MESSAGES is refuse (the default) or accept', () => {
+  expect(loadConfig({}).payloads.plaintextMessages).toBeUndefined();
+  expect(loadConfig({ CAIRN_PLAINTEXT_MESSAGES: 'refuse' }).payloads.plaintextMessages).toBeUndefined();
+  expect(loadConfig({ CAIRN_PLAINTEXT_MESSAGES: 'accept' }).payloads.plaintextMessages).toBe('accept');
+  expect(errorLines({ CAIRN_PLAINTEXT_MESSAGES: 'yes' })).toEqual([
+    'CAIRN_PLAINTEXT_MESSAGES: expected refuse or accept, got "yes"',
+  ]);
+});

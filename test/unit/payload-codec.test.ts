@@ -149,3 +149,13 @@ test('compression starts at the documented 256 bytes', async () => {
   expect(text(below?.metadata?.encoding)).toBe('json/plain');
   expect(text(at?.metadata?.encoding)).toBe(COMPRESSED_ENCODING);
 });
+
+test('a payload whose key id breaks the key-id grammar is refused without repeating the id', async () => {
+  const sealed = await encode(long, [keyA]);
+  const crafted = 'a-'.repeat(30_000);
+  const forged = { ...sealed, metadata: { ...sealed.metadata, [KEY_ID_METADATA]: new TextEncoder().encode(crafted) } };
+  const refusal = await decode(forged, [keyA]).catch((err: unknown) => err);
+  expect(refusal).toBeInstanceOf(PayloadCodecError);
+  expect((refusal as PayloadCodecError).message).toMatch(/key-id grammar/);
+  expect((refusal as PayloadCodecError).message).not.toContain('a-a-');
+});

@@ -1,5 +1,5 @@
 /** The one redactor: configured secrets and credential-shaped text never survive it. */
-import { configuredSecrets, createRedactor, REDACTED } from '../../config/redact-secrets';
+import { configuredSecrets, createRedactor, MAX_REDACTED_CHARS, REDACTED } from '../../config/redact-secrets';
 
 const redact = createRedactor(['my-configured-secret-value', 'short']);
 
@@ -51,4 +51,56 @@ test('the configured secrets are the LLM key, the Temporal API key and the HTTP 
     configuredSecrets({ llm: { apiKey: 'a-key' }, temporal: { apiKey: 't-key' }, http: { apiToken: 'h-token' } }),
   ).toEqual(['a-key', 't-key', 'h-token']);
   expect(configuredSecrets({ llm: {}, temporal: {} })).toEqual([]);
+});
+
+/**
+ * The least time of a few runs of `work` (the least is what the work costs; the rest is the
+ * machine's noise).
+ */
+function leastMs(work: () => void, runs = 3): number {
+  let least = Infinity;
+  for (let i = 0; i < runs; i += 1) {
+    const start = process.hrtime.bigint();
+    work();
+    least = Math.min(least, Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return least;
+}
+
+/** Text of `length` characters repeating `unit`. */
+const repeated = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+
+// Inputs that made a pattern start at every position of one run and scan to its end: a long
+// `encryption-key-id` the codec server logged, a `read_file` path a prompt-injected model named.
+test.each([
+  ['a key id of a-a-a-…', (n: number) => repeated('a-', n)],
+  ['a JWT-like run eyJ-eyJ-…', (n: number) => repeated('eyJ-', n)],
+  ['a long read_file path', (n: number) => `read_file failed: "${repeated('notes-v2-', n)}" does not exist`],
+])('redacting %s is linear in its length', (_what, text) => {
+  const small = text(1_000);
+  const large = text(30_000);
+  // The same number of characters either way: linear work gives a ratio near 1, quadratic work
+  // near 30 (the old patterns took 2.7 s on 40,000 characters). The bound leaves 6x both ways.
+  const smallMs = leastMs(() => {
+    for (let i = 0; i < 30; i += 1) redact(small);
+  });
+  const largeMs = leastMs(() => redact(large));
+  expect(largeMs / Math.max(smallMs, 0.5)).toBeLessThan(6);
+});
+
+test('no more than MAX_REDACTED_CHARS reach the patterns, and the cut is said', () => {
+  const huge = `${'a-'.repeat(250_000)}password=hunter22`;
+  const out = redact(huge);
+  expect(out.length).toBeLessThan(MAX_REDACTED_CHARS + 100);
+  expect(out.startsWith('a-a-')).toBe(true);
+  expect(out).toMatch(/\[\d+ more characters cut\]$/);
+  expect(out).not.toContain('hunter22');
+});
+
+test('a configured secret on the cut is removed whole before the cut', () => {
+  const secret = 'configured-secret-on-the-cut-0123456789';
+  const straddling = `${'x'.repeat(MAX_REDACTED_CHARS - 10)}${secret}${'y'.repeat(100)}`;
+  const out = createRedactor([secret])(straddling);
+  expect(out).not.toContain(secret.slice(0, 10));
+  expect(out).toContain(REDACTED);
 });

@@ -25,6 +25,7 @@ import {
 import { isActiveStep } from '../plan/step-transitions';
 import type { HOLD_REASONS } from '../state/agent-state-schema';
 import { isTerminalPhase, type AgentEvent, type AgentState } from './agent-state';
+import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 
 /** Why the agent is held. */
 export type HoldReason = (typeof HOLD_REASONS)[number];
@@ -58,13 +59,15 @@ export class AgentHold {
       setHandler(
         update,
         (raw) => {
-          const parsed = parseActedRequest(raw);
-          if (!parsed.ok) return; // the validator refused it already
+          const sent = received(raw);
+          const parsed = sent.refused ? undefined : parseActedRequest(sent.value);
+          if (!parsed?.ok) return; // the validator refused it already
           if (kind === 'pause') this.hold('pause', parsed.value);
           else this.release('pause', parsed.value);
         },
         {
           validator: (raw: unknown) => {
+            if (isUnencrypted(raw)) throw workflowFailure('NOT_ENCRYPTED', `${kind}: ${UNENCRYPTED_REFUSAL}`);
             const parsed = parseActedRequest(raw);
             if (!parsed.ok) throw workflowFailure('INVALID_INPUT', `${kind}: ${parsed.error}`);
           },
@@ -136,7 +139,8 @@ export class AgentHold {
   }
 
   private onSignal(kind: 'pause' | 'resume', raw: unknown): void {
-    const parsed = parseHoldRequest(raw);
+    const sent = received(raw);
+    const parsed = sent.refused ? { ok: false as const, error: UNENCRYPTED_REFUSAL } : parseHoldRequest(sent.value);
     if (!parsed.ok) {
       this.ctx.announce({ type: 'signal.rejected', message: `${kind} signal rejected: ${parsed.error}` });
       return;

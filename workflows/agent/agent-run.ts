@@ -29,6 +29,7 @@ import { BudgetMeter } from './budget-meter';
 import { Deadline } from './deadline';
 import { InteractionDesk } from './interaction-desk';
 import { StepBoard } from './step-board';
+import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 
 export class AgentRun {
   readonly state: AgentState;
@@ -123,11 +124,13 @@ export class AgentRun {
     setHandler(
       recordCancelUpdate,
       (raw) => {
-        const parsed = parseActedRequest(raw);
-        if (parsed.ok) this.state.cancelRequest = { at: workflowTime(), ...parsed.value };
+        const sent = received(raw);
+        const parsed = sent.refused ? undefined : parseActedRequest(sent.value);
+        if (parsed?.ok) this.state.cancelRequest = { at: workflowTime(), ...parsed.value };
       },
       {
         validator: (raw: unknown) => {
+          if (isUnencrypted(raw)) throw workflowFailure('NOT_ENCRYPTED', `recordCancel: ${UNENCRYPTED_REFUSAL}`);
           const parsed = parseActedRequest(raw);
           if (!parsed.ok) throw workflowFailure('INVALID_INPUT', `recordCancel: ${parsed.error}`);
           if (isTerminalPhase(this.state.phase))
@@ -136,7 +139,8 @@ export class AgentRun {
       },
     );
     setHandler(stepProgressSignal, (raw) => {
-      const parsed = parseStepProgress(raw);
+      const sent = received(raw);
+      const parsed = sent.refused ? { ok: false as const, error: UNENCRYPTED_REFUSAL } : parseStepProgress(sent.value);
       if (parsed.ok) {
         this.board.recordProgress(parsed.value);
         if (!parsed.value.cancelled) this.meter.acknowledge(parsed.value); // a cancelled step waits for nothing

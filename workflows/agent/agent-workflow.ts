@@ -34,12 +34,16 @@ import { mechanicalSummary } from './prompts';
 import { summarize } from './summary';
 import { readToolCatalogue } from './tool-catalogue';
 import { PATCHES } from '../patches';
+import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 
 /** A run's end: the agent's result, or the carry for the next run. */
 type RunEnd = AgentResult | { rollOver: AgentCarry };
 
 export async function agentWorkflow(input: AgentInput, carried?: CarriedAgent): Promise<AgentResult> {
-  const parsed = parseAgentInput(input);
+  // Started by someone without the encryption keys: refused (a run begun before refusals replays as it ran).
+  const sent = received(input);
+  if (sent.refused) throw workflowFailure('NOT_ENCRYPTED', `the agent's input: ${UNENCRYPTED_REFUSAL}`);
+  const parsed = parseAgentInput(sent.value);
   if (!parsed.ok) throw workflowFailure('INVALID_INPUT', `invalid agent input: ${parsed.errors.join('; ')}`);
   // A carry of any release, read as the current version (an unreadable one fails the task, not the agent).
   const carry = carried === undefined ? undefined : readCarry(carried);
@@ -58,7 +62,8 @@ export async function agentWorkflow(input: AgentInput, carried?: CarriedAgent): 
     if (parsed.settings.nested && patched(PATCHES.nestedBudget)) return { status: 'cancelled', usage: run.state.usage };
     throw err;
   }
-  if ('rollOver' in end) return await moveOn()(input, end.rollOver);
+  // The input as sent (a replayed run's taken out of its mark): the next run must not carry a mark.
+  if ('rollOver' in end) return await moveOn()(sent.value as AgentInput, end.rollOver);
   return end;
 }
 

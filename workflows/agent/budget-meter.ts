@@ -32,6 +32,7 @@ import type { AgentHold } from './agent-hold';
 import type { AgentEvent, AgentState } from './agent-state';
 import type { InteractionDesk } from './interaction-desk';
 import { PATCHES } from '../patches';
+import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 
 /** What the meter needs from the agent around it. */
 export interface MeterContext {
@@ -58,7 +59,8 @@ export class BudgetMeter {
     const open = this.ctx.desk.findOpen('budget');
     if (open) void this.decide(open);
     setHandler(nestedBudgetSignal, (raw) => {
-      const parsed = parseNestedBudget(raw);
+      const sent = received(raw);
+      const parsed = sent.refused ? { ok: false as const, error: UNENCRYPTED_REFUSAL } : parseNestedBudget(sent.value);
       if (parsed.ok && this.ctx.nested) return this.takeBudget(parsed.value);
       const error = parsed.ok ? 'only a nested agent takes it' : parsed.error;
       this.ctx.announce({ type: 'signal.rejected', message: `nestedBudget signal rejected: ${error}` });

@@ -23,6 +23,7 @@ import type { StepRequestRoute } from './agent-carry';
 import type { AgentSettings } from './agent-input';
 import { openInteraction, openInteractions, recordAnswer, type AgentEvent, type AgentState } from './agent-state';
 import type { StepBoard } from './step-board';
+import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 
 type ExpiryPolicy = NonNullable<AgentSettings['interactionTimeout']>['onExpiry'];
 
@@ -53,23 +54,40 @@ export class InteractionDesk {
   /** Registers the answer update and signals, and re-arms the timers of carried interactions. */
   serve(): void {
     for (const open of openInteractions(this.ctx.state)) this.arm(open);
-    setHandler(answerUpdate, (input) => this.accept(input), {
-      validator: (input: unknown) => {
-        const { check } = this.vet(input);
-        if (!check.ok) throw answerRejection(check);
+    setHandler(
+      answerUpdate,
+      (raw) => {
+        // An unencrypted answer never gets here live (the validator refused it); in replay it may.
+        const sent = received(raw);
+        if (sent.refused) throw workflowFailure('NOT_ENCRYPTED', `answer: ${UNENCRYPTED_REFUSAL}`);
+        return this.accept(sent.value as AnswerInput);
       },
-    });
+      {
+        validator: (input: unknown) => {
+          if (isUnencrypted(input)) throw workflowFailure('NOT_ENCRYPTED', `answer: ${UNENCRYPTED_REFUSAL}`);
+          const { check } = this.vet(input);
+          if (!check.ok) throw answerRejection(check);
+        },
+      },
+    );
     // Signals may come from anywhere (the Temporal UI's form, the CLI): a bad payload is
     // recorded as a rejected event and changes nothing — it never throws in the workflow.
     setHandler(answerSignal, async (raw) => {
-      const { input, check } = this.vet(untrustedActor(raw));
+      const sent = received(raw);
+      if (sent.refused) {
+        this.ctx.announce({ type: 'signal.rejected', message: `answer signal rejected: ${UNENCRYPTED_REFUSAL}` });
+        return;
+      }
+      const { input, check } = this.vet(untrustedActor(sent.value));
       if (check.ok && input) return void (await this.accept(input));
       if (check.ok) return;
       const to = input ? ` to ${input.interactionId}` : '';
       this.ctx.announce({ type: 'answer.rejected', message: `answer${to} rejected: ${check.error}` });
     });
     setHandler(stepInteractionSignal, (raw) => {
-      const parsed = parseStepInteraction(raw);
+      const sent = received(raw);
+      if (sent.refused) return this.refuseStepInteraction(UNENCRYPTED_REFUSAL);
+      const parsed = parseStepInteraction(sent.value);
       if (!parsed.ok) return this.refuseStepInteraction(parsed.error);
       const { stepId, requestId, spec } = parsed.value;
       if (!this.ctx.board.get(stepId)) return this.refuseStepInteraction(`stepId: no step "${stepId}" in the plan`);

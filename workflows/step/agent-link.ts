@@ -24,6 +24,7 @@ import {
 } from '../messages';
 import { zeroUsage } from '../usage';
 import { StepProgressReporter } from './step-progress';
+import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 
 export class AgentLink {
   private readonly answers: Record<string, StepAnswer> = {};
@@ -54,12 +55,14 @@ export class AgentLink {
   /** Registers the `stepAnswer` handler; call first thing in the step. */
   serve(): this {
     setHandler(stepAnswerSignal, (raw) => {
-      const parsed = parseStepAnswer(raw);
+      const sent = received(raw);
+      const parsed = sent.refused ? { ok: false as const, error: UNENCRYPTED_REFUSAL } : parseStepAnswer(sent.value);
       if (parsed.ok) this.answers[parsed.value.requestId] = parsed.value;
       else log.warn('stepAnswer signal rejected', { error: parsed.error });
     });
     setHandler(stepHoldSignal, (raw) => {
-      const parsed = parseStepHold(raw);
+      const sent = received(raw);
+      const parsed = sent.refused ? { ok: false as const, error: UNENCRYPTED_REFUSAL } : parseStepHold(sent.value);
       if (!parsed.ok) return log.warn('stepHold signal rejected', { error: parsed.error });
       const { held, round, left } = parsed.value;
       if (round !== undefined) this.acked = Math.max(this.acked, round);

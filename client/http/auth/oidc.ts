@@ -5,7 +5,6 @@
  * token, verified against the issuer's published keys (JWKS) with its issuer and audience.
  * Roles come from one configurable claim.
  */
-import { randomBytes } from 'node:crypto';
 import type { Context, Env, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
@@ -13,25 +12,17 @@ import * as openid from 'openid-client';
 import type { OidcSettings } from '../../../config/auth-config';
 import { isLoopbackHost } from '../../../config/auth-config';
 import { requestSecrets } from '../errors';
-import { cookieOptions, type SessionStore } from './sessions';
+import { clearedCookieOptions, cookieOptions, type SessionStore } from './sessions';
+import { publicUrlOf } from '../public-url';
 import { rolesFrom, type Principal } from './principal';
+import { LOGIN_TTL_SECONDS, LoginSealer, MAX_RETURN_TO_CHARS, type PendingLogin } from './sealed-login';
 import type { Log } from '../../redacted-log';
 
-/** The cookie tying a sign-in's return to the server-side state of its start. */
+/** The cookie carrying a sign-in's sealed state from its start to its return (sealed-login.ts). */
 const LOGIN_COOKIE = 'cairn_login';
-/** How long a sign-in may take at the provider. */
-const LOGIN_TTL_MS = 10 * 60 * 1000;
 
 /** The sign-in routes. */
 export const AUTH_PATHS = { login: '/auth/login', callback: '/auth/callback', logout: '/auth/logout' } as const;
-
-interface PendingLogin {
-  codeVerifier: string;
-  state: string;
-  nonce: string;
-  returnTo: string;
-  startedAt: number;
-}
 
 /** The principal a token's claims describe. */
 export function principalOfClaims(
@@ -55,14 +46,15 @@ function insecureAllowed(issuer: string): boolean {
   return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
-/** Where a sign-in may send the browser back to: a path of this server, nothing else. */
+/** Where a sign-in may send the browser back to: a path of this server, nothing else, and not a long one. */
 function safeReturn(value: string | undefined): string {
-  return value !== undefined && /^\/(?![/\\])[^\s]*$/.test(value) ? value : '/';
+  if (value === undefined || value.length > MAX_RETURN_TO_CHARS) return '/';
+  return /^\/(?![/\\])[^\s]*$/.test(value) ? value : '/';
 }
 
 /** One configured provider: sign-in routes, sessions and bearer JWT verification. */
 export class OidcProvider {
-  private readonly pending = new Map<string, PendingLogin>();
+  private readonly sealer = new LoginSealer();
   private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
 
   private constructor(
@@ -110,20 +102,18 @@ export class OidcProvider {
   }
 
   private async login(c: Context): Promise<Response> {
-    this.sweep();
     const codeVerifier = openid.randomPKCECodeVerifier();
     const pending: PendingLogin = {
       codeVerifier,
       state: openid.randomState(),
       nonce: openid.randomNonce(),
       returnTo: safeReturn(c.req.query('returnTo')),
-      startedAt: Date.now(),
     };
-    const id = randomBytes(24).toString('base64url');
-    this.pending.set(id, pending);
-    setCookie(c, LOGIN_COOKIE, id, cookieOptions(c, LOGIN_TTL_MS / 1000));
+    // Nothing is kept here: the sign-in's state travels sealed in its cookie.
+    setCookie(c, LOGIN_COOKIE, await this.sealer.seal(pending), cookieOptions(c, LOGIN_TTL_SECONDS));
     const url = openid.buildAuthorizationUrl(this.client, {
-      redirect_uri: new URL(AUTH_PATHS.callback, c.req.url).href,
+      // The public URL's (CAIRN_PUBLIC_URL): behind a TLS proxy the request itself says http.
+      redirect_uri: publicUrlOf(c, AUTH_PATHS.callback).href,
       scope: this.settings.scopes,
       code_challenge: await openid.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
@@ -134,17 +124,18 @@ export class OidcProvider {
   }
 
   private async callback(c: Context): Promise<Response> {
-    const id = getCookie(c, LOGIN_COOKIE);
-    const pending = id === undefined ? undefined : this.pending.get(id);
-    if (id !== undefined) this.pending.delete(id);
-    deleteCookie(c, LOGIN_COOKIE, { path: '/' });
-    if (!pending || Date.now() - pending.startedAt > LOGIN_TTL_MS) {
+    const sealed = getCookie(c, LOGIN_COOKIE);
+    const pending = sealed === undefined ? undefined : await this.sealer.open(sealed);
+    deleteCookie(c, LOGIN_COOKIE, clearedCookieOptions(c));
+    if (!pending) {
       return c.text('This sign-in expired or was not started here; start again at /auth/login.', 400);
     }
     let principal: Principal;
     let expiresAt: number | undefined;
     try {
-      const tokens = await openid.authorizationCodeGrant(this.client, new URL(c.req.url), {
+      // The URL the provider sent the browser to, whose origin and path are the redirect_uri.
+      const returned = publicUrlOf(c, `${c.req.path}${new URL(c.req.url).search}`);
+      const tokens = await openid.authorizationCodeGrant(this.client, returned, {
         pkceCodeVerifier: pending.codeVerifier,
         expectedState: pending.state,
         expectedNonce: pending.nonce,
@@ -165,10 +156,5 @@ export class OidcProvider {
     }
     this.sessions.start(c, principal, expiresAt);
     return c.redirect(pending.returnTo, 302);
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const [id, p] of this.pending) if (now - p.startedAt > LOGIN_TTL_MS) this.pending.delete(id);
   }
 }

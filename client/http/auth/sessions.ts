@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Principal } from './principal';
+import { servedOverHttps } from '../public-url';
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'cairn_session';
@@ -19,10 +20,17 @@ interface Session {
   expiresAt: number;
 }
 
-/** Cookie attributes: HttpOnly, SameSite=Lax (the sign-in returns by a cross-site redirect), Secure over https. */
+/**
+ * Cookie attributes: HttpOnly, SameSite=Lax (the sign-in returns by a cross-site redirect), and
+ * Secure when browsers reach the server over https — by CAIRN_PUBLIC_URL behind a TLS proxy.
+ */
 export function cookieOptions(c: Context, maxAgeSeconds: number) {
-  const secure = new URL(c.req.url).protocol === 'https:';
-  return { httpOnly: true, sameSite: 'Lax', secure, path: '/', maxAge: maxAgeSeconds } as const;
+  return { httpOnly: true, sameSite: 'Lax', secure: servedOverHttps(c), path: '/', maxAge: maxAgeSeconds } as const;
+}
+
+/** The attributes that clear a cookie set with cookieOptions. */
+export function clearedCookieOptions(c: Context) {
+  return { path: '/', secure: servedOverHttps(c) } as const;
 }
 
 /** The sessions of this server. */
@@ -57,7 +65,7 @@ export class SessionStore {
   end(c: Context): void {
     const id = getCookie(c, SESSION_COOKIE);
     if (id !== undefined) this.sessions.delete(id);
-    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    deleteCookie(c, SESSION_COOKIE, clearedCookieOptions(c));
   }
 
   private sweep(): void {

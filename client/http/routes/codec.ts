@@ -11,9 +11,9 @@ import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { payloadCodecs } from '../../../config/data-converter';
-import { KEY_ID_METADATA } from '../../../config/encryption-codec';
+import { KEY_ID_METADATA, KEY_ID_REFUSED } from '../../../config/encryption-codec';
 import { PayloadCodecError } from '../../../config/payload-codec-error';
-import type { PayloadSettings } from '../../../config/payload-config';
+import { isKeyId, type PayloadSettings } from '../../../config/payload-config';
 import { metadataText } from '../../../config/payload-envelope';
 import { issueLines } from '../../../workflows/issue-lines';
 import { sendError } from '../errors';
@@ -69,7 +69,23 @@ function toJson(payloads: Payload[]): JsonPayloads {
   };
 }
 
+/** The longest header value an audit line repeats: Temporal's own ids are shorter. */
+const MAX_AUDITED_HEADER_CHARS = 1000;
+
+function auditedHeader(c: Context, name: string): string {
+  return (c.req.header(name) ?? 'unknown').slice(0, MAX_AUDITED_HEADER_CHARS);
+}
+
+/** Whether the request says its body is JSON (a cross-site form can only send other types without a preflight). */
+function saysJson(c: Context): boolean {
+  const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase();
+  return type === 'application/json';
+}
+
 async function readBody(c: Context): Promise<JsonPayloads | Response> {
+  if (!saysJson(c)) {
+    return sendError(c, 'UNSUPPORTED_MEDIA_TYPE', 'expected a JSON body with "Content-Type: application/json"');
+  }
   let raw: unknown;
   try {
     raw = await c.req.json();
@@ -99,24 +115,30 @@ export function registerCodecRoutes(app: OpenAPIHono, options: CodecRouteOptions
     if (body instanceof Response) return body;
     let payloads = toPayloads(body);
     const principal = c.get('principal');
-    const keyIds = [...new Set(payloads.flatMap((p) => metadataText(p, KEY_ID_METADATA) ?? []))];
+    const named = [...new Set(payloads.flatMap((p) => metadataText(p, KEY_ID_METADATA) ?? []))];
+    // Only ids of the key-id grammar reach the audit line (a crafted one may be 60,000 characters).
+    const keyIds = named.filter(isKeyId);
     const record: CodecAuditRecord = {
       audit: 'codec.decode',
       at: new Date().toISOString(),
       principal: principal.id,
       method: principal.method,
-      namespace: c.req.header('x-namespace') ?? 'unknown',
-      workflowId: c.req.header('x-workflow-id') ?? 'unknown',
+      namespace: auditedHeader(c, 'x-namespace'),
+      workflowId: auditedHeader(c, 'x-workflow-id'),
       payloads: payloads.length,
       keyIds,
       outcome: 'decoded',
     };
+    if (keyIds.length < named.length) {
+      audit({ ...record, outcome: 'refused', error: KEY_ID_REFUSED });
+      return sendError(c, 'INVALID_INPUT', KEY_ID_REFUSED, `metadata.${KEY_ID_METADATA}`);
+    }
     try {
       for (const codec of [...codecs].reverse()) payloads = await codec.decode(payloads);
     } catch (err) {
       if (!(err instanceof PayloadCodecError)) throw err;
       audit({ ...record, outcome: 'refused', error: err.message });
-      return sendError(c, 'PAYLOAD_UNDECODABLE', err.message);
+      return sendError(c, err.code, err.message);
     }
     audit(record);
     return c.json(toJson(payloads), 200);

@@ -4,7 +4,8 @@
  * workflows' own rules as one browser module (`/web/rules.js`, bundled in memory from
  * client/web/rules.ts on first request) and the browser builds of dagre, marked and DOMPurify
  * from node_modules. No build step and no wildcard file serving: every file is an explicit
- * route. The page itself needs no token; it sends one to `/api` when the user gave it (`?token=`).
+ * route. The page itself needs no token; it sends one to `/api` when the user pasted one into its
+ * token box (never from the address: a `?token=` link's token is dropped unused).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
