@@ -46,6 +46,7 @@ import { AGENT_KIND, withWorkflowOfKind } from './workflow-kind-guard';
 import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery, unknownToRelease } from './unanswered-query';
 import { cairnDataConverter, encryptionOn } from '../config/data-converter';
 import { clientTracingInterceptors } from '../worker/telemetry/client-tracing';
+import { AGENT_WORKFLOW_TYPE } from '../workflows/agent-contract';
 
 /** One agent in a list. */
 export interface AgentSummary {
@@ -136,7 +137,7 @@ export class AgentClient {
     const slugSource = this.plainIds ? parsed.data.task : '';
     const workflowId = options.workflowId ?? agentWorkflowId(slugSource, randomUUID());
     try {
-      await this.temporal.workflow.start<typeof agentWorkflow>('agentWorkflow', {
+      await this.temporal.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
         taskQueue: this.taskQueue,
         workflowId,
         args: [input],
@@ -182,7 +183,7 @@ export class AgentClient {
   /** Agents, newest first, filtered by phase and/or whether they wait for input. */
   async list(filter: ListFilter = {}): Promise<AgentSummary[]> {
     // A run that continued as new is the same agent going on: list each agent once.
-    const clauses = [`WorkflowType = 'agentWorkflow'`, `ExecutionStatus != 'ContinuedAsNew'`];
+    const clauses = [`WorkflowType = '${AGENT_WORKFLOW_TYPE}'`, `ExecutionStatus != 'ContinuedAsNew'`];
     if (filter.phase) clauses.push(`AgentPhase = '${filter.phase}'`);
     if (filter.awaitingInput !== undefined) clauses.push(`AgentAwaitingInput = ${filter.awaitingInput}`);
     const out: AgentSummary[] = [];

@@ -8,6 +8,7 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { versionKey, type WorkerVersion } from '../config/versioning-config';
+import { AGENT_WORKFLOW_TYPE } from '../workflows/agent-contract';
 
 const VersionStatus = temporal.api.enums.v1.WorkerDeploymentVersionStatus;
 const Drainage = temporal.api.enums.v1.VersionDrainageStatus;
@@ -97,7 +98,7 @@ export async function describeDeployment(
 export async function pinnedAgents(client: Client, version: WorkerVersion): Promise<number> {
   const query =
     `TemporalWorkerDeploymentVersion = '${versionKey(version)}' AND ExecutionStatus = 'Running' ` +
-    `AND WorkflowType = 'agentWorkflow'`;
+    `AND WorkflowType = '${AGENT_WORKFLOW_TYPE}'`;
   return (await client.workflow.count(query)).count;
 }
 

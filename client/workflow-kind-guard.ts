@@ -8,9 +8,10 @@
  */
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import { ClientError } from './client-error';
+import { AGENT_WORKFLOW_TYPE } from '../workflows/agent-contract';
 
 /** The workflow types agent calls act on: top-level and nested agents alike run `agentWorkflow`. */
-export const AGENT_WORKFLOW_TYPES: readonly string[] = ['agentWorkflow'];
+export const AGENT_WORKFLOW_TYPES: readonly string[] = [AGENT_WORKFLOW_TYPE];
 
 /** Which workflows a guard admits, and what the caller calls them in its NOT_FOUND message. */
 export interface WorkflowKind {

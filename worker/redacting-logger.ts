@@ -13,13 +13,14 @@
 import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
 import type { Redactor } from '../config/redact-secrets';
 import { LLM_LATENCY_BUCKETS, METRIC_NAMES, STEP_DURATION_BUCKETS } from './telemetry/cairn-metrics';
+import { AGENT_WORKFLOW_TYPE } from '../workflows/agent-contract';
 
 /** The agent and step a workflow id belongs to (docs/contracts.md: steps are `<agent id>/step-<step id>`). */
 export function logOwner(workflowId: unknown, workflowType: unknown): { agentId?: string; stepId?: string } {
   if (typeof workflowId !== 'string') return {};
   const step = /^(.+)\/step-([^/]+)$/.exec(workflowId);
-  if (step && workflowType !== 'agentWorkflow') return { agentId: step[1], stepId: step[2] };
-  return workflowType === 'agentWorkflow' ? { agentId: workflowId } : {};
+  if (step && workflowType !== AGENT_WORKFLOW_TYPE) return { agentId: step[1], stepId: step[2] };
+  return workflowType === AGENT_WORKFLOW_TYPE ? { agentId: workflowId } : {};
 }
 
 /** A JSON-safe copy of a metadata value, every string redacted (errors keep name and message). */

@@ -6,6 +6,8 @@
  * LLM gateways that route on the headers. This file is the one place such a rename must show.
  */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createLlmActivities } from '../../activities/llm/call-llm';
 import { createOpenAiClient } from '../../activities/llm/openai-client';
@@ -201,4 +203,24 @@ describe('LLM request headers', () => {
       ['model', 'agent-contract-1a2b3c4d', 's2'],
     ]);
   });
+});
+
+test('the workflow type names are spelled once: code outside workflows/agent-contract.ts imports them', () => {
+  const root = join(__dirname, '..', '..');
+  const sources = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return sources(path);
+      return /\.(ts|js)$/.test(entry.name) ? [path] : [];
+    });
+  const spelled = ['activities', 'client', 'config', 'scripts', 'worker', 'workflows']
+    .flatMap(sources)
+    .filter((path) => path !== join('workflows', 'agent-contract.ts'))
+    .filter((path) => {
+      const code = readFileSync(join(root, path), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
+      return /['"`](agentWorkflow|stepWorkflow)['"`]/.test(code);
+    });
+  expect(spelled).toEqual([]);
 });

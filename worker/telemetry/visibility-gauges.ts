@@ -14,6 +14,7 @@ import { TERMINAL_PHASES, AGENT_PHASES } from '../../workflows/state/agent-phase
 import { interactionSpecSchema } from '../../workflows/interactions/interaction-schema';
 import { stateQuery } from '../../workflows/messages';
 import type { CairnMetrics } from './cairn-metrics';
+import { AGENT_WORKFLOW_TYPE } from '../../workflows/agent-contract';
 
 /** The most waiting agents one poll reads the state of. */
 export const WAITING_AGENTS_READ = 200;
@@ -49,7 +50,7 @@ export async function readLevels({
   taskQueue,
   metrics,
 }: Pick<VisibilityGaugesOptions, 'client' | 'taskQueue' | 'metrics'>): Promise<void> {
-  const running = `WorkflowType = 'agentWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = ${literal(taskQueue)}`;
+  const running = `WorkflowType = '${AGENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND TaskQueue = ${literal(taskQueue)}`;
   const counts = await Promise.all(
     LIVE_PHASES.map(async (phase) => {
       const { count } = await client.workflow.count(`${running} AND AgentPhase = ${literal(phase)}`);

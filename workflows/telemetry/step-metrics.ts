@@ -18,11 +18,10 @@ import {
   type WorkflowInterceptors,
 } from '@temporalio/workflow';
 import { workflowTime } from '../workflow-time';
+import { STEP_WORKFLOW_TYPE } from '../agent-contract';
 
 /** The histogram's name (worker/telemetry/cairn-metrics.ts lists every metric). */
 export const STEP_DURATION_METRIC = 'cairn_step_duration_seconds';
-
-const STEP_WORKFLOW_TYPE = 'stepWorkflow';
 
 /** How a step run ended: its outcome's status, or how it was thrown out. */
 function statusOf(result: unknown): string {

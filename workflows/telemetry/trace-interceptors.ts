@@ -50,14 +50,13 @@ import {
 } from '@temporalio/workflow';
 import { ownerAttributes, type SpanOwner } from './span-attributes';
 import { PATCHES } from '../patches';
+import { STEP_WORKFLOW_TYPE } from '../agent-contract';
 
 /**
  * The header Temporal's OpenTelemetry interceptors carry a span context in (`TRACE_HEADER` of
  * @temporalio/interceptors-opentelemetry; a unit test holds the two equal).
  */
 export const TRACE_HEADER = '_tracer-data';
-
-const STEP_WORKFLOW_TYPE = 'stepWorkflow';
 
 /** OpenTelemetry's API and Temporal's workflow interceptors, evaluated on first use (see above). */
 function loadOtel(): { api: typeof OtelApi; interceptors: typeof OtelWorkflow } {
