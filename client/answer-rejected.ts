@@ -5,6 +5,7 @@
  */
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
 import { rejectionDetail } from '../workflows/failures';
+import { isAnswerRejectionCode } from '../workflows/interactions/answer-rejection';
 import { ClientError } from './client-error';
 
 /**
@@ -17,7 +18,6 @@ export function answerRejected(err: unknown): ClientError | undefined {
   const detail = rejectionDetail(failure);
   if (detail) return new ClientError(detail.code, failure.message, detail.field);
   // A coded failure from the update handler itself (the answer raced another): no field to name.
-  if (failure.type === 'NOT_OPEN' || failure.type === 'INVALID_ANSWER' || failure.type === 'SAME_APPROVER')
-    return new ClientError(failure.type, failure.message);
+  if (isAnswerRejectionCode(failure.type)) return new ClientError(failure.type, failure.message);
   return undefined;
 }

@@ -8,7 +8,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from './error-codes';
-import type { AnswerRejection } from './interactions/answer-rejection';
+import { ANSWER_REJECTION_CODES, type AnswerRejection } from './interactions/answer-rejection';
 
 /**
  * A non-retryable failure with a code from the list.
@@ -34,7 +34,7 @@ export function answerRejection(rejection: AnswerRejection): ApplicationFailure 
 }
 
 const rejectionDetailSchema = z.object({
-  code: z.enum(ERROR_CODES).extract(['NOT_OPEN', 'INVALID_ANSWER', 'SAME_APPROVER', 'ROLE_REQUIRED']),
+  code: z.enum(ANSWER_REJECTION_CODES),
   field: z.string(),
 });
 
