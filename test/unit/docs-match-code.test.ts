@@ -4,7 +4,7 @@
  * table of docs/architecture.md are read back and compared with the definitions the code uses,
  * so a change to one that forgets the other fails here.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { createApp } from '../../client/http/create-app';
@@ -122,4 +122,26 @@ test('architecture: the step transition table is STEP_TRANSITIONS', () => {
   const rows = tableRows(section(architecture, 'Step statuses'));
   const documented = Object.fromEntries(rows.map(([from, to]) => [firstName(from), codeNames(to ?? '')]));
   expect(documented).toEqual(STEP_TRANSITIONS);
+});
+
+describe('the folder table of docs/architecture.md', () => {
+  // The folder each row of the table links in its first cell.
+  const folders = section(architecture, 'Folders')
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/\]\(\.\.\/([\w/-]+?)\/?\)/g)].map((m) => m[1] ?? ''));
+  const ignored = new Set(['node_modules', 'dist', 'coverage']);
+  const onDisk = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !ignored.has(e.name))
+      .map((e) => (dir ? `${dir}/${e.name}` : e.name));
+
+  test('names every top-level folder and every folder of workflows/', () => {
+    const missing = [...onDisk(''), ...onDisk('workflows')].filter((f) => !folders.includes(f));
+    expect(missing).toEqual([]);
+  });
+
+  test('names no folder that does not exist', () => {
+    expect(folders.filter((f) => !existsSync(join(ROOT, f)))).toEqual([]);
+  });
 });
