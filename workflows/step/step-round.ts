@@ -16,7 +16,8 @@ import type { ToolCallRecord, ToolInfo } from '../tools/tool-types';
 import { addUsage, zeroUsage } from '../usage';
 import { cleanCall } from './clean-call';
 import { type LoopGuards } from './loop-guards';
-import { runToolCall, type CallResult, type StepToolsContext } from './step-tools';
+import type { CallResult, StepToolsContext } from './step-tool-types';
+import { runToolCall } from './step-tools';
 import { PATCHES } from '../patches';
 
 /** What a step's model hears when its text reply was cut at its token limit. */

@@ -1,0 +1,95 @@
+/**
+ * Whether a step may run a catalogue tool call: the worker's approval policy (the
+ * `decideToolCall` activity, where the catalogue says a policy decides), a CAIRN_AUTO_APPROVE
+ * rule, or a person's `tool.approval` through the agent — asked once per digest in a step (the
+ * loop guards remember a decision). Deciding only: running the call is step-tools.ts's.
+ */
+import { patched } from '@temporalio/workflow';
+import { decideToolCall } from '../activity-proxies';
+import type { LlmToolCall } from '../llm-types';
+import { PATCHES } from '../patches';
+import { approvalDigest } from '../tools/approval-digest';
+import type { CallEffect } from '../tools/call-effect';
+import { AUTO_APPROVE_RULE, type PolicyDecision } from '../tools/policy-decision';
+import type { ToolInfo } from '../tools/tool-types';
+import type { StepToolsContext, ToolOutcome } from './step-tool-types';
+
+/** The call may run (with the policy decision to record, if one decided), or it may not (its outcome). */
+export type Approval = { run: true; policy?: PolicyDecision } | { run: false; outcome: ToolOutcome };
+
+/** Decides whether `call` of `tool` (arguments `args`, effect `effect`) may run. */
+export async function approveCall(
+  ctx: StepToolsContext,
+  tool: ToolInfo,
+  call: LlmToolCall,
+  args: unknown,
+  effect: CallEffect,
+): Promise<Approval> {
+  // The worker's approval policy decides the call (an activity: Cedar is no workflow code).
+  // Catalogues made without a policy never get here, so their histories replay unchanged.
+  const policy =
+    tool.policy && patched(PATCHES.approvalPolicy)
+      ? await decide(ctx, tool, effect.effect, args)
+      : autoApproval(tool, effect.effect);
+  if (policy?.decision === 'deny') {
+    const output = `the approval policy (rule "${policy.rule}") denies this call. Find another way or finish without it.`;
+    return { run: false, outcome: { ok: false, output, policy } };
+  }
+  if (!(policy ? policy.decision === 'ask' : effect.needsApproval)) return { run: true, ...(policy ? { policy } : {}) };
+  const asked = await askPerson(ctx, tool, call, args, policy);
+  return asked ?? { run: true, ...(policy ? { policy } : {}) };
+}
+
+/** A person's decision on this call: undefined when approved, else the call's refused outcome. */
+async function askPerson(
+  ctx: StepToolsContext,
+  tool: ToolInfo,
+  call: LlmToolCall,
+  args: unknown,
+  policy: PolicyDecision | undefined,
+): Promise<Approval | undefined> {
+  const digest = approvalDigest(tool.name, args);
+  const decided = ctx.guards?.approvalOf(digest);
+  if (decided !== undefined && patched(PATCHES.stepLoopGuards)) {
+    // A person's decision on these exact arguments stands for the rest of the step.
+    ctx.guards?.note(
+      `${tool.name} ${digest}: ${decided === 'approve' ? 'approved' : 'rejected'} before in this step, not asked again`,
+    );
+    if (decided === 'approve') return undefined;
+    const output = 'a person already rejected this exact call in this step. Find another way or finish without it.';
+    return { run: false, outcome: { ok: false, output, ...(policy ? { policy } : {}) } };
+  }
+  const answer = await ctx.askAgent<'tool.approval'>(call.id, {
+    kind: 'tool.approval',
+    prompt: `Allow ${tool.name}?`,
+    tool: tool.name,
+    arguments: args,
+    digest,
+    ...(policy ? { rule: policy.rule } : {}),
+    ...(policy?.role ? { role: policy.role } : {}),
+    ...(policy?.approvers ? { approvers: policy.approvers } : {}),
+  });
+  ctx.guards?.rememberApproval(digest, answer.decision === 'approve' ? 'approve' : 'reject');
+  if (answer.decision === 'approve') return undefined;
+  const reason = answer.reason ? `: ${answer.reason}` : '';
+  const output = `the user rejected this call${reason}. Find another way or finish without it.`;
+  return { run: false, outcome: { ok: false, output, ...(policy ? { policy } : {}), rejected: true } };
+}
+
+/** Asks the worker's approval policy about one call. */
+function decide(
+  ctx: StepToolsContext,
+  tool: ToolInfo,
+  effect: 'read' | 'write',
+  args: unknown,
+): Promise<PolicyDecision> {
+  const { step, principal } = ctx.input;
+  return decideToolCall.executeWithOptions({ summary: `${step.id} · policy · ${tool.name}` }, [
+    { tool: tool.name, effect, arguments: args, ...(principal ? { principal } : {}) },
+  ]);
+}
+
+/** A write CAIRN_AUTO_APPROVE lets run unasked (no policy file), recorded as that rule's decision. */
+function autoApproval(tool: ToolInfo, effect: 'read' | 'write'): PolicyDecision | undefined {
+  return tool.autoApproved && effect === 'write' ? { decision: 'allow', rule: AUTO_APPROVE_RULE } : undefined;
+}

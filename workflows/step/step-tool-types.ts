@@ -1,0 +1,42 @@
+/**
+ * What a step's tool calls share: the context they run in and what a call gives back
+ * (step-tools.ts runs calls; call-approval.ts and nested-calls.ts decide and run parts of them).
+ */
+import type { AnswerOf, SpecOf } from '../interactions/answer-types';
+import type { InteractionKind } from '../interactions/interaction-types';
+import type { TokenUsage } from '../llm-types';
+import type { PolicyDecision } from '../tools/policy-decision';
+import type { ToolCallRecord } from '../tools/tool-types';
+import type { AgentLink } from './agent-link';
+import type { LoopGuards } from './loop-guards';
+import type { StepInput } from './step-types';
+
+/** What one tool call gave back: the tool message, a record, and the result if it finished. */
+export interface CallResult {
+  content: string;
+  record?: ToolCallRecord;
+  finished?: string;
+  /** The call failed in a way that counts against the step's tool error budget (a person's rejection does not). */
+  failed?: boolean;
+}
+
+export interface StepToolsContext {
+  input: StepInput;
+  /** Opens an interaction at the agent and waits for the answer. */
+  askAgent<K extends InteractionKind>(requestId: string, spec: SpecOf<K>): Promise<AnswerOf<K>>;
+  /** Adds token usage of sub-calls (model, sub_agent) to the step. */
+  addUsage(usage: TokenUsage): void;
+  /** The line to the agent: whether it holds the step, and the nested agents to pass a hold to. */
+  link: Pick<AgentLink, 'mustWait' | 'whenFree' | 'subAgents' | 'passHold' | 'budgetLeft'>;
+  /** The step's loop guards: approvals already decided in this step are not asked again. */
+  guards?: LoopGuards;
+}
+
+/** What a catalogue tool call gave back, and the policy decision that let it run or refused it. */
+export interface ToolOutcome {
+  ok: boolean;
+  output: string;
+  policy?: PolicyDecision;
+  /** Refused by a person (or the spent budget): not held against the step's tool error budget. */
+  rejected?: boolean;
+}
