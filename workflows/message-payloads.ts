@@ -126,7 +126,7 @@ export function parseStepInteraction(value: unknown): Parsed<StepInteractionRequ
 function parseStepSpec(spec: { kind: string } & Record<string, unknown>): Parsed<InteractionSpec> {
   const module = findModule(spec.kind);
   if (module?.askUser !== undefined) {
-    const request = parseAskRequest({ ...spec, kind: module.askUser }, 'spec', 'spec');
+    const request = parseAskRequest({ ...spec, kind: module.askUser.kind }, 'spec', 'spec');
     if (!request.ok) return { ok: false, error: request.errors.join('; ') };
     return { ok: true, value: toInteractionSpec(request.request) };
   }

@@ -15,6 +15,7 @@ import {
   interactionSpecSchema,
 } from '../../workflows/interactions/kinds/registry';
 import { interactionSchema } from '../../workflows/interactions/interaction-schema';
+import { ASK_KINDS } from '../../workflows/interactions/ask-request-schema';
 
 const objectKeys = (schema: z.ZodType): string[] =>
   'shape' in schema && typeof schema.shape === 'object' && schema.shape !== null ? Object.keys(schema.shape) : [];
@@ -43,4 +44,9 @@ test('every derived table has each kind once, in the registry order', () => {
   expect(Object.keys(KIND_KEYS)).toEqual(kinds);
   expect(interactionSpecSchema.options.map((o) => o.shape.kind.value)).toEqual(kinds);
   expect(interactionSchema.options.map((o) => o.shape.kind.value)).toEqual(kinds);
+});
+
+test('each ask_user kind opens exactly one question kind', () => {
+  const opened = KIND_MODULES.flatMap((module) => (module.askUser ? [module.askUser.kind] : []));
+  expect([...opened].sort()).toEqual([...ASK_KINDS].sort());
 });

@@ -38,3 +38,6 @@ export type AskRequest = z.infer<typeof askRequestSchema>;
 
 /** The `kind` of an `ask_user` call. */
 export type AskKind = (typeof ASK_KINDS)[number];
+
+/** An `ask_user` request of kind `K`. */
+export type AskRequestOf<K extends AskKind> = Extract<AskRequest, { kind: K }>;

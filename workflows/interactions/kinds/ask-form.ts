@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { formFieldSchema } from '../ask-request-schema';
 import { validateFormValues } from '../validate-form';
 import { NO_ANSWER, STEERING_ROLES, accept, expected, invalid } from './answer-rules';
+import type { AskRequestOf } from '../ask-request-schema';
 import { defineKind } from './kind-module';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -23,7 +24,14 @@ export const askForm = defineKind({
     key: 'values',
   },
   answerRoles: { family: 'ask', roles: z.enum(STEERING_ROLES) },
-  askUser: 'form',
+  askUser: {
+    kind: 'form',
+    toSpec: (request: AskRequestOf<'form'>) => ({
+      kind: 'ask.form' as const,
+      prompt: request.prompt,
+      fields: request.fields.map((field) => ({ ...field })),
+    }),
+  },
   expire: (spec, policy) => {
     if (policy !== 'default') return NO_ANSWER;
     const defaults = spec.fields.flatMap((f) => (f.default === undefined ? [] : [[f.key, f.default] as const]));

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MAX_TEXT, NO_ANSWER, STEERING_ROLES, accept, expected } from './answer-rules';
+import type { AskRequestOf } from '../ask-request-schema';
 import { defineKind } from './kind-module';
 
 export const askQuery = defineKind({
@@ -22,7 +23,10 @@ export const askQuery = defineKind({
     key: 'text',
   },
   answerRoles: { family: 'ask', roles: z.enum(STEERING_ROLES) },
-  askUser: 'query',
+  askUser: {
+    kind: 'query',
+    toSpec: (request: AskRequestOf<'query'>) => ({ kind: 'ask.query' as const, prompt: request.prompt }),
+  },
   expire: () => NO_ANSWER,
   check: (_spec, { text }) => accept({ text }),
 });

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { firstDuplicate } from '../validate-form';
 import { NO_ANSWER, STEERING_ROLES, accept, expected, invalid, quote } from './answer-rules';
+import type { AskRequestOf } from '../ask-request-schema';
 import { defineKind } from './kind-module';
 
 export const askSelect = defineKind({
@@ -23,7 +24,15 @@ export const askSelect = defineKind({
     key: 'values',
   },
   answerRoles: { family: 'ask', roles: z.enum(STEERING_ROLES) },
-  askUser: 'select',
+  askUser: {
+    kind: 'select',
+    toSpec: (request: AskRequestOf<'select'>) => ({
+      kind: 'ask.select' as const,
+      prompt: request.prompt,
+      options: [...request.options],
+      multiple: request.multiple,
+    }),
+  },
   expire: () => NO_ANSWER,
   check: (spec, { values }) => {
     const stray = values.find((value) => !spec.options.includes(value));

@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import type { PlanCheck } from '../../plan/plan-types';
 import type { AnswerRejection } from '../answer-rejection';
-import type { AskKind } from '../ask-request-schema';
+import type { AskKind, AskRequest } from '../ask-request-schema';
 
 /** The expiry policies that give an unanswered interaction an answer (`fail` and `cancel` give none). */
 export type AnsweringPolicy = 'reject' | 'default';
@@ -61,8 +61,15 @@ export interface KindModule<
   };
   /** Who may answer: the agent input's `answerRoles` key for the kind and the roles it may name. */
   readonly answerRoles: { readonly family: F; readonly roles: R };
-  /** For a question an `ask_user` call opens: that call's `kind` (a step may open it too, under the same rules). */
-  readonly askUser?: AskKind;
+  /**
+   * For a question an `ask_user` call opens: that call's `kind`, and the question a valid call
+   * asks. A step may open it too, held to the same rules.
+   */
+  readonly askUser?: {
+    readonly kind: AskKind;
+    /** The question of a valid request of that `kind` (the registry passes no other). */
+    toSpec(request: AskRequest): z.output<S>;
+  };
   /** For another kind a step may open: what the step's question must be. */
   readonly fromStep?: z.ZodType<z.output<S>>;
   /** The answer recorded when the interaction expires under `reject` or `default`. */

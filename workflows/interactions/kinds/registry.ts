@@ -12,6 +12,7 @@ import { askQuery } from './ask-query';
 import { askSelect } from './ask-select';
 import { budget } from './budget';
 import { deadline } from './deadline';
+import type { AskKind, AskRequest } from '../ask-request-schema';
 import type { KindModule } from './kind-module';
 import { planCheck } from './plan-check';
 import { stepFailure } from './step-failure';
@@ -116,6 +117,21 @@ export const ROLE_FAMILIES = byKind<{ [M in AnyModule as M['kind']]: M['answerRo
 export const STEP_KINDS: readonly KindName[] = KIND_MODULES.filter(
   (module: KindModule) => module.askUser !== undefined || module.fromStep !== undefined,
 ).map((module) => module.kind);
+
+/** The question kind each `ask_user` kind opens. */
+const MODULE_BY_ASK_KIND: Partial<Record<AskKind, KindModule>> = Object.fromEntries(
+  KIND_MODULES.flatMap((module: KindModule) => (module.askUser ? [[module.askUser.kind, module]] : [])),
+);
+
+/**
+ * The question a valid `ask_user` request asks, by the module of the question kind it opens
+ * (`ask.query`, `ask.select`, `ask.form`).
+ */
+export function askedSpec(request: AskRequest): z.output<KindModule['spec']> {
+  const asker = MODULE_BY_ASK_KIND[request.kind]?.askUser;
+  if (asker === undefined) throw new Error(`unreachable: no interaction kind opens an ask_user ${request.kind}`);
+  return asker.toSpec(request);
+}
 
 const MODULE_BY_KIND = byKind<Record<KindName, KindModule>>((m) => m);
 
