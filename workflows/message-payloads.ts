@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { actorSchema, answerInputSchema } from './interactions/answer-input-schema';
 import { parseAskRequest } from './interactions/ask-schema';
 import { toInteractionSpec } from './interactions/ask-user-tool';
+import { STEP_KINDS, findModule } from './interactions/kinds/registry';
 import type { BudgetLeft } from './budget-left';
 import type { AnswerRejection } from './interactions/answer-rejection';
 import type { Answer, AnswerInput, InteractionSpec } from './interactions/interaction-types';
@@ -102,31 +103,11 @@ export const parseStepHold = (value: unknown): Parsed<StepHold> =>
 /** The internal `nestedBudget` signal's payload (step → nested agent). */
 export const parseNestedBudget = (value: unknown): Parsed<BudgetLeft> => parseWith(budgetLeftSchema, value);
 
-const approvalSpecSchema = z.object({
-  kind: z.literal('tool.approval'),
-  prompt: z.string().min(1, 'must not be empty'),
-  tool: z.string().min(1, 'must not be empty'),
-  arguments: z.unknown(),
-  digest: z.string().min(1, 'must not be empty'),
-  why: z.string().optional(),
-  /** The approval policy's rule, the role it names and how many people must approve. */
-  rule: z.string().optional(),
-  role: z.string().optional(),
-  approvers: z.number().int().min(1).max(5).optional(),
-});
-
 const stepInteractionEnvelope = z.object({
   stepId: id,
   requestId: id,
   spec: z.looseObject({ kind: z.string() }),
 });
-
-/** The `ask_user` kind behind each question interaction a step may open. */
-const ASK_KINDS: Record<string, 'query' | 'select' | 'form'> = {
-  'ask.query': 'query',
-  'ask.select': 'select',
-  'ask.form': 'form',
-};
 
 /**
  * The internal `stepInteraction` signal's payload (step → agent). A step may open questions —
@@ -141,17 +122,17 @@ export function parseStepInteraction(value: unknown): Parsed<StepInteractionRequ
   return parsedSpec.ok ? { ok: true, value: { stepId, requestId, spec: parsedSpec.value } } : parsedSpec;
 }
 
+/** A step's question, by the rules of its kind's module: `ask_user`'s for a question, else its step schema. */
 function parseStepSpec(spec: { kind: string } & Record<string, unknown>): Parsed<InteractionSpec> {
-  if (spec.kind === 'tool.approval') {
-    const approval = approvalSpecSchema.safeParse(spec);
-    if (approval.success) return { ok: true, value: approval.data };
-    return { ok: false, error: issueLines(approval.error, 'spec', 'spec').join('; ') };
+  const module = findModule(spec.kind);
+  if (module?.askUser !== undefined) {
+    const request = parseAskRequest({ ...spec, kind: module.askUser.kind }, 'spec', 'spec');
+    if (!request.ok) return { ok: false, error: request.errors.join('; ') };
+    return { ok: true, value: toInteractionSpec(request.request) };
   }
-  const askKind = ASK_KINDS[spec.kind];
-  if (askKind === undefined) {
-    return { ok: false, error: `spec.kind: must be one of ${[...Object.keys(ASK_KINDS), 'tool.approval'].join(', ')}` };
-  }
-  const request = parseAskRequest({ ...spec, kind: askKind }, 'spec', 'spec');
-  if (!request.ok) return { ok: false, error: request.errors.join('; ') };
-  return { ok: true, value: toInteractionSpec(request.request) };
+  if (module?.fromStep === undefined) return { ok: false, error: `spec.kind: must be one of ${STEP_KINDS.join(', ')}` };
+  const parsed = module.fromStep.safeParse(spec);
+  // The schema of this very kind passed it: a question of that kind.
+  if (parsed.success) return { ok: true, value: parsed.data as InteractionSpec };
+  return { ok: false, error: issueLines(parsed.error, 'spec', 'spec').join('; ') };
 }

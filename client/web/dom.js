@@ -1,6 +1,6 @@
 /**
  * Tiny DOM helpers for the Cairn page: `h()` builds elements (text is always set as text,
- * never parsed as HTML), plus the Temporal UI link builder.
+ * never parsed as HTML), `button()`, plus the Temporal UI link builder.
  */
 
 /**
@@ -25,6 +25,14 @@ export function h(tag, attrs = {}, children = []) {
   }
   return el;
 }
+
+/**
+ * A button that runs `onclick`.
+ * @param {string} label
+ * @param {() => void} onclick
+ * @param {string} [cls]
+ */
+export const button = (label, onclick, cls = '') => h('button', { type: 'button', class: cls, text: label, onclick });
 
 /** The Temporal UI base URL, from the page's meta tag. */
 export function temporalUiBase() {

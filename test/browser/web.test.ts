@@ -356,3 +356,38 @@ test('the list names the build each agent runs on (its Worker Deployment version
   );
   await started.terminate('test over');
 });
+
+test('an interaction of a kind the page has no control for says so and sends an answer written as JSON', async () => {
+  const served = await serveApp(bed.config.taskQueue);
+  const { context, profile } = await launchChromium();
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${served.url}/`);
+    // The page's own module, as the agent view uses it, given a kind no module of the agent has
+    // (a worker newer than the page) and one it knows. (Page code as text: the tests' types have no DOM.)
+    await page.evaluate(`(async () => {
+      const { interactionControl } = await import('/web/forms.js');
+      window.sent = [];
+      const send = async (answer) => void window.sent.push(answer);
+      document.body.append(
+        interactionControl({ id: 'i8', kind: 'survey.rating', prompt: 'How was it?' }, send),
+        interactionControl({ id: 'i9', kind: 'step.failure', prompt: 'Step s1 failed', error: 'boom' }, send),
+      );
+    })()`);
+    const unknown = control(page, 'survey.rating');
+    expect(await unknown.locator('.unknown-kind').textContent()).toContain('no control for survey.rating');
+    expect(await control(page, 'step.failure').locator('.unknown-kind').count()).toBe(0);
+    const json = unknown.getByLabel('answer JSON');
+    await json.fill('{ "stars": ');
+    await unknown.getByRole('button', { name: 'Send' }).click();
+    await unknown.locator('.error', { hasText: 'Not valid JSON' }).waitFor(WAIT);
+    await json.fill('{ "stars": 4 }');
+    await unknown.getByRole('button', { name: 'Send' }).click();
+    await unknown.getByText('Answer sent.').waitFor(WAIT);
+    expect(await page.evaluate('window.sent')).toEqual([{ stars: 4 }]);
+  } finally {
+    await context.close();
+    await served.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});

@@ -132,6 +132,16 @@ describe('parseStepInteraction', () => {
   ])('refuses %s', (_what, spec, error) => {
     expect(parseStepInteraction({ ...envelope, spec })).toMatchObject({ ok: false, error });
   });
+
+  it.each(['constructor', 'toString', '__proto__'])(
+    'refuses the kind %s, a name objects inherit, as no kind',
+    (kind) => {
+      expect(parseStepInteraction({ ...envelope, spec: { kind, prompt: 'Why?' } })).toEqual({
+        ok: false,
+        error: 'spec.kind: must be one of ask.query, ask.select, ask.form, tool.approval',
+      });
+    },
+  );
 });
 
 describe('parseStepAnswer', () => {

@@ -6,39 +6,21 @@
  * an approval policy's `@role` may name a stricter role for one approval. `admin` answers
  * anything. Pure: the workflow (authoritative), the HTTP schemas and the tests share it.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Interaction, InteractionKind } from './interaction-types';
+import { ROLE_FAMILIES, type answerRolesSchema } from './kinds/registry';
+
+export { answerRolesSchema } from './kinds/registry';
 
 /** The role an answer needs when nothing names one: the answers route's historic `approver`. */
 export const DEFAULT_ANSWER_ROLE = 'approver';
 
-const steering = z.enum(['operator', 'approver', 'admin']);
-const sideEffects = z.enum(['approver', 'admin']);
-
-/** The agent input's `answerRoles`: a role per family of interactions (all optional). */
-export const answerRolesSchema = z
-  .object({
-    /** The clarifying questions (`ask.query`, `ask.select`, `ask.form`). */
-    ask: steering,
-    'plan.check': steering,
-    'step.failure': steering,
-    budget: steering,
-    deadline: steering,
-    /** Tool approvals without a policy `@role`; never below `approver`. */
-    'tool.approval': sideEffects,
-  })
-  .partial()
-  .strict();
-
+/** The agent input's `answerRoles`: a role per family of interactions (kinds/registry.ts). */
 export type AnswerRoles = z.infer<typeof answerRolesSchema>;
-
-/** The `answerRoles` key of an interaction kind. */
-const familyOf = (kind: InteractionKind): keyof AnswerRoles =>
-  (kind.startsWith('ask.') ? 'ask' : kind) as keyof AnswerRoles;
 
 /** The role an interaction of `kind` opens with, when the agent's `answerRoles` name one. */
 export function roleFor(kind: InteractionKind, roles: AnswerRoles | undefined): string | undefined {
-  return roles?.[familyOf(kind)];
+  return roles?.[ROLE_FAMILIES[kind]];
 }
 
 /** Who answers: Cairn's vouched-for roles, or none for an answer sent straight to Temporal. */

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { answerSchemas } from './interaction-schema';
 import type { Interaction, InteractionKind, InteractionSpec } from './interaction-types';
 
-/** The answer of each interaction kind, from its schema (`answerSchemas` in interaction-schema.ts). */
+/** The answer of each interaction kind, from its schema (its module in kinds/, `answerSchemas`). */
 export type AnswerByKind = { [K in InteractionKind]: z.infer<(typeof answerSchemas)[K]> };
 
 /** The answer of kind `K`. */

@@ -6,7 +6,7 @@
  * workflow sandbox.
  */
 import { z } from 'zod';
-import type { AskRequest, FormField } from './interaction-types';
+import { ASK_KINDS, type AskRequest, type FormField } from './ask-request-schema';
 import { FORM_FIELD_TYPES } from './form-field-types';
 import { checkFieldValue, firstDuplicate } from './validate-form';
 import { issueLines } from '../issue-lines';
@@ -15,7 +15,6 @@ const MAX_PROMPT = 2000;
 const MAX_OPTIONS = 20;
 const MAX_FIELDS = 20;
 const KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const ASK_KINDS = ['query', 'select', 'form'] as const;
 
 /** zod error options: `required` when the value is absent, else `must be <what>`. */
 const expected = (what: string) => ({

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { askArgsSchema } from './ask-schema';
 import type { AskRequest, InteractionSpec } from './interaction-types';
+import { askedSpec } from './kinds/registry';
 
 /** A function tool as offered to an OpenAI-compatible model. */
 export interface AskUserTool {
@@ -35,12 +36,6 @@ export const askUserTool = (): AskUserTool => ({
 
 /** Maps a valid `ask_user` request to the interaction it opens (`ask.query` / `ask.select` / `ask.form`). */
 export function toInteractionSpec(request: AskRequest): InteractionSpec {
-  switch (request.kind) {
-    case 'query':
-      return { kind: 'ask.query', prompt: request.prompt };
-    case 'select':
-      return { kind: 'ask.select', prompt: request.prompt, options: [...request.options], multiple: request.multiple };
-    case 'form':
-      return { kind: 'ask.form', prompt: request.prompt, fields: request.fields.map((field) => ({ ...field })) };
-  }
+  // The module of the question kind this request opens built it: a question of that kind.
+  return askedSpec(request) as InteractionSpec;
 }

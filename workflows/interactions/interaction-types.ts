@@ -1,25 +1,15 @@
 /**
  * Interactions — questions to a human — and their answers, as plain JSON types derived from
- * their zod schemas (interaction-schema.ts), so the types and the checked shape cannot drift.
- * Several may be open at once; answered ones stay as an audit record.
+ * their zod schemas (interaction-schema.ts, the kinds' modules), so the types and the checked
+ * shape cannot drift. Several may be open at once; answered ones stay as an audit record.
  */
 import type { z } from 'zod';
 import type { answerInputSchema } from './answer-input-schema';
-import type {
-  answerSchema,
-  approvalRequestSchema,
-  askRequestSchema,
-  formFieldSchema,
-  interactionSchema,
-  interactionSpecSchema,
-} from './interaction-schema';
+import type { answerSchema, interactionSchema, interactionSpecSchema } from './interaction-schema';
+import type { approvalRequestSchema } from './kinds/tool-approval';
 import type { AnswerRejection } from './answer-rejection';
 
-/** A typed form field written by the LLM (`ask.form`). */
-export type FormField = z.infer<typeof formFieldSchema>;
-
-/** The `ask_user` tool's arguments, after validation. */
-export type AskRequest = z.infer<typeof askRequestSchema>;
+export type { AskRequest, FormField } from './ask-request-schema';
 
 /** What a `tool.approval` shows. */
 export type ApprovalRequest = z.infer<typeof approvalRequestSchema>;
@@ -29,7 +19,7 @@ export type InteractionSpec = z.infer<typeof interactionSpecSchema>;
 
 export type InteractionKind = InteractionSpec['kind'];
 
-/** Answers, one shape per interaction kind (`answerSchemas` in interaction-schema.ts). */
+/** Answers, one shape per interaction kind (each kind's module in kinds/). */
 export type Answer = z.infer<typeof answerSchema>;
 
 /** An interaction as kept in agent state. */

@@ -4,7 +4,7 @@
  * schema, which holds an LLM-written `default` to the very same rules. Pure functions: this
  * runs inside the workflow sandbox.
  */
-import type { FormField } from './interaction-types';
+import type { FormField } from './ask-request-schema';
 
 /** A value a form field can hold. */
 export type FieldValue = NonNullable<FormField['default']>;

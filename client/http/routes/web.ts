@@ -29,6 +29,8 @@ const PAGE_FILES: Record<string, string> = {
   'dom.js': 'text/javascript',
   'agent-view.js': 'text/javascript',
   'forms.js': 'text/javascript',
+  'kind-controls.js': 'text/javascript',
+  'form-control.js': 'text/javascript',
   'graph.js': 'text/javascript',
   'markdown.js': 'text/javascript',
   'who.js': 'text/javascript',

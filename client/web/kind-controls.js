@@ -1,0 +1,140 @@
+/**
+ * The page's control for each interaction kind (docs/contracts.md#interactions-and-answers): a
+ * text box (ask.query), options (ask.select), a typed form (ask.form, form-control.js), the plan
+ * check, a tool approval bound to its digest, a step failure, a deadline and a budget. Every kind
+ * the agent knows has one here: a unit test compares these with the kinds' modules
+ * (workflows/interactions/kinds/) and with the CLI's prompts.
+ */
+import { button, h } from './dom.js';
+import { formControl } from './form-control.js';
+
+/** @typedef {{ id: string, kind: string, prompt: string, stepId?: string, [key: string]: any }} Interaction */
+
+/**
+ * The control of each interaction kind, by kind: what it shows and the answers it can send.
+ * @type {Record<string, (i: Interaction, submit: (answer: unknown) => void) => (HTMLElement | null)[]>}
+ */
+export const KIND_CONTROLS = {
+  'ask.query': (_i, submit) => {
+    const text = h('textarea', { name: 'text', rows: 3, 'aria-label': 'answer' });
+    return [text, button('Send', () => submit({ text: /** @type {HTMLTextAreaElement} */ (text).value }), 'primary')];
+  },
+  'ask.select': (i, submit) => {
+    const type = i.multiple ? 'checkbox' : 'radio';
+    const name = `select-${i.id}`;
+    const options = i.options.map((/** @type {string} */ o) =>
+      h('label', { class: 'option' }, [h('input', { type, name, value: o }), ` ${o}`]),
+    );
+    const chosen = () =>
+      options
+        .map((l) => /** @type {HTMLInputElement} */ (l.firstChild))
+        .filter((c) => c.checked)
+        .map((c) => c.value);
+    return [h('div', { class: 'options' }, options), button('Send', () => submit({ values: chosen() }), 'primary')];
+  },
+  'ask.form': (i, submit) => formControl(i.fields, submit),
+  'plan.check': (i, submit) => {
+    const feedback = /** @type {HTMLTextAreaElement} */ (h('textarea', { rows: 2, 'aria-label': 'feedback' }));
+    const json = /** @type {HTMLTextAreaElement} */ (
+      h('textarea', { rows: 10, class: 'code', 'aria-label': 'plan JSON' })
+    );
+    json.value = JSON.stringify(i.plan, null, 2);
+    const jsonError = h('p', { class: 'error' });
+    const edit = () => {
+      jsonError.textContent = '';
+      try {
+        submit({ decision: 'edit', plan: JSON.parse(json.value) });
+      } catch (err) {
+        jsonError.textContent = `Not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    };
+    const steps = i.plan.steps.map((/** @type {any} */ s) =>
+      h('li', { text: `${s.id}: ${s.title}${s.depends_on.length ? ` (after ${s.depends_on.join(', ')})` : ''}` }),
+    );
+    return [
+      h('ol', { class: 'plan-steps' }, steps),
+      h('div', { class: 'actions' }, [
+        button('Confirm plan', () => submit({ decision: 'confirm' }), 'primary'),
+        button('Cancel agent', () => submit({ decision: 'cancel' }), 'danger'),
+      ]),
+      h('details', {}, [
+        h('summary', { text: 'Ask for changes' }),
+        feedback,
+        button('Revise', () => submit({ decision: 'revise', feedback: feedback.value })),
+      ]),
+      h('details', {}, [h('summary', { text: 'Edit as JSON' }), json, jsonError, button('Save edited plan', edit)]),
+    ];
+  },
+  'tool.approval': (i, submit) => {
+    const reason = /** @type {HTMLInputElement} */ (
+      h('input', { type: 'text', placeholder: 'reason (for a rejection)', 'aria-label': 'reason' })
+    );
+    const decide = (/** @type {string} */ decision) => () =>
+      submit({
+        decision,
+        digest: i.digest,
+        ...(decision === 'reject' && reason.value ? { reason: reason.value } : {}),
+      });
+    return [
+      h('p', {}, [h('strong', { text: 'Tool: ' }), h('code', { class: 'tool-name', text: i.tool })]),
+      i.why ? h('p', { class: 'muted', text: `Why: ${i.why}` }) : null,
+      h('pre', { class: 'code tool-args', text: JSON.stringify(i.arguments, null, 2) }),
+      reason,
+      h('div', { class: 'actions' }, [
+        button('Approve', decide('approve'), 'primary'),
+        button('Reject', decide('reject'), 'danger'),
+      ]),
+    ].filter((el) => el !== null);
+  },
+  'step.failure': (i, submit) => [
+    h('pre', { class: 'code', text: i.error }),
+    h('div', { class: 'actions' }, [
+      button('Retry', () => submit({ decision: 'retry' }), 'primary'),
+      button('Skip', () => submit({ decision: 'skip' })),
+      button('Abort', () => submit({ decision: 'abort' }), 'danger'),
+    ]),
+  ],
+  deadline: (_i, submit) => {
+    const minutes = /** @type {HTMLInputElement} */ (
+      h('input', { type: 'number', min: 1, value: '30', 'aria-label': 'minutes more' })
+    );
+    return [
+      h('p', { text: 'The deadline was reached. Extend it by some minutes, or stop the agent.' }),
+      minutes,
+      h('div', { class: 'actions' }, [
+        button('Extend', () => submit({ decision: 'extend', deadlineMs: Number(minutes.value) * 60_000 }), 'primary'),
+        button('Stop', () => submit({ decision: 'stop' }), 'danger'),
+      ]),
+    ];
+  },
+  budget: (i, submit) => {
+    // A cost budget alone is raised in dollars; otherwise the token budget is.
+    const dollars = i.tokenBudget === undefined && i.costBudgetUsd !== undefined;
+    const raise = /** @type {HTMLInputElement} */ (
+      h('input', {
+        type: 'number',
+        min: dollars ? (i.costUsd ?? 0) : i.usedTokens + 1,
+        step: dollars ? 'any' : '1',
+        'aria-label': 'new budget',
+      })
+    );
+    // Twice what was used when that is over the budget already, so the offered raise is accepted.
+    raise.value = String(
+      dollars ? Math.max(i.costBudgetUsd, i.costUsd ?? 0) * 2 : Math.max(i.tokenBudget, i.usedTokens) * 2,
+    );
+    const cost = typeof i.costUsd === 'number' ? `$${i.costUsd.toFixed(4)}` : 'unknown';
+    const key = dollars ? 'costBudgetUsd' : 'tokenBudget';
+    return [
+      h('p', {
+        text: dollars
+          ? `Spent ${cost} of $${i.costBudgetUsd} (${i.usedTokens} tokens).`
+          : `Used ${i.usedTokens} of ${i.tokenBudget} tokens (cost ${cost}).`,
+      }),
+      raise,
+      h('div', { class: 'actions' }, [
+        button('Raise budget', () => submit({ decision: 'raise', [key]: Number(raise.value) }), 'primary'),
+        button('Stop', () => submit({ decision: 'stop' }), 'danger'),
+      ]),
+    ];
+  },
+};
