@@ -65,7 +65,8 @@ export function readVersioned<T>(contract: VersionedContract<T>, raw: unknown): 
   if (version > current) {
     return { ok: false, error: `${name} version ${version} is newer than this code's ${current}` };
   }
-  let value: unknown = raw;
+  // Named from here on, so a version-1 value reads like any other once it is the current one.
+  let value: unknown = named.data.version === undefined ? { ...(raw as object), version } : raw;
   for (const step of contract.steps.filter((s) => s.from >= version)) {
     const stepped = step.apply(value);
     if (!stepped.ok) return { ok: false, error: `${name} version ${step.from}: ${issues(stepped.issues)}` };
