@@ -62,6 +62,16 @@ export const llmReplySchemaNameSchema = z.enum(['plan', 'replan']);
 /** Reply schemas the LLM activity knows: a whole plan, or the remaining steps of a replan. */
 export type LlmReplySchema = z.infer<typeof llmReplySchemaNameSchema>;
 
+/** Points at the first `length` messages of conversation `key` of a workflow run (read with the `conversation` query). */
+export const conversationRefSchema = z.object({
+  workflowId: z.string(),
+  runId: z.string(),
+  key: z.string(),
+  length: z.number().int().nonnegative(),
+});
+/** Points at `length` messages of conversation `key` of a workflow run. */
+export type ConversationRef = z.infer<typeof conversationRefSchema>;
+
 /** Input of the `callLlm` activity. */
 export const llmCallInputSchema = z.object({
   purpose: llmPurposeSchema,
@@ -76,9 +86,7 @@ export const llmCallInputSchema = z.object({
    * The conversation by reference: the activity reads it with the `conversation` query, so
    * growing conversations never enter history as activity input.
    */
-  conversation: z
-    .object({ workflowId: z.string(), runId: z.string(), key: z.string(), length: z.number().int().nonnegative() })
-    .optional(),
+  conversation: conversationRefSchema.optional(),
   /** Tools offered to the model, by name; the activity resolves their JSON Schemas. */
   toolNames: z.array(z.string()).optional(),
   /** Ask for a JSON object in the content. */

@@ -5,10 +5,8 @@
  */
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import type { LlmCallInput, LlmMessage } from '../../workflows/llm-types';
+import type { ConversationRef, LlmMessage } from '../../workflows/llm-types';
 import { conversationQuery } from '../../workflows/messages';
-
-type ConversationRef = NonNullable<LlmCallInput['conversation']>;
 
 export interface ConversationReader {
   read: (ref: ConversationRef) => Promise<LlmMessage[]>;

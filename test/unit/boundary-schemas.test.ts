@@ -14,6 +14,12 @@ import { agentInputSchema, type AgentInput } from '../../workflows/agent/agent-i
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { agentResultSchema, type AgentResult, type NestedAgentInput } from '../../workflows/agent-contract';
 import { budgetLeftSchema, type BudgetLeft } from '../../workflows/budget-left';
+import {
+  rejectionDetailSchema,
+  stepFailedDetailSchema,
+  type RejectionDetail,
+  type StepFailedDetail,
+} from '../../workflows/failures';
 import { answerInputSchema } from '../../workflows/interactions/answer-input-schema';
 import { interactionSpecSchema } from '../../workflows/interactions/interaction-schema';
 import type { AnswerInput } from '../../workflows/interactions/interaction-types';
@@ -24,10 +30,12 @@ import {
   type LlmCheckResult,
 } from '../../workflows/llm-check-workflow';
 import {
+  type conversationRefSchema,
   llmCallInputSchema,
   llmCallResultSchema,
   llmMessageSchema,
   modelSettingsSchema,
+  type ConversationRef,
   type LlmCallInput,
   type LlmCallResult,
   type LlmMessage,
@@ -124,6 +132,7 @@ export const typesAreTheirSchemas = {
   answerAccepted: true satisfies Same<AnswerAccepted, z.infer<typeof answerAcceptedSchema>>,
   answerInput: true satisfies Same<AnswerInput, z.infer<typeof answerInputSchema>>,
   budgetLeft: true satisfies Same<BudgetLeft, z.infer<typeof budgetLeftSchema>>,
+  conversationRef: true satisfies Same<ConversationRef, z.infer<typeof conversationRefSchema>>,
   conversationQueryArgs: true satisfies Same<ConversationQueryArgs, z.infer<typeof conversationQueryArgsSchema>>,
   holdRequest: true satisfies Same<HoldRequest, z.infer<typeof actedRequestSchema>>,
   llmCallInput: true satisfies Same<LlmCallInput, z.infer<typeof llmCallInputSchema>>,
@@ -132,6 +141,8 @@ export const typesAreTheirSchemas = {
   llmCheckResult: true satisfies Same<LlmCheckResult, z.infer<typeof llmCheckResultSchema>>,
   llmMessage: true satisfies Same<LlmMessage, z.infer<typeof llmMessageSchema>>,
   modelSettings: true satisfies Same<ModelSettings, z.infer<typeof modelSettingsSchema>>,
+  rejectionDetail: true satisfies Same<RejectionDetail, z.infer<typeof rejectionDetailSchema>>,
+  stepFailedDetail: true satisfies Same<StepFailedDetail, z.infer<typeof stepFailedDetailSchema>>,
   plan: true satisfies Same<Plan, z.infer<typeof planSchema>>,
   planStep: true satisfies Same<PlanStep, z.infer<typeof planStepSchema>>,
   policyCallInput: true satisfies Same<PolicyCallInput, z.infer<typeof policyCallInputSchema>>,
@@ -197,6 +208,12 @@ const boundaries: Record<string, Boundary> = {
   'step carry': { schema: stepCarrySchema, values: [fullStepCarry] },
   'llm check input': { schema: llmCheckInputSchema, values: [{ prompt: 'hello', model: fullModel }] },
   'llm check result': { schema: llmCheckResultSchema, values: [{ answer: 'hi', model: 'gpt-test', usage: fullUsage }] },
+  // Failure details clients read back by code.
+  "answer's rejection detail": {
+    schema: rejectionDetailSchema,
+    values: [{ code: 'INVALID_ANSWER', field: 'answer.digest' }],
+  },
+  'STEP_FAILED detail': { schema: stepFailedDetailSchema, values: [{ stepId: 's1', code: 'LLM_AUTH' }] },
   // LLM messages and model settings, and the activities' inputs and results.
   'LLM messages': { schema: llmMessageSchema, values: fullConversation },
   'model settings': { schema: modelSettingsSchema, values: [fullModel] },
