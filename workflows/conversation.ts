@@ -6,7 +6,8 @@
  * bytes per ReAct round stay flat however long the loop runs (docs/architecture.md#conversations-by-reference).
  */
 import { setHandler, workflowInfo } from '@temporalio/workflow';
-import type { ConversationRef, LlmCallInput, LlmMessage } from './llm-types';
+import type { ConversationRef, LlmCallInput } from './llm-call-schema';
+import type { LlmMessage } from './llm-types';
 import { conversationQuery } from './messages';
 
 /**

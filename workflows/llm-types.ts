@@ -1,20 +1,16 @@
 /**
- * The JSON shapes that cross the LLM activity boundary: what a workflow asks of the model and
- * what comes back, and the conversation messages and model settings that also travel in the
- * agent's input, a step's input and both carries. Each type is the zod schema's `z.infer`, so a
- * field cannot be written in one and forgotten in the other. Pure zod — the openai package never
- * reaches workflow code.
+ * The LLM's JSON shapes that workflows hold and hand on: conversation messages and model
+ * settings, which travel in the LLM activity's input, the agent's input, a step's input and both
+ * carries. Each type is its zod schema's `z.infer`, so a field cannot be written in one and
+ * forgotten in the other. The activity's own input and result are in llm-call-schema.ts (only
+ * their types reach workflow code, so no run builds those schemas). Pure zod — the openai
+ * package never reaches workflow code.
  */
 import { z } from 'zod';
-import { tokenUsageSchema, type TokenUsage } from './state/step-run-schema';
+import type { TokenUsage } from './state/step-run-schema';
 
 /** The model name of the offline demo model, which agents show as a label. */
 export const DEMO_MODEL = 'cairn-offline-demo';
-
-/** Why a model call is made; sent as the `X-Cairn-Purpose` header (docs/contracts.md#llm-protocol). */
-export const llmPurposeSchema = z.enum(['plan', 'replan', 'step', 'summary', 'model']);
-/** Why a model call is made; sent as the `X-Cairn-Purpose` header (docs/contracts.md#llm-protocol). */
-export type LlmPurpose = z.infer<typeof llmPurposeSchema>;
 
 /** Per-agent model settings (the agent input's `model`), with the bounds the agent input takes. */
 export const modelSettingsSchema = z.object({
@@ -56,61 +52,3 @@ export interface LlmToolSpec {
 
 /** Token counts for one call, a step or a whole agent (schema: state/step-run-schema.ts). */
 export type { TokenUsage };
-
-/** Reply schemas the LLM activity knows: a whole plan, or the remaining steps of a replan. */
-export const llmReplySchemaNameSchema = z.enum(['plan', 'replan']);
-/** Reply schemas the LLM activity knows: a whole plan, or the remaining steps of a replan. */
-export type LlmReplySchema = z.infer<typeof llmReplySchemaNameSchema>;
-
-/** Points at the first `length` messages of conversation `key` of a workflow run (read with the `conversation` query). */
-export const conversationRefSchema = z.object({
-  workflowId: z.string(),
-  runId: z.string(),
-  key: z.string(),
-  length: z.number().int().nonnegative(),
-});
-/** Points at `length` messages of conversation `key` of a workflow run. */
-export type ConversationRef = z.infer<typeof conversationRefSchema>;
-
-/** Input of the `callLlm` activity. */
-export const llmCallInputSchema = z.object({
-  purpose: llmPurposeSchema,
-  /** Workflow id of the agent (header `X-Cairn-Agent`). */
-  agentId: z.string(),
-  /** Step id (header `X-Cairn-Step`), for step calls. */
-  stepId: z.string().optional(),
-  model: modelSettingsSchema.optional(),
-  /** The conversation inline — only while it is small (see workflows/conversation.ts). */
-  messages: z.array(llmMessageSchema).optional(),
-  /**
-   * The conversation by reference: the activity reads it with the `conversation` query, so
-   * growing conversations never enter history as activity input.
-   */
-  conversation: conversationRefSchema.optional(),
-  /** Tools offered to the model, by name; the activity resolves their JSON Schemas. */
-  toolNames: z.array(z.string()).optional(),
-  /** Ask for a JSON object in the content. */
-  json: z.boolean().optional(),
-  /**
-   * The JSON Schema the content must match, by name (the activity derives it from the zod plan
-   * schemas): sent as a strict `response_format: json_schema` where the endpoint takes one.
-   * Implies `json`.
-   */
-  schema: llmReplySchemaNameSchema.optional(),
-});
-/** Input of the `callLlm` activity. */
-export type LlmCallInput = z.infer<typeof llmCallInputSchema>;
-
-/** Result of the `callLlm` activity. */
-export const llmCallResultSchema = z.object({
-  content: z.string().nullable(),
-  toolCalls: z.array(llmToolCallSchema),
-  /** `length` when the reply was cut at its `max_tokens` (or the context's end). */
-  finishReason: z.string(),
-  model: z.string(),
-  usage: tokenUsageSchema,
-  /** What the timeline should hear about this call, e.g. a feature the endpoint refused. */
-  notices: z.array(z.string()).optional(),
-});
-/** Result of the `callLlm` activity. */
-export type LlmCallResult = z.infer<typeof llmCallResultSchema>;

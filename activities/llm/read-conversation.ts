@@ -5,7 +5,8 @@
  */
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import type { ConversationRef, LlmMessage } from '../../workflows/llm-types';
+import type { ConversationRef } from '../../workflows/llm-call-schema';
+import type { LlmMessage } from '../../workflows/llm-types';
 import { conversationQuery } from '../../workflows/messages';
 
 export interface ConversationReader {

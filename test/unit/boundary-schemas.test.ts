@@ -30,17 +30,14 @@ import {
   type LlmCheckResult,
 } from '../../workflows/llm-check-workflow';
 import {
-  type conversationRefSchema,
   llmCallInputSchema,
   llmCallResultSchema,
-  llmMessageSchema,
-  modelSettingsSchema,
+  type conversationRefSchema,
   type ConversationRef,
   type LlmCallInput,
   type LlmCallResult,
-  type LlmMessage,
-  type ModelSettings,
-} from '../../workflows/llm-types';
+} from '../../workflows/llm-call-schema';
+import { llmMessageSchema, modelSettingsSchema, type LlmMessage, type ModelSettings } from '../../workflows/llm-types';
 import {
   parseActedRequest,
   parseHoldRequest,
