@@ -6,7 +6,7 @@
 import { proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/create-activities';
 import { catalogueProfile, llmProfile, toolProfile } from './activity-profiles';
-import type { LlmCallInput, LlmCallResult } from './llm-types';
+import type { LlmCallInput, LlmCallResult } from './llm-call-schema';
 import { llmTaskQueue } from './llm-task-queue';
 
 const { callLlm } = proxyActivities<Activities>(llmProfile);

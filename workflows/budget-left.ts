@@ -6,14 +6,19 @@
  * agent's own budget, at which it stops itself. Pure, and neutral ground: `agent/` and `step/`
  * both use it.
  */
+import { z } from 'zod';
 import type { TokenUsage } from './llm-types';
 import { knownCost } from './usage';
 
+/**
+ * What a budget has left; a field is absent when no such budget is in force (or its cost is
+ * unknown). It crosses workflows: the `stepHold` and `nestedBudget` signals, a step's input and
+ * its carry.
+ */
+export const budgetLeftSchema = z.object({ tokens: z.number().optional(), costUsd: z.number().optional() });
+
 /** What a budget has left; a field is absent when no such budget is in force (or its cost is unknown). */
-export interface BudgetLeft {
-  tokens?: number;
-  costUsd?: number;
-}
+export type BudgetLeft = z.infer<typeof budgetLeftSchema>;
 
 /** The budget left after `usage`, for the budgets in force (undefined when there is none). */
 export function budgetLeft(usage: TokenUsage, tokenBudget?: number, costBudgetUsd?: number): BudgetLeft | undefined {

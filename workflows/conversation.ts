@@ -6,7 +6,8 @@
  * bytes per ReAct round stay flat however long the loop runs (docs/architecture.md#conversations-by-reference).
  */
 import { setHandler, workflowInfo } from '@temporalio/workflow';
-import type { LlmCallInput, LlmMessage } from './llm-types';
+import type { ConversationRef, LlmCallInput } from './llm-call-schema';
+import type { LlmMessage } from './llm-types';
 import { conversationQuery } from './messages';
 
 /**
@@ -14,14 +15,6 @@ import { conversationQuery } from './messages';
  * conversations, and it bounds what any one call adds to history.
  */
 export const INLINE_LIMIT_BYTES = 4 * 1024;
-
-/** Points at `length` messages of conversation `key` of a workflow run. */
-export interface ConversationRef {
-  workflowId: string;
-  runId: string;
-  key: string;
-  length: number;
-}
 
 /** The conversations of one workflow, served by the `conversation` query. */
 export class Conversations {

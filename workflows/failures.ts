@@ -19,10 +19,13 @@ export function workflowFailure(code: ErrorCode, message: string, ...details: un
 }
 
 /** The structured detail an answer's rejection carries: its code and the offending field. */
-export interface RejectionDetail {
-  code: AnswerRejection['code'];
-  field: string;
-}
+export const rejectionDetailSchema = z.object({
+  code: z.enum(ANSWER_REJECTION_CODES),
+  field: z.string(),
+});
+
+/** The structured detail an answer's rejection carries: its code and the offending field. */
+export type RejectionDetail = z.infer<typeof rejectionDetailSchema>;
 
 /**
  * The failure an `answer` update's validator throws: type = the rejection's code, message = its
@@ -32,11 +35,6 @@ export function answerRejection(rejection: AnswerRejection): ApplicationFailure 
   const detail: RejectionDetail = { code: rejection.code, field: rejection.field };
   return workflowFailure(rejection.code, rejection.error, detail);
 }
-
-const rejectionDetailSchema = z.object({
-  code: z.enum(ANSWER_REJECTION_CODES),
-  field: z.string(),
-});
 
 /**
  * Reads back the `{ code, field }` detail of a failure built by `answerRejection` (after it crossed

@@ -5,21 +5,20 @@
  * end-to-end slice and as the first replay fixture.
  */
 import { workflowInfo } from '@temporalio/workflow';
+import { z } from 'zod';
 import { llmCall } from './activity-proxies';
-import type { ModelSettings, TokenUsage } from './llm-types';
+import { modelSettingsSchema } from './llm-types';
+import { tokenUsageSchema } from './state/step-run-schema';
 
 /** Input of `llmCheckWorkflow`. */
-export interface LlmCheckInput {
-  prompt: string;
-  model?: ModelSettings;
-}
+export const llmCheckInputSchema = z.object({ prompt: z.string(), model: modelSettingsSchema.optional() });
+/** Input of `llmCheckWorkflow`. */
+export type LlmCheckInput = z.infer<typeof llmCheckInputSchema>;
 
 /** Result of `llmCheckWorkflow`. */
-export interface LlmCheckResult {
-  answer: string;
-  model: string;
-  usage: TokenUsage;
-}
+export const llmCheckResultSchema = z.object({ answer: z.string(), model: z.string(), usage: tokenUsageSchema });
+/** Result of `llmCheckWorkflow`. */
+export type LlmCheckResult = z.infer<typeof llmCheckResultSchema>;
 
 /** Sends `prompt` to the model once and returns its answer and token usage. */
 export async function llmCheckWorkflow(input: LlmCheckInput): Promise<LlmCheckResult> {

@@ -1,28 +1,81 @@
 /**
- * Every Temporal message of Cairn, defined once (docs/contracts.md#messages). Clients, the CLI, the web app and
- * tests use these objects, never string literals.
+ * Every Temporal message of Cairn, defined once (docs/contracts.md#messages), each beside the zod
+ * schema of its payload: the payload's type is that schema's `z.infer`, so the shape a handler
+ * parses (message-payloads.ts) and the shape a sender writes cannot drift. Clients, the CLI, the
+ * web app and tests use these objects, never string literals.
  *
  * Public: signal and update `answer`, query `state`, signals and updates `pause` and `resume`,
  * update `recordCancel`.
  * Internal: `conversation` (read by the LLM activity so conversations never travel as activity
  * input) and the step ↔ agent signals that route a step's questions through
  * the agent, which owns every interaction.
+ *
+ * The schemas here describe shapes only; the rules an answer or a step's question must meet
+ * beyond them are checked by kind where they are parsed. Kept light: every step run builds them.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AgentState } from './agent/agent-state';
-import type { BudgetLeft } from './budget-left';
-import type { actorSchema } from './interactions/answer-input-schema';
+import { budgetLeftSchema, type BudgetLeft } from './budget-left';
+import { actorSchema } from './interactions/answer-input-schema';
 import type { AnswerInput, Answer, InteractionSpec } from './interactions/interaction-types';
-import type { LlmMessage, TokenUsage } from './llm-types';
-import type { ToolCallRecord } from './tools/tool-types';
+import type { LlmMessage } from './llm-types';
+import { tokenUsageSchema, toolCallRecordSchema } from './state/step-run-schema';
+import { MAX_PARTIAL_CHARS } from './step/partial-result';
 
-/** Answer an open interaction; fire-and-forget (what the Temporal UI can send). */
+/** Longest id (step, request, interaction) and `by` a payload may carry. */
+const MAX_ID = 200;
+const id = z.string().min(1, 'must not be empty').max(MAX_ID, `must be at most ${MAX_ID} characters`);
+const count = z.number().int('must be a whole number').nonnegative('must not be negative');
+/** An object: an answer or an interaction spec, whose shape its kind decides (interactions/interaction-schema.ts). */
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What the `answer` update returns: the interaction answered and its answer as recorded. */
+export const answerAcceptedSchema = z.object({
+  interactionId: z.string(),
+  answer: z.custom<Answer>(isObject, { error: 'must be an object' }),
+});
+export type AnswerAccepted = z.infer<typeof answerAcceptedSchema>;
+
+/**
+ * Answer an open interaction; fire-and-forget (what the Temporal UI can send). Payload:
+ * answerInputSchema (interactions/answer-input-schema.ts, also the HTTP API's answer body).
+ */
 export const answerSignal = defineSignal<[AnswerInput]>('answer');
 /** Answer an open interaction and learn at once whether it was accepted. */
 export const answerUpdate = defineUpdate<AnswerAccepted, [AnswerInput]>('answer');
-/** The whole agent state; pass `afterSeq` to get only newer timeline events. */
+
+/** The `state` query's argument: only timeline events after `afterSeq`. */
+export const stateQueryArgsSchema = z.object({ afterSeq: z.number().optional() });
+export type StateQueryArgs = z.infer<typeof stateQueryArgsSchema>;
+
+/** The whole agent state (state/agent-state-schema.ts); pass `afterSeq` to get only newer timeline events. */
 export const stateQuery = defineQuery<AgentState, [StateQueryArgs?]>('state');
+
+/** Who acted, as Cairn's HTTP API authenticated them (id, name, roles, method). */
+export type Actor = z.infer<typeof actorSchema>;
+
+/**
+ * The `pause` and `resume` signals' payload: who and why (both free text, kept on the timeline).
+ * It has no `actor`: one in a signal is dropped (zod strips unknown keys), so a signal cannot
+ * claim a principal.
+ */
+export const holdRequestSchema = z.object({
+  by: z.string().max(MAX_ID).optional(),
+  reason: z.string().max(2000).optional(),
+});
+
+/**
+ * The payload of the `pause`, `resume` and `recordCancel` updates: as the signals', plus the
+ * actor Cairn's HTTP API authenticated.
+ */
+export const actedRequestSchema = holdRequestSchema.extend({ actor: actorSchema.optional() });
+
+/** Who pauses or resumes, and why; `actor` only by update. */
+export type HoldRequest = z.infer<typeof actedRequestSchema>;
+
+/** Who cancels, and why (as for a pause); the audit keeps it with the agent's end. */
+export type CancelRequest = HoldRequest;
 
 /** Hold the agent: no new model or tool call starts anywhere in its tree until `resume`. */
 export const pauseSignal = defineSignal<[HoldRequest?]>('pause');
@@ -44,97 +97,95 @@ export const resumeUpdate = defineUpdate<void, [HoldRequest]>('resume');
  */
 export const recordCancelUpdate = defineUpdate<void, [CancelRequest]>('recordCancel');
 
-/** Who acted, as Cairn's HTTP API authenticated them (id, name, roles, method). */
-export type Actor = z.infer<typeof actorSchema>;
+/** The `conversation` query's argument: which conversation, and how many of its first messages. */
+export const conversationQueryArgsSchema = z.object({ key: z.string(), length: z.number() });
+export type ConversationQueryArgs = z.infer<typeof conversationQueryArgsSchema>;
 
-/** Who pauses or resumes, and why (both free text, kept on the timeline); `actor` only by update. */
-export interface HoldRequest {
-  by?: string;
-  reason?: string;
-  actor?: Actor;
-}
-
-/** Who cancels, and why (as for a pause); the audit keeps it with the agent's end. */
-export type CancelRequest = HoldRequest;
-
-export interface AnswerAccepted {
-  interactionId: string;
-  answer: Answer;
-}
-
-export interface StateQueryArgs {
-  afterSeq?: number;
-}
-
-/** The first `length` messages of the conversation `key` of a workflow. */
+/** The first `length` messages (llm-types.ts `llmMessageSchema`) of the conversation `key` of a workflow. */
 export const conversationQuery = defineQuery<LlmMessage[], [ConversationQueryArgs]>('conversation');
 
-export interface ConversationQueryArgs {
-  key: string;
-  length: number;
-}
+/**
+ * Step → agent: open an interaction for this step. The spec is an `ask.*` question, held to the
+ * rules of `ask_user`, or a `tool.approval` of the step's own call; the agent checks it by kind
+ * (message-payloads.ts `parseStepInteraction`).
+ */
+export const stepInteractionRequestSchema = z.object({
+  stepId: id,
+  /** Unique within the step run; echoed in the answer. */
+  requestId: id,
+  spec: z.custom<InteractionSpec>(isObject, { error: 'must be an object' }),
+});
+export type StepInteractionRequest = z.infer<typeof stepInteractionRequestSchema>;
 
 /** Step → agent: open an interaction for this step. */
 export const stepInteractionSignal = defineSignal<[StepInteractionRequest]>('stepInteraction');
+
+/** A timeline event a step's round asks for. */
+export const stepNoticeSchema = z.object({
+  type: z.enum(['llm.cut', 'llm.notice', 'step.guard']),
+  message: z.string().max(2000),
+});
+export type StepNotice = z.infer<typeof stepNoticeSchema>;
+
+/** Step → agent: what a round did. Also the last round's report on a step's outcome. */
+export const stepProgressSchema = z.object({
+  stepId: id,
+  round: count,
+  /** The model that answered this round. */
+  model: z.string().optional(),
+  usage: tokenUsageSchema,
+  toolCalls: z.array(toolCallRecordSchema),
+  /**
+   * What the agent's timeline should hear of this round: its model call (a cut reply, a
+   * capability step down) and its loop guards (calls refused, approvals not asked again).
+   */
+  notices: z.array(stepNoticeSchema).max(100).optional(),
+  /** The last report of a cancelled step, sent before it closes: not acknowledged. */
+  cancelled: z.literal(true).optional(),
+  /** With `cancelled`: what the step had done (its latest model text and tool results). */
+  partial: z
+    .string()
+    .max(2 * MAX_PARTIAL_CHARS)
+    .optional(),
+});
+export type StepProgress = z.infer<typeof stepProgressSchema>;
+
 /** Step → agent: a round finished (usage, tool calls) — live progress. */
 export const stepProgressSignal = defineSignal<[StepProgress]>('stepProgress');
+
+/** Agent → step: hold or go on. */
+export const stepHoldSchema = z.object({
+  held: z.boolean(),
+  /** Set when this answers the step's report of that round (a metered agent acknowledges each). */
+  round: count.optional(),
+  /** What the tree's budget has left as the agent counts it now (a metered agent; absent before nested budgets). */
+  left: budgetLeftSchema.optional(),
+});
+export type StepHold = z.infer<typeof stepHoldSchema>;
+
 /**
  * Agent → step: hold (no new model or tool call) or go on; sent when the agent's hold changes,
  * and by an agent with a budget in answer to each round's report.
  */
 export const stepHoldSignal = defineSignal<[StepHold]>('stepHold');
+
 /**
  * Step → nested agent: the budget it may spend now (its own total, tokens and dollars); sent
- * when the tree's budget was raised while it runs. Only nested agents take it.
+ * when the tree's budget was raised while it runs. Only nested agents take it. Payload:
+ * budgetLeftSchema (budget-left.ts).
  */
 export const nestedBudgetSignal = defineSignal<[BudgetLeft]>('nestedBudget');
+
+/** Agent → step: the answer to one of its interactions; the step checks it against the kind it asked for. */
+export const stepAnswerSchema = z.object({
+  requestId: id,
+  interactionId: id,
+  answer: z.custom<Answer>(isObject, { error: 'must be an object' }),
+  by: z.string().optional(),
+  /** Set when the interaction expired and the policy fails the step. */
+  expired: z.literal('fail').optional(),
+});
+export type StepAnswer = z.infer<typeof stepAnswerSchema>;
+
 /** Agent → step: the answer to a step's interaction. */
 export const stepAnswerSignal = defineSignal<[StepAnswer]>('stepAnswer');
-
-export interface StepInteractionRequest {
-  stepId: string;
-  /** Unique within the step run; echoed in the answer. */
-  requestId: string;
-  spec: InteractionSpec;
-}
-
-export interface StepProgress {
-  stepId: string;
-  round: number;
-  /** The model that answered this round. */
-  model?: string;
-  usage: TokenUsage;
-  toolCalls: ToolCallRecord[];
-  /**
-   * What the agent's timeline should hear of this round: its model call (a cut reply, a
-   * capability step down) and its loop guards (calls refused, approvals not asked again).
-   */
-  notices?: StepNotice[];
-  /** The last report of a cancelled step, sent before it closes: not acknowledged. */
-  cancelled?: true;
-  /** With `cancelled`: what the step had done (its latest model text and tool results). */
-  partial?: string;
-}
-
-/** A timeline event a step's round asks for. */
-export interface StepNotice {
-  type: 'llm.cut' | 'llm.notice' | 'step.guard';
-  message: string;
-}
-
-export interface StepHold {
-  held: boolean;
-  /** Set when this answers the step's report of that round (a metered agent acknowledges each). */
-  round?: number;
-  /** What the tree's budget has left as the agent counts it now (a metered agent; absent before nested budgets). */
-  left?: BudgetLeft;
-}
-
-export interface StepAnswer {
-  requestId: string;
-  interactionId: string;
-  answer: Answer;
-  by?: string;
-  /** Set when the interaction expired and the policy fails the step. */
-  expired?: 'fail';
-}

@@ -14,7 +14,8 @@ import type {
 } from 'openai/resources/chat/completions';
 import { ApplicationFailure } from '@temporalio/common';
 import { APIError } from 'openai';
-import type { LlmCallInput, LlmCallResult, LlmMessage, LlmToolSpec } from '../../workflows/llm-types';
+import type { LlmCallInput, LlmCallResult } from '../../workflows/llm-call-schema';
+import type { LlmMessage, LlmToolSpec } from '../../workflows/llm-types';
 import { costOf, type PriceTable } from '../../config/price-config';
 import type { LlmModelTable } from '../../config/llm-models-config';
 import type { Redactor } from '../../config/redact-secrets';

@@ -5,10 +5,9 @@
  */
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import type { LlmCallInput, LlmMessage } from '../../workflows/llm-types';
+import type { ConversationRef } from '../../workflows/llm-call-schema';
+import type { LlmMessage } from '../../workflows/llm-types';
 import { conversationQuery } from '../../workflows/messages';
-
-type ConversationRef = NonNullable<LlmCallInput['conversation']>;
 
 export interface ConversationReader {
   read: (ref: ConversationRef) => Promise<LlmMessage[]>;

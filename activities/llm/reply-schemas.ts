@@ -3,7 +3,7 @@
  * schemas (never written twice) and built once per process.
  */
 import { planJsonSchema, remainingPlanJsonSchema } from '../../workflows/plan/plan-schema';
-import type { LlmReplySchema } from '../../workflows/llm-types';
+import type { LlmReplySchema } from '../../workflows/llm-call-schema';
 
 const cache: Partial<Record<LlmReplySchema, Record<string, unknown>>> = {};
 

@@ -14,7 +14,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, startAgent, step } from '../harness/agents';
 import { lookupTool } from '../../testkit/lookup-tool';
 import { withWorker } from '../harness/test-env';
-import type { LlmCallInput } from '../../workflows/llm-types';
+import type { LlmCallInput } from '../../workflows/llm-call-schema';
 import { decompressPayload } from '../../config/compression-codec';
 
 const bed = agentTestbed();

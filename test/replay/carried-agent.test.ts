@@ -28,11 +28,13 @@ function inputOf(release: string, name: string): AgentInput {
   return defaultPayloadConverter.fromPayload(payload);
 }
 
-const carries = savedCarries().map((c) => ({
-  ...c,
-  written: c.carry as { resumeAt: string; state: AgentState },
-  input: inputOf(c.release, c.name),
-}));
+const carries = savedCarries()
+  .filter((c) => c.workflow === 'agent')
+  .map((c) => ({
+    ...c,
+    written: c.carry as { resumeAt: string; state: AgentState },
+    input: inputOf(c.release, c.name),
+  }));
 
 test('every release kept a carry to resume for both resume points', () => {
   const releases = [...new Set(carries.map((c) => c.release))];

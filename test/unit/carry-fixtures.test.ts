@@ -9,7 +9,7 @@ import { agentCarrySchema, CARRY_VERSION, type AgentCarry } from '../../workflow
 import { migrateCarry, readCarry } from '../../workflows/agent/carry-migration';
 import { createAgentState } from '../../workflows/agent/agent-state';
 
-const carries = savedCarries();
+const carries = savedCarries().filter((c) => c.workflow === 'agent');
 
 test('the first generation (0.1.0) keeps a carry for each resume point, written without a version', () => {
   const first = carries.filter((c) => c.release === '0.1.0');

@@ -20,7 +20,7 @@ import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/agent-c
 import { AGENT_PHASES } from '../../workflows/agent/agent-state';
 import { stepWorkflowId, subAgentWorkflowId } from '../../workflows/ids';
 import { llmTaskQueue } from '../../workflows/llm-task-queue';
-import type { LlmCallInput, LlmPurpose } from '../../workflows/llm-types';
+import type { LlmCallInput, LlmPurpose } from '../../workflows/llm-call-schema';
 import * as messages from '../../workflows/messages';
 import * as searchAttributes from '../../workflows/search-attributes';
 import { reply } from '../fake-llm/replies';

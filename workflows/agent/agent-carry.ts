@@ -10,7 +10,7 @@
  * carry-migration.ts reads every earlier version and brings it up to this one.
  */
 import { z } from 'zod';
-import type { LlmMessage } from '../llm-types';
+import { llmMessageSchema } from '../llm-types';
 import { agentStateSchema } from '../state/agent-state-schema';
 import { toolInfoSchema } from '../tools/tool-types';
 
@@ -35,20 +35,6 @@ export const stepRequestRouteSchema = z.object({ stepId: z.string(), requestId: 
 
 /** Where a step's interaction came from, to send the answer back. */
 export type StepRequestRoute = z.infer<typeof stepRequestRouteSchema>;
-
-const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
-
-/** One message of a carried conversation (llm-types.ts `LlmMessage`). */
-const llmMessageSchema: z.ZodType<LlmMessage> = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content: z.string() }),
-  z.object({ role: z.literal('user'), content: z.string() }),
-  z.object({
-    role: z.literal('assistant'),
-    content: z.string().nullable(),
-    toolCalls: z.array(toolCallSchema).optional(),
-  }),
-  z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
-]);
 
 /** The carry of the current version. */
 export const agentCarrySchema = z.object({

@@ -5,16 +5,9 @@
  */
 import { z } from 'zod';
 import { answerRolesSchema } from '../interactions/answer-roles';
+import { modelSettingsSchema } from '../llm-types';
+import { principalSchema } from '../principal';
 import { DEFAULT_LOOP_GUARDS } from '../step/loop-guard-limits';
-
-const modelSchema = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  topP: z.number().gt(0).max(1).optional(),
-  maxTokens: z.number().int().positive().max(1_000_000).optional(),
-  /** The model's context window; absent: DEFAULT_CONTEXT_TOKENS (workflows/fit-conversation.ts). */
-  contextTokens: z.number().int().min(512).max(10_000_000).optional(),
-});
 
 const limitsSchema = z.object({
   /** Clarifying questions while planning; the mission caps it at 3. */
@@ -38,7 +31,7 @@ export const agentInputSchema = z.object({
   task: z.string().trim().min(1, 'the task is empty').max(20_000),
   systemPrompt: z.string().max(20_000).optional(),
   files: z.array(z.string().min(1)).max(50).optional(),
-  model: modelSchema.optional(),
+  model: modelSettingsSchema.optional(),
   mode: z
     .object({
       plan: z.boolean().default(true),
@@ -73,7 +66,7 @@ export const agentInputSchema = z.object({
    * Who started the agent, set by Cairn's HTTP API from the signed-in principal (a body value is
    * replaced): the principal approval policies judge calls for. Absent: nobody signed in.
    */
-  principal: z.object({ id: z.string().min(1).max(200), roles: z.array(z.string().max(200)).max(20) }).optional(),
+  principal: principalSchema.optional(),
 });
 
 /** What callers send (defaults optional). */

@@ -1,15 +1,15 @@
 /**
- * Reads a carry written by any release (docs/operations.md#changing-workflow-code): parse it
- * with the schema of the version it names, step it up one version at a time, then parse the
- * result with the current schema (agent-carry.ts). So a run on new code resumes an agent whose
- * previous run was on old code. Pure zod: safe in the workflow sandbox, and deterministic, so
- * reading a carry adds no command.
+ * Reads a carry written by any release (docs/operations.md#changing-workflow-code) with the
+ * versioned reader (rollover/versioned-reader.ts): parse it with the schema of the version it
+ * names, step it up one version at a time, then parse the result with the current schema
+ * (agent-carry.ts). So a run on new code resumes an agent whose previous run was on old code.
  *
  * The schemas here are frozen: each describes what one old version's code wrote and is never
  * changed again. They check only the envelope; the state, conversation and catalogue inside are
  * checked by the current schema once the steps up have run.
  */
 import { z } from 'zod';
+import { readVersioned, versionStep, type VersionedContract } from '../rollover/versioned-reader';
 import { agentCarrySchema, CARRY_VERSION, resumePointSchema, type AgentCarry } from './agent-carry';
 
 /**
@@ -29,31 +29,13 @@ const carryV1Schema = z.object({
 /** Any version's carry, as it crosses continue-as-new: what `agentWorkflow` may receive. */
 export type CarriedAgent = z.input<typeof carryV1Schema> | AgentCarry;
 
-const issues = (error: z.ZodError): string =>
-  error.issues.map((i) => `${i.path.join('.') || '(carry)'}: ${i.message}`).join('; ');
-
-/** One step up: reads a carry of version `from` and returns the input of version `from` + 1. */
-interface StepUp {
-  from: number;
-  apply: (raw: unknown) => { ok: true; carry: unknown } | { ok: false; error: string };
-}
-
-/** A step up from the version `schema` describes. */
-function stepUp<S extends z.ZodType>(from: number, schema: S, up: (carry: z.output<S>) => unknown): StepUp {
-  return {
-    from,
-    apply: (raw) => {
-      const parsed = schema.safeParse(raw);
-      if (!parsed.success) return { ok: false, error: `carry version ${from}: ${issues(parsed.error)}` };
-      return { ok: true, carry: up(parsed.data) };
-    },
-  };
-}
-
-/** The steps up, from each old version to the next, oldest first. */
-const STEPS: StepUp[] = [stepUp(1, carryV1Schema, ({ runs: _dropped, ...carry }) => ({ ...carry, version: 2 }))];
-
-const versionSchema = z.object({ version: z.number().int().min(1).optional() });
+/** The agent's carry: its current version and the steps up to it, oldest first. */
+const AGENT_CARRY: VersionedContract<AgentCarry> = {
+  name: 'carry',
+  version: CARRY_VERSION,
+  schema: agentCarrySchema,
+  steps: [versionStep(1, carryV1Schema, ({ runs: _dropped, ...carry }) => ({ ...carry, version: 2 }))],
+};
 
 /**
  * The current carry from one of any version; errors come back as `path: message` text. A carry
@@ -62,21 +44,8 @@ const versionSchema = z.object({ version: z.number().int().min(1).optional() });
  * it carried.
  */
 export function migrateCarry(raw: unknown): { ok: true; carry: AgentCarry } | { ok: false; error: string } {
-  const named = versionSchema.safeParse(raw);
-  if (!named.success) return { ok: false, error: `carry version: ${issues(named.error)}` };
-  const version = named.data.version ?? 1;
-  if (version > CARRY_VERSION) {
-    return { ok: false, error: `carry version ${version} is newer than this code's ${CARRY_VERSION}` };
-  }
-  let carry: unknown = raw;
-  for (const step of STEPS.filter((s) => s.from >= version)) {
-    const stepped = step.apply(carry);
-    if (!stepped.ok) return stepped;
-    carry = stepped.carry;
-  }
-  const current = agentCarrySchema.safeParse(carry);
-  if (!current.success) return { ok: false, error: `carry version ${CARRY_VERSION}: ${issues(current.error)}` };
-  return { ok: true, carry: current.data };
+  const read = readVersioned(AGENT_CARRY, raw);
+  return read.ok ? { ok: true, carry: read.value } : read;
 }
 
 /**

@@ -8,7 +8,7 @@ import { isErrorCode, type ErrorCode } from '../error-codes';
 import { stepWorkflowId } from '../ids';
 import type { Plan } from '../plan/plan-types';
 import { stepWorkflow } from '../step/step-workflow';
-import type { StepInput, StepOutcome } from '../step/step-types';
+import { STEP_INPUT_VERSION, type StepInput, type StepOutcome } from '../step/step-types';
 import type { ToolInfo } from '../tools/tool-types';
 import type { AgentRun } from './agent-run';
 
@@ -19,6 +19,7 @@ function stepInput(run: AgentRun, plan: Plan, id: string, tools: ToolInfo[]): St
   const { settings } = run;
   const left = run.meter.left();
   return {
+    version: STEP_INPUT_VERSION,
     agentId: run.agentId,
     task: plan.task || settings.task,
     step,

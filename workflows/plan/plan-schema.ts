@@ -44,7 +44,8 @@ const stepsSchema = z
 
 /**
  * The planner's plan. `depends_on` and `replan` default to `[]`, `language` to `'en'`; the
- * parsed output is assignable to {@link Plan} (check-plan.ts relies on that at compile time).
+ * parsed output is the `Plan` type (plan-types.ts), which the agent state, a step's input and
+ * the plan check's interaction carry.
  */
 export const planSchema = z.object({
   task: z.string().describe('The task, restated'),

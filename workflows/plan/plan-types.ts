@@ -1,25 +1,16 @@
 /**
- * The plan (docs/contracts.md#plan): what the planner returns as JSON and a human may edit. Pure types.
+ * The plan (docs/contracts.md#plan): what the planner returns as JSON and a human may edit. Pure
+ * types, each the `z.infer` of its schema in plan-schema.ts (the one description).
  */
 import type { z } from 'zod';
+import type { planSchema, planStepSchema } from './plan-schema';
 import type { stepStatusSchema } from '../state/step-run-schema';
 
-/** One step of a plan. */
-export interface PlanStep {
-  id: string;
-  title: string;
-  description: string;
-  depends_on: string[];
-  done_when?: string;
-}
+/** One step of a plan, as its schema (plan-schema.ts) reads it: `depends_on` filled in. */
+export type PlanStep = z.infer<typeof planStepSchema>;
 
 /** A plan: steps form a DAG through `depends_on`; `replan` lists steps after which to replan. */
-export interface Plan {
-  task: string;
-  language: string;
-  steps: PlanStep[];
-  replan: string[];
-}
+export type Plan = z.infer<typeof planSchema>;
 
 /** Status of one step run (its list is `STEP_STATUSES` in state/step-run-schema.ts). */
 export type StepStatus = z.infer<typeof stepStatusSchema>;

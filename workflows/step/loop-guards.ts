@@ -7,20 +7,26 @@
  * refused without asking. Every decision becomes a note on the agent's timeline. Pure state
  * (JSON, carried across continue-as-new); the step decides whether a guard may act (`patched`).
  */
+import { z } from 'zod';
 import { approvalDigest } from '../tools/approval-digest';
 import type { LlmToolCall } from '../llm-types';
 import { FINISH_STEP } from '../tools/tool-types';
 import { DEFAULT_LOOP_GUARDS, type LoopGuardLimits } from './loop-guard-limits';
 
-/** What the guards remember within a step: JSON, so it crosses continue-as-new. */
-export interface LoopGuardState {
+const count = z.number().int().nonnegative();
+
+/** What the guards remember within a step: JSON, so it crosses continue-as-new in the step's carry. */
+export const loopGuardStateSchema = z.object({
   /** How often each call digest was made. */
-  calls: Record<string, number>;
+  calls: z.record(z.string(), count),
   /** Failed tool calls so far. */
-  errors: number;
+  errors: count,
   /** Approval decisions by digest. */
-  approvals: Record<string, 'approve' | 'reject'>;
-}
+  approvals: z.record(z.string(), z.enum(['approve', 'reject'])),
+});
+
+/** What the guards remember within a step. */
+export type LoopGuardState = z.infer<typeof loopGuardStateSchema>;
 
 /** The digest of a call: its tool and its arguments (parsed when they are JSON, so key order does not matter). */
 export function callDigest(call: Pick<LlmToolCall, 'name' | 'arguments'>): string {

@@ -1,56 +1,106 @@
 /**
- * The `stepWorkflow` contract: what the agent hands a step, and what it gets back.
+ * The `stepWorkflow` contract: what the agent hands a step (its input), what it gets back (the
+ * outcome), and what a step run hands the next when it continues as new (the carry). Each type
+ * is its zod schema's `z.infer`.
+ *
+ * The input and the carry are contracts between releases: an agent on one release may start a
+ * step that a worker of the next release runs or replays, and a step run may continue as new
+ * onto newer code. So both name their `version`, and these schemas describe the current version
+ * only; step-migration.ts reads every version through the versioned reader. Version 1 is what
+ * releases up to 0.3.0 wrote, without a `version` field.
  */
-import type { BudgetLeft } from '../budget-left';
-import type { ErrorCode } from '../error-codes';
-import type { LlmMessage, ModelSettings } from '../llm-types';
-import type { StepProgress } from '../messages';
-import type { PlanStep } from '../plan/plan-types';
-import type { ToolInfo } from '../tools/tool-types';
-import type { LoopGuardLimits } from './loop-guard-limits';
-import type { LoopGuardState } from './loop-guards';
+import { z } from 'zod';
+import { budgetLeftSchema } from '../budget-left';
+import { ERROR_CODES } from '../error-codes';
+import { llmMessageSchema, modelSettingsSchema } from '../llm-types';
+import { stepProgressSchema } from '../messages';
+import { planStepSchema } from '../plan/plan-schema';
+import { principalSchema } from '../principal';
+import { toolInfoSchema } from '../tools/tool-types';
+import { loopGuardLimitsSchema } from './loop-guard-limits';
+import { loopGuardStateSchema } from './loop-guards';
 
-export interface StepInput {
+/**
+ * The version of the step input this code writes. Raise it, with a frozen schema of the old
+ * version and a step up from it in step-migration.ts, whenever an input of the current version
+ * would no longer parse with stepInputSchema, or would mean something else
+ * (docs/operations.md#the-carry-is-a-versioned-contract). A new optional field needs none.
+ */
+export const STEP_INPUT_VERSION = 1;
+
+/** The version of the step carry this code writes; raised by the same rule as STEP_INPUT_VERSION. */
+export const STEP_CARRY_VERSION = 1;
+
+const count = z.number().int().nonnegative();
+
+/** What the agent hands a step: its own description, its dependencies' results, the agent's tools and settings. */
+export const stepInputSchema = z.object({
+  version: z.literal(STEP_INPUT_VERSION),
   /** Workflow id of the agent that runs this step. */
-  agentId: string;
-  task: string;
-  step: PlanStep;
+  agentId: z.string(),
+  task: z.string(),
+  step: planStepSchema,
   /** Results of the steps this one depends on — and only those. */
-  dependencies: { id: string; title: string; result: string }[];
-  tools: ToolInfo[];
-  systemPrompt?: string;
-  model?: ModelSettings;
-  maxStepRounds: number;
+  dependencies: z.array(z.object({ id: z.string(), title: z.string(), result: z.string() })),
+  tools: z.array(toolInfoSchema),
+  systemPrompt: z.string().optional(),
+  model: modelSettingsSchema.optional(),
+  maxStepRounds: z.number().int().min(1),
   /** Loop guard limits (the agent's `limits`); absent, as in steps started before they existed: the defaults. */
-  guards?: LoopGuardLimits;
+  guards: loopGuardLimitsSchema.optional(),
   /** Whether `ask_user` is offered. */
-  canAsk: boolean;
+  canAsk: z.boolean(),
   /** The agent has a budget: it acknowledges each round's report before the next call starts. */
-  metered?: boolean;
+  metered: z.boolean().optional(),
   /** What the tree's budget had left when the step started (a nested agent gets the rest as its own). */
-  budgetLeft?: BudgetLeft;
+  budgetLeft: budgetLeftSchema.optional(),
   /** Who started the agent (approval policies judge calls for this principal). */
-  principal?: { id: string; roles: string[] };
-}
+  principal: principalSchema.optional(),
+});
+
+/** What the agent hands a step, as the current version. */
+export type StepInput = z.infer<typeof stepInputSchema>;
 
 /**
  * How a step ended. `progress` is the last round's report, which rides on the outcome instead
  * of a signal of its own.
  */
-export type StepOutcome =
-  | { status: 'completed'; result: string; rounds: number; progress?: StepProgress }
-  | { status: 'failed'; error: string; code: ErrorCode; rounds: number; progress?: StepProgress };
+export const stepOutcomeSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('completed'),
+    result: z.string(),
+    rounds: count,
+    progress: stepProgressSchema.optional(),
+  }),
+  z.object({
+    status: z.literal('failed'),
+    error: z.string(),
+    code: z.enum(ERROR_CODES),
+    rounds: count,
+    progress: stepProgressSchema.optional(),
+  }),
+]);
 
-/** What a step run hands the next when it continues as new: where the loop stands. */
-export interface StepCarry {
+/** How a step ended. */
+export type StepOutcome = z.infer<typeof stepOutcomeSchema>;
+
+/**
+ * What a step run hands the next when it continues as new: where the loop stands. Carries of
+ * release 0.1.0 also held `runs`, a count of runs nothing read; reading drops it.
+ */
+export const stepCarrySchema = z.object({
+  version: z.literal(STEP_CARRY_VERSION),
   /** Rounds done so far. */
-  rounds: number;
+  rounds: count,
   /** The conversation, trimmed to the carry budget. */
-  conversation: LlmMessage[];
+  conversation: z.array(llmMessageSchema),
   /** Whether the agent held the step when it continued as new. */
-  held?: boolean;
+  held: z.boolean().optional(),
   /** What the loop guards remember (call counts, failed calls, approval decisions). */
-  guards?: LoopGuardState;
+  guards: loopGuardStateSchema.optional(),
   /** What the tree's budget had left at the agent's last word. */
-  left?: BudgetLeft;
-}
+  left: budgetLeftSchema.optional(),
+});
+
+/** What a step run hands the next, as the current version. */
+export type StepCarry = z.infer<typeof stepCarrySchema>;

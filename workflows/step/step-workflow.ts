@@ -7,7 +7,9 @@
  *
  * A long loop continues as new between rounds when the server suggests it: nothing is in
  * flight then, and the next run gets the round count and the conversation. The agent, which
- * started this step as a child, follows the chain to its last run's outcome.
+ * started this step as a child, follows the chain to its last run's outcome. The input and the
+ * carry are versioned contracts between releases: each run reads them through
+ * step-migration.ts first.
  *
  * Cancelled, a step reports what it had before it closes (see below).
  */
@@ -32,10 +34,14 @@ import { partialResult } from './partial-result';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { runRound, STEP_CONVERSATION, type RoundContext } from './step-round';
 import { offeredTools } from './step-tools';
-import type { StepCarry, StepInput, StepOutcome } from './step-types';
+import { STEP_CARRY_VERSION, type StepCarry, type StepInput, type StepOutcome } from './step-types';
+import { readStepCarry, readStepInput, type ReceivedStepCarry, type ReceivedStepInput } from './step-migration';
 import { PATCHES } from '../patches';
 
-export async function stepWorkflow(input: StepInput, carry?: StepCarry): Promise<StepOutcome> {
+export async function stepWorkflow(received: ReceivedStepInput, carried?: ReceivedStepCarry): Promise<StepOutcome> {
+  // Input and carry of any release, read as the current versions (an unreadable one fails the task, not the step).
+  const input = readStepInput(received);
+  const carry = carried === undefined ? undefined : readStepCarry(carried);
   const conversations = new Conversations().serve();
   const link = new AgentLink(input.agentId, input.step.id, input.metered === true).serve();
   if (carry?.held) link.held = true;
@@ -95,6 +101,7 @@ async function runLoop(
       if (link.mustWait() && !link.held) await link.whenFree(); // the agent's answer to that report
       await condition(allHandlersFinished);
       const next: StepCarry = {
+        version: STEP_CARRY_VERSION,
         rounds: round - 1,
         conversation: carryConversation(conversations.get(STEP_CONVERSATION)),
         ...(link.held ? { held: true } : {}),

@@ -2,9 +2,10 @@
  * What an approval policy decides for one tool call (docs/operations.md#approval-policies): run
  * it (`allow`), ask a person (`ask`, optionally naming the role and how many distinct people must
  * approve) or refuse it (`deny`, the model is told). Computed by the `decideToolCall` activity
- * (Cedar runs there, not in workflow code); pure types, shared with the workflows.
+ * (Cedar runs there, not in workflow code); pure zod, shared with the workflows.
  */
 import { z } from 'zod';
+import { principalSchema } from '../principal';
 
 /** The three outcomes of a policy. */
 export const POLICY_DECISIONS = ['allow', 'ask', 'deny'] as const;
@@ -30,12 +31,14 @@ export const policyDecisionSchema = z.object({
 export type PolicyDecision = z.infer<typeof policyDecisionSchema>;
 
 /** Input of the `decideToolCall` activity. */
-export interface PolicyCallInput {
-  tool: string;
+export const policyCallInputSchema = z.object({
+  tool: z.string(),
   /** The effect of this call (callEffect): http_fetch with GET reads. */
-  effect: 'read' | 'write';
+  effect: z.enum(['read', 'write']),
   /** The validated arguments. */
-  arguments: unknown;
+  arguments: z.unknown(),
   /** Who started the agent, when known. */
-  principal?: { id: string; roles: string[] };
-}
+  principal: principalSchema.optional(),
+});
+/** Input of the `decideToolCall` activity. */
+export type PolicyCallInput = z.infer<typeof policyCallInputSchema>;

@@ -48,20 +48,21 @@ export const toolInfoSchema = z.object({
 export type ToolInfo = z.infer<typeof toolInfoSchema>;
 
 /** Input of the `runTool` activity. */
-export interface ToolCallInput {
-  agentId: string;
-  stepId: string;
-  callId: string;
-  name: string;
+export const toolCallInputSchema = z.object({
+  agentId: z.string(),
+  stepId: z.string(),
+  callId: z.string(),
+  name: z.string(),
   /** The JSON text the model wrote; validated by the activity before anything runs. */
-  arguments: string;
-}
+  arguments: z.string(),
+});
+/** Input of the `runTool` activity. */
+export type ToolCallInput = z.infer<typeof toolCallInputSchema>;
 
+/** Outcome of a tool call (the `runTool` activity's result); `ok: false` goes back to the model as a tool error. */
+export const toolCallOutcomeSchema = z.object({ ok: z.boolean(), output: z.string() });
 /** Outcome of a tool call; `ok: false` goes back to the model as a tool error. */
-export interface ToolCallOutcome {
-  ok: boolean;
-  output: string;
-}
+export type ToolCallOutcome = z.infer<typeof toolCallOutcomeSchema>;
 
 /** One tool call a step made; `arguments` as the model wrote them, cut to a readable length. */
 export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;

@@ -1,0 +1,332 @@
+/**
+ * A value with every field set — optional ones included, every array and record filled, every
+ * union option taken — for each schema a value crosses a boundary with: a signal, update or
+ * query payload, a workflow's input, result or carry, an activity's input or result
+ * (test/unit/boundary-schemas.test.ts). Typed with the exported types, so a field the type does
+ * not have cannot be set here; test/harness/schema-coverage.ts checks that none the schema has is
+ * left out.
+ */
+import type { AgentCarry } from '../../workflows/agent/agent-carry';
+import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentState, StepRun } from '../../workflows/agent/agent-state';
+import type { AgentResult } from '../../workflows/agent-contract';
+import type { Answer, Interaction, InteractionSpec } from '../../workflows/interactions/interaction-types';
+import type { LlmCallInput, LlmCallResult } from '../../workflows/llm-call-schema';
+import type { LlmMessage, ModelSettings } from '../../workflows/llm-types';
+import type { Actor, StepProgress } from '../../workflows/messages';
+import type { Plan } from '../../workflows/plan/plan-types';
+import type { StepCarry, StepInput, StepOutcome } from '../../workflows/step/step-types';
+import type { TokenUsage } from '../../workflows/state/step-run-schema';
+import type { ToolCallRecord, ToolInfo } from '../../workflows/tools/tool-types';
+
+export const fullActor: Actor = { id: 'ann', name: 'Ann', roles: ['approver'], method: 'web' };
+
+export const fullUsage: TokenUsage = {
+  promptTokens: 10,
+  completionTokens: 5,
+  totalTokens: 15,
+  cachedPromptTokens: 4,
+  costUsd: 0.25,
+  estimated: true,
+};
+
+export const fullModel: ModelSettings = {
+  name: 'gpt-test',
+  temperature: 0.5,
+  topP: 0.9,
+  maxTokens: 1000,
+  contextTokens: 8192,
+};
+
+/** One message of each role, the assistant's with tool calls. */
+export const fullConversation: LlmMessage[] = [
+  { role: 'system', content: 'You are a step.' },
+  { role: 'user', content: 'Do it.' },
+  { role: 'assistant', content: 'calling', toolCalls: [{ id: 'c1', name: 'lookup', arguments: '{"key":"k"}' }] },
+  { role: 'tool', toolCallId: 'c1', content: 'found' },
+];
+
+export const fullTool: ToolInfo = {
+  name: 'http_fetch',
+  description: 'Fetches a URL',
+  effect: 'write',
+  idempotent: false,
+  needsApproval: true,
+  readWhen: { argument: 'method', default: 'GET', values: ['GET', 'HEAD'] },
+  parameters: { type: 'object', properties: { url: { type: 'string' } } },
+  policy: true,
+  autoApproved: true,
+};
+
+export const fullToolCallRecord: ToolCallRecord = {
+  callId: 'c1',
+  name: 'lookup',
+  arguments: '{"key":"k"}',
+  outcome: 'ok',
+  durationMs: 12,
+  policy: { decision: 'allow', rule: 'reads', at: 1_700_000_000_000 },
+};
+
+export const fullPlan: Plan = {
+  task: 'a task',
+  language: 'en',
+  steps: [
+    { id: 's1', title: 'First', description: 'Do the first thing', depends_on: [], done_when: 'it is done' },
+    { id: 's2', title: 'Second', description: 'Do the second thing', depends_on: ['s1'], done_when: 'also done' },
+  ],
+  replan: ['s1'],
+};
+
+export const fullProgress: StepProgress = {
+  stepId: 's1',
+  round: 2,
+  model: 'gpt-test',
+  usage: fullUsage,
+  toolCalls: [fullToolCallRecord],
+  notices: [{ type: 'step.guard', message: 'a call was refused' }],
+  cancelled: true,
+  partial: 'what it had',
+};
+
+/** The questions a step may open (held to the rules of `ask_user`), each with every field its kind has. */
+export const fullStepSpecs: InteractionSpec[] = [
+  { kind: 'ask.query', prompt: 'Which region?' },
+  { kind: 'ask.select', prompt: 'Pick one', options: ['eu', 'us'], multiple: true },
+  {
+    kind: 'ask.form',
+    prompt: 'Fill in',
+    fields: [
+      { key: 'name', label: 'Name', type: 'input', required: true, default: 'Ann', maxLength: 40 },
+      { key: 'pages', label: 'Pages', type: 'number', required: false, default: 3, min: 1, max: 10 },
+      { key: 'ok', label: 'OK?', type: 'boolean', required: false, default: true },
+      { key: 'tags', label: 'Tags', type: 'multiselect', required: false, default: ['a'], options: ['a', 'b'] },
+    ],
+  },
+  {
+    kind: 'tool.approval',
+    prompt: 'May it write?',
+    tool: 'write_file',
+    arguments: { path: 'notes.txt' },
+    digest: 'sha256:abc',
+    why: 'it writes a file',
+    rule: 'writes-need-two',
+    role: 'lead',
+    approvers: 2,
+  },
+];
+
+/** What an interaction's record adds to its question (the same for every kind). */
+type InteractionRecord = Omit<Extract<Interaction, { kind: 'ask.query' }>, 'kind' | 'prompt'>;
+
+/** One interaction of each kind, answered, with every field of the record set. */
+function answered(spec: InteractionSpec, answer: Answer, n: number): Interaction {
+  const record: InteractionRecord = {
+    id: `i${n}`,
+    status: 'answered',
+    stepId: 's1',
+    createdAt: 1_700_000_000_000 + n,
+    expiresAt: 1_700_000_100_000 + n,
+    role: 'approver',
+    answer,
+    by: 'ann',
+    actor: fullActor,
+    answeredAt: 1_700_000_050_000 + n,
+    approvals: [{ actor: fullActor, at: 1_700_000_040_000 + n }],
+  };
+  return { ...spec, ...record };
+}
+
+const [query, select, form, approval] = fullStepSpecs as [
+  InteractionSpec,
+  InteractionSpec,
+  InteractionSpec,
+  InteractionSpec,
+];
+
+export const fullInteractions: Interaction[] = [
+  answered(query, { text: 'eu' }, 1),
+  answered(select, { values: ['eu'] }, 2),
+  answered(form, { values: { name: 'Ann', pages: 3 } }, 3),
+  answered(
+    { kind: 'plan.check', prompt: 'Go?', plan: fullPlan, revision: 1 },
+    { decision: 'edit', feedback: 'shorter', plan: fullPlan },
+    4,
+  ),
+  answered(approval, { decision: 'approve', digest: 'sha256:abc', reason: 'fine' }, 5),
+  answered({ kind: 'step.failure', prompt: 'Retry?', error: 'it failed' }, { decision: 'retry' }, 6),
+  answered(
+    { kind: 'budget', prompt: 'Raise?', usedTokens: 900, tokenBudget: 1000, costUsd: 0.5, costBudgetUsd: 1 },
+    { decision: 'raise', tokenBudget: 2000, costBudgetUsd: 2 },
+    7,
+  ),
+  answered(
+    { kind: 'deadline', prompt: 'Extend?', deadlineAt: 1_700_000_900_000 },
+    { decision: 'extend', deadlineMs: 60_000 },
+    8,
+  ),
+];
+
+export const fullStepRun: StepRun = {
+  id: 's1',
+  title: 'First',
+  status: 'completed',
+  result: 'done',
+  error: 'an earlier attempt failed',
+  partial: 'what it had',
+  usage: fullUsage,
+  toolCalls: [fullToolCallRecord],
+  toolCallCount: 1,
+  rounds: 2,
+  attempts: 1,
+  startedAt: 1_700_000_000_000,
+  endedAt: 1_700_000_001_000,
+};
+
+export const fullState: AgentState = {
+  phase: 'paused',
+  task: 'a task',
+  plan: fullPlan,
+  revision: 1,
+  steps: [fullStepRun],
+  interactions: fullInteractions,
+  usage: fullUsage,
+  events: [
+    {
+      seq: 7,
+      at: 1_700_000_002_000,
+      type: 'agent.paused',
+      message: 'paused by ann',
+      stepId: 's1',
+      interactionId: 'i1',
+      actor: fullActor,
+    },
+  ],
+  eventSeq: 7,
+  asks: 1,
+  replans: 1,
+  model: 'gpt-test',
+  demo: false,
+  result: 'all done',
+  error: 'step s2 failed: it broke',
+  failure: { code: 'STEP_FAILED', stepId: 's2', cause: 'STEP_TOOL_ERRORS' },
+  hold: { reasons: ['pause', 'budget'], resumePhase: 'executing', by: 'ann', reason: 'lunch', actor: fullActor },
+  tokenBudget: 2000,
+  costBudgetUsd: 2,
+  deadlineAt: 1_700_000_900_000,
+  stopReason: 'budget',
+  cancelRequest: { at: 1_700_000_003_000, by: 'ann', reason: 'done', actor: fullActor },
+  decisions: [
+    {
+      at: 1_700_000_004_000,
+      what: 'write_file allowed',
+      kind: 'policy',
+      actor: fullActor,
+      decision: 'allow',
+      rule: 'writes',
+      tool: 'write_file',
+      stepId: 's1',
+    },
+  ],
+  decisionsDropped: 3,
+};
+
+export const fullAgentCarry: AgentCarry = {
+  version: 2,
+  resumeAt: 'execute',
+  state: fullState,
+  planner: fullConversation,
+  tools: [fullTool],
+  stepRoutes: { i1: { stepId: 's1', requestId: 'r1' } },
+};
+
+/** An agent input with every field set, none left to its default. */
+export const fullAgentInput: AgentInput = {
+  task: 'a task',
+  systemPrompt: 'Be brief.',
+  files: ['notes.txt'],
+  model: fullModel,
+  mode: { plan: true, ask: true, confirmPlan: true },
+  tools: ['read_file'],
+  limits: {
+    maxAsks: 2,
+    maxStepRounds: 20,
+    maxReplans: 1,
+    maxParallelSteps: 3,
+    maxToolCallsPerReply: 4,
+    maxIdenticalCalls: 2,
+    maxToolErrors: 5,
+    tokenBudget: 10_000,
+    costBudgetUsd: 5,
+    deadlineMs: 3_600_000,
+  },
+  onStepFailure: 'ask',
+  onDeadline: 'ask',
+  interactionTimeout: { afterMs: 60_000, remindAfterMs: 30_000, onExpiry: 'default' },
+  answerRoles: {
+    ask: 'approver',
+    'plan.check': 'approver',
+    'step.failure': 'approver',
+    budget: 'admin',
+    deadline: 'admin',
+    'tool.approval': 'admin',
+  },
+  nested: false,
+  principal: { id: 'ann', roles: ['operator'] },
+};
+
+export const fullAgentResults: AgentResult[] = [
+  { status: 'stopped', answer: 'what it had', usage: fullUsage, stopReason: 'budget' },
+];
+
+export const fullStepInput: StepInput = {
+  version: 1,
+  agentId: 'agent-1',
+  task: 'a task',
+  step: { id: 's2', title: 'Second', description: 'Do the second thing', depends_on: ['s1'], done_when: 'done' },
+  dependencies: [{ id: 's1', title: 'First', result: 'the first result' }],
+  tools: [fullTool],
+  systemPrompt: 'Be brief.',
+  model: fullModel,
+  maxStepRounds: 20,
+  guards: { maxToolCallsPerReply: 4, maxIdenticalCalls: 2, maxToolErrors: 5 },
+  canAsk: true,
+  metered: true,
+  budgetLeft: { tokens: 900, costUsd: 0.5 },
+  principal: { id: 'ann', roles: ['operator'] },
+};
+
+/** One outcome of each status. */
+export const fullStepOutcomes: StepOutcome[] = [
+  { status: 'completed', result: 'done', rounds: 2, progress: fullProgress },
+  { status: 'failed', error: 'too many errors', code: 'STEP_TOOL_ERRORS', rounds: 10, progress: fullProgress },
+];
+
+export const fullStepCarry: StepCarry = {
+  version: 1,
+  rounds: 8,
+  conversation: fullConversation,
+  held: true,
+  guards: { calls: { 'sha256:abc': 2 }, errors: 1, approvals: { 'sha256:def': 'reject' } },
+  left: { tokens: 100, costUsd: 0.1 },
+};
+
+export const fullLlmCallInput: LlmCallInput = {
+  purpose: 'step',
+  agentId: 'agent-1',
+  stepId: 's1',
+  model: fullModel,
+  messages: fullConversation,
+  conversation: { workflowId: 'agent-1/step-s1', runId: 'run-1', key: 'step', length: 4 },
+  toolNames: ['lookup'],
+  json: true,
+  schema: 'plan',
+};
+
+export const fullLlmCallResult: LlmCallResult = {
+  content: 'the answer',
+  toolCalls: [{ id: 'c1', name: 'lookup', arguments: '{}' }],
+  finishReason: 'length',
+  model: 'gpt-test',
+  usage: fullUsage,
+  notices: ['json_schema refused'],
+};

@@ -1,0 +1,72 @@
+/**
+ * The JSON crossing the `callLlm` activity (docs/contracts.md#llm-protocol): what a workflow
+ * asks of the model and what comes back. Each type is its zod schema's `z.infer`. Workflows
+ * import only the types, so a run never builds these schemas; the activity side and the tests
+ * use them.
+ */
+import { z } from 'zod';
+import { llmMessageSchema, llmToolCallSchema, modelSettingsSchema } from './llm-types';
+import { tokenUsageSchema } from './state/step-run-schema';
+
+/** Why a model call is made; sent as the `X-Cairn-Purpose` header (docs/contracts.md#llm-protocol). */
+export const llmPurposeSchema = z.enum(['plan', 'replan', 'step', 'summary', 'model']);
+/** Why a model call is made; sent as the `X-Cairn-Purpose` header (docs/contracts.md#llm-protocol). */
+export type LlmPurpose = z.infer<typeof llmPurposeSchema>;
+
+/** Reply schemas the LLM activity knows: a whole plan, or the remaining steps of a replan. */
+export const llmReplySchemaNameSchema = z.enum(['plan', 'replan']);
+/** Reply schemas the LLM activity knows: a whole plan, or the remaining steps of a replan. */
+export type LlmReplySchema = z.infer<typeof llmReplySchemaNameSchema>;
+
+/** Points at the first `length` messages of conversation `key` of a workflow run (read with the `conversation` query). */
+export const conversationRefSchema = z.object({
+  workflowId: z.string(),
+  runId: z.string(),
+  key: z.string(),
+  length: z.number().int().nonnegative(),
+});
+/** Points at `length` messages of conversation `key` of a workflow run. */
+export type ConversationRef = z.infer<typeof conversationRefSchema>;
+
+/** Input of the `callLlm` activity. */
+export const llmCallInputSchema = z.object({
+  purpose: llmPurposeSchema,
+  /** Workflow id of the agent (header `X-Cairn-Agent`). */
+  agentId: z.string(),
+  /** Step id (header `X-Cairn-Step`), for step calls. */
+  stepId: z.string().optional(),
+  model: modelSettingsSchema.optional(),
+  /** The conversation inline — only while it is small (see workflows/conversation.ts). */
+  messages: z.array(llmMessageSchema).optional(),
+  /**
+   * The conversation by reference: the activity reads it with the `conversation` query, so
+   * growing conversations never enter history as activity input.
+   */
+  conversation: conversationRefSchema.optional(),
+  /** Tools offered to the model, by name; the activity resolves their JSON Schemas. */
+  toolNames: z.array(z.string()).optional(),
+  /** Ask for a JSON object in the content. */
+  json: z.boolean().optional(),
+  /**
+   * The JSON Schema the content must match, by name (the activity derives it from the zod plan
+   * schemas): sent as a strict `response_format: json_schema` where the endpoint takes one.
+   * Implies `json`.
+   */
+  schema: llmReplySchemaNameSchema.optional(),
+});
+/** Input of the `callLlm` activity. */
+export type LlmCallInput = z.infer<typeof llmCallInputSchema>;
+
+/** Result of the `callLlm` activity. */
+export const llmCallResultSchema = z.object({
+  content: z.string().nullable(),
+  toolCalls: z.array(llmToolCallSchema),
+  /** `length` when the reply was cut at its `max_tokens` (or the context's end). */
+  finishReason: z.string(),
+  model: z.string(),
+  usage: tokenUsageSchema,
+  /** What the timeline should hear about this call, e.g. a feature the endpoint refused. */
+  notices: z.array(z.string()).optional(),
+});
+/** Result of the `callLlm` activity. */
+export type LlmCallResult = z.infer<typeof llmCallResultSchema>;
