@@ -4,41 +4,21 @@
  * agent that has ended is refused with `AGENT_FINISHED` (409, exit 1) and left as it was.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { AgentClient } from '../../client/agent-client';
-import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { plan, planReply, startAgent, step, waitForInteraction } from '../harness/agents';
 import { runCairn } from '../harness/cairn-cli';
+import { postJson, stateOverHttp, testApp } from '../harness/http-app';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
 const bed = agentTestbed();
 
-function appFor(): OpenAPIHono {
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
-  });
-}
-
-function post(app: OpenAPIHono, path: string, body?: unknown) {
-  if (body === undefined) return app.request(path, { method: 'POST' });
-  return app.request(path, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-}
-
-async function stateOf(app: OpenAPIHono, id: string): Promise<AgentState> {
-  const res = await app.request(`/api/agents/${id}`);
-  if (res.status !== 200) throw new Error(`state of ${id}: ${res.status}`);
-  return (await res.json()) as AgentState;
-}
+const appFor = (): OpenAPIHono => testApp(bed.client, bed.config.taskQueue);
+const post = postJson;
+const stateOf = stateOverHttp;
 
 const phaseIs = (app: OpenAPIHono, id: string, phase: AgentState['phase']) =>
   waitUntil(`agent ${id} is ${phase}`, async () => {

@@ -14,12 +14,12 @@ import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/clien
 import { AgentClient } from '../../client/agent-client';
 import { ClientError } from '../../client/client-error';
 import { createApp } from '../../client/http/create-app';
-import type { AgentState } from '../../workflows/agent/agent-state';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import { approvalDigest } from '../../workflows/tools/approval-digest';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
+import { postJson, stateOverHttp } from '../harness/http-app';
 import { answer, finish, plan, planReply, step } from '../harness/agents';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { testConfig, withWorker } from '../harness/test-env';
@@ -40,19 +40,9 @@ const FIELDS = [
 ];
 const WRITE = { path: 'report.txt', content: 'the report' };
 
-async function post(app: OpenAPIHono, path: string, body: unknown): Promise<Response> {
-  return await app.request(path, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-}
+const post = postJson;
 
-async function stateOf(app: OpenAPIHono, id: string): Promise<AgentState> {
-  const res = await app.request(`/api/agents/${id}`);
-  if (res.status !== 200) throw new Error(`state of ${id}: ${res.status}`);
-  return (await res.json()) as AgentState;
-}
+const stateOf = stateOverHttp;
 
 function openInteraction(app: OpenAPIHono, id: string, kind: Interaction['kind']): Promise<Interaction> {
   return waitUntil(`an open ${kind}`, async () =>

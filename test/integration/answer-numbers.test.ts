@@ -5,25 +5,18 @@
  * changes; the same answer with a real number then goes through.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { AgentClient } from '../../client/agent-client';
-import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
+import { testApp } from '../harness/http-app';
 import { finish, plan, planReply, startAgent, step, waitForInteraction } from '../harness/agents';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();
 
-function appFor(): OpenAPIHono {
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
-  });
-}
+const appFor = (): OpenAPIHono => testApp(bed.client, bed.config.taskQueue);
 
 /** Posts a raw JSON text, so numbers JSON.stringify could never write reach the server. */
 const postRaw = (app: OpenAPIHono, path: string, raw: string) =>

@@ -7,24 +7,17 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { AgentClient } from '../../client/agent-client';
-import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
+import { testApp } from '../harness/http-app';
 import { plan, planReply, startAgent, step } from '../harness/agents';
 import { withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();
 
-function appFor(): OpenAPIHono {
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
-  });
-}
+const appFor = (): OpenAPIHono => testApp(bed.client, bed.config.taskQueue);
 
 async function stateOverHttp(id: string): Promise<AgentState> {
   const res = await appFor().request(`/api/agents/${id}`);
