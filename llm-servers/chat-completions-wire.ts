@@ -7,8 +7,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 
-/** A Chat Completions request body (`stream` is refused by both endpoints). */
-export type ChatCompletionRequest = ChatCompletionCreateParamsNonStreaming & { stream?: boolean };
+/** A Chat Completions request body, streamed (`stream: true`, chat-completions-stream.ts) or not. */
+export type ChatCompletionRequest = Omit<ChatCompletionCreateParamsNonStreaming, 'stream'> & {
+  stream?: boolean | null;
+};
 
 /** One tool call of an answer; `arguments` other than a string are JSON-encoded on the wire. */
 export interface WireToolCall {
@@ -90,7 +92,7 @@ export function errorBody(message: string, details: { type?: string; code?: stri
 export function chatCompletion(
   id: string,
   model: string,
-  request: ChatCompletionCreateParamsNonStreaming,
+  request: Pick<ChatCompletionCreateParamsNonStreaming, 'messages'>,
   answer: AssistantAnswer,
 ): ChatCompletion {
   const quirks = answer.quirks ?? {};

@@ -4,10 +4,8 @@
  * tool that needs approval, and a summary. Every answer says it comes from the demo model.
  * Pure: a function of the request, unit-testable.
  */
-import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionRequest } from '../chat-completions-wire';
 
 export { DEMO_MODEL } from '../../workflows/llm-types';
 
@@ -18,16 +16,16 @@ function text(message: ChatCompletionMessageParam | undefined): string {
   return typeof message?.content === 'string' ? message.content : '';
 }
 
-function offers(request: ChatCompletionCreateParamsNonStreaming, name: string): boolean {
+function offers(request: ChatCompletionRequest, name: string): boolean {
   return (request.tools ?? []).some((t) => t.type === 'function' && t.function.name === name);
 }
 
-function taskOf(request: ChatCompletionCreateParamsNonStreaming): string {
+function taskOf(request: ChatCompletionRequest): string {
   const first = request.messages.find((m) => m.role === 'user');
   return text(first).split('\n')[0]?.slice(0, 120) || 'the task';
 }
 
-function plannerReply(request: ChatCompletionCreateParamsNonStreaming): DemoReply {
+function plannerReply(request: ChatCompletionRequest): DemoReply {
   const asked = request.messages.some((m) => m.role === 'tool');
   if (!asked && offers(request, 'ask_user')) {
     return {
@@ -81,7 +79,7 @@ function plannerReply(request: ChatCompletionCreateParamsNonStreaming): DemoRepl
   };
 }
 
-function stepReply(request: ChatCompletionCreateParamsNonStreaming, stepId: string): DemoReply {
+function stepReply(request: ChatCompletionRequest, stepId: string): DemoReply {
   const results = request.messages.filter((m) => m.role === 'tool').map(text);
   if (stepId === 'write' && results.length === 0 && offers(request, 'write_file')) {
     const body = `# Demo note\n\n${text(request.messages.find((m) => m.role === 'user')).slice(0, 1500)}\n\n_Written by Cairn's offline demo model._\n`;
@@ -102,7 +100,7 @@ function stepReply(request: ChatCompletionCreateParamsNonStreaming, stepId: stri
 }
 
 /** The demo's reply to one Chat Completions request. */
-export function demoReply(request: ChatCompletionCreateParamsNonStreaming, headers: Record<string, string>): DemoReply {
+export function demoReply(request: ChatCompletionRequest, headers: Record<string, string>): DemoReply {
   switch (headers['x-cairn-purpose']) {
     case 'plan':
     case 'replan':

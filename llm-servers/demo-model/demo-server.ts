@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chatCompletion, errorBody, readChatRequest, sendJson, type AssistantAnswer } from '../chat-completions-wire';
+import { sendStreamed, wantsStream, wantsUsage } from '../chat-completions-stream';
 import { DEMO_MODEL, demoReply } from './demo-replies';
 
 export interface DemoServer {
@@ -19,7 +20,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const reply = demoReply(request.body, request.headers);
   const answer: AssistantAnswer =
     'toolCalls' in reply ? { content: null, toolCalls: reply.toolCalls } : { content: reply.content, toolCalls: [] };
-  sendJson(res, 200, chatCompletion(`demo-${Date.now()}`, DEMO_MODEL, request.body, answer));
+  const completion = chatCompletion(`demo-${Date.now()}`, DEMO_MODEL, request.body, answer);
+  // Streamed like a real endpoint when asked, so a worker on the demo model streams too.
+  if (wantsStream(request.body)) return sendStreamed(res, completion, { includeUsage: wantsUsage(request.body) });
+  sendJson(res, 200, completion);
 }
 
 /** Starts the demo endpoint on a free loopback port. */

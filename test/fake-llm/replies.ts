@@ -31,6 +31,19 @@ export interface MessageReply {
   hold?: Hold;
   /** Answer only once this settles: the test decides when a call in flight ends. */
   after?: Promise<unknown>;
+  /**
+   * Streamed: every chunk but the last (the `finish_reason`, then the usage and `[DONE]`) is
+   * sent, and the stream ends only once this settles — so a test can see the text arrive
+   * while the call is provably still running.
+   */
+  endAfter?: Promise<unknown>;
+  /**
+   * Cut the connection after this many chunks, without ending the stream (a server or network
+   * dying mid-reply); a non-streamed request is cut before any answer.
+   */
+  disconnectAfterChunks?: number;
+  /** Streamed: the pause before each chunk after the first (the fake's `chunkDelayMs` otherwise). */
+  chunkDelayMs?: number;
 }
 
 /** An HTTP error, e.g. 429 with Retry-After, 500, 400. */
@@ -103,6 +116,14 @@ export const reply = {
   /** `scripted`, answered only once `gate` settles (the test opens it when it has seen enough). */
   after(scripted: MessageReply, gate: Promise<unknown>): MessageReply {
     return { ...scripted, after: gate };
+  },
+  /** `scripted`, its stream ended only once `gate` settles (see MessageReply.endAfter). */
+  endAfter(scripted: MessageReply, gate: Promise<unknown>): MessageReply {
+    return { ...scripted, endAfter: gate };
+  },
+  /** `scripted`, its connection cut after `chunks` chunks (see MessageReply.disconnectAfterChunks). */
+  disconnectAfter(scripted: MessageReply, chunks: number): MessageReply {
+    return { ...scripted, disconnectAfterChunks: chunks };
   },
   /**
    * `scripted`, answered only once a request matching `until` has arrived: proof that the

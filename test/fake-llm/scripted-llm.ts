@@ -4,12 +4,28 @@
  * it over a socket. Tests program it as a queue of replies or a function of the request; it
  * records every request with its headers and time, holds a reply until a sibling request
  * arrives when told to (holds.ts), and fails loudly when its script runs out or a hold is
- * never released.
+ * never released. A request with `stream: true` gets the same reply as server-sent
+ * `chat.completion.chunk`s (llm-servers/chat-completions-stream.ts), paced when told to, its
+ * end held or its connection cut mid-stream on demand; the fake can also play an endpoint that
+ * cannot stream.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import { chatCompletion, errorBody, readChatRequest, sendJson } from '../../llm-servers/chat-completions-wire';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import {
+  chatCompletion,
+  errorBody,
+  readChatRequest,
+  sendJson,
+  type ChatCompletionRequest,
+} from '../../llm-servers/chat-completions-wire';
+import {
+  completionChunks,
+  endEventStream,
+  startEventStream,
+  wantsUsage,
+  writeChunk,
+} from '../../llm-servers/chat-completions-stream';
 import { callerOf, DEFAULT_HOLD_TIMEOUT_MS, describeMatch, HoldRegistry, type Hold } from './holds';
 import type { MessageReply, ScriptedReply } from './replies';
 
@@ -30,18 +46,42 @@ export interface RecordedRequest {
   releasedBy?: number;
   /** `usage.total_tokens` of the answer, when it was a completion. */
   reportedTokens?: number;
+  /** True when the answer went as a stream of chunks. */
+  streamed?: boolean;
+  /** `Date.now()` when a streamed answer's first chunk was sent. */
+  firstChunkAt?: number;
+  /** How many chunks of a streamed answer were sent. */
+  chunksSent?: number;
+  /** True when the fake cut the connection (`disconnectAfterChunks`). */
+  disconnected?: boolean;
   /** Lower-cased header names, as Node gives them. */
   headers: Record<string, string>;
-  body: ChatCompletionCreateParamsNonStreaming;
+  body: ChatCompletionRequest;
 }
 
 /** Decides the reply from the request; return undefined to fall through to the queue. */
 export type ReplyFunction = (request: RecordedRequest) => ScriptedReply | undefined;
 
+/**
+ * What the fake does with `stream: true`: stream (`on`, like OpenAI), refuse it with a 400
+ * naming `stream` (`refuse`), or answer with one JSON completion as if it had not been asked
+ * (`ignore`) — both of the latter are endpoints that cannot stream.
+ */
+export type StreamingMode = 'on' | 'refuse' | 'ignore';
+
 export interface ScriptedLlmOptions {
   /** Delay added before every answer (a reply's own `delayMs` wins). */
   latencyMs?: number;
+  /** How `stream: true` is answered; `on` by default. */
+  streaming?: StreamingMode;
+  /** Streamed: the pause before each chunk after the first (a reply's own `chunkDelayMs` wins); 0 by default. */
+  chunkDelayMs?: number;
+  /** Streamed: characters of text or arguments per chunk (llm-servers/chat-completions-stream.ts). */
+  chunkChars?: number;
 }
+
+/** The refusal of an endpoint that cannot stream, as such servers word it. */
+export const STREAM_REFUSAL = "scripted-llm: 'stream' is not supported by this endpoint";
 
 const SCRIPT_EXHAUSTED = 'scripted-llm: script exhausted';
 
@@ -136,8 +176,13 @@ export class ScriptedLlm {
     this.requests.push(recorded);
     this.wakeWaiters();
     this.holds.arrived(recorded);
-    if (body.stream) {
-      return sendJson(res, 400, errorBody('scripted-llm: streaming is not supported'));
+    const streaming = this.options.streaming ?? 'on';
+    if (body.stream === true && streaming === 'refuse') {
+      return sendJson(
+        res,
+        400,
+        errorBody(STREAM_REFUSAL, { type: 'invalid_request_error', code: 'unsupported_parameter' }),
+      );
     }
     const scripted = this.handler?.(recorded) ?? this.queue.shift();
     if (!scripted) {
@@ -151,8 +196,12 @@ export class ScriptedLlm {
     if (scripted.kind === 'message' && scripted.after) await scripted.after;
     const delay = ('delayMs' in scripted ? scripted.delayMs : undefined) ?? this.options.latencyMs ?? 0;
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    recorded.answeredAt = Date.now();
-    recorded.answeredBefore = this.requests.length;
+    const streamed = body.stream === true && streaming === 'on' && scripted.kind === 'message';
+    // A stream is answered when it ends (stream()).
+    if (!streamed) {
+      recorded.answeredAt = Date.now();
+      recorded.answeredBefore = this.requests.length;
+    }
     switch (scripted.kind) {
       case 'broken-body':
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -166,9 +215,52 @@ export class ScriptedLlm {
       case 'message': {
         const body = completion(recorded, scripted);
         recorded.reportedTokens = body.usage?.total_tokens;
+        if (streamed) return this.stream(res, recorded, scripted, body);
+        if (scripted.disconnectAfterChunks !== undefined) {
+          recorded.disconnected = true;
+          res.destroy();
+          return;
+        }
         return sendJson(res, 200, body);
       }
     }
+  }
+
+  /** Sends `body` as a stream of chunks, paced, its end held or its connection cut as scripted. */
+  private async stream(
+    res: ServerResponse,
+    recorded: RecordedRequest,
+    scripted: MessageReply,
+    body: ChatCompletion,
+  ): Promise<void> {
+    const chunks = completionChunks(body, {
+      includeUsage: wantsUsage(recorded.body),
+      ...(this.options.chunkChars !== undefined ? { chunkChars: this.options.chunkChars } : {}),
+    });
+    const pace = scripted.chunkDelayMs ?? this.options.chunkDelayMs ?? 0;
+    // The finish_reason chunk and what follows it end the reply: held back while `endAfter` holds.
+    const last = chunks.findIndex((c) => c.choices[0]?.finish_reason);
+    recorded.streamed = true;
+    recorded.chunksSent = 0;
+    startEventStream(res);
+    for (const [index, chunk] of chunks.entries()) {
+      if (scripted.disconnectAfterChunks !== undefined && index >= scripted.disconnectAfterChunks) {
+        // What was sent reaches the client first; then the connection dies without the stream's end.
+        await new Promise((resolve) => res.write('', resolve));
+        recorded.disconnected = true;
+        res.destroy();
+        return;
+      }
+      if (index === last && scripted.endAfter) await scripted.endAfter;
+      if (index > 0 && pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
+      if (res.destroyed) return; // the client gave up (its timeout, a cancellation)
+      writeChunk(res, chunk);
+      if (index === 0) recorded.firstChunkAt = Date.now();
+      recorded.chunksSent += 1;
+    }
+    recorded.answeredAt = Date.now();
+    recorded.answeredBefore = this.requests.length;
+    endEventStream(res);
   }
 
   /** Waits for `hold` to be released; a hold that never is becomes a recorded failure. */

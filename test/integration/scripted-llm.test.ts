@@ -3,6 +3,7 @@
  * other tests rely on (content, tool calls, usage, JSON, recording, faults) is shown here.
  */
 import OpenAI, { APIConnectionError, APIError } from 'openai';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { reply } from '../fake-llm/replies';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
 
@@ -125,4 +126,116 @@ test('holds a reply until a matching request has arrived, and fails loudly when 
     "scripted-llm: step:never's request never arrived while step:d's reply (request #3) was held (200 ms)",
   ]);
   await expect(llm.close()).rejects.toThrow(/step:never's request never arrived/);
+});
+
+describe('streamed answers', () => {
+  const streamed = (includeUsage = true) =>
+    client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+      ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
+    });
+
+  /** Every chunk of a stream, in order. */
+  async function chunksOf(stream: AsyncIterable<ChatCompletionChunk>): Promise<ChatCompletionChunk[]> {
+    const out: ChatCompletionChunk[] = [];
+    for await (const chunk of stream) out.push(chunk);
+    return out;
+  }
+
+  test('text and tool calls arrive in pieces, finish_reason in the last choice chunk, usage after it when asked', async () => {
+    llm.enqueue(
+      reply.text('a reply long enough for several chunks', { usage: { promptTokens: 5, completionTokens: 9 } }),
+      reply.toolCalls([{ name: 'write_file', arguments: { path: 'notes.md', content: 'hello world' } }]),
+      reply.text('no usage asked'),
+    );
+    const text = await chunksOf(await streamed());
+    const contents = text.map((c) => c.choices[0]?.delta.content ?? '').filter((piece) => piece !== '');
+    expect(contents.length).toBeGreaterThan(3);
+    expect(contents.join('')).toBe('a reply long enough for several chunks');
+    expect(text.at(-2)?.choices[0]?.finish_reason).toBe('stop');
+    expect(text.at(-1)?.choices).toEqual([]);
+    expect(text.at(-1)?.usage).toEqual({ prompt_tokens: 5, completion_tokens: 9, total_tokens: 14 });
+    expect(llm.requests[0]).toMatchObject({ streamed: true, chunksSent: text.length });
+
+    const calls = await chunksOf(await streamed());
+    const fragments = calls.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
+    expect(fragments[0]).toMatchObject({ index: 0, id: 'call_1_1', function: { name: 'write_file', arguments: '' } });
+    expect(fragments.length).toBeGreaterThan(3);
+    const args = fragments.map((f) => f.function?.arguments ?? '').join('');
+    expect(JSON.parse(args)).toEqual({ path: 'notes.md', content: 'hello world' });
+    expect(calls.at(-2)?.choices[0]?.finish_reason).toBe('tool_calls');
+
+    const bare = await chunksOf(await streamed(false));
+    expect(bare.every((c) => c.usage === undefined)).toBe(true);
+    expect(bare.at(-1)?.choices[0]?.finish_reason).toBe('stop');
+  });
+
+  test('a held end: the text arrives while the call is still open, and it ends once released', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    llm.enqueue(reply.endAfter(reply.text('visible before the end'), gate));
+    const iterator = (await streamed())[Symbol.asyncIterator]();
+    let text = '';
+    while (text !== 'visible before the end') {
+      const next = await iterator.next();
+      if (next.done) throw new Error('the stream ended while its end was held');
+      text += next.value.choices[0]?.delta.content ?? '';
+    }
+    expect(llm.requests[0]?.answeredAt).toBeUndefined();
+    release();
+    const rest: ChatCompletionChunk[] = [];
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(next.value);
+    expect(rest[0]?.choices[0]?.finish_reason).toBe('stop');
+    expect(llm.requests[0]?.answeredAt).toBeDefined();
+  });
+
+  test('a disconnect mid-stream breaks the stream after the chunks sent', async () => {
+    llm.enqueue(reply.disconnectAfter(reply.text('this reply is cut halfway through'), 3));
+    const seen: ChatCompletionChunk[] = [];
+    const reading = (async () => {
+      for await (const chunk of await streamed()) seen.push(chunk);
+    })();
+    await expect(reading).rejects.toThrow();
+    expect(seen).toHaveLength(3);
+    expect(llm.requests[0]).toMatchObject({ disconnected: true, chunksSent: 3 });
+  });
+
+  test('chunks are paced by chunkDelayMs', async () => {
+    await llm.close();
+    llm = await ScriptedLlm.start({ chunkDelayMs: 40 });
+    client = new OpenAI({ baseURL: llm.baseUrl, apiKey: 'k', maxRetries: 0, timeout: 5_000 });
+    llm.enqueue(reply.text('paced text in pieces'));
+    const chunks = await chunksOf(await streamed());
+    const sent = llm.requests[0];
+    // Every chunk after the first waited at least the pace: a lower bound, whatever the load.
+    expect((sent?.answeredAt ?? 0) - (sent?.firstChunkAt ?? 0)).toBeGreaterThanOrEqual(40 * (chunks.length - 1) - 5);
+  });
+
+  test('an endpoint that cannot stream: refused by name, or answered with one JSON completion', async () => {
+    await llm.close();
+    llm = await ScriptedLlm.start({ streaming: 'refuse' });
+    client = new OpenAI({ baseURL: llm.baseUrl, apiKey: 'k', maxRetries: 0, timeout: 5_000 });
+    llm.enqueue(reply.text('not streamed'));
+    const refused = await streamed().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(APIError);
+    expect((refused as APIError).status).toBe(400);
+    expect((refused as APIError).message).toMatch(/stream/);
+    // The refusal used no scripted reply: the same call without streaming gets it.
+    expect((await ask()).choices[0]?.message.content).toBe('not streamed');
+
+    await llm.close();
+    llm = await ScriptedLlm.start({ streaming: 'ignore' });
+    llm.enqueue(reply.text('one completion'));
+    const res = await fetch(`${llm.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    const body = (await res.json()) as { choices: { message: { content: string } }[] };
+    expect(body.choices[0]?.message.content).toBe('one completion');
+    expect(llm.requests[0]?.streamed).toBeUndefined();
+  });
 });
