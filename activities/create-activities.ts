@@ -13,6 +13,8 @@ import { workflowBuiltins } from '../workflows/tools/builtin-tools';
 import { finishStepTool } from '../workflows/tools/finish-step';
 import { createLlmActivities } from './llm/call-llm';
 import type { ConversationReader } from './llm/read-conversation';
+import type { StreamSupport } from './llm/stream-support';
+import type { LivePublisher } from './live/live-call';
 import type { AllowableClass } from './tools/builtin/address-policy';
 import { createHttpFetchTool } from './tools/builtin/http-fetch';
 import { listFilesTool } from './tools/builtin/list-files';
@@ -45,6 +47,10 @@ export interface ActivityDeps {
   models?: LlmModelTable;
   /** The approval policy (CAIRN_POLICY_FILE): with it, every registered tool's calls are decided by it. */
   policy?: ApprovalPolicy;
+  /** Which endpoints stream (CAIRN_LLM_STREAM and what endpoints refused); every one may when absent. */
+  streams?: StreamSupport;
+  /** Where model calls' deltas go as they stream (the agents' live streams); nowhere when absent. */
+  live?: LivePublisher;
 }
 
 /** Built-in tools implemented in the workflows themselves; the model still needs their specs. */
@@ -71,6 +77,8 @@ export function createActivities(deps: ActivityDeps) {
       redact: deps.redact,
       ...(deps.prices ? { prices: deps.prices } : {}),
       ...(deps.models ? { models: deps.models } : {}),
+      ...(deps.streams ? { streams: deps.streams } : {}),
+      ...(deps.live ? { live: deps.live } : {}),
     }),
     ...createToolActivities({
       registry,

@@ -85,6 +85,8 @@ export const envSchema = z.object({
   CAIRN_MODEL: optionalText,
   CAIRN_LLM_TIMEOUT_MS: positiveInt('a timeout in milliseconds').optional(),
   CAIRN_LLM_CONCURRENCY: positiveInt('a number of concurrent LLM calls per worker').optional(),
+  /** Whether model calls stream (on: where the endpoint can; off: never). */
+  CAIRN_LLM_STREAM: z.enum(['on', 'off'], { error: 'expected on or off' }).optional(),
   CAIRN_LLM_RATE_LIMIT: z.coerce
     .number({ error: 'expected LLM calls per second' })
     .positive('expected a number above 0')
@@ -156,6 +158,8 @@ export interface CairnConfig {
     concurrency: number;
     /** Per-model reply budgets and pinned capabilities (config/llm-models-config.ts). */
     models: LlmModelTable;
+    /** Whether model calls stream where the endpoint can (CAIRN_LLM_STREAM, on by default). */
+    stream: boolean;
   };
   workspace: string;
   /**
@@ -276,6 +280,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       ratePerSecond: e.CAIRN_LLM_RATE_LIMIT,
       concurrency: e.CAIRN_LLM_CONCURRENCY ?? 20,
       models: models.models,
+      stream: e.CAIRN_LLM_STREAM !== 'off',
     },
     workspace,
     ledgerDir,

@@ -6,7 +6,9 @@
 import { Client } from '@temporalio/client';
 import { checkSearchAttributes } from './search-attribute-check';
 import { connectTemporal } from '../config/grpc-interceptors';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createLivePublisher } from '../activities/live/live-publisher';
+import { createStreamSupport } from '../activities/llm/stream-support';
 import { createActivities } from '../activities/create-activities';
 import { configuredSecrets, createRedactor } from '../config/redact-secrets';
 import { startDemoServer } from '../llm-servers/demo-model/demo-server';
@@ -121,6 +123,15 @@ export async function createWorker({
     tools: [...configured.tools, ...(tools ?? [])],
     prices: config.prices,
     models: config.llm.models,
+    streams: createStreamSupport(config.llm.stream),
+    // Model calls' deltas go to their agents' live streams, which run on the workflow task queue.
+    live: createLivePublisher({
+      client: activityClient,
+      taskQueue: config.taskQueue,
+      warn: (message) => {
+        Runtime.instance().logger.warn(message);
+      },
+    }),
   });
   const { callLlm, ...otherActivities } = activities;
   const telemetry = createWorkerTelemetry({

@@ -9,6 +9,7 @@
  */
 import type * as AgentModule from './agent/agent-workflow';
 import type * as LlmCheckModule from './llm-check-workflow';
+import type * as LiveStreamModule from './live/live-stream-workflow';
 import type * as StepModule from './step/step-workflow';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- a require evaluates the module when called, an import at load */
@@ -32,6 +33,13 @@ export function llmCheckWorkflow(
   ...args: Parameters<typeof LlmCheckModule.llmCheckWorkflow>
 ): ReturnType<typeof LlmCheckModule.llmCheckWorkflow> {
   return (require('./llm-check-workflow') as typeof LlmCheckModule).llmCheckWorkflow(...args);
+}
+
+/** An agent's live stream: what its model calls say as they stream, for viewers (live/live-stream-workflow.ts). */
+export function agentStreamWorkflow(
+  ...args: Parameters<typeof LiveStreamModule.agentStreamWorkflow>
+): ReturnType<typeof LiveStreamModule.agentStreamWorkflow> {
+  return (require('./live/live-stream-workflow') as typeof LiveStreamModule).agentStreamWorkflow(...args);
 }
 
 /* eslint-enable @typescript-eslint/no-require-imports */

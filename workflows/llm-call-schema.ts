@@ -65,6 +65,11 @@ export const llmCallResultSchema = z.object({
   finishReason: z.string(),
   model: z.string(),
   usage: tokenUsageSchema,
+  /**
+   * Whether the reply came streamed; false when the endpoint cannot stream (it was called
+   * without). Absent from results recorded before calls streamed.
+   */
+  streamed: z.boolean().optional(),
   /** What the timeline should hear about this call, e.g. a feature the endpoint refused. */
   notices: z.array(z.string()).optional(),
 });

@@ -133,6 +133,8 @@ export const stepProgressSchema = z.object({
   round: count,
   /** The model that answered this round. */
   model: z.string().optional(),
+  /** Whether its model call streamed (false: the endpoint cannot stream). */
+  streamed: z.boolean().optional(),
   usage: tokenUsageSchema,
   toolCalls: z.array(toolCallRecordSchema),
   /**

@@ -46,6 +46,13 @@ export const PATCH_INFO = {
     feature: 'a tool call that has an approval policy asks the decideToolCall activity for its decision',
     why: 'runs before approval policies decided every approval in workflow code, with no activity',
   },
+  liveStreamEnd: {
+    id: 'cairn-live-stream-end',
+    since: '0.3.0',
+    stage: 'patched',
+    feature: 'an agent that ends signals liveEnd to its live stream (<agent id>/stream), which then closes in-band',
+    why: 'runs before ended with no signal',
+  },
   localToolCatalogue: {
     id: 'cairn-local-tool-catalogue',
     since: '0.3.0',

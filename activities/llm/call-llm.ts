@@ -3,7 +3,10 @@
  * `X-Cairn-*` headers (docs/contracts.md#llm-protocol), cancellation wired to the activity, and errors classified.
  * Every request carries a `max_tokens` for its purpose (max-tokens.ts) and asks for the most
  * structured output the endpoint takes for the model (model-capabilities.ts); a refusal by name
- * steps down once and the call goes on, telling the timeline in `notices`.
+ * steps down once and the call goes on, telling the timeline in `notices`. The request streams
+ * where the endpoint can (stream-support.ts): the activity heartbeats on every chunk, viewers
+ * get the deltas (activities/live), and the result is the whole reply, read exactly as a
+ * non-streamed one (request-completion.ts).
  */
 import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
@@ -24,6 +27,9 @@ import { maxTokensFor } from './max-tokens';
 import { createCapabilityStore, type CapabilityStore, type ModelCapabilities } from './model-capabilities';
 import { readToolCalls, readUsage, stripReasoning } from './read-completion';
 import { replyJsonSchema } from './reply-schemas';
+import { requestCompletion } from './request-completion';
+import { cannotStreamNotice, createStreamSupport, isStreamRefusal, type StreamSupport } from './stream-support';
+import { openLiveCall, type LivePublisher } from '../live/live-call';
 
 const HEARTBEAT_EVERY_MS = 1_000;
 
@@ -44,6 +50,10 @@ export interface LlmDeps {
   models?: LlmModelTable;
   /** What the endpoint takes per model, learned in this process; one is made when absent. */
   capabilities?: CapabilityStore;
+  /** Which endpoints stream, learned in this process; one where every endpoint may is made when absent. */
+  streams?: StreamSupport;
+  /** Where viewers get a call's deltas as it streams; none when absent. */
+  live?: LivePublisher;
 }
 
 function toOpenAiMessage(message: LlmMessage): ChatCompletionMessageParam {
@@ -163,6 +173,7 @@ const MAX_STEP_DOWNS = 3;
 export function createLlmActivities(deps: LlmDeps) {
   const { openai, defaultModel } = deps;
   const store = deps.capabilities ?? createCapabilityStore(deps.models);
+  const streams = deps.streams ?? createStreamSupport();
   const endpoint = openai.baseURL;
   return {
     /** One model call; see LlmCallInput. */
@@ -174,18 +185,33 @@ export function createLlmActivities(deps: LlmDeps) {
       const model = input.model?.name ?? defaultModel;
       const context = Context.current();
       const notices: string[] = [];
-      // Heartbeats are how a cancellation reaches a running activity.
+      const live = openLiveCall(deps.live, context.info, input);
+      // Heartbeats are how a cancellation reaches a running activity, and how a dead worker is
+      // noticed; a stream beats on every chunk too (the SDK throttles them).
       const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
       let request;
-      let completion;
+      let reply;
       try {
         for (let downs = 0; ; downs++) {
           const capabilities = store.get(endpoint, model);
           request = buildRequest(input, messages, tools, { defaultModel, capabilities, models: deps.models });
+          const stream = streams.canStream(endpoint, model);
+          live.started(stream);
           try {
-            completion = await openai.chat.completions.create(request, { headers, signal: context.cancellationSignal });
+            reply = await requestCompletion(openai, request, {
+              stream,
+              headers,
+              signal: context.cancellationSignal,
+              onDeltas: (deltas) => live.deltas(deltas),
+              onChunk: () => context.heartbeat(),
+            });
+            if (stream && !reply.streamed) noteCannotStream(model);
             break;
           } catch (err) {
+            if (stream && isStreamRefusal(err)) {
+              noteCannotStream(model);
+              continue;
+            }
             const refused = downs < MAX_STEP_DOWNS && err instanceof APIError && err.status !== undefined;
             const step = refused ? store.downgrade(endpoint, model, sentFeatures(request), err.message) : undefined;
             if (!step) throw err;
@@ -194,12 +220,19 @@ export function createLlmActivities(deps: LlmDeps) {
           }
         }
       } catch (err) {
-        throw classifyLlmError(err, deps.redact);
+        const failure = classifyLlmError(err, deps.redact);
+        const outcome = context.cancellationSignal.aborted ? 'cancelled' : 'failed';
+        await live.finished(outcome, failure.type ? { error: failure.type } : {});
+        throw failure;
       } finally {
         clearInterval(beat);
       }
+      const { completion, streamed } = reply;
       const choice = completion.choices?.[0];
-      if (!choice) throw classifyLlmError(new Error('the completion has no choices'), deps.redact);
+      if (!choice) {
+        await live.finished('failed', { error: 'LLM_BAD_RESPONSE' });
+        throw classifyLlmError(new Error('the completion has no choices'), deps.redact);
+      }
       const toolCalls = readToolCalls(choice.message);
       const content = stripReasoning(choice.message.content);
       const usage = readUsage(
@@ -210,14 +243,24 @@ export function createLlmActivities(deps: LlmDeps) {
       // Priced by the model asked for, else by the name the endpoint answered with.
       const price = deps.prices?.[request.model] ?? deps.prices?.[completion.model];
       usage.costUsd = costOf(usage, price);
+      await live.finished('completed', { finishReason: choice.finish_reason });
       return {
         content,
         toolCalls,
         finishReason: choice.finish_reason,
         model: completion.model,
         usage,
+        streamed,
         ...(notices.length ? { notices } : {}),
       };
+
+      /** Remembers an endpoint that cannot stream; the first call to find out tells the timeline and the log. */
+      function noteCannotStream(name: string): void {
+        if (!streams.cannotStream(endpoint, name)) return;
+        const notice = cannotStreamNotice(name);
+        notices.push(notice);
+        context.log.warn(`LLM ${endpoint}: ${notice}`);
+      }
     },
   };
 }

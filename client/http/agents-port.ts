@@ -6,7 +6,9 @@ import type { AgentClient } from '../agent-client';
 
 /**
  * The AgentClient methods the routes use; `version` is optional (an app without it serves the
- * state without the Worker Deployment version).
+ * state without the Worker Deployment version), and so is `temporal` (the client the live
+ * stream route subscribes with; without it, and without a hub of its own, the app has no
+ * stream route).
  */
 export type AgentsPort = Pick<AgentClient, 'start' | 'state' | 'list' | 'answer' | 'cancel' | 'pause' | 'resume'> &
-  Partial<Pick<AgentClient, 'version'>>;
+  Partial<Pick<AgentClient, 'version' | 'temporal'>>;

@@ -23,7 +23,9 @@ import { refuseCrossSite, requestOrigin } from './origin-guard';
 import { publicOriginOf, publicSite } from './public-url';
 import { registerAgentRoutes } from './routes/agents';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
+import { registerStreamRoute, type StreamLimiter } from './routes/stream';
 import { registerWebRoutes } from './routes/web';
+import { LiveHub } from '../live/live-hub';
 
 /** What the HTTP layer needs from outside: injected so tests can use a real or a dead server. */
 export interface AppDeps {
@@ -45,6 +47,13 @@ export interface AppDeps {
   maxBodyBytes?: number;
   /** Event-stream polling and heartbeat; the defaults suit production. */
   eventTiming?: Partial<EventStreamTiming>;
+  /**
+   * The live streams' one subscriber per agent for this server (client/live/live-hub.ts); by
+   * default one over `agents.temporal` (without either, the stream route answers 503).
+   */
+  live?: LiveHub;
+  /** Admits or refuses each live stream (429 TOO_MANY_STREAMS); every stream is admitted by default. */
+  streamLimiter?: StreamLimiter;
   /** The payload codecs the codec server runs (config.payloads); compression only by default. */
   payloads?: PayloadSettings;
   /**
@@ -131,6 +140,9 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   registerAgentRoutes(app, deps.agents);
   registerAuditRoute(app, deps.agents);
   registerEventRoutes(app, deps.agents, { ...defaultEventTiming, ...deps.eventTiming });
+  const live = deps.live ?? (deps.agents.temporal ? new LiveHub({ client: deps.agents.temporal }) : undefined);
+  const heartbeatMs = deps.eventTiming?.heartbeatMs ?? defaultEventTiming.heartbeatMs;
+  registerStreamRoute(app, live, { heartbeatMs }, deps.streamLimiter);
   const codecAudit = deps.codecAudit ?? ((record: CodecAuditRecord) => log.info(JSON.stringify(record)));
   registerCodecRoutes(app, { payloads, audit: codecAudit });
   documentApi(app, deps.version, auth.mode !== 'none');

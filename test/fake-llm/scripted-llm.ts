@@ -52,6 +52,8 @@ export interface RecordedRequest {
   firstChunkAt?: number;
   /** How many chunks of a streamed answer were sent. */
   chunksSent?: number;
+  /** `Date.now()` when each chunk of a streamed answer was written, in order (for latency figures). */
+  chunkSentAt?: number[];
   /** True when the fake cut the connection (`disconnectAfterChunks`). */
   disconnected?: boolean;
   /** Lower-cased header names, as Node gives them. */
@@ -242,6 +244,7 @@ export class ScriptedLlm {
     const last = chunks.findIndex((c) => c.choices[0]?.finish_reason);
     recorded.streamed = true;
     recorded.chunksSent = 0;
+    recorded.chunkSentAt = [];
     startEventStream(res);
     for (const [index, chunk] of chunks.entries()) {
       if (scripted.disconnectAfterChunks !== undefined && index >= scripted.disconnectAfterChunks) {
@@ -255,7 +258,9 @@ export class ScriptedLlm {
       if (index > 0 && pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
       if (res.destroyed) return; // the client gave up (its timeout, a cancellation)
       writeChunk(res, chunk);
-      if (index === 0) recorded.firstChunkAt = Date.now();
+      const at = Date.now();
+      if (index === 0) recorded.firstChunkAt = at;
+      recorded.chunkSentAt.push(at);
       recorded.chunksSent += 1;
     }
     recorded.answeredAt = Date.now();

@@ -6,6 +6,7 @@
  * not have cannot be set here; test/harness/schema-coverage.ts checks that none the schema has is
  * left out.
  */
+import type { LiveCall, LiveEntry, LiveItem, LivePage, LiveStreamCarry } from '../../workflows/live/live-messages';
 import type { AgentCarry } from '../../workflows/agent/agent-carry';
 import type { AgentInput } from '../../workflows/agent/agent-input';
 import type { AgentState, StepRun } from '../../workflows/agent/agent-state';
@@ -81,6 +82,7 @@ export const fullProgress: StepProgress = {
   stepId: 's1',
   round: 2,
   model: 'gpt-test',
+  streamed: true,
   usage: fullUsage,
   toolCalls: [fullToolCallRecord],
   notices: [{ type: 'step.guard', message: 'a call was refused' }],
@@ -206,6 +208,7 @@ export const fullState: AgentState = {
   replans: 1,
   model: 'gpt-test',
   demo: false,
+  streaming: true,
   result: 'all done',
   error: 'step s2 failed: it broke',
   failure: { code: 'STEP_FAILED', stepId: 's2', cause: 'STEP_TOOL_ERRORS' },
@@ -328,5 +331,53 @@ export const fullLlmCallResult: LlmCallResult = {
   finishReason: 'length',
   model: 'gpt-test',
   usage: fullUsage,
+  streamed: true,
   notices: ['json_schema refused'],
+};
+
+/** A live call's identity with every field set. */
+export const fullLiveCall: LiveCall = {
+  agentId: 'agent-1',
+  stepId: 's1',
+  modelCallId: 'agent-1/step-s1/run-1/3',
+  attempt: 2,
+  purpose: 'step',
+};
+
+/** One of each live entry, every field set. */
+export const fullLiveEntries: LiveEntry[] = [
+  { type: 'delta', channel: 'tool', text: '{"path":', toolCallId: 'c1', toolName: 'write_file' },
+  { type: 'call.started', streaming: true, at: 1_700_000_000_000 },
+  { type: 'call.finished', outcome: 'failed', finishReason: 'stop', error: 'LLM_UNAVAILABLE', at: 1_700_000_001_000 },
+  { type: 'call.superseded', by: 2, at: 1_700_000_002_000 },
+];
+
+/** The items of a live stream: one per entry, and its end. */
+export const fullLiveItems: LiveItem[] = [
+  ...fullLiveEntries.map((entry, i) => ({ offset: 10 + i, key: 'k1', entry })),
+  { offset: 14, entry: { type: 'end' as const } },
+];
+
+/** A live stream's page with every field set. */
+export const fullLivePage: LivePage = {
+  items: fullLiveItems,
+  calls: { k1: fullLiveCall },
+  base: 10,
+  next: 15,
+  ended: true,
+  truncated: true,
+  rollover: true,
+};
+
+/** A live stream's carry with every field set. */
+export const fullLiveCarry: LiveStreamCarry = {
+  version: 1,
+  items: fullLiveItems,
+  base: 10,
+  next: 15,
+  calls: { k1: { call: fullLiveCall, first: 10, open: true } },
+  publishers: { k1: 3 },
+  subscribers: { 'web-1': { from: 12, at: 1_700_000_003_000 } },
+  ended: false,
+  ending: true,
 };

@@ -98,6 +98,10 @@ import {
   fullAgentInput,
   fullAgentResults,
   fullConversation,
+  fullLiveCall,
+  fullLiveCarry,
+  fullLiveEntries,
+  fullLivePage,
   fullLlmCallInput,
   fullLlmCallResult,
   fullModel,
@@ -112,6 +116,22 @@ import {
   fullUsage,
 } from '../harness/full-values';
 import { unsetFields } from '../harness/schema-coverage';
+import {
+  type liveCallSchema,
+  livePageSchema,
+  livePollSchema,
+  livePublishSchema,
+  liveReadSchema,
+  liveStreamCarrySchema,
+  liveStreamInputSchema,
+  type LiveCall,
+  type LivePage,
+  type LivePoll,
+  type LivePublish,
+  type LiveRead,
+  type LiveStreamCarry,
+  type LiveStreamInput,
+} from '../../workflows/live/live-messages';
 
 /** True only when `A` and `B` are the same type: an optional field one has and the other lacks makes them differ. */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -155,6 +175,13 @@ export const typesAreTheirSchemas = {
   toolCallInput: true satisfies Same<ToolCallInput, z.infer<typeof toolCallInputSchema>>,
   toolCallOutcome: true satisfies Same<ToolCallOutcome, z.infer<typeof toolCallOutcomeSchema>>,
   toolInfo: true satisfies Same<ToolInfo, z.infer<typeof toolInfoSchema>>,
+  liveCall: true satisfies Same<LiveCall, z.infer<typeof liveCallSchema>>,
+  livePage: true satisfies Same<LivePage, z.infer<typeof livePageSchema>>,
+  livePoll: true satisfies Same<LivePoll, z.infer<typeof livePollSchema>>,
+  livePublish: true satisfies Same<LivePublish, z.infer<typeof livePublishSchema>>,
+  liveRead: true satisfies Same<LiveRead, z.infer<typeof liveReadSchema>>,
+  liveStreamCarry: true satisfies Same<LiveStreamCarry, z.infer<typeof liveStreamCarrySchema>>,
+  liveStreamInput: true satisfies Same<LiveStreamInput, z.infer<typeof liveStreamInputSchema>>,
 };
 
 /** A boundary schema and values that together set every field it names. */
@@ -228,6 +255,16 @@ const boundaries: Record<string, Boundary> = {
       { tool: 'write_file', effect: 'write', arguments: { path: 'a' }, principal: { id: 'ann', roles: ['operator'] } },
     ],
   },
+  // An agent's live stream: what publishers send, what subscribers ask and read, its input and carry.
+  'livePublish signal': {
+    schema: livePublishSchema,
+    values: [{ publisher: 'agent-1/step-s1/run-1/3#2', seq: 4, call: fullLiveCall, entries: fullLiveEntries }],
+  },
+  'livePoll update argument': { schema: livePollSchema, values: [{ subscriber: 'web-1', from: 12 }] },
+  'liveRead query argument': { schema: liveReadSchema, values: [{ from: 12 }] },
+  'livePoll update and liveRead query result': { schema: livePageSchema, values: [fullLivePage] },
+  'live stream input': { schema: liveStreamInputSchema, values: [{ agentId: 'agent-1' }] },
+  'live stream carry': { schema: liveStreamCarrySchema, values: [fullLiveCarry] },
   'decideToolCall result': {
     schema: policyDecisionSchema,
     values: [{ decision: 'ask', rule: 'writes', role: 'lead', approvers: 2 }],

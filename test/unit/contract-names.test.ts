@@ -22,21 +22,63 @@ import { stepWorkflowId, subAgentWorkflowId } from '../../workflows/ids';
 import { llmTaskQueue } from '../../workflows/llm-task-queue';
 import type { LlmCallInput, LlmPurpose } from '../../workflows/llm-call-schema';
 import * as messages from '../../workflows/messages';
+import * as liveMessages from '../../workflows/live/live-messages';
+import { LIVE_STREAM_WORKFLOW_TYPE, liveStreamId } from '../../workflows/live/live-stream-names';
+import { eventsOf } from '../../client/live/live-events';
 import * as searchAttributes from '../../workflows/search-attributes';
 import { reply } from '../fake-llm/replies';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
 import { unusedAgents } from '../harness/config-errors';
 
-test('workflow types: agentWorkflow, stepWorkflow (and the llmCheckWorkflow probe)', () => {
+test('workflow types: agentWorkflow, stepWorkflow, agentStreamWorkflow (and the llmCheckWorkflow probe)', () => {
   // The bundle registers each workflow under its export name; clients start it by function name.
   const registered = Object.entries(workflows).map(([exported, fn]) => [exported, fn.name]);
   expect(registered.sort()).toEqual([
+    ['agentStreamWorkflow', 'agentStreamWorkflow'],
     ['agentWorkflow', 'agentWorkflow'],
     ['llmCheckWorkflow', 'llmCheckWorkflow'],
     ['stepWorkflow', 'stepWorkflow'],
   ]);
   // The names the client and a step use to start agents and steps without importing them.
   expect([AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE]).toEqual(['agentWorkflow', 'stepWorkflow']);
+  // The name an LLM worker starts an agent's live stream by.
+  expect(LIVE_STREAM_WORKFLOW_TYPE).toBe('agentStreamWorkflow');
+});
+
+test('the live stream: workflow id `<agent id>/stream`, its messages, and the delta shape', () => {
+  expect(liveStreamId('agent-compare-1a2b3c4d')).toBe('agent-compare-1a2b3c4d/stream');
+  const definitions = Object.entries(liveMessages).flatMap(([exported, value]) =>
+    typeof value === 'object' && value !== null && 'type' in value && 'name' in value
+      ? [[exported, value.type, value.name]]
+      : [],
+  );
+  expect(definitions.sort()).toEqual(
+    [
+      ['liveEndSignal', 'signal', 'liveEnd'],
+      ['livePollUpdate', 'update', 'livePoll'],
+      ['livePublishSignal', 'signal', 'livePublish'],
+      ['liveReadQuery', 'query', 'liveRead'],
+    ].sort(),
+  );
+  // docs/contracts.md#live-output: a delta as viewers get it is its call's identity and its own fields.
+  const [delta] = eventsOf({
+    items: [{ offset: 7, key: 'k', entry: { type: 'delta', channel: 'tool', text: '{"pa', toolCallId: 'c1' } }],
+    calls: { k: { agentId: 'a', stepId: 's1', modelCallId: 'a/step-s1/r/3', attempt: 2, purpose: 'step' } },
+  });
+  expect(delta).toEqual({
+    offset: 7,
+    type: 'delta',
+    data: {
+      agentId: 'a',
+      stepId: 's1',
+      modelCallId: 'a/step-s1/r/3',
+      attempt: 2,
+      purpose: 'step',
+      channel: 'tool',
+      text: '{"pa',
+      toolCallId: 'c1',
+    },
+  });
 });
 
 test('messages: signal and update `answer`, query `state`, and the internal ones running workflows expect', () => {
@@ -128,6 +170,7 @@ describe('HTTP routes', () => {
     'POST /api/agents/:id/pause',
     'POST /api/agents/:id/resume',
     'GET /api/agents/:id/events',
+    'GET /api/agents/:id/stream',
     'GET /api/agents/:id/audit',
     'GET /api/me',
     'GET /healthz',

@@ -12,6 +12,7 @@ import { sendError, type ApiErrorCode } from '../../client/http/errors';
 import { ERROR_CODES } from '../../workflows/error-codes';
 import { answerSchemas } from '../../workflows/interactions/interaction-schema';
 import * as messages from '../../workflows/messages';
+import * as liveMessages from '../../workflows/live/live-messages';
 import { STEP_TRANSITIONS } from '../../workflows/plan/step-transitions';
 import * as searchAttributes from '../../workflows/search-attributes';
 import { AGENT_EVENT_TYPES, AGENT_PHASES } from '../../workflows/state/agent-state-schema';
@@ -68,8 +69,8 @@ test('error codes: the list of error-codes.ts, in order, each with the HTTP stat
   expect(served).toEqual(documented);
 });
 
-test('messages: every signal, update and query of messages.ts, with its kind', () => {
-  const defined = Object.values(messages).flatMap((value) =>
+test('messages: every signal, update and query of messages.ts and live/live-messages.ts, with its kind', () => {
+  const defined = [...Object.values(messages), ...Object.values(liveMessages)].flatMap((value) =>
     typeof value === 'object' && value !== null && 'type' in value && 'name' in value
       ? [`${String(value.type)} ${String(value.name)}`]
       : [],

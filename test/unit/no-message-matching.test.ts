@@ -65,9 +65,14 @@ function hits(files: string[], pattern: RegExp): string[] {
 /**
  * Files that read the error text of third-party LLM endpoints, not Cairn's own messages: servers
  * such as llama.cpp and vLLM give no code for a context overflow, a request they cannot parse
- * or a feature they refuse, so their text is all there is (codes are used where they exist).
+ * or a feature they refuse (streaming among them), so their text is all there is (codes are used
+ * where they exist).
  */
-const ENDPOINT_TEXT_READERS = ['activities/llm/classify-llm-error.ts', 'activities/llm/model-capabilities.ts'];
+const ENDPOINT_TEXT_READERS = [
+  'activities/llm/classify-llm-error.ts',
+  'activities/llm/model-capabilities.ts',
+  'activities/llm/stream-support.ts',
+];
 
 const files = SOURCE_DIRS.flatMap((dir) => codeFiles(join(ROOT, dir))).filter(
   (file) => !ENDPOINT_TEXT_READERS.includes(relative(ROOT, file)),

@@ -68,6 +68,11 @@ export function noteModel(state: AgentState, model: string): void {
   state.demo = model === DEMO_MODEL;
 }
 
+/** Records whether the latest model call streamed (absent from calls recorded before streaming). */
+export function noteStreaming(state: AgentState, streamed: boolean | undefined): void {
+  if (streamed !== undefined) state.streaming = streamed;
+}
+
 /** Appends a timeline event, dropping the oldest beyond MAX_EVENTS. */
 export function addEvent(state: AgentState, at: number, event: Omit<AgentEvent, 'seq' | 'at'>): void {
   state.eventSeq += 1;

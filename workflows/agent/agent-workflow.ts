@@ -35,11 +35,17 @@ import { summarize } from './summary';
 import { readToolCatalogue } from './tool-catalogue';
 import { PATCHES } from '../patches';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+import { endingLiveStream } from '../live/end-live-stream';
 
 /** A run's end: the agent's result, or the carry for the next run. */
 type RunEnd = AgentResult | { rollOver: AgentCarry };
 
 export async function agentWorkflow(input: AgentInput, carried?: CarriedAgent): Promise<AgentResult> {
+  // However the run ends (but by continuing as new), its live stream hears it (live/end-live-stream.ts).
+  return endingLiveStream(() => runAgentWorkflow(input, carried));
+}
+
+async function runAgentWorkflow(input: AgentInput, carried?: CarriedAgent): Promise<AgentResult> {
   // Started by someone without the encryption keys: refused (a run begun before refusals replays as it ran).
   const sent = received(input);
   if (sent.refused) throw workflowFailure('NOT_ENCRYPTED', `the agent's input: ${UNENCRYPTED_REFUSAL}`);

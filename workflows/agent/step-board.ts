@@ -11,7 +11,7 @@ import { stepsToSkip } from '../plan/scheduler';
 import { addUsage, zeroUsage } from '../usage';
 import type { StepProgress } from '../messages';
 import { workflowTime } from '../workflow-time';
-import { addToolCall, noteModel, type AgentEvent, type AgentState, type StepRun } from './agent-state';
+import { addToolCall, noteModel, noteStreaming, type AgentEvent, type AgentState, type StepRun } from './agent-state';
 
 type Announce = (event: Omit<AgentEvent, 'seq' | 'at'>) => void;
 
@@ -121,6 +121,7 @@ export class StepBoard {
     step.rounds = progress.round;
     if (progress.partial !== undefined) step.partial = progress.partial;
     if (progress.model) noteModel(this.state, progress.model);
+    noteStreaming(this.state, progress.streamed);
     addUsage(step.usage, progress.usage);
     addUsage(this.state.usage, progress.usage);
     for (const call of progress.toolCalls) {

@@ -133,6 +133,11 @@ export const agentStateSchema = z.object({
   model: z.string().optional(),
   /** True when that model is the offline demo model: the answers are canned. */
   demo: z.boolean().optional(),
+  /**
+   * Whether the latest model call streamed: false when the endpoint cannot stream, so calls go
+   * without streaming and viewers see no live text. Absent before the first call reports it.
+   */
+  streaming: z.boolean().optional(),
   result: z.string().optional(),
   /** Why the agent failed, in words (kept as it always was); `failure` says it in codes. */
   error: z.string().optional(),

@@ -124,6 +124,7 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     stepId: step.id,
     round,
     model: reply.model,
+    ...(reply.streamed !== undefined ? { streamed: reply.streamed } : {}),
     usage: { ...ctx.usage },
     toolCalls: [...records],
     ...(notices.length ? { notices } : {}),

@@ -12,6 +12,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   'GET /api/agents': 'viewer',
   'GET /api/agents/:id': 'viewer',
   'GET /api/agents/:id/events': 'viewer',
+  'GET /api/agents/:id/stream': 'viewer',
   'GET /api/agents/:id/audit': 'viewer',
   'POST /api/agents': 'operator',
   'POST /api/agents/:id/cancel': 'operator',

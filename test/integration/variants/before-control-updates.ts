@@ -20,3 +20,4 @@ export function agentWorkflow(...args: Parameters<typeof current>): ReturnType<t
 
 export { llmCheckWorkflow } from '../../../workflows/llm-check-workflow';
 export { stepWorkflow } from '../../../workflows/step/step-workflow';
+export { agentStreamWorkflow } from '../../../workflows/live/live-stream-workflow';

@@ -19,7 +19,7 @@ import type { PlanCheck, Plan } from '../../plan/plan-types';
 import { ASK_USER } from '../../tools/tool-types';
 import { PLANNER } from '../agent-carry';
 import type { AgentRun } from '../agent-run';
-import { noteModel } from '../agent-state';
+import { noteModel, noteStreaming } from '../agent-state';
 import { cutReplyError, planCorrectionMessage, rejectedReplyNote } from '../prompts';
 import { PATCHES } from '../../patches';
 
@@ -111,6 +111,7 @@ export async function obtainPlan(
     });
     run.meter.add(reply.usage);
     noteModel(run.state, reply.model);
+    noteStreaming(run.state, reply.streamed);
     for (const notice of reply.notices ?? []) run.event({ type: 'llm.notice', message: `${purpose}: ${notice}` });
     if (reply.toolCalls.length > 0) {
       run.conversations.append(PLANNER, { role: 'assistant', content: reply.content, toolCalls: reply.toolCalls });

@@ -1,0 +1,54 @@
+/**
+ * One model call as viewers see it: the LLM activity opens it, reports that it started, hands
+ * over each chunk's deltas and says how it finished; a publisher (live-publisher.ts) carries
+ * that to the agent's live stream. Only calls of agents and their steps are published (an
+ * `llmCheckWorkflow` has no agent to watch), and with no publisher nothing is.
+ */
+import type { Info } from '@temporalio/activity';
+import type { LiveDelta } from '../llm/accumulate-chunks';
+import type { LlmCallInput } from '../../workflows/llm-call-schema';
+import type { LiveCall, LiveEntry } from '../../workflows/live/live-messages';
+import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/agent-contract';
+
+/** How a call attempt ended, for viewers. */
+export type LiveOutcome = Extract<LiveEntry, { type: 'call.finished' }>['outcome'];
+
+/** One call attempt's line to its viewers. Never throws, never blocks the call for long. */
+export interface LiveCallHandle {
+  /** The attempt started (once; later calls are ignored); `streaming: false` when no deltas will come. */
+  started(streaming: boolean): void;
+  /** What a chunk added. */
+  deltas(deltas: LiveDelta[]): void;
+  /** The attempt ended: sends what is left, waiting a bounded time for it to go out. */
+  finished(outcome: LiveOutcome, details?: { finishReason?: string; error?: string }): Promise<void>;
+}
+
+/** Opens the line of one call attempt. */
+export interface LivePublisher {
+  open(call: LiveCall): LiveCallHandle;
+}
+
+const SILENT: LiveCallHandle = {
+  started: () => undefined,
+  deltas: () => undefined,
+  finished: () => Promise.resolve(),
+};
+
+/** The workflows whose model calls are an agent's. */
+const LIVE_WORKFLOW_TYPES: ReadonlySet<string> = new Set([AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE]);
+
+/**
+ * The line of the call this activity attempt makes: its `modelCallId` is the activity
+ * (`<workflow id>/<run id>/<activity id>`, the same on every attempt), its `attempt` the activity's.
+ */
+export function openLiveCall(publisher: LivePublisher | undefined, info: Info, input: LlmCallInput): LiveCallHandle {
+  const run = info.workflowExecution;
+  if (!publisher || !run || !LIVE_WORKFLOW_TYPES.has(info.workflowType ?? '')) return SILENT;
+  return publisher.open({
+    agentId: input.agentId,
+    ...(input.stepId !== undefined ? { stepId: input.stepId } : {}),
+    modelCallId: `${run.workflowId}/${run.runId}/${info.activityId}`,
+    attempt: info.attempt,
+    purpose: input.purpose,
+  });
+}

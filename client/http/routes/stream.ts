@@ -1,0 +1,145 @@
+/**
+ * `GET /api/agents/:id/stream` (docs/contracts.md#live-output): what the agent's model calls say
+ * as they stream, as server-sent events — `delta`, `call.started`, `call.finished`,
+ * `call.superseded`, each with `id: <stream offset>`; resumable with `Last-Event-ID` (or
+ * `?lastEventId=`); without one it starts at the oldest retained item; an offset no longer
+ * retained gets `event: reset` (`{ from }`, then the events from there on: read the transcript
+ * for what was dropped). 200 as soon as the agent exists, whether or not anything streams yet;
+ * the stream ends with `event: end` after the last `call.finished` once the agent is final.
+ *
+ * Every client of an agent on this server shares one subscription (client/live/live-hub.ts).
+ * A stream limiter, when given, admits each stream or refuses it before anything is read.
+ */
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { ClientError } from '../../client-error';
+import type { LiveHub } from '../../live/live-hub';
+import type { LiveEvent } from '../../live/live-events';
+import { AgentIdParams, ErrorBody, EventsHeaders, EventsQuery } from '../schemas';
+
+/**
+ * A limit on concurrent streams (per principal and in total): `admit` lets one more stream in
+ * — its `release` is called once when that stream ends — or gives the refusal to send instead
+ * (429 `TOO_MANY_STREAMS`).
+ */
+export interface StreamLimiter {
+  admit(c: Context): { release: () => void } | { refusal: Response };
+}
+
+/** Timing of the stream; tests shorten it. */
+export interface LiveStreamTiming {
+  /** How often a comment is sent while nothing happens, so proxies keep the stream open (ms). */
+  heartbeatMs: number;
+}
+
+/** Frames a client may fall behind by before its stream is closed (it reconnects with Last-Event-ID). */
+const MAX_QUEUED_FRAMES = 10_000;
+
+const streamRoute = createRoute({
+  method: 'get',
+  path: '/api/agents/{id}/stream',
+  summary: "What the agent's model calls say as they stream, as server-sent events, resumable with Last-Event-ID",
+  request: { params: AgentIdParams, query: EventsQuery, headers: EventsHeaders },
+  responses: {
+    200: {
+      description:
+        'One frame per item: `id: <offset>`, `event: delta | call.started | call.finished | call.superseded`, ' +
+        '`data: <JSON>`; `event: reset` (`{ from }`) when the offset asked for is gone; `event: end` last',
+      content: { 'text/event-stream': { schema: z.string() } },
+    },
+    400: { description: 'Invalid cursor (INVALID_INPUT)', content: { 'application/json': { schema: ErrorBody } } },
+    404: { description: 'No such agent (NOT_FOUND)', content: { 'application/json': { schema: ErrorBody } } },
+    503: {
+      description: 'The server cannot follow live streams (AGENT_UNAVAILABLE)',
+      content: { 'application/json': { schema: ErrorBody } },
+    },
+    429: {
+      description: 'Too many streams open (TOO_MANY_STREAMS)',
+      content: { 'application/json': { schema: ErrorBody } },
+    },
+  },
+});
+
+/** One SSE frame for a live event. */
+export function liveFrame(event: LiveEvent): string {
+  return `id: ${event.offset}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+/** Registers the stream route on `app`. */
+export function registerStreamRoute(
+  app: OpenAPIHono,
+  hub: LiveHub | undefined,
+  timing: LiveStreamTiming,
+  limiter?: StreamLimiter,
+): void {
+  app.openapi(streamRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const lastSeen = c.req.valid('header')['last-event-id'] ?? c.req.valid('query').lastEventId;
+    if (!hub)
+      throw new ClientError('AGENT_UNAVAILABLE', 'this server has no Temporal client to follow live streams with');
+    // An unknown agent is a plain 404 before the stream opens.
+    await hub.requireAgent(id);
+    const admitted = limiter?.admit(c);
+    if (admitted && 'refusal' in admitted) return admitted.refusal;
+    return streamSSE(c, async (stream) => {
+      try {
+        await follow(stream, hub, id, lastSeen, timing);
+      } finally {
+        admitted?.release();
+      }
+    });
+  });
+}
+
+/** Writes the agent's live events to `stream` until the stream ends or the client goes. */
+async function follow(
+  stream: SSEStreamingApi,
+  hub: LiveHub,
+  id: string,
+  lastSeen: number | undefined,
+  timing: LiveStreamTiming,
+): Promise<void> {
+  const frames: string[] = [];
+  let wake: (() => void) | undefined;
+  let over = false;
+  let endSent = false;
+  const push = (frame: string) => {
+    frames.push(frame);
+    wake?.();
+  };
+  const stop = hub.follow(id, lastSeen, {
+    event: (event) => {
+      endSent ||= event.type === 'end';
+      push(liveFrame(event));
+    },
+    reset: (from) => push(`event: reset\ndata: ${JSON.stringify({ from })}\n\n`),
+    end: () => {
+      over = true;
+      wake?.();
+    },
+  });
+  stream.onAbort(() => {
+    over = true;
+    frames.length = 0;
+    wake?.();
+  });
+  const heartbeat = setInterval(() => push(': heartbeat\n\n'), timing.heartbeatMs);
+  try {
+    for (;;) {
+      while (frames.length > 0 && !stream.aborted) {
+        // A client this far behind is let go: it reconnects with its Last-Event-ID.
+        if (frames.length > MAX_QUEUED_FRAMES) return;
+        await stream.write(frames.shift() ?? '');
+      }
+      if (over || stream.aborted) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+    // An agent that never streamed has no `end` item: its viewers are told all the same.
+    if (!stream.aborted && !endSent) await stream.write('event: end\ndata: {}\n\n');
+  } finally {
+    clearInterval(heartbeat);
+    stop();
+  }
+}

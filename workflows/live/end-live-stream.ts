@@ -1,0 +1,37 @@
+/**
+ * An agent ends its live stream in-band: when its run ends for good (completed, failed,
+ * cancelled, stopped — not when it continues as new) it signals `liveEnd` to
+ * `<agent id>/stream`, which then closes once its open calls have finished. The signal is
+ * awaited — one workflow task more at the end, as the server does not deliver a signal whose
+ * sender closed in the task that sent it — outside any cancelled scope, and a stream that was
+ * never started (no model call streamed) is no error. Behind the `liveStreamEnd` patch
+ * (workflows/patches.ts): runs recorded before it end as they did.
+ */
+import {
+  CancellationScope,
+  ContinueAsNew,
+  getExternalWorkflowHandle,
+  patched,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { PATCHES } from '../patches';
+import { liveEndSignal, liveStreamId } from './live-stream-names';
+
+/** Runs an agent's run, ending its live stream when the run ends other than by continuing as new. */
+export async function endingLiveStream<T>(run: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await run();
+  } catch (err) {
+    if (!(err instanceof ContinueAsNew)) await endLiveStream();
+    throw err;
+  }
+  await endLiveStream();
+  return result;
+}
+
+async function endLiveStream(): Promise<void> {
+  if (!patched(PATCHES.liveStreamEnd)) return;
+  const stream = getExternalWorkflowHandle(liveStreamId(workflowInfo().workflowId));
+  await CancellationScope.nonCancellable(() => stream.signal(liveEndSignal)).catch(() => undefined);
+}
