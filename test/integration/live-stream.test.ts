@@ -140,9 +140,15 @@ test("a step's streamed text reaches an SSE client before its model call complet
       sse.close();
       await served.close();
     }
-    // The stream workflow ended with its agent.
+    // The stream workflow ended with its agent, told by the agent itself (not by the web server).
     const stream = bed.client.workflow.getHandle(liveStreamId(handle.workflowId));
     await waitUntil('the live stream completed', async () => (await stream.describe()).status.name === 'COMPLETED');
+    const told = (await handle.fetchHistory()).events?.flatMap(
+      (e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes ?? [],
+    );
+    expect(told?.map((a) => [a.workflowExecution?.workflowId, a.signalName])).toEqual([
+      [liveStreamId(handle.workflowId), 'liveEnd'],
+    ]);
     await recordHistory('agent-live-stream', handle);
     await recordHistory('live-stream', stream);
   });
