@@ -2,8 +2,10 @@
  * A loopback HTTP proxy in front of llama-server that records every exchange Cairn's worker
  * has with the model: the `X-Cairn-*` headers (purpose, agent, step), what the request asked
  * (max_tokens, response_format, tools) and what came back (status, finish_reason, usage, an
- * error's text). Bodies pass through untouched, and a request the worker gives up on (its LLM
- * timeout) is given up on upstream too, so the server behind it sees exactly what Cairn does.
+ * error's text), from a streamed answer's chunks as from a whole one. Bodies pass through
+ * untouched, chunk by chunk as they come (a stream stays live), and a request the worker gives
+ * up on (its LLM timeout) is given up on upstream too, so the server behind it sees exactly what
+ * Cairn does.
  * Every exchange is also appended in full to a JSON Lines file for a look after the run.
  */
 import { appendFileSync } from 'node:fs';
@@ -36,6 +38,10 @@ export interface Exchange {
   conversationFaults: string[];
   /** The server's error message for a non-2xx answer. */
   error?: string;
+  /** True when the answer came as a stream of chunks (`stream: true`). */
+  streamed?: boolean;
+  /** How many chunks a streamed answer had. */
+  chunks?: number;
 }
 
 const requestSchema = z.looseObject({
@@ -94,11 +100,72 @@ function describeRequest(
   };
 }
 
-/** What came back. */
-function describeResponse(
+const chunkSchema = z.looseObject({
+  choices: z
+    .array(
+      z.looseObject({
+        finish_reason: z.string().nullable().optional(),
+        delta: z
+          .looseObject({ tool_calls: z.array(z.looseObject({ index: z.number().optional() })).optional() })
+          .optional(),
+      }),
+    )
+    .optional(),
+  usage: z.looseObject({ completion_tokens: z.number(), prompt_tokens: z.number() }).nullable().optional(),
+  error: z.looseObject({ message: z.string() }).optional(),
+});
+
+/**
+ * A streamed answer (`data: <chunk>` events) read as the one completion it adds up to: the last
+ * finish_reason, the usage, each tool call once, an error event's message.
+ */
+export function readStreamedBody(body: string): { answer: unknown; chunks: number } | undefined {
+  const events = body
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trim())
+    .filter((data) => data !== '[DONE]');
+  if (events.length === 0) return undefined;
+  let finishReason: string | undefined;
+  let usage: unknown;
+  let error: unknown;
+  const calls = new Set<number>();
+  for (const data of events) {
+    const chunk = chunkSchema.safeParse(parseJson(data));
+    if (!chunk.success) continue;
+    if (chunk.data.usage) usage = chunk.data.usage;
+    if (chunk.data.error) error = chunk.data.error;
+    for (const choice of chunk.data.choices ?? []) {
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+      for (const call of choice.delta?.tool_calls ?? []) calls.add(call.index ?? calls.size);
+    }
+  }
+  const message = { tool_calls: [...calls].map(() => ({})) };
+  const answer = {
+    choices: [{ finish_reason: finishReason ?? null, message }],
+    ...(usage ? { usage } : {}),
+    ...(error ? { error } : {}),
+  };
+  return { answer, chunks: events.length };
+}
+
+/** What came back, whole or streamed. */
+export function describeResponse(
+  body: string,
+): Pick<
+  Exchange,
+  'finishReason' | 'completionTokens' | 'promptTokens' | 'toolCalls' | 'error' | 'streamed' | 'chunks'
+> {
+  const streamed = parseJson(body) === undefined ? readStreamedBody(body) : undefined;
+  if (streamed) return { ...describeAnswer(streamed.answer, body), streamed: true, chunks: streamed.chunks };
+  return describeAnswer(parseJson(body), body);
+}
+
+function describeAnswer(
+  answer: unknown,
   body: string,
 ): Pick<Exchange, 'finishReason' | 'completionTokens' | 'promptTokens' | 'toolCalls' | 'error'> {
-  const parsed = responseSchema.safeParse(parseJson(body));
+  const parsed = responseSchema.safeParse(answer);
   if (!parsed.success) return { toolCalls: 0, error: body.slice(0, 300) };
   const r = parsed.data;
   const choice = r.choices?.[0];
@@ -161,18 +228,24 @@ export class RecordingProxy {
           },
           (upstreamRes) => {
             const answer: Buffer[] = [];
-            upstreamRes.on('data', (c: Buffer) => answer.push(c));
+            // Passed on as it comes: a streamed answer reaches the worker chunk by chunk.
+            res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+            upstreamRes.on('data', (c: Buffer) => {
+              answer.push(c);
+              res.write(c);
+            });
             upstreamRes.on('end', () => {
               const text = Buffer.concat(answer).toString('utf8');
               record(upstreamRes.statusCode ?? 0, text);
-              res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-              res.end(text);
+              res.end();
             });
           },
         );
         upstreamReq.on('error', (err) => {
           if (res.destroyed) return;
           record(502, JSON.stringify({ error: { message: `proxy: ${err.message}` } }));
+          // Cut mid-answer: the worker sees the connection die, as it would without the proxy.
+          if (res.headersSent) return void res.destroy();
           res.writeHead(502, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ error: { message: `proxy: ${err.message}` } }));
         });
