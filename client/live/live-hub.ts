@@ -103,7 +103,10 @@ class AgentFeed {
     private readonly subscriber: string,
     private readonly onClose: () => void,
   ) {
-    void this.run().finally(() => this.close());
+    // run() handles what Temporal answers; anything else ends this feed's viewers (they reconnect).
+    void this.run()
+      .catch(() => this.finish())
+      .finally(() => this.close());
   }
 
   add(listener: LiveListener, lastSeen: number | undefined): () => void {
@@ -143,8 +146,8 @@ class AgentFeed {
           await pause(100, this.stop.signal);
           continue;
         }
-        // Temporal unreachable, say: try again, the viewers wait.
-        if (!(err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateFailedError)) {
+        // Temporal unreachable, a poll refused, a page this release cannot read: try again, the viewers wait.
+        if (!(err instanceof WorkflowNotFoundError)) {
           await pause(retryMs, this.stop.signal);
           continue;
         }

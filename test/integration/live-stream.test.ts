@@ -74,10 +74,10 @@ function shownText(frames: SseFrame[], channel: Delta['channel'] = 'text'): Map<
 }
 
 /** Serves the app with a hub that looks for a new stream often, and connects an SSE client to the agent's stream. */
-async function watch(agentId: string) {
+async function watch(agentId: string, headers: Record<string, string> = {}) {
   const app = testApp(bed.client, bed.config.taskQueue, { live: new LiveHub({ client: bed.client, retryMs: 100 }) });
   const served = await serveOnLoopback(app);
-  const sse = await connectSse(`${served.url}/api/agents/${encodeURIComponent(agentId)}/stream`);
+  const sse = await connectSse(`${served.url}/api/agents/${encodeURIComponent(agentId)}/stream`, headers);
   return { served, sse };
 }
 
@@ -149,6 +149,14 @@ test("a step's streamed text reaches an SSE client before its model call complet
     expect(told?.map((a) => [a.workflowExecution?.workflowId, a.signalName])).toEqual([
       [liveStreamId(handle.workflowId), 'liveEnd'],
     ]);
+    // A viewer who comes after the end is told at once; one resuming from an offset long gone gets a reset first.
+    const late = await watch(handle.workflowId, { 'last-event-id': '0' });
+    try {
+      await late.sse.closed;
+      expect(late.sse.frames.map((f) => f.event)).toEqual(['reset', 'end']);
+    } finally {
+      await late.served.close();
+    }
     await recordHistory('agent-live-stream', handle);
     await recordHistory('live-stream', stream);
   });

@@ -263,7 +263,7 @@ const boundaries: Record<string, Boundary> = {
   'livePoll update argument': { schema: livePollSchema, values: [{ subscriber: 'web-1', from: 12 }] },
   'liveRead query argument': { schema: liveReadSchema, values: [{ from: 12 }] },
   'livePoll update and liveRead query result': { schema: livePageSchema, values: [fullLivePage] },
-  'live stream input': { schema: liveStreamInputSchema, values: [{ agentId: 'agent-1' }] },
+  'live stream input': { schema: liveStreamInputSchema, values: [{ agentId: 'agent-1', pollsPerRun: 3 }] },
   'live stream carry': { schema: liveStreamCarrySchema, values: [fullLiveCarry] },
   'decideToolCall result': {
     schema: policyDecisionSchema,

@@ -99,8 +99,12 @@ export const livePageSchema = z.object({
 });
 export type LivePage = z.infer<typeof livePageSchema>;
 
-/** The stream workflow's input: whose stream it is. */
-export const liveStreamInputSchema = z.object({ agentId: z.string().max(1000) });
+/** The stream workflow's input: whose stream it is (and, for tests, how soon it rolls over). */
+export const liveStreamInputSchema = z.object({
+  agentId: z.string().max(1000),
+  /** Polls a run takes before it continues as new; POLLS_PER_RUN when absent (tests set fewer). */
+  pollsPerRun: z.number().int().positive().optional(),
+});
 export type LiveStreamInput = z.infer<typeof liveStreamInputSchema>;
 
 /** What a run of the stream hands the next across continue-as-new. */

@@ -14,7 +14,7 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  continueAsNew,
+  makeContinueAsNewFunc,
   setHandler,
   sleep,
   workflowInfo,
@@ -47,6 +47,8 @@ export const POLL_RELEASE_MS = 60_000;
 export const POLLS_PER_RUN = 1_000;
 /** History events after which a run continues as new, even before the server suggests it. */
 export const EVENTS_PER_RUN = 4_000;
+
+const moveOn = () => makeContinueAsNewFunc<typeof agentStreamWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' });
 
 export async function agentStreamWorkflow(input: LiveStreamInput, carried?: LiveStreamCarry): Promise<void> {
   // A carry this release cannot read starts the stream afresh: live text is not the record.
@@ -115,14 +117,16 @@ export async function agentStreamWorkflow(input: LiveStreamInput, carried?: Live
 
   const rollOver = () => {
     const info = workflowInfo();
-    return info.continueAsNewSuggested || info.historyLength >= EVENTS_PER_RUN || polls >= POLLS_PER_RUN;
+    const pollsPerRun = input.pollsPerRun ?? POLLS_PER_RUN;
+    return info.continueAsNewSuggested || info.historyLength >= EVENTS_PER_RUN || polls >= pollsPerRun;
   };
   await condition(() => ending || rollOver());
   if (!ending) {
     draining = true;
     await condition(allHandlersFinished);
-    // The agent may have ended while the run drained: the next run ends then.
-    await continueAsNew<typeof agentStreamWorkflow>(input, { ...log.carry(workflowTime()), ending });
+    // The agent may have ended while the run drained: the next run ends then. The next run starts
+    // on the current build (as an agent's does): a stream lives as long as its agent.
+    await moveOn()(input, { ...log.carry(workflowTime()), ending });
   }
   await condition(() => !log.anyOpen, END_GRACE_MS);
   log.end(workflowTime());
