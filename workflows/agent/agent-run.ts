@@ -25,6 +25,7 @@ import {
 } from './agent-state';
 import { AgentHold } from './agent-hold';
 import { AgentVisibility } from './agent-visibility';
+import { AgentEnding } from './agent-ending';
 import { BudgetMeter } from './budget-meter';
 import { Deadline } from './deadline';
 import { InteractionDesk } from './interaction-desk';
@@ -37,16 +38,14 @@ export class AgentRun {
   readonly agentId = workflowInfo().workflowId;
   readonly board: StepBoard;
   readonly desk: InteractionDesk;
-  /** The scope the agent's work runs in; cancelled by the `cancel` expiry policy. */
+  /** The scope the agent's work runs in; cancelled by a stop or the `cancel` expiry policy. */
   readonly scope = new CancellationScope();
-  /** Why the agent stopped itself, when it did. */
-  stopReason: string | undefined;
+  /** Why the agent ends itself early, when it does (a stop, or the `cancel` expiry policy). */
+  readonly ending = new AgentEnding(this.scope);
   /** Pause and budget holds: no new model or tool call while held. */
   readonly hold: AgentHold;
   /** The tree's token meter against the budget. */
   readonly meter: BudgetMeter;
-  /** Set when a budget (or deadline) decision ends the agent as `stopped`. */
-  stopping: string | undefined;
   /** `limits.deadlineMs` on a durable timer. */
   readonly deadline: Deadline;
   private readonly visibility: AgentVisibility;
@@ -82,10 +81,8 @@ export class AgentRun {
       board: this.board,
       announce: (event: Omit<AgentEvent, 'seq' | 'at'>) => this.event(event),
       changed: () => this.visibility.sync(),
-      cancelAgent: (reason: string) => {
-        this.stopReason = reason;
-        this.scope.cancel(); // steps and their calls stop as on a cancellation request
-      },
+      // Steps and their calls stop as on a cancellation request.
+      cancelAgent: (reason: string) => this.ending.expire(reason),
       rollOverDue: () => this.rollOverDue(),
     };
     this.desk = new InteractionDesk(desk, carry?.stepRoutes);
@@ -95,7 +92,7 @@ export class AgentRun {
       hold: this.hold,
       desk: this.desk,
       nested: settings.nested,
-      ending: () => this.stopping !== undefined || this.scope.consideredCancelled,
+      ending: () => this.ending.underway,
       announce: (event) => this.event(event),
       stop: (reason) => this.stop(reason),
     });
@@ -165,8 +162,7 @@ export class AgentRun {
 
   /** Ends the agent early as `stopped` for `reason`: its steps and calls stop, finished work stays. */
   stop(reason: string): void {
-    this.stopping ??= reason;
-    this.scope.cancel();
+    this.ending.stop(reason);
   }
 
   /**
