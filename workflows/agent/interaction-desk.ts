@@ -21,32 +21,17 @@ import { workflowTime } from '../workflow-time';
 import { awaitExpiry } from './interaction-expiry';
 import type { StepRequestRoute } from './agent-carry';
 import type { AgentSettings } from './agent-input';
-import { openInteraction, openInteractions, recordAnswer, type AgentEvent, type AgentState } from './agent-state';
+import { openInteraction, openInteractions, recordAnswer } from './agent-state';
+import type { AgentContext } from './agent-context';
 import type { StepBoard } from './step-board';
 import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 
 type ExpiryPolicy = NonNullable<AgentSettings['interactionTimeout']>['onExpiry'];
 
-/** What the desk needs from the agent around it. */
-export interface DeskContext {
-  agentId: string;
-  state: AgentState;
-  timeout: AgentSettings['interactionTimeout'];
-  /** Who may answer what (the agent input's `answerRoles`). */
-  answerRoles: AgentSettings['answerRoles'];
-  board: StepBoard;
-  announce(event: Omit<AgentEvent, 'seq' | 'at'>): void;
-  /** Called after every change to interactions (search attributes, current details). */
-  changed(): void;
-  /** The `cancel` expiry policy: stop the whole agent, saying why. */
-  cancelAgent(reason: string): void;
-  /** Whether the server suggests continuing as new. */
-  rollOverDue(): boolean;
-}
-
 export class InteractionDesk {
   constructor(
-    private readonly ctx: DeskContext,
+    private readonly ctx: AgentContext,
+    private readonly board: StepBoard,
     /** Where each open step interaction's answer goes, by interaction id (carried over). */
     readonly routes: Record<string, StepRequestRoute> = {},
   ) {}
@@ -90,8 +75,8 @@ export class InteractionDesk {
       const parsed = parseStepInteraction(sent.value);
       if (!parsed.ok) return this.refuseStepInteraction(parsed.error);
       const { stepId, requestId, spec } = parsed.value;
-      if (!this.ctx.board.get(stepId)) return this.refuseStepInteraction(`stepId: no step "${stepId}" in the plan`);
-      this.ctx.board.await(stepId);
+      if (!this.board.get(stepId)) return this.refuseStepInteraction(`stepId: no step "${stepId}" in the plan`);
+      this.board.await(stepId);
       this.routes[this.open(spec, stepId).id] = { stepId, requestId };
     });
   }
@@ -130,9 +115,10 @@ export class InteractionDesk {
   /** Opens an interaction (with its expiry timer when the agent has a timeout). */
   open<K extends InteractionKind>(spec: SpecOf<K>, stepId?: string): InteractionOf<K> {
     const interaction = openInteraction(this.ctx.state, workflowTime(), spec, stepId) as InteractionOf<K>;
-    const role = interaction.role ?? roleFor(interaction.kind, this.ctx.answerRoles);
+    const role = interaction.role ?? roleFor(interaction.kind, this.ctx.settings.answerRoles);
     if (role !== undefined) interaction.role = role;
-    if (this.ctx.timeout) interaction.expiresAt = interaction.createdAt + this.ctx.timeout.afterMs;
+    if (this.ctx.settings.interactionTimeout)
+      interaction.expiresAt = interaction.createdAt + this.ctx.settings.interactionTimeout.afterMs;
     this.arm(interaction);
     this.ctx.changed();
     return interaction;
@@ -208,7 +194,7 @@ export class InteractionDesk {
   private async forward(interaction: Interaction, answer: Answer, extra: { by?: string; expired?: 'fail' }) {
     const route = this.routes[interaction.id];
     if (!route) return;
-    this.ctx.board.resume(route.stepId);
+    this.board.resume(route.stepId);
     await getExternalWorkflowHandle(stepWorkflowId(this.ctx.agentId, route.stepId)).signal(stepAnswerSignal, {
       requestId: route.requestId,
       interactionId: interaction.id,
@@ -219,7 +205,7 @@ export class InteractionDesk {
 
   /** Starts the expiry timers of an open interaction, when the agent has a timeout. */
   private arm(interaction: Interaction): void {
-    const { timeout } = this.ctx;
+    const timeout = this.ctx.settings.interactionTimeout;
     if (!timeout) return;
     const remind = () => {
       const message = `${interaction.id} still waits`;
@@ -234,7 +220,7 @@ export class InteractionDesk {
     interaction.status = 'expired';
     const { id } = interaction;
     this.ctx.announce({ type: 'interaction.expired', interactionId: id, message: `${id} expired (${policy})` });
-    if (policy === 'cancel') return this.ctx.cancelAgent(`${id} (${interaction.kind}) expired unanswered`);
+    if (policy === 'cancel') return this.ctx.ending.expire(`${id} (${interaction.kind}) expired unanswered`);
     if (policy !== 'fail') {
       interaction.answer = expiryAnswer(interaction, policy);
       interaction.by = `policy:${policy}`;
