@@ -144,7 +144,8 @@ function checkPlanDecision(answer: Record<string, unknown>, checkPlan: (value: u
   if (decision !== 'edit') return accept({ decision, ...feedback });
   if (plan === undefined) return invalid('plan', 'plan: an edit needs the changed plan');
   const checked = checkPlan(plan);
-  if (!checked.ok) return invalid('plan', `plan: ${checked.errors.join('; ')}`);
+  if (!checked.ok)
+    return invalid(checked.field ? `plan.${checked.field}` : 'plan', `plan: ${checked.errors.join('; ')}`);
   return accept({ decision, plan: checked.plan, ...feedback });
 }
 
