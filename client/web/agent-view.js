@@ -6,6 +6,7 @@
  */
 import { ApiError, api, watchEvents } from './api.js';
 import { auditPanel } from './audit-panel.js';
+import { confirmingButton } from './confirm.js';
 import { clock, h, temporalLink } from './dom.js';
 import { planGraph } from './graph.js';
 import { renderMarkdown } from './markdown.js';
@@ -49,6 +50,15 @@ export function renderAgentPage(main, id) {
     void refresh();
   };
 
+  // Made once and kept across renders, so a refresh never closes (or answers) its question.
+  const cancel = confirmingButton({
+    label: 'Cancel agent…',
+    question: 'Cancel this agent? Running steps stop; finished work is kept.',
+    yes: 'Yes, cancel the agent',
+    no: 'Keep it running',
+    onConfirm: () => void api(`${path}/cancel`, { method: 'POST' }).then(refresh),
+  });
+
   let busy = false;
   let again = false;
   let stop = () => {};
@@ -86,7 +96,7 @@ export function renderAgentPage(main, id) {
     main.dataset.phase = state.phase;
     const post = (/** @type {string} */ action) => () =>
       void api(`${path}/${action}`, { method: 'POST' }).then(refresh);
-    renderHeader(header, id, state, post('cancel'), post(state.hold?.reasons.includes('pause') ? 'resume' : 'pause'));
+    renderHeader(header, id, state, cancel, post(state.hold?.reasons.includes('pause') ? 'resume' : 'pause'));
     syncInteractions(interactions, controls, state.interactions, send);
     const statuses = Object.fromEntries(state.steps.map((/** @type {any} */ s) => [s.id, s.status]));
     graph.replaceChildren(
@@ -118,7 +128,7 @@ export function renderAgentPage(main, id) {
  * @param {HTMLElement} header
  * @param {string} id
  * @param {any} state
- * @param {() => void} cancel
+ * @param {HTMLElement} cancel the cancel button, which asks before it cancels
  * @param {() => void} pauseOrResume pauses the agent, or resumes it when an operator paused it
  */
 function renderHeader(header, id, state, cancel, pauseOrResume) {
@@ -141,9 +151,7 @@ function renderHeader(header, id, state, cancel, pauseOrResume) {
       isTerminalPhase(state.phase)
         ? null
         : h('button', { type: 'button', text: paused ? 'Resume agent' : 'Pause agent', onclick: pauseOrResume }),
-      isTerminalPhase(state.phase)
-        ? null
-        : h('button', { type: 'button', class: 'danger', text: 'Cancel agent', onclick: cancel }),
+      isTerminalPhase(state.phase) ? null : cancel,
     ]),
   );
 }

@@ -5,6 +5,7 @@
  * question was answered elsewhere or expired), `INVALID_ANSWER` shows the server's message — for
  * a form also under the field the error names. A form's own checks run before anything is sent.
  */
+import { confirmingButton } from './confirm.js';
 import { h } from './dom.js';
 import { checkFormField } from './rules.js';
 
@@ -101,16 +102,23 @@ const BUILDERS = {
     );
     return [
       h('ol', { class: 'plan-steps' }, steps),
-      h('div', { class: 'actions' }, [
-        button('Confirm plan', () => submit({ decision: 'confirm' }), 'primary'),
-        button('Cancel agent', () => submit({ decision: 'cancel' }), 'danger'),
-      ]),
+      h('div', { class: 'actions' }, [button('Confirm plan', () => submit({ decision: 'confirm' }), 'primary')]),
       h('details', {}, [
         h('summary', { text: 'Ask for changes' }),
         feedback,
         button('Revise', () => submit({ decision: 'revise', feedback: feedback.value })),
       ]),
       h('details', {}, [h('summary', { text: 'Edit as JSON' }), json, jsonError, button('Save edited plan', edit)]),
+      // Apart from the plan's own buttons, and only after a second click: it ends the agent.
+      h('div', { class: 'actions cancel-plan' }, [
+        confirmingButton({
+          label: 'Cancel agent…',
+          question: 'Cancel this agent instead of running the plan?',
+          yes: 'Yes, cancel the agent',
+          no: 'Keep the plan check',
+          onConfirm: () => submit({ decision: 'cancel' }),
+        }),
+      ]),
     ];
   },
   'tool.approval': (i, submit) => {
