@@ -7,6 +7,7 @@ import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
 import type { TokenUsage } from '../../workflows/llm-types';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import type { Plan } from '../../workflows/plan/plan-types';
+import { stepDisplayStatus } from '../status-display';
 
 const EVENT_MARKS: Partial<Record<AgentEvent['type'], string>> = {
   'step.started': '▶',
@@ -89,12 +90,17 @@ export function formatSpend(spend: AgentSummary['spend']): string {
   return `${spend.tokens} tok ${cost}`;
 }
 
-/** An agent's state for people: phase, steps with status, open interactions, result or error. */
+/**
+ * An agent's state for people: phase, steps with status (as client/status-display.ts reads it:
+ * a running step of a held agent is `paused`, a pending one of an ended agent `not run`), open
+ * interactions, result or error.
+ */
 export function formatState(id: string, state: AgentState): string {
   const lines = [`${id}  ${state.phase}  revision ${state.revision}`, `task: ${state.task}`];
   for (const step of state.steps) {
     const detail = step.error ?? step.result ?? '';
-    lines.push(`  ${step.status.padEnd(9)} [${step.id}] ${step.title}${detail ? ` — ${oneLine(detail)}` : ''}`);
+    const status = stepDisplayStatus(step, state);
+    lines.push(`  ${status.padEnd(9)} [${step.id}] ${step.title}${detail ? ` — ${oneLine(detail)}` : ''}`);
   }
   for (const interaction of state.interactions.filter((i) => i.status === 'open')) {
     lines.push(`  open ${formatInteractionHeading(interaction)}`);

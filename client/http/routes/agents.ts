@@ -129,10 +129,19 @@ function actorOf(principal: Principal, by: string | undefined): Principal {
   return { ...principal, id: by ?? principal.id, roles: [...principal.roles] };
 }
 
+/**
+ * Who acts, as the timeline and the audit name them: the signed-in principal; without
+ * authentication the body's `by`, else — for the web page — `web` (the page's answers have
+ * always been by "web": its pauses, resumes and cancels are by the same name, not "anonymous").
+ */
+function actorName(authOn: boolean, principal: Principal, by: string | undefined): string | undefined {
+  return actingAs(authOn, principal, by) ?? (principal.method === 'web' ? 'web' : undefined);
+}
+
 /** A cancel, pause or resume request: `by` as for answers, the reason, and the actor. */
 function actedRequest(authOn: boolean, principal: Principal, body: { by?: string; reason?: string } | undefined) {
   const { by: claimed, reason } = body ?? {};
-  const by = actingAs(authOn, principal, claimed);
+  const by = actorName(authOn, principal, claimed);
   return {
     ...(by !== undefined ? { by } : {}),
     ...(reason !== undefined ? { reason } : {}),
@@ -162,8 +171,7 @@ export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void 
   app.openapi(answerRoute, async (c) => {
     const { interactionId, answer, by } = c.req.valid('json');
     const principal = c.get('principal');
-    // Without authentication the body's `by` stands (the page's answers are by "web", as before).
-    const who = actingAs(c.get('authOn'), principal, by) ?? (principal.method === 'web' ? 'web' : undefined);
+    const who = actorName(c.get('authOn'), principal, by);
     const actor = actorOf(principal, who);
     const accepted = await agents.answer(c.req.valid('param').id, {
       interactionId,
