@@ -61,23 +61,25 @@ export function formatInteractionHeading(interaction: Interaction): string {
 }
 
 /**
- * Agents as aligned columns: id, phase (with `*` when waiting for input), status, started,
- * spend (tokens and cost), task.
+ * Agents as aligned columns under a header: id, phase (with `*` when waiting for input), status,
+ * started, spend (tokens and cost), task (and the build it runs on).
  */
 export function formatAgentList(agents: AgentSummary[]): string {
   if (agents.length === 0) return 'no agents';
-  const idWidth = Math.max(...agents.map((a) => a.id.length));
+  const idWidth = Math.max('ID'.length, ...agents.map((a) => a.id.length));
   const spends = agents.map((a) => formatSpend(a.spend));
-  const spendWidth = Math.max(...spends.map((s) => s.length));
-  return agents
-    .map((a, n) => {
-      const phase = `${a.phase}${a.awaitingInput ? '*' : ''}`.padEnd(15);
-      const started = (a.startedAt ?? '').slice(0, 19).replace('T', ' ');
-      const spend = (spends[n] ?? '').padEnd(spendWidth);
-      const version = a.version ? `  [${a.version}]` : '';
-      return `${a.id.padEnd(idWidth)}  ${phase}  ${a.status.padEnd(10)}  ${started}  ${spend}  ${a.task.slice(0, 60)}${version}`;
-    })
-    .join('\n');
+  const spendWidth = Math.max('SPEND'.length, ...spends.map((s) => s.length));
+  const row = (id: string, phase: string, status: string, started: string, spend: string, task: string) =>
+    `${id.padEnd(idWidth)}  ${phase.padEnd(15)}  ${status.padEnd(10)}  ${started.padEnd(19)}  ${spend.padEnd(spendWidth)}  ${task}`;
+  const header = row('ID', 'PHASE', 'STATUS', 'STARTED', 'SPEND', 'TASK').trimEnd();
+  const rows = agents.map((a, n) => {
+    const phase = `${a.phase}${a.awaitingInput ? '*' : ''}`;
+    const started = (a.startedAt ?? '').slice(0, 19).replace('T', ' ');
+    const version = a.version ? `  [${a.version}]` : '';
+    return row(a.id, phase, a.status, started, spends[n] ?? '', `${a.task.slice(0, 60)}${version}`);
+  });
+  const waiting = agents.some((a) => a.awaitingInput) ? ['(* waiting for input)'] : [];
+  return [header, ...rows, ...waiting].join('\n');
 }
 
 /**

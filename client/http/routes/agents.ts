@@ -21,6 +21,7 @@ import {
   Started,
   StateQuery,
 } from '../schemas';
+import { withAnswer } from '../../final-answer';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const failure = (description: string) => ({ description, content: json(ErrorBody) });
@@ -164,9 +165,9 @@ export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void 
     const { afterSeq } = c.req.valid('query');
     const { id } = c.req.valid('param');
     // The version costs a describe call: only the full state carries it, not each poll for news.
-    if (afterSeq !== undefined || !agents.version) return c.json(await agents.state(id, afterSeq), 200);
+    if (afterSeq !== undefined || !agents.version) return c.json(withAnswer(await agents.state(id, afterSeq)), 200);
     const [state, version] = await Promise.all([agents.state(id), agents.version(id)]);
-    return c.json({ ...state, ...(version ? { version } : {}) }, 200);
+    return c.json({ ...withAnswer(state), ...(version ? { version } : {}) }, 200);
   });
   app.openapi(answerRoute, async (c) => {
     const { interactionId, answer, by } = c.req.valid('json');
