@@ -22,6 +22,7 @@ import {
   StateQuery,
 } from '../schemas';
 import { withAnswer } from '../../final-answer';
+import { completeAnswer, mayLackDigest } from '../../complete-answer';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const failure = (description: string) => ({ description, content: json(ErrorBody) });
@@ -150,6 +151,18 @@ function actedRequest(authOn: boolean, principal: Principal, body: { by?: string
   };
 }
 
+/**
+ * An approval sent without its digest gets the digest of the interaction it answers, as the CLI
+ * fills it in (client/complete-answer.ts): a script need not copy it from the state. Read only
+ * when the answer could be one; anything else goes as it came, for the workflow to judge.
+ */
+async function withDigest(agents: AgentsPort, id: string, interactionId: string, answer: unknown): Promise<unknown> {
+  if (!mayLackDigest(answer)) return answer;
+  const state = await agents.state(id, Number.MAX_SAFE_INTEGER);
+  const interaction = state.interactions.find((i) => i.id === interactionId && i.status === 'open');
+  return interaction ? completeAnswer(interaction, answer) : answer;
+}
+
 /** Registers the agent routes on `app`. */
 export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void {
   app.openapi(startRoute, async (c) => {
@@ -170,11 +183,13 @@ export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void 
     return c.json({ ...withAnswer(state), ...(version ? { version } : {}) }, 200);
   });
   app.openapi(answerRoute, async (c) => {
-    const { interactionId, answer, by } = c.req.valid('json');
+    const { interactionId, answer: sent, by } = c.req.valid('json');
+    const { id } = c.req.valid('param');
     const principal = c.get('principal');
     const who = actorName(c.get('authOn'), principal, by);
     const actor = actorOf(principal, who);
-    const accepted = await agents.answer(c.req.valid('param').id, {
+    const answer = await withDigest(agents, id, interactionId, sent);
+    const accepted = await agents.answer(id, {
       interactionId,
       answer,
       ...(who !== undefined ? { by: who } : {}),
