@@ -22,7 +22,7 @@ import { EXIT, exitCodeForError } from './cli-exit';
 import { deployPromoteCommand, deployStatusCommand } from './deploy-command';
 import { runCommand, type RunOptions } from './run-command';
 import { formatTools, listConfiguredTools } from './tools-command';
-import { printLine } from './terminal';
+import { printLine, write } from './terminal';
 
 const RUN_HELP = `
 Answers: when stdin is a terminal, each question is asked at the prompt. When stdin is NOT a
@@ -47,7 +47,9 @@ const program = new Command('cairn')
   .description('Durable plan-and-act agents on Temporal')
   .version(version)
   // Usage errors exit 2 (commander's default is 1); help and --version still exit 0.
-  .exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage));
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage))
+  // Commander's help and errors (which echo what was typed) go through the terminal boundary too.
+  .configureOutput({ writeOut: (text) => write('out', text), writeErr: (text) => write('err', text) });
 
 /** Runs an action and exits with the code it resolves with. */
 const exitWith = (code: Promise<number>) => code.then((c) => process.exit(c));

@@ -161,6 +161,12 @@ test('cairn answer: a refusal that echoes the text is spelled out on stderr', as
   expectSafe(run, 'stderr');
 });
 
+test('a usage error that echoes what was typed is spelled out on stderr', async () => {
+  const run = await runCairn(['ls', `--${EVIL}`], api());
+  expect(run.code).toBe(2);
+  expectSafe(run, 'stderr');
+});
+
 test('an error the server sends is spelled out on stderr', async () => {
   const run = await runCairn(['show', `missing-${EVIL}`], api());
   expect(run.code).toBe(1);
