@@ -85,6 +85,20 @@ export default tseslint.config(
     },
   },
   {
+    // The CLI prints text models, tools and other people wrote: only client/cli/terminal.ts
+    // writes to the terminal, spelling out control characters, so no print path can forget it.
+    files: ['client/cli/**/*.ts'],
+    ignores: ['client/cli/terminal.ts'],
+    rules: {
+      'no-console': ['error'],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'stdout', message: 'Print through client/cli/terminal.ts.' },
+        { object: 'process', property: 'stderr', message: 'Print through client/cli/terminal.ts.' },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {

@@ -15,6 +15,13 @@ import { telemetryEnvShape, telemetrySettings, type TelemetryConfig } from './te
 import { versioningEnvShape, versioningSettings, type VersioningSettings } from './versioning-config';
 import { loadTemporalConfig, TEMPORAL_ENV_NAMES, type TemporalSettings } from './temporal-config';
 import { payloadEnvShape, payloadSettings, type PayloadSettings } from './payload-config';
+import {
+  embeddedAddress,
+  embeddedServerEnvShape,
+  embeddedServerSettings,
+  portNumber,
+  type EmbeddedServerSettings,
+} from './embedded-server-config';
 
 export { DEFAULT_TEMPORAL_ADDRESS } from './temporal-config';
 
@@ -28,12 +35,6 @@ const optionalText = z
   .trim()
   .transform((s) => (s === '' ? undefined : s))
   .optional();
-
-const port = z.coerce
-  .number({ error: 'expected a port number' })
-  .int('expected a whole number')
-  .min(1, 'expected a port between 1 and 65535')
-  .max(65535, 'expected a port between 1 and 65535');
 
 const positiveInt = (what: string) =>
   z.coerce
@@ -113,7 +114,7 @@ export const envSchema = z.object({
   CAIRN_MCP_SERVERS: optionalText,
   /** Tools that run without approval even though they write, comma-separated. */
   CAIRN_AUTO_APPROVE: optionalText,
-  CAIRN_HTTP_PORT: port.optional(),
+  CAIRN_HTTP_PORT: portNumber.optional(),
   CAIRN_HTTP_HOST: optionalText,
   /** Host names the HTTP API answers to besides loopback ones and CAIRN_HTTP_HOST, comma-separated. */
   CAIRN_HTTP_ALLOWED_HOSTS: z.string().transform(listOf).pipe(z.array(hostName)).optional(),
@@ -127,6 +128,7 @@ export const envSchema = z.object({
   ...policyEnvShape,
   ...telemetryEnvShape,
   ...payloadEnvShape,
+  ...embeddedServerEnvShape,
 });
 
 /** Names of every environment variable Cairn reads. */
@@ -192,6 +194,8 @@ export interface CairnConfig {
   telemetry: TelemetryConfig;
   /** Compression and encryption of payloads (config/payload-config.ts). */
   payloads: PayloadSettings;
+  /** The dev server `npm start` runs when no Temporal address is configured (config/embedded-server-config.ts). */
+  embedded: EmbeddedServerSettings;
 }
 
 /** Thrown when the environment holds bad values; `lines` has one line per bad variable. */
@@ -264,8 +268,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
   if ('problems' in policy) throw new ConfigError(policy.problems);
   const payloads = payloadSettings(e);
   if ('problems' in payloads) throw new ConfigError(payloads.problems);
+  const httpPort = e.CAIRN_HTTP_PORT ?? 3000;
+  const embedded = embeddedServerSettings(e, httpPort, temporal.settings.addressConfigured, cwd);
+  if ('problems' in embedded) throw new ConfigError(embedded.problems);
   return {
-    temporal: temporal.settings,
+    temporal: withEmbeddedAddress(temporal.settings, embedded),
     taskQueue: e.CAIRN_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
     llm: {
       demo: e.OPENAI_BASE_URL === undefined && e.OPENAI_API_KEY === undefined,
@@ -288,7 +295,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     },
     http: {
       host: e.CAIRN_HTTP_HOST ?? '127.0.0.1',
-      port: e.CAIRN_HTTP_PORT ?? 3000,
+      port: httpPort,
       apiToken: e.CAIRN_API_TOKEN,
       allowedHosts: e.CAIRN_HTTP_ALLOWED_HOSTS,
       ...(e.CAIRN_PUBLIC_URL ? { publicUrl: e.CAIRN_PUBLIC_URL } : {}),
@@ -298,5 +305,13 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     prices: priced.prices,
     telemetry: telemetrySettings(e),
     payloads,
+    embedded,
   };
+}
+
+/** With no address configured, Cairn connects to the embedded server, wherever its port was moved. */
+function withEmbeddedAddress(settings: TemporalSettings, embedded: EmbeddedServerSettings): TemporalSettings {
+  if (settings.addressConfigured) return settings;
+  const address = embeddedAddress(embedded);
+  return { ...settings, address, connection: { ...settings.connection, address } };
 }

@@ -118,6 +118,15 @@ export const PATCH_INFO = {
     feature: 'a cancelled step reports its partial result to the agent before it ends',
     why: 'runs before ended cancelled with nothing reported',
   },
+  strictPlanEdit: {
+    id: 'cairn-strict-plan-edit',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "a plan edit sent by signal with a key the plan has not (`dependsOn`) is refused (answer.rejected), as the update's validator refuses it",
+    why: 'runs before dropped the unknown key and took the edit',
+    replayedBy: 'test/integration/plan-edit-unknown-keys.test.ts',
+  },
   tracing: {
     id: 'cairn-tracing',
     since: '0.2.0',

@@ -11,6 +11,7 @@ import { configuredVersion } from '../../worker/deployment-version';
 import { AgentClient } from '../agent-client';
 import { describeDeployment, pinnedAgents, setCurrent, setRamping, type DeploymentStatus } from '../deployments';
 import { EXIT, UsageError } from './cli-exit';
+import { printLine } from './terminal';
 
 /** One version in `cairn deploy status`. */
 export interface VersionLine {
@@ -55,7 +56,7 @@ export function deployStatusCommand(options: { json?: boolean }): Promise<number
     const name = deploymentName(config);
     const status = await describeDeployment(client.temporal, config.temporal.namespace, name);
     if (!status) {
-      console.log(
+      printLine(
         options.json ? JSON.stringify({ name, versions: [] }) : `deployment ${name}: no worker has joined it yet`,
       );
       return EXIT.ok;
@@ -67,8 +68,8 @@ export function deployStatusCommand(options: { json?: boolean }): Promise<number
     }
     if (options.json) {
       const { conflictToken: _token, versions: _versions, ...routing } = status;
-      console.log(JSON.stringify({ ...routing, versions: lines }, null, 2));
-    } else console.log(formatDeployment(status, lines));
+      printLine(JSON.stringify({ ...routing, versions: lines }, null, 2));
+    } else printLine(formatDeployment(status, lines));
     return EXIT.ok;
   });
 }
@@ -105,12 +106,12 @@ export function deployPromoteCommand(options: { buildId?: string; ramp?: string 
     const version: WorkerVersion = { deploymentName: name, buildId };
     if (ramp === undefined) {
       await setCurrent(client.temporal, namespace, version);
-      console.log(
+      printLine(
         `${buildId} is now current in deployment ${name}: new agents start on it; running agents move to it at their next safe boundary.`,
       );
     } else {
       await setRamping(client.temporal, namespace, version, ramp);
-      console.log(
+      printLine(
         `${buildId} now takes ${ramp}% of new agents in deployment ${name} (current: ${status?.current ?? 'none'}).`,
       );
     }

@@ -57,6 +57,8 @@ export interface AppDeps {
   codecAudit?: (record: CodecAuditRecord) => void;
   /** The redacting log every line of the server goes to; by default on stdout / stderr, redacting `apiToken`. */
   log?: Log;
+  /** The Temporal Web UI the page links agents and steps to; the embedded server's default UI when absent. */
+  temporalUiUrl?: string;
 }
 
 /** The codec server's request limit: the Temporal UI decodes a page of history in one request. */
@@ -135,7 +137,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   registerCodecRoutes(app, { payloads, audit: codecAudit });
   documentApi(app, deps.version, auth.mode !== 'none');
   auth.oidc?.registerRoutes(app);
-  registerWebRoutes(app);
+  registerWebRoutes(app, deps.temporalUiUrl ? { temporalUiUrl: deps.temporalUiUrl } : {});
   return app;
 }
 

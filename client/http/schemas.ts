@@ -97,6 +97,8 @@ export const AgentStateBody = agentStateSchema
     interactions: z.array(Interaction),
     usage: TokenUsage,
     events: z.array(agentEventSchema.meta({ id: 'AgentEvent' })),
+    /** The final answer again, as `cairn run --json` and the workflow's result name it (client/final-answer.ts). */
+    answer: z.string().optional(),
     /** The Worker Deployment version the current run is on; absent when unversioned or with afterSeq. */
     version: z
       .object({

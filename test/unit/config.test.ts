@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, loadConfig } from '../../config/config';
-import { errorLines } from '../harness/config-errors';
+import { configProblems, errorLines } from '../harness/config-errors';
 
 test('an empty environment gives the embedded defaults and the demo model', () => {
   const config = loadConfig({}, '/srv/cairn');
@@ -81,7 +81,52 @@ test('every variable is read', () => {
     auth: { mode: 'tokens', apiToken: 'a-long-enough-token' },
     prices: {},
     payloads: { compression: true },
+    // No embedded server runs with an address configured; its settings keep their defaults.
+    embedded: {
+      ip: '127.0.0.1',
+      port: 7233,
+      uiPort: 8233,
+      dbFile: join(__dirname, '..', '..', '.data', 'temporal.db'),
+    },
   });
+});
+
+test('the embedded server: moved ports and data folder, and the address every process connects to', () => {
+  const config = loadConfig(
+    { CAIRN_TEMPORAL_PORT: '17233', CAIRN_TEMPORAL_UI_PORT: '18233', CAIRN_TEMPORAL_DATA_DIR: 'tmp/temporal' },
+    '/srv/cairn',
+  );
+  expect(config.embedded).toEqual({
+    ip: '127.0.0.1',
+    port: 17233,
+    uiPort: 18233,
+    dbFile: '/srv/cairn/tmp/temporal/temporal.db',
+  });
+  expect(config.temporal).toMatchObject({
+    address: '127.0.0.1:17233',
+    addressConfigured: false,
+    connection: { address: '127.0.0.1:17233' },
+  });
+  expect(loadConfig({ CAIRN_TEMPORAL_DATA_DIR: '/var/lib/cairn' }).embedded.dbFile).toBe('/var/lib/cairn/temporal.db');
+  expect(loadConfig({}).embedded).toMatchObject({ port: 7233, uiPort: 8233 });
+});
+
+test('the embedded server: bad, clashing or pointless settings are refused, one line each', () => {
+  expect(errorLines({ CAIRN_TEMPORAL_PORT: '70000', CAIRN_TEMPORAL_UI_PORT: 'ui' })).toEqual([
+    'CAIRN_TEMPORAL_PORT: expected a port between 1 and 65535, got "70000"',
+    'CAIRN_TEMPORAL_UI_PORT: expected a port number, got "ui"',
+  ]);
+  expect(errorLines({ CAIRN_TEMPORAL_PORT: '9000', CAIRN_TEMPORAL_UI_PORT: '9000' })).toEqual([
+    'CAIRN_TEMPORAL_UI_PORT: expected a port other than the gRPC port 9000, got 9000',
+  ]);
+  expect(errorLines({ CAIRN_HTTP_PORT: '8233' })).toEqual([
+    'CAIRN_TEMPORAL_UI_PORT: expected a port other than CAIRN_HTTP_PORT 8233, got 8233',
+  ]);
+  // With a server configured nothing embedded runs: a setting for it would be silently ignored.
+  expect(errorLines({ TEMPORAL_ADDRESS: 'temporal:7233', CAIRN_TEMPORAL_PORT: '7300' })).toEqual([
+    'CAIRN_TEMPORAL_PORT: applies to the embedded dev server only, but TEMPORAL_ADDRESS (or a temporal.toml profile) names the server to use; unset one of them',
+  ]);
+  expect(configProblems({ TEMPORAL_ADDRESS: 'temporal:7233', CAIRN_HTTP_PORT: '8233' })).toEqual([]);
 });
 
 test('the ledger lies beside the workspace unless set, and never inside it', () => {

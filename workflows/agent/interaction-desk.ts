@@ -5,7 +5,7 @@
  * keeps each answered one as an audit record. `ask(spec)` opens one and returns exactly that
  * kind's answer.
  */
-import { condition, getExternalWorkflowHandle, setHandler } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, patched, setHandler } from '@temporalio/workflow';
 import { answerRejection, workflowFailure } from '../failures';
 import { stepWorkflowId } from '../ids';
 import type { AnswerOf, InteractionOf, SpecOf } from '../interactions/answer-types';
@@ -16,7 +16,9 @@ import { validateAnswer } from '../interactions/validate-answer';
 import { parseAnswerInput, parseStepInteraction } from '../message-payloads';
 import { untrustedActor } from './signal-actor';
 import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal, type AnswerAccepted } from '../messages';
-import { checkPlanValue } from '../plan/check-plan';
+import { checkEditedPlanValue, checkPlanValue } from '../plan/check-plan';
+import type { PlanCheck } from '../plan/plan-types';
+import { PATCHES } from '../patches';
 import { workflowTime } from '../workflow-time';
 import { awaitExpiry } from './interaction-expiry';
 import type { StepRequestRoute } from './agent-carry';
@@ -50,7 +52,8 @@ export class InteractionDesk {
       {
         validator: (input: unknown) => {
           if (isUnencrypted(input)) throw workflowFailure('NOT_ENCRYPTED', `answer: ${UNENCRYPTED_REFUSAL}`);
-          const { check } = this.vet(input);
+          // A person's edited plan is checked strictly here; the handler takes what passed.
+          const { check } = this.vet(input, checkEditedPlanValue);
           if (!check.ok) throw answerRejection(check);
         },
       },
@@ -63,7 +66,7 @@ export class InteractionDesk {
         this.ctx.announce({ type: 'signal.rejected', message: `answer signal rejected: ${UNENCRYPTED_REFUSAL}` });
         return;
       }
-      const { input, check } = this.vet(untrustedActor(sent.value));
+      const { input, check } = this.vet(untrustedActor(sent.value), signalPlanCheck);
       if (check.ok && input) return void (await this.accept(input));
       if (check.ok) return;
       const to = input ? ` to ${input.interactionId}` : '';
@@ -140,18 +143,24 @@ export class InteractionDesk {
   }
 
   /** Parses an answer payload, then checks it against the interaction it names. */
-  private vet(raw: unknown): { input?: AnswerInput; check: AnswerCheck } {
+  private vet(raw: unknown, planCheck: (value: unknown) => PlanCheck): { input?: AnswerInput; check: AnswerCheck } {
     const parsed = parseAnswerInput(raw);
-    return parsed.ok ? { input: parsed.value, check: this.check(parsed.value) } : { check: parsed };
+    return parsed.ok ? { input: parsed.value, check: this.check(parsed.value, planCheck) } : { check: parsed };
   }
 
   private refuseStepInteraction(error: string): void {
     this.ctx.announce({ type: 'signal.rejected', message: `stepInteraction signal rejected: ${error}` });
   }
 
-  private check(input: AnswerInput): AnswerCheck {
+  /**
+   * Checks an answer against its interaction and the answering rules. `planCheck` checks an
+   * edited plan: strictly (unknown keys refused) where a new answer comes in; as the plan schema
+   * alone when recording one that already passed, so that histories recorded before unknown
+   * keys were refused, which took such edits, replay as they ran.
+   */
+  private check(input: AnswerInput, planCheck: (value: unknown) => PlanCheck = checkPlanValue): AnswerCheck {
     const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
-    const check = validateAnswer(interaction, input, checkPlanValue);
+    const check = validateAnswer(interaction, input, planCheck);
     if (!check.ok || !interaction) return check;
     const rejecting =
       interaction.kind === 'tool.approval' && 'decision' in check.answer && check.answer.decision === 'reject';
@@ -230,6 +239,19 @@ export class InteractionDesk {
     const answer = interaction.answer ?? { text: '' };
     await this.forward(interaction, answer, policy === 'fail' ? { expired: 'fail' } : {});
   }
+}
+
+/**
+ * An edited plan that came by signal: refused for an unknown key as the update's validator
+ * refuses it — behind a replay gate, since runs before it took such an edit (the key dropped).
+ * The gate is asked only when the two checks disagree, so no other run records its marker.
+ */
+function signalPlanCheck(value: unknown): PlanCheck {
+  const strict = checkEditedPlanValue(value);
+  if (strict.ok || strict.field === undefined) return strict;
+  const lenient = checkPlanValue(value);
+  if (!lenient.ok) return strict;
+  return patched(PATCHES.strictPlanEdit) ? strict : lenient;
 }
 
 /** For an approval that needs several people: refused when this one already approved. */
