@@ -1,4 +1,5 @@
 /** The configuration schema: defaults, every variable read, and one clear line per bad value. */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,8 +141,8 @@ test('the error message lists every line', () => {
 });
 
 describe('payload protection', () => {
-  const keyA = Buffer.alloc(32, 1).toString('base64');
-  const keyB = Buffer.alloc(32, 2).toString('base64');
+  const keyA = randomBytes(32).toString('base64');
+  const keyB = randomBytes(32).toString('base64');
 
   test('off unless keys are configured; compression on by default', () => {
     const config = loadConfig({});
@@ -183,6 +184,23 @@ describe('payload protection', () => {
       'CAIRN_ENCRYPTION_KEYS: set either it or CAIRN_ENCRYPTION_KEYS_FILE, not both',
     ]);
     expect(errorLines({ CAIRN_COMPRESSION: 'maybe' })).toEqual(['CAIRN_COMPRESSION: expected on or off, got "maybe"']);
+  });
+
+  test('a guessable key (all zero, one byte repeated) or one key under two ids is refused, in the variable and the file', () => {
+    const zero = Buffer.alloc(32).toString('base64');
+    const repeated = Buffer.alloc(32, 0xa5).toString('base64');
+    const list = `z:${zero},r:${repeated},a:${keyA},b:${keyB},c:${keyA}`;
+    const expected = (source: string) => [
+      `${source}: entry 1 ("z"): the key is all zero bytes; generate one with openssl rand -base64 32`,
+      `${source}: entry 2 ("r"): the key is one byte repeated; generate one with openssl rand -base64 32`,
+      `${source}: entry 5 ("c"): the same key as entry 3 ("a"); every id needs a key of its own`,
+    ];
+    const lines = errorLines({ CAIRN_ENCRYPTION_KEYS: list });
+    expect(lines).toEqual(expected('CAIRN_ENCRYPTION_KEYS'));
+    for (const material of [zero, repeated, keyA]) expect(lines.join('\n')).not.toContain(material);
+    const file = join(mkdtempSync(join(tmpdir(), 'cairn-keys-')), 'keys');
+    writeFileSync(file, list.replaceAll(',', '\n'));
+    expect(errorLines({ CAIRN_ENCRYPTION_KEYS_FILE: file })).toEqual(expected('CAIRN_ENCRYPTION_KEYS_FILE'));
   });
 });
 
