@@ -3,7 +3,6 @@
  * the worker, the client, the CLI and the HTTP server. A bad value fails fast with one line per
  * variable naming it, what was expected and what was found.
  */
-import { isIPv6 } from 'node:net';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { authEnvShape, resolveAuth, type AuthConfig } from './auth-config';
@@ -15,6 +14,7 @@ import { telemetryEnvShape, telemetrySettings, type TelemetryConfig } from './te
 import { versioningEnvShape, versioningSettings, type VersioningSettings } from './versioning-config';
 import { loadTemporalConfig, TEMPORAL_ENV_NAMES, type TemporalSettings } from './temporal-config';
 import { payloadEnvShape, payloadSettings, type PayloadSettings } from './payload-config';
+import { hostNameList } from './host-names';
 
 export { DEFAULT_TEMPORAL_ADDRESS } from './temporal-config';
 
@@ -40,22 +40,6 @@ const positiveInt = (what: string) =>
     .number({ error: `expected ${what}` })
     .int('expected a whole number')
     .positive('expected a number above 0');
-
-/**
- * One name a browser may send in `Host`, without port or scheme: lower-cased, and an IPv6
- * address in brackets, as browsers write it.
- */
-const hostName = z.string().transform((text, ctx) => {
-  const name = text.toLowerCase();
-  const bare = name.replace(/^\[(.*)\]$/, '$1');
-  if (isIPv6(bare)) return `[${bare}]`;
-  if (/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(name)) return name;
-  ctx.addIssue({
-    code: 'custom',
-    message: 'expected host names without port or scheme, e.g. cairn.example.com,10.0.0.5',
-  });
-  return z.NEVER;
-});
 
 const url = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 
@@ -116,7 +100,7 @@ export const envSchema = z.object({
   CAIRN_HTTP_PORT: port.optional(),
   CAIRN_HTTP_HOST: optionalText,
   /** Host names the HTTP API answers to besides loopback ones and CAIRN_HTTP_HOST, comma-separated. */
-  CAIRN_HTTP_ALLOWED_HOSTS: z.string().transform(listOf).pipe(z.array(hostName)).optional(),
+  CAIRN_HTTP_ALLOWED_HOSTS: hostNameList.optional(),
   /** The URL browsers use when a proxy (TLS) stands in front: Secure cookies, the OIDC redirect URI, the expected Origin. */
   CAIRN_PUBLIC_URL: publicUrl.optional(),
   CAIRN_API_TOKEN: z.string().min(16, 'expected at least 16 characters (a guessable token is no token)').optional(),

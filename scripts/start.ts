@@ -10,6 +10,7 @@ import { configuredSecrets, createRedactor } from '../config/redact-secrets';
 import { createWorker } from '../worker/create-worker';
 import { configuredVersion, describeVersion, joinDeployment } from '../worker/deployment-version';
 import { installRedactingRuntime } from '../worker/redacting-logger';
+import { serveMetrics } from '../worker/telemetry/metrics-endpoint';
 import { describeLlm } from '../worker/describe-llm';
 import { isServing, type DevServer } from './dev-server';
 import { EMBEDDED, EMBEDDED_UI_ORIGIN, startEmbeddedServer } from './embedded-server';
@@ -35,8 +36,10 @@ const config = loadConfigOrExit();
 const log = serverLog(config);
 
 async function main(): Promise<void> {
+  // The configured address gets the Host-checked endpoint; the runtime's exporter sits behind it.
+  const metrics = config.telemetry.metrics ? await serveMetrics(config.telemetry.metrics) : undefined;
   installRedactingRuntime(createRedactor(configuredSecrets(config)), 'INFO', {
-    metricsAddress: config.telemetry.metrics?.address,
+    metricsAddress: metrics?.exporterAddress,
   });
   let server: DevServer | undefined;
   // Compressed or encrypted payloads: the embedded UI decodes them through Cairn's codec server.
