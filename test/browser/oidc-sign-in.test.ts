@@ -213,11 +213,20 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
       expect(done.interactions.find((i) => i.id === approval.id)).toMatchObject({
         status: 'answered',
         by: 'alice',
-        actor: { id: 'alice', name: 'Alice Approver', roles: ['approver'], method: 'web' },
+        actor: {
+          id: 'alice',
+          name: 'Alice Approver',
+          roles: ['approver'],
+          method: 'web',
+          authenticatedBy: 'oidc-session',
+        },
       });
-      // The page's audit panel names her, with her roles and how she answered.
+      // The page's audit panel names her by her principal id — the provider's display name, which
+      // she may edit there, only beside it — with her roles, how she answered and what signed her in.
       await alice.page
-        .locator('#audit li', { hasText: 'tool.approval answered: approve — Alice Approver (approver; web)' })
+        .locator('#audit li', {
+          hasText: 'tool.approval answered: approve — alice “Alice Approver” (approver; web, oidc-session)',
+        })
         .waitFor(WAIT);
       // A link carrying someone else's token changes nothing: Alice stays Alice, after a reload too,
       // and so does a token such a link stored before (it is forgotten).

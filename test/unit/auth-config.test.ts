@@ -121,12 +121,19 @@ test('a token table finds the principal of a token and nobody for another', () =
     [{ principal: 'ci', name: 'CI bot', roles: ['operator'], tokenSha256: sha256Hex('ci-token') }],
     TOKEN,
   );
-  expect(table.lookup('ci-token', 'cli')).toEqual({ id: 'ci', name: 'CI bot', roles: ['operator'], method: 'cli' });
+  expect(table.lookup('ci-token', 'cli')).toEqual({
+    id: 'ci',
+    name: 'CI bot',
+    roles: ['operator'],
+    method: 'cli',
+    authenticatedBy: 'token',
+  });
   expect(table.lookup(TOKEN, 'api')).toEqual({
     id: 'api-token',
     name: 'CAIRN_API_TOKEN',
     roles: ['admin'],
     method: 'api',
+    authenticatedBy: 'shared-token',
   });
   expect(table.lookup('ci-token ', 'api')).toBeUndefined();
 });

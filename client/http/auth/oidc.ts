@@ -24,7 +24,7 @@ const LOGIN_COOKIE = 'cairn_login';
 /** The sign-in routes. */
 export const AUTH_PATHS = { login: '/auth/login', callback: '/auth/callback', logout: '/auth/logout' } as const;
 
-/** The principal a token's claims describe. */
+/** The principal a token's claims describe: a bearer JWT's (`oidc-bearer`) or a session's (`oidc-session`, `web`). */
 export function principalOfClaims(
   claims: Record<string, unknown>,
   rolesClaim: string,
@@ -37,6 +37,7 @@ export function principalOfClaims(
     ...(typeof nameClaim === 'string' ? { name: nameClaim } : {}),
     roles: rolesFrom(claims[rolesClaim]),
     method,
+    authenticatedBy: method === 'web' ? 'oidc-session' : 'oidc-bearer',
   };
 }
 

@@ -31,9 +31,11 @@ export interface CodecAuditRecord {
   /** An encode writes payloads the workers accept as a keyholder's (an answer, a pause): audited as a decode is. */
   audit: 'codec.decode' | 'codec.encode';
   at: string;
-  /** The principal's id (`anonymous` with authentication off) and how it signed in. */
+  /** The principal's id (`anonymous` with authentication off) and how it came. */
   principal: string;
   method: string;
+  /** What authenticated the request: `token`, `shared-token`, `oidc-session`, `oidc-bearer` or `none`. */
+  authenticatedBy: string;
   namespace: string;
   /** From `X-Workflow-Id` when the caller names it (`--codec-header X-Workflow-Id=…`), else `unknown`. */
   workflowId: string;
@@ -112,6 +114,7 @@ function auditRecord(
     at: new Date().toISOString(),
     principal: principal.id,
     method: principal.method,
+    authenticatedBy: principal.authenticatedBy,
     namespace: auditedHeader(c, 'x-namespace'),
     workflowId: auditedHeader(c, 'x-workflow-id'),
     payloads,
