@@ -5,7 +5,7 @@
  * keeps each answered one as an audit record. `ask(spec)` opens one and returns exactly that
  * kind's answer.
  */
-import { condition, getExternalWorkflowHandle, setHandler } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, patched, setHandler } from '@temporalio/workflow';
 import { answerRejection, workflowFailure } from '../failures';
 import { stepWorkflowId } from '../ids';
 import type { AnswerOf, InteractionOf, SpecOf } from '../interactions/answer-types';
@@ -24,6 +24,8 @@ import type { AgentSettings } from './agent-input';
 import { openInteraction, openInteractions, recordAnswer, type AgentEvent, type AgentState } from './agent-state';
 import type { StepBoard } from './step-board';
 import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+import { PATCHES } from '../patches';
+import { approvesForSeveral, notAnotherPerson } from './distinct-approvers';
 
 type ExpiryPolicy = NonNullable<AgentSettings['interactionTimeout']>['onExpiry'];
 
@@ -65,8 +67,11 @@ export class InteractionDesk {
       {
         validator: (input: unknown) => {
           if (isUnencrypted(input)) throw workflowFailure('NOT_ENCRYPTED', `answer: ${UNENCRYPTED_REFUSAL}`);
-          const { check } = this.vet(input);
+          const { input: answer, check } = this.vet(input);
           if (!check.ok) throw answerRejection(check);
+          // Validators do not run on replay: the people rule needs no patch here.
+          const person = answer && this.notAnotherPerson(answer);
+          if (person && !person.ok) throw answerRejection(person);
         },
       },
     );
@@ -78,7 +83,11 @@ export class InteractionDesk {
         this.ctx.announce({ type: 'signal.rejected', message: `answer signal rejected: ${UNENCRYPTED_REFUSAL}` });
         return;
       }
-      const { input, check } = this.vet(untrustedActor(sent.value));
+      const { input, check: valid } = this.vet(untrustedActor(sent.value));
+      // A signal names nobody Cairn identified: it is not one of several approvals. Runs that
+      // counted one before replay as they ran (the marker is recorded only where it refuses).
+      const person = input && valid.ok ? this.notAnotherPerson(input) : undefined;
+      const check = person && patched(PATCHES.approvalPeople) ? person : valid;
       if (check.ok && input) return void (await this.accept(input));
       if (check.ok) return;
       const to = input ? ` to ${input.interactionId}` : '';
@@ -176,6 +185,12 @@ export class InteractionDesk {
     }
     if (interaction.kind !== 'tool.approval' || rejecting) return check;
     return sameApprover(interaction, input) ?? check;
+  }
+
+  /** For an approval several people must give: the refusal of one that is no further person (distinct-approvers.ts). */
+  private notAnotherPerson(input: AnswerInput): AnswerCheck | undefined {
+    const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
+    return approvesForSeveral(interaction, input) ? notAnotherPerson(interaction, input) : undefined;
   }
 
   /** Records a valid answer (the audit record) and forwards a step's answer to the step. */
