@@ -15,6 +15,7 @@ import { versioningEnvShape, versioningSettings, type VersioningSettings } from 
 import { loadTemporalConfig, TEMPORAL_ENV_NAMES, type TemporalSettings } from './temporal-config';
 import { payloadEnvShape, payloadSettings, type PayloadSettings } from './payload-config';
 import { hostNameList } from './host-names';
+import { streamLimits, streamLimitsEnvShape, type StreamLimits } from './stream-limits';
 
 export { DEFAULT_TEMPORAL_ADDRESS } from './temporal-config';
 
@@ -104,6 +105,7 @@ export const envSchema = z.object({
   /** The URL browsers use when a proxy (TLS) stands in front: Secure cookies, the OIDC redirect URI, the expected Origin. */
   CAIRN_PUBLIC_URL: publicUrl.optional(),
   CAIRN_API_TOKEN: z.string().min(16, 'expected at least 16 characters (a guessable token is no token)').optional(),
+  ...streamLimitsEnvShape,
   ...versioningEnvShape,
   ...authEnvShape,
   ...priceEnvShape,
@@ -163,9 +165,17 @@ export interface CairnConfig {
   /**
    * `host` is 127.0.0.1 unless set (0.0.0.0 in containers). `allowedHosts`: further host names
    * (normalised, no port) the server answers to besides the loopback names and `host`.
-   * `publicUrl`: the origin browsers reach it at behind a proxy (CAIRN_PUBLIC_URL).
+   * `publicUrl`: the origin browsers reach it at behind a proxy (CAIRN_PUBLIC_URL). `streams`:
+   * the open streams one principal, and the server, may hold (client/http/stream-limiter.ts).
    */
-  http: { host: string; port: number; apiToken?: string; allowedHosts?: string[]; publicUrl?: string };
+  http: {
+    host: string;
+    port: number;
+    apiToken?: string;
+    allowedHosts?: string[];
+    publicUrl?: string;
+    streams: StreamLimits;
+  };
   /** Worker Deployment membership (config/versioning-config.ts); the worker entry points apply it. */
   versioning: VersioningSettings;
   /** Who may use the HTTP API and the page (config/auth-config.ts). */
@@ -248,6 +258,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
   if ('problems' in policy) throw new ConfigError(policy.problems);
   const payloads = payloadSettings(e);
   if ('problems' in payloads) throw new ConfigError(payloads.problems);
+  const streams = streamLimits(e);
+  if ('problem' in streams) throw new ConfigError([streams.problem]);
   return {
     temporal: temporal.settings,
     taskQueue: e.CAIRN_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
@@ -276,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       apiToken: e.CAIRN_API_TOKEN,
       allowedHosts: e.CAIRN_HTTP_ALLOWED_HOSTS,
       ...(e.CAIRN_PUBLIC_URL ? { publicUrl: e.CAIRN_PUBLIC_URL } : {}),
+      streams,
     },
     versioning,
     auth,

@@ -88,6 +88,11 @@ export const ERROR_CODES = [
    * unencrypted: written by someone without the keys, it is refused (workflows/unencrypted-payload.ts).
    */
   'NOT_ENCRYPTED',
+  /**
+   * HTTP 429: a stream (the events route, and routes that stream later) past the open streams one
+   * principal, or the whole server, may hold (CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL / _MAX_STREAMS).
+   */
+  'TOO_MANY_STREAMS',
   /** HTTP 500: anything unexpected; the details stay in the server's log. */
   'INTERNAL',
 ] as const;
