@@ -107,7 +107,7 @@ export function authenticateApi(auth: Authenticator): MiddlewareHandler {
 export function guardPage(auth: Authenticator): MiddlewareHandler {
   return async (c, next) => {
     if (!auth.oidc || c.req.header('authorization') !== undefined) return next();
-    if (auth.sessions.principal(c)) return next();
+    if (await auth.sessions.principal(c)) return next();
     return c.redirect(`/auth/login?returnTo=${encodeURIComponent(c.req.path)}`, 302);
   };
 }
