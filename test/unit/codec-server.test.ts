@@ -190,6 +190,7 @@ test('every encode is audited like a decode: who, namespace, workflow and the ke
       at: audits[0]?.at,
       principal: 'olga',
       method: 'api',
+      authenticatedBy: 'token',
       namespace: 'default',
       workflowId: 'agent-task-2',
       payloads: 2,
