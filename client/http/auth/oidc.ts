@@ -150,7 +150,11 @@ export class OidcProvider {
         ...(typeof claims?.exp === 'number' ? { expiresAt: claims.exp * 1000 } : {}),
       };
     } catch (err) {
-      this.log.error(`OIDC session of ${principal.id} ended: its roles could not be renewed`, err);
+      // The tokens are no configured secret: name them to the redactor, should the error repeat one.
+      this.log.error(`OIDC session of ${principal.id} ended: its roles could not be renewed`, err, [
+        tokens.refreshToken,
+        tokens.idToken,
+      ]);
       return undefined;
     }
   }
