@@ -12,6 +12,7 @@ import { embeddedUiUrl } from '../config/embedded-server-config';
 import { createWorker, type CairnWorker } from '../worker/create-worker';
 import { configuredVersion, describeVersion, joinDeployment } from '../worker/deployment-version';
 import { installRedactingRuntime } from '../worker/redacting-logger';
+import { serveMetrics, type MetricsEndpoint } from '../worker/telemetry/metrics-endpoint';
 import { describeLlm } from '../worker/describe-llm';
 import { ensureTemporalCli, type DevServer } from './dev-server';
 import { startEmbeddedServer } from './embedded-server';
@@ -67,14 +68,18 @@ const log = serverLog(config);
 
 /** What this process started, stopped in reverse order when it fails or ends. */
 interface Started {
+  metrics?: MetricsEndpoint;
   server?: DevServer;
   api?: ApiServer;
   worker?: CairnWorker;
 }
 
 async function main(started: Started): Promise<void> {
+  // The configured address gets the Host-checked endpoint; the runtime's exporter sits behind it.
+  const metrics = config.telemetry.metrics ? await serveMetrics(config.telemetry.metrics) : undefined;
+  if (metrics) started.metrics = metrics;
   installRedactingRuntime(createRedactor(configuredSecrets(config)), 'INFO', {
-    metricsAddress: config.telemetry.metrics?.address,
+    metricsAddress: metrics?.exporterAddress,
   });
   // Every port before anything starts: a refusal leaves nothing behind.
   const choice = await checkStartPorts(config);
@@ -134,13 +139,15 @@ async function main(started: Started): Promise<void> {
 
 /** Stops what was started, newest first; a failure to stop one does not keep the others running. */
 async function stopAll(started: Started): Promise<void> {
-  const { api, worker, server } = started;
+  const { api, worker, server, metrics } = started;
   delete started.api;
   delete started.worker;
   delete started.server;
+  delete started.metrics;
   await api?.close().catch(() => undefined);
   await worker?.close().catch(() => undefined);
   await server?.stop();
+  await metrics?.close().catch(() => undefined);
 }
 
 const started: Started = {};

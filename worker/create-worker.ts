@@ -126,6 +126,7 @@ export async function createWorker({
   const telemetry = createWorkerTelemetry({
     telemetry: config.telemetry,
     defaultModel: llm.model,
+    knownModels: [...Object.keys(config.llm.models), ...Object.keys(config.prices)],
     client: activityClient,
     taskQueue: config.taskQueue,
     ...(spanProcessor ? { spanProcessor } : {}),

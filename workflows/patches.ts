@@ -39,6 +39,14 @@ export interface PatchInfo {
 
 /** Every patch, by the name call sites use. */
 export const PATCH_INFO = {
+  approvalPeople: {
+    id: 'cairn-approval-people',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      'an answer signal (straight to Temporal, naming nobody Cairn identified) cannot be one of the approvals of an approval that needs several people',
+    why: "runs before counted a signal's free-text by as one more person",
+  },
   approvalPolicy: {
     id: 'cairn-approval-policy',
     since: '0.2.0',

@@ -23,6 +23,8 @@ import { refuseCrossSite, requestOrigin } from './origin-guard';
 import { publicOriginOf, publicSite } from './public-url';
 import { registerAgentRoutes } from './routes/agents';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
+import { StreamLimiter } from './stream-limiter';
+import type { StreamLimits } from '../../config/stream-limits';
 import { registerWebRoutes } from './routes/web';
 
 /** What the HTTP layer needs from outside: injected so tests can use a real or a dead server. */
@@ -45,6 +47,11 @@ export interface AppDeps {
   maxBodyBytes?: number;
   /** Event-stream polling and heartbeat; the defaults suit production. */
   eventTiming?: Partial<EventStreamTiming>;
+  /**
+   * Open streams per principal and in total (CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL,
+   * CAIRN_HTTP_MAX_STREAMS); DEFAULT_STREAM_LIMITS by default.
+   */
+  streamLimits?: StreamLimits;
   /** The payload codecs the codec server runs (config.payloads); compression only by default. */
   payloads?: PayloadSettings;
   /**
@@ -132,7 +139,9 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   registerMeRoute(app, auth.mode);
   registerAgentRoutes(app, deps.agents);
   registerAuditRoute(app, deps.agents);
-  registerEventRoutes(app, deps.agents, { ...defaultEventTiming, ...deps.eventTiming });
+  // One limiter for every streaming route: they all hold connections and poll.
+  const streams = new StreamLimiter(deps.streamLimits);
+  registerEventRoutes(app, deps.agents, { ...defaultEventTiming, ...deps.eventTiming }, streams);
   const codecAudit = deps.codecAudit ?? ((record: CodecAuditRecord) => log.info(JSON.stringify(record)));
   registerCodecRoutes(app, { payloads, audit: codecAudit });
   documentApi(app, deps.version, auth.mode !== 'none');

@@ -1,7 +1,7 @@
 /**
  * Errors of the HTTP API: every failure leaves as `{ error: { code, message, field? } }` with a
  * status chosen from a stable code — client-library codes (INVALID_* → 400, NOT_FOUND → 404,
- * NOT_OPEN / CONFLICT → 409) plus the edge's own (401, 413, 415, 421, 500). A rejected answer's
+ * NOT_OPEN / CONFLICT → 409) plus the edge's own (401, 413, 415, 421, 429, 500). A rejected answer's
  * code and field are the ones the workflow's validator put in its failure. Tests match the code.
  */
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
@@ -26,6 +26,7 @@ export type ApiErrorCode =
       | 'HOST_NOT_ALLOWED'
       | 'PAYLOAD_UNDECODABLE'
       | 'DECODE_TOO_LARGE'
+      | 'TOO_MANY_STREAMS'
       | 'INTERNAL'
     >;
 
@@ -54,6 +55,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   HOST_NOT_ALLOWED: 421,
   PAYLOAD_UNDECODABLE: 422,
   DECODE_TOO_LARGE: 413,
+  TOO_MANY_STREAMS: 429,
   INTERNAL: 500,
 };
 

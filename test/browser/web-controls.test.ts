@@ -263,7 +263,8 @@ test('budget raise and stop, pause and resume, step-failure retry and skip, ask 
       expect(answeredBy(raisedState, raiseBudget.id)).toMatchObject({
         status: 'answered',
         by: 'olivia',
-        actor: { id: 'olivia', method: 'web' },
+        // The page sent her pasted token: a bearer request, whatever the page calls itself.
+        actor: { id: 'olivia', method: 'api', authenticatedBy: 'token' },
       });
       await page.locator('[data-phase="completed"]').first().waitFor(WAIT);
       await page.locator('.final-answer', { hasText: 'raised result' }).waitFor(WAIT);

@@ -19,7 +19,13 @@ import type { StepCarry, StepInput, StepOutcome } from '../../workflows/step/ste
 import type { TokenUsage } from '../../workflows/state/step-run-schema';
 import type { ToolCallRecord, ToolInfo } from '../../workflows/tools/tool-types';
 
-export const fullActor: Actor = { id: 'ann', name: 'Ann', roles: ['approver'], method: 'web' };
+export const fullActor: Actor = {
+  id: 'ann',
+  name: 'Ann',
+  roles: ['approver'],
+  method: 'web',
+  authenticatedBy: 'oidc-session',
+};
 
 export const fullUsage: TokenUsage = {
   promptTokens: 10,

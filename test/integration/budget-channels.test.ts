@@ -117,7 +117,7 @@ test('HTTP, signed in: a raise by the approver while ops also paused it — the 
     expectAudited(state, entries, budget.id, {
       decision: 'raise',
       by: 'ana',
-      actor: { id: 'ana', name: 'Ana Silva', roles: ['approver'], method: 'api' },
+      actor: { id: 'ana', name: 'Ana Silva', roles: ['approver'], method: 'api', authenticatedBy: 'token' },
     });
     expect(whats(entries)).toEqual([
       'paused (budget)',
@@ -160,7 +160,7 @@ test('HTTP without authentication: a stop ends the agent stopped (budget), no fu
     expectAudited(state, entries, budget.id, {
       decision: 'stop',
       by: 'bob',
-      actor: { id: 'bob', roles: ['admin'], method: 'api' },
+      actor: { id: 'bob', roles: ['admin'], method: 'api', authenticatedBy: 'none' },
     });
     expect(whats(entries)).toEqual(['paused (budget)', 'budget answered', 'stopped: budget']);
   });

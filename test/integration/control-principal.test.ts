@@ -45,7 +45,7 @@ async function read<T>(app: OpenAPIHono, path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-const OLGA = { id: 'olga', name: 'Olga Ops', roles: ['operator'], method: 'api' };
+const OLGA = { id: 'olga', name: 'Olga Ops', roles: ['operator'], method: 'api', authenticatedBy: 'token' };
 
 test('pause, resume and cancel through the API are audited with the principal who did them', async () => {
   bed.llm.respondWith(byRoute({ plan: [planReply(plan([step('s1')]))], 'step:s1': [finish('done')] }));

@@ -1,34 +1,29 @@
 /**
  * The interaction desk: the one owner of an agent's interactions. It opens them (for the agent
- * or for a step that asked), validates and records answers from the `answer` update and signal,
- * routes an answer to the step that asked, resolves unanswered ones by the expiry policy, and
- * keeps each answered one as an audit record. `ask(spec)` opens one and returns exactly that
- * kind's answer.
+ * or a step that asked), checks (answer-check.ts) and records answers from the `answer` update
+ * and signal as audit records, routes each to the step that asked, and leaves unanswered ones to
+ * their expiry policy (interaction-expiry.ts). `ask(spec)` returns exactly that kind's answer.
  */
 import { condition, getExternalWorkflowHandle, patched, setHandler } from '@temporalio/workflow';
 import { answerRejection, workflowFailure } from '../failures';
 import { stepWorkflowId } from '../ids';
 import type { AnswerOf, InteractionOf, SpecOf } from '../interactions/answer-types';
-import { missingRole, roleFor } from '../interactions/answer-roles';
-import { expiryAnswer } from '../interactions/expiry-answer';
+import { roleFor } from '../interactions/answer-roles';
 import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from '../interactions/interaction-types';
-import { validateAnswer } from '../interactions/validate-answer';
 import { parseAnswerInput, parseStepInteraction } from '../message-payloads';
 import { untrustedActor } from './signal-actor';
 import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal, type AnswerAccepted } from '../messages';
-import { checkEditedPlanValue, checkPlanValue } from '../plan/check-plan';
+import { checkEditedPlanValue } from '../plan/check-plan';
 import type { PlanCheck } from '../plan/plan-types';
 import { PATCHES } from '../patches';
 import { workflowTime } from '../workflow-time';
-import { awaitExpiry } from './interaction-expiry';
+import { armExpiry, type Forward } from './interaction-expiry';
 import type { StepRequestRoute } from './agent-carry';
-import type { AgentSettings } from './agent-input';
 import { openInteraction, openInteractions, recordAnswer } from './agent-state';
 import type { AgentContext } from './agent-context';
 import type { StepBoard } from './step-board';
 import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
-
-type ExpiryPolicy = NonNullable<AgentSettings['interactionTimeout']>['onExpiry'];
+import { checkAnswer, refusedAsPerson, signalPlanCheck } from './answer-check';
 
 export class InteractionDesk {
   constructor(
@@ -40,7 +35,7 @@ export class InteractionDesk {
 
   /** Registers the answer update and signals, and re-arms the timers of carried interactions. */
   serve(): void {
-    for (const open of openInteractions(this.ctx.state)) this.arm(open);
+    for (const open of openInteractions(this.ctx.state)) armExpiry(this.ctx, open, this.forwarder);
     setHandler(
       answerUpdate,
       (raw) => {
@@ -53,8 +48,11 @@ export class InteractionDesk {
         validator: (input: unknown) => {
           if (isUnencrypted(input)) throw workflowFailure('NOT_ENCRYPTED', `answer: ${UNENCRYPTED_REFUSAL}`);
           // A person's edited plan is checked strictly here; the handler takes what passed.
-          const { check } = this.vet(input, checkEditedPlanValue);
+          const { input: answer, check } = this.vet(input, checkEditedPlanValue);
           if (!check.ok) throw answerRejection(check);
+          // Validators do not run on replay: the people rule needs no patch here.
+          const person = answer && refusedAsPerson(this.ctx.state, answer);
+          if (person && !person.ok) throw answerRejection(person);
         },
       },
     );
@@ -66,7 +64,11 @@ export class InteractionDesk {
         this.ctx.announce({ type: 'signal.rejected', message: `answer signal rejected: ${UNENCRYPTED_REFUSAL}` });
         return;
       }
-      const { input, check } = this.vet(untrustedActor(sent.value), signalPlanCheck);
+      const { input, check: valid } = this.vet(untrustedActor(sent.value), signalPlanCheck);
+      // A signal names nobody Cairn identified: it is not one of several approvals. Runs that
+      // counted one before replay as they ran (the marker is recorded only where it refuses).
+      const person = input && valid.ok ? refusedAsPerson(this.ctx.state, input) : undefined;
+      const check = person && patched(PATCHES.approvalPeople) ? person : valid;
       if (check.ok && input) return void (await this.accept(input));
       if (check.ok) return;
       const to = input ? ` to ${input.interactionId}` : '';
@@ -122,7 +124,7 @@ export class InteractionDesk {
     if (role !== undefined) interaction.role = role;
     if (this.ctx.settings.interactionTimeout)
       interaction.expiresAt = interaction.createdAt + this.ctx.settings.interactionTimeout.afterMs;
-    this.arm(interaction);
+    armExpiry(this.ctx, interaction, this.forwarder);
     this.ctx.changed();
     return interaction;
   }
@@ -145,37 +147,18 @@ export class InteractionDesk {
   /** Parses an answer payload, then checks it against the interaction it names. */
   private vet(raw: unknown, planCheck: (value: unknown) => PlanCheck): { input?: AnswerInput; check: AnswerCheck } {
     const parsed = parseAnswerInput(raw);
-    return parsed.ok ? { input: parsed.value, check: this.check(parsed.value, planCheck) } : { check: parsed };
+    return parsed.ok
+      ? { input: parsed.value, check: checkAnswer(this.ctx.state, parsed.value, planCheck) }
+      : { check: parsed };
   }
 
   private refuseStepInteraction(error: string): void {
     this.ctx.announce({ type: 'signal.rejected', message: `stepInteraction signal rejected: ${error}` });
   }
 
-  /**
-   * Checks an answer against its interaction and the answering rules. `planCheck` checks an
-   * edited plan: strictly (unknown keys refused) where a new answer comes in; as the plan schema
-   * alone when recording one that already passed, so that histories recorded before unknown
-   * keys were refused, which took such edits, replay as they ran.
-   */
-  private check(input: AnswerInput, planCheck: (value: unknown) => PlanCheck = checkPlanValue): AnswerCheck {
-    const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
-    const check = validateAnswer(interaction, input, planCheck);
-    if (!check.ok || !interaction) return check;
-    const rejecting =
-      interaction.kind === 'tool.approval' && 'decision' in check.answer && check.answer.decision === 'reject';
-    const missing = missingRole(interaction, input, rejecting);
-    if (missing !== undefined) {
-      const error = `answering ${interaction.id} (${interaction.kind}) needs the role ${missing}`;
-      return { ok: false, code: 'ROLE_REQUIRED', field: 'interactionId', error };
-    }
-    if (interaction.kind !== 'tool.approval' || rejecting) return check;
-    return sameApprover(interaction, input) ?? check;
-  }
-
   /** Records a valid answer (the audit record) and forwards a step's answer to the step. */
   private async accept(input: AnswerInput): Promise<AnswerAccepted> {
-    const check = this.check(input);
+    const check = checkAnswer(this.ctx.state, input);
     if (!check.ok) throw answerRejection(check);
     const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
     if (!interaction) throw workflowFailure('NOT_OPEN', `no interaction "${input.interactionId}"`);
@@ -199,6 +182,9 @@ export class InteractionDesk {
     return { interactionId: interaction.id, answer: check.answer };
   }
 
+  /** `forward`, for the expiry timers. */
+  private readonly forwarder: Forward = (interaction, answer, extra) => this.forward(interaction, answer, extra);
+
   /** Sends the answer to the step that asked, if a step did. */
   private async forward(interaction: Interaction, answer: Answer, extra: { by?: string; expired?: 'fail' }) {
     const route = this.routes[interaction.id];
@@ -211,61 +197,4 @@ export class InteractionDesk {
       ...extra,
     });
   }
-
-  /** Starts the expiry timers of an open interaction, when the agent has a timeout. */
-  private arm(interaction: Interaction): void {
-    const timeout = this.ctx.settings.interactionTimeout;
-    if (!timeout) return;
-    const remind = () => {
-      const message = `${interaction.id} still waits`;
-      this.ctx.announce({ type: 'interaction.reminder', interactionId: interaction.id, message });
-    };
-    void awaitExpiry(interaction, timeout, remind).then((due) =>
-      due ? this.expire(interaction, timeout.onExpiry) : undefined,
-    );
-  }
-
-  private async expire(interaction: Interaction, policy: ExpiryPolicy): Promise<void> {
-    interaction.status = 'expired';
-    const { id } = interaction;
-    this.ctx.announce({ type: 'interaction.expired', interactionId: id, message: `${id} expired (${policy})` });
-    if (policy === 'cancel') return this.ctx.ending.expire(`${id} (${interaction.kind}) expired unanswered`);
-    if (policy !== 'fail') {
-      interaction.answer = expiryAnswer(interaction, policy);
-      interaction.by = `policy:${policy}`;
-      interaction.answeredAt = workflowTime();
-    }
-    this.ctx.changed();
-    const answer = interaction.answer ?? { text: '' };
-    await this.forward(interaction, answer, policy === 'fail' ? { expired: 'fail' } : {});
-  }
-}
-
-/**
- * An edited plan that came by signal: refused for an unknown key as the update's validator
- * refuses it — behind a replay gate, since runs before it took such an edit (the key dropped).
- * The gate is asked only when the two checks disagree, so no other run records its marker.
- */
-function signalPlanCheck(value: unknown): PlanCheck {
-  const strict = checkEditedPlanValue(value);
-  if (strict.ok || strict.field === undefined) return strict;
-  const lenient = checkPlanValue(value);
-  if (!lenient.ok) return strict;
-  return patched(PATCHES.strictPlanEdit) ? strict : lenient;
-}
-
-/** For an approval that needs several people: refused when this one already approved. */
-function sameApprover(
-  interaction: Extract<Interaction, { kind: 'tool.approval' }>,
-  input: AnswerInput,
-): AnswerCheck | undefined {
-  const who = input.actor?.id ?? input.by ?? 'unknown';
-  if ((interaction.approvals ?? []).some((a) => a.actor.id === who))
-    return {
-      ok: false,
-      code: 'SAME_APPROVER',
-      field: 'interactionId',
-      error: `${who} already approved ${interaction.id}; it needs ${interaction.approvers ?? 1} different people`,
-    };
-  return undefined;
 }
