@@ -10,14 +10,14 @@ import { serveApi, serverLog, type ApiServer } from '../client/http/serve-api';
 import { configuredSecrets, createRedactor } from '../config/redact-secrets';
 import { embeddedUiUrl } from '../config/embedded-server-config';
 import { createWorker, type CairnWorker } from '../worker/create-worker';
-import { configuredVersion, describeVersion, joinDeployment } from '../worker/deployment-version';
+import { configuredVersion, describeVersion, joinDeployment } from '../temporal/deployment-version';
 import { installRedactingRuntime } from '../worker/redacting-logger';
 import { serveMetrics, type MetricsEndpoint } from '../worker/telemetry/metrics-endpoint';
 import { describeLlm } from '../worker/describe-llm';
 import { ensureTemporalCli, type DevServer } from './dev-server';
 import { startEmbeddedServer } from './embedded-server';
 import { checkStartPorts, portRefusal, StartRefused, type TemporalChoice } from './start-ports';
-import { encryptionOn, payloadCodecs } from '../config/data-converter';
+import { encryptionOn, payloadCodecs } from '../temporal/payloads/data-converter';
 import type { CairnConfig } from '../config/config';
 
 /** The HTTP API as a browser on this machine reaches it (a wildcard host is reached on loopback). */

@@ -9,7 +9,7 @@ import { inspect } from 'node:util';
 import { configuredSecrets, createRedactor, type Redactor } from '../config/redact-secrets';
 import { createWorker } from './create-worker';
 import { WorkerRefusal } from './search-attribute-check';
-import { configuredVersion, describeVersion, joinDeployment } from './deployment-version';
+import { configuredVersion, describeVersion, joinDeployment } from '../temporal/deployment-version';
 import { describeLlm } from './describe-llm';
 import { probeLlmServer } from './probe-llm';
 import { describeTelemetry } from './telemetry/describe-telemetry';

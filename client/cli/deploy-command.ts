@@ -7,9 +7,15 @@
 import type { CairnConfig } from '../../config/config';
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
 import { buildIdSchema, DEFAULT_DEPLOYMENT_NAME, type WorkerVersion } from '../../config/versioning-config';
-import { configuredVersion } from '../../worker/deployment-version';
+import { configuredVersion } from '../../temporal/deployment-version';
 import { AgentClient } from '../agent-client';
-import { describeDeployment, pinnedAgents, setCurrent, setRamping, type DeploymentStatus } from '../deployments';
+import {
+  describeDeployment,
+  pinnedAgents,
+  setCurrent,
+  setRamping,
+  type DeploymentStatus,
+} from '../../temporal/deployments';
 import { EXIT, UsageError } from './cli-exit';
 import { printLine } from './terminal';
 

@@ -10,7 +10,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { firstIssuePath, issueLines } from '../../workflows/issue-lines';
 import { ClientError, type ClientErrorCode } from '../client-error';
-import type { ErrorCode } from '../../workflows/error-codes';
+import type { ErrorCode } from '../../workflows/contract/error-codes';
 import type { Log } from '../redacted-log';
 
 /** Every error code the API answers with: the client library's and the edge's own (all in error-codes.ts). */

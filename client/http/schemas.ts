@@ -7,7 +7,7 @@
  * in this file.
  */
 import { z } from '@hono/zod-openapi';
-import { agentInputSchema } from '../../workflows/agent/agent-input';
+import { agentInputSchema } from '../../workflows/contract/agent-input';
 import { answerInputSchema, answerSchema, interactionSchema } from '../../workflows/interactions/interaction-schema';
 import { agentEventSchema, agentPhaseSchema, agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { stepRunSchema, tokenUsageSchema } from '../../workflows/state/step-run-schema';

@@ -7,7 +7,7 @@ import { version } from '../../package.json';
 import { AgentClient } from '../agent-client';
 import { createAuthenticator } from './auth/create-authenticator';
 import { createApp } from './create-app';
-import { allowedHostNames } from './host-guard';
+import { allowedHostNames } from '../../config/host-names';
 import { configuredSecrets } from '../../config/redact-secrets';
 import { createLog, type Log } from '../redacted-log';
 

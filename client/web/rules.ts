@@ -11,7 +11,7 @@ import type { FormField } from '../../workflows/interactions/interaction-types';
 import { validateFormValues, type FieldValue } from '../../workflows/interactions/validate-form';
 
 export { TERMINAL_PHASES, isTerminalPhase } from '../../workflows/state/agent-phases';
-export { stepWorkflowId } from '../../workflows/ids';
+export { stepWorkflowId } from '../../workflows/contract/ids';
 export { noAnswerText, showsWaitingBadge, statusClass, stepDisplayStatus, stepHasWorkflow } from '../status-display';
 
 /** One field's value checked: what to send (nothing for an empty optional field), or the broken rule. */

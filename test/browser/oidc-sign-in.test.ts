@@ -20,7 +20,7 @@ import { AgentClient } from '../../client/agent-client';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { stepWorkflowId } from '../../workflows/ids';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -20,7 +20,7 @@ import { noAuthentication, type Authenticator } from '../../client/http/auth/aut
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { sha256Hex } from '../../client/http/auth/token-table';
 import { createApp } from '../../client/http/create-app';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import { isTerminalPhase } from '../../workflows/state/agent-phases';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AgentClient } from '../../client/agent-client';
-import { describeDeployment, setCurrent } from '../../client/deployments';
+import { describeDeployment, setCurrent } from '../../temporal/deployments';
 import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

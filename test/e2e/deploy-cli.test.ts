@@ -6,7 +6,7 @@
  * build while the first stays current: new agents then start on both.
  */
 import { AgentClient } from '../../client/agent-client';
-import { describeDeployment, pinnedAgents, setCurrent } from '../../client/deployments';
+import { describeDeployment, pinnedAgents, setCurrent } from '../../temporal/deployments';
 import { createApp } from '../../client/http/create-app';
 import type { WorkerVersion } from '../../config/versioning-config';
 import { byRoute } from '../fake-llm/routes';

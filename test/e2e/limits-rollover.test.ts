@@ -9,7 +9,7 @@
  */
 import type { temporal } from '@temporalio/proto';
 import type { AgentCarry } from '../../workflows/agent/agent-carry';
-import { pauseSignal, resumeSignal } from '../../workflows/messages';
+import { pauseSignal, resumeSignal } from '../../workflows/contract/messages';
 import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -4,11 +4,11 @@
  */
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { CairnConfig } from '../../config/config';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import type { Interaction, InteractionKind } from '../../workflows/interactions/interaction-types';
-import { answerUpdate, stateQuery } from '../../workflows/messages';
+import { answerUpdate, stateQuery } from '../../workflows/contract/messages';
 import type { Plan, PlanStep } from '../../workflows/plan/plan-types';
 import { reply } from '../fake-llm/replies';
 import { uniqueId } from './test-env';

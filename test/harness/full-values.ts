@@ -7,13 +7,13 @@
  * left out.
  */
 import type { AgentCarry } from '../../workflows/agent/agent-carry';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 import type { AgentState, StepRun } from '../../workflows/agent/agent-state';
-import type { AgentResult } from '../../workflows/agent-contract';
+import type { AgentResult } from '../../workflows/contract/agent-contract';
 import type { Answer, Interaction, InteractionSpec } from '../../workflows/interactions/interaction-types';
 import type { LlmCallInput, LlmCallResult } from '../../workflows/llm-call-schema';
 import type { LlmMessage, ModelSettings } from '../../workflows/llm-types';
-import type { Actor, StepProgress } from '../../workflows/messages';
+import type { Actor, StepProgress } from '../../workflows/contract/messages';
 import type { Plan } from '../../workflows/plan/plan-types';
 import type { StepCarry, StepInput, StepOutcome } from '../../workflows/step/step-types';
 import type { TokenUsage } from '../../workflows/state/step-run-schema';

@@ -3,7 +3,7 @@
  * typed form; answers by signal and by update; invalid answers rejected by the update with the
  * rule named and the state unchanged; `ask_user` withdrawn once `maxAsks` is used up.
  */
-import { answerSignal } from '../../workflows/messages';
+import { answerSignal } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -16,7 +16,7 @@ import { answer, plan, startAgent, step, stateOf, waitForInteraction, waitForSta
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { withWorker } from '../harness/test-env';
 import { recordHistory } from '../harness/histories';
-import { stepWorkflowId } from '../../workflows/ids';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 
 /** Several times what a call takes to reach the fake once a step starts it. */
 const QUIET_WINDOW_MS = 1000;

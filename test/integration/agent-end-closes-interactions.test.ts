@@ -8,7 +8,7 @@ import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
 import { withWorker } from '../harness/test-env';
-import { AgentAwaitingInputKey, AgentPhaseKey } from '../../workflows/search-attributes';
+import { AgentAwaitingInputKey, AgentPhaseKey } from '../../workflows/contract/search-attributes';
 
 const bed = agentTestbed();
 

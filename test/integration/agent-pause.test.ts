@@ -25,9 +25,9 @@ import {
 } from '../harness/agents';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { testConfig, withWorker } from '../harness/test-env';
-import { pauseSignal, resumeSignal } from '../../workflows/messages';
+import { pauseSignal, resumeSignal } from '../../workflows/contract/messages';
 import { recordHistory } from '../harness/histories';
-import { stepWorkflowId } from '../../workflows/ids';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 import { listedByTemporalCli } from '../harness/temporal-cli';
 import { waitUntil } from '../../testkit/wait-until';
 

@@ -22,8 +22,8 @@ import { expectNothingChanged } from '../harness/nothing-changed';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
-import { answerSignal, pauseSignal, stateQuery } from '../../workflows/messages';
-import { AgentAwaitingInputKey, AgentPhaseKey } from '../../workflows/search-attributes';
+import { answerSignal, pauseSignal, stateQuery } from '../../workflows/contract/messages';
+import { AgentAwaitingInputKey, AgentPhaseKey } from '../../workflows/contract/search-attributes';
 
 const bed = agentTestbed();
 

@@ -9,8 +9,8 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { stepWorkflowId } from '../../workflows/ids';
-import { answerSignal } from '../../workflows/messages';
+import { stepWorkflowId } from '../../workflows/contract/ids';
+import { answerSignal } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

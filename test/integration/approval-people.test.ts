@@ -15,7 +15,7 @@ import { createAuthenticator } from '../../client/http/auth/create-authenticator
 import { sha256Hex } from '../../client/http/auth/token-table';
 import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { answerSignal } from '../../workflows/messages';
+import { answerSignal } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -19,7 +19,7 @@ import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 import { recordHistory } from '../harness/histories';
-import { stepWorkflowId } from '../../workflows/ids';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 import { tokenApp } from '../harness/token-app';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-policy-'));

@@ -12,7 +12,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AgentClient, type AgentSummary } from '../../client/agent-client';
 import type { AuditEntry } from '../../client/audit-entries';
 import { createApp } from '../../client/http/create-app';
-import { answerSignal } from '../../workflows/messages';
+import { answerSignal } from '../../workflows/contract/messages';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { agentTestbed } from '../harness/agent-testbed';
 import { stateOf, waitForState } from '../harness/agents';

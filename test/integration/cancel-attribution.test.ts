@@ -16,7 +16,7 @@ import type { Client } from '@temporalio/client';
 import { AgentClient } from '../../client/agent-client';
 import type { CairnConfig } from '../../config/config';
 import { CARRY_VERSION, type AgentCarry } from '../../workflows/agent/agent-carry';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { byRoute } from '../fake-llm/routes';

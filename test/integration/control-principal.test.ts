@@ -10,7 +10,7 @@ import { recordHistory } from '../harness/histories';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AuditEntry } from '../../client/audit-entries';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { pauseSignal } from '../../workflows/messages';
+import { pauseSignal } from '../../workflows/contract/messages';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, step } from '../harness/agents';

@@ -5,7 +5,7 @@
 import type { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { defineTool } from '../../activities/tools/define-tool';
-import { stateQuery } from '../../workflows/messages';
+import { stateQuery } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -15,7 +15,7 @@ import { finish, plan, planReply, startAgent, step } from '../harness/agents';
 import { lookupTool } from '../../testkit/lookup-tool';
 import { withWorker } from '../harness/test-env';
 import type { LlmCallInput } from '../../workflows/llm-call-schema';
-import { decompressPayload } from '../../config/compression-codec';
+import { decompressPayload } from '../../temporal/payloads/compression-codec';
 
 const bed = agentTestbed();
 const ROUNDS = 40;

@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { ConfigError, loadConfig } from '../../config/config';
-import { allowedHostNames } from '../../client/http/host-guard';
+import { allowedHostNames } from '../../config/host-names';
 import { serveApi, type ApiServer } from '../../client/http/serve-api';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -10,8 +10,8 @@
 import { Worker } from '@temporalio/worker';
 import { AgentClient } from '../../client/agent-client';
 import { ClientError } from '../../client/client-error';
-import { cairnDataConverter } from '../../config/data-converter';
-import { answerSignal } from '../../workflows/messages';
+import { cairnDataConverter } from '../../temporal/payloads/data-converter';
+import { answerSignal } from '../../workflows/contract/messages';
 import { PATCHES } from '../../workflows/patches';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -9,7 +9,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { createApp } from '../../client/http/create-app';
-import { allowedHostNames } from '../../client/http/host-guard';
+import { allowedHostNames } from '../../config/host-names';
 import type { AuthConfig } from '../../config/auth-config';
 import { unusedAgents } from '../harness/config-errors';
 import { signInOverHttp } from '../harness/oidc-http-sign-in';

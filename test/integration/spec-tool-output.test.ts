@@ -4,7 +4,7 @@
  * whole; and a run whose tools return megabytes, over a long conversation, keeps every payload
  * in every history far from Temporal's 2 MB limit.
  */
-import { decompressPayload } from '../../config/compression-codec';
+import { decompressPayload } from '../../temporal/payloads/compression-codec';
 import type { Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';

@@ -14,7 +14,7 @@ import { AgentClient } from '../../client/agent-client';
 import { createApp } from '../../client/http/create-app';
 import { AgentStateBody } from '../../client/http/schemas';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { answerSignal } from '../../workflows/messages';
+import { answerSignal } from '../../workflows/contract/messages';
 import { agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -23,7 +23,7 @@ import {
   requestTokens,
   unparsableArguments,
 } from '../fake-llm/step-quirks';
-import { stepWorkflowId } from '../../workflows/ids';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, finish, startAgent, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
 import { recordHistory } from '../harness/histories';

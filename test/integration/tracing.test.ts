@@ -21,7 +21,7 @@ import { createWorker } from '../../worker/create-worker';
 import { createTracing } from '../../worker/telemetry/tracing';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import { SPAN_ATTRIBUTES as A } from '../../workflows/telemetry/span-attributes';
-import { cairnDataConverter } from '../../config/data-converter';
+import { cairnDataConverter } from '../../temporal/payloads/data-converter';
 
 const bed = agentTestbed();
 

@@ -16,7 +16,7 @@ import { WorkflowFailedError, WorkflowUpdateFailedError, type Client } from '@te
 import { ApplicationFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { workerDataConverter } from '../../config/data-converter';
+import { workerDataConverter } from '../../temporal/payloads/data-converter';
 import type { CairnConfig } from '../../config/config';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import {
@@ -28,7 +28,7 @@ import {
   resumeSignal,
   stepInteractionSignal,
   type Actor,
-} from '../../workflows/messages';
+} from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

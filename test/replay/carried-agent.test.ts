@@ -15,7 +15,7 @@ import { savedHistories } from '../harness/histories';
 import { uniqueId, withWorker } from '../harness/test-env';
 import { lookupTool } from '../../testkit/lookup-tool';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 
 const bed = agentTestbed();

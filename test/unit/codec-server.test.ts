@@ -10,8 +10,8 @@ import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
 import { createApp } from '../../client/http/create-app';
 import type { CodecAuditRecord } from '../../client/http/routes/codec';
-import { COMPRESSED_ENCODING, MAX_INFLATED_DECODE_BYTES } from '../../config/compression-codec';
-import { sealPayload } from '../../config/payload-envelope';
+import { COMPRESSED_ENCODING, MAX_INFLATED_DECODE_BYTES } from '../../temporal/payloads/compression-codec';
+import { sealPayload } from '../../temporal/payloads/payload-envelope';
 import type { EncryptionKey } from '../../config/payload-config';
 import { unusedAgents } from '../harness/config-errors';
 

@@ -6,7 +6,7 @@
  */
 import { approvesForSeveral, notAnotherPerson } from '../../workflows/agent/distinct-approvers';
 import type { AnswerInput, Interaction } from '../../workflows/interactions/interaction-types';
-import type { Actor } from '../../workflows/messages';
+import type { Actor } from '../../workflows/contract/messages';
 
 type Approval = Extract<Interaction, { kind: 'tool.approval' }>;
 

@@ -6,7 +6,7 @@
 import { loadConfig } from '../../config/config';
 import { DEFAULT_METRICS_POLL_MS } from '../../config/telemetry-config';
 import { errorLines } from '../harness/config-errors';
-import { allowedHostNames } from '../../client/http/host-guard';
+import { allowedHostNames } from '../../config/host-names';
 import { metricsHostAllowed } from '../../worker/telemetry/metrics-endpoint';
 
 test('with nothing configured there is no metrics endpoint and no tracing', () => {

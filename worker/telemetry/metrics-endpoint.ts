@@ -13,7 +13,7 @@
 import { createServer as createHttpServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, isIP } from 'node:net';
 import type { TelemetryConfig } from '../../config/telemetry-config';
-import { allowedHostNames, hostNameOf } from '../../client/http/host-guard';
+import { allowedHostNames, hostNameOf } from '../../config/host-names';
 
 /** The served endpoint: where the runtime's exporter must listen, and how to stop serving. */
 export interface MetricsEndpoint {

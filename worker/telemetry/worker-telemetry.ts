@@ -13,7 +13,7 @@ import { activityTelemetry } from './activity-telemetry';
 import { createCairnMetrics } from './cairn-metrics';
 import { modelLabeller } from './model-label';
 import { createTracing } from './tracing';
-import { configuredSpanProcessor } from './trace-provider';
+import { configuredSpanProcessor } from '../../temporal/tracing/trace-provider';
 import { startVisibilityGauges } from './visibility-gauges';
 
 export interface WorkerTelemetry {

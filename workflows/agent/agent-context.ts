@@ -6,7 +6,7 @@
  * part reaches one that does not exist yet, and usage flows one way: report → board → meter.
  */
 import type { AgentEnding } from './agent-ending';
-import type { AgentSettings } from './agent-input';
+import type { AgentSettings } from '../contract/agent-input';
 import type { AgentEvent, AgentState } from './agent-state';
 
 export interface AgentContext {

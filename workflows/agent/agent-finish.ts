@@ -5,10 +5,10 @@
  * records what that ending records, adds one `agent.finished` event and sets the final phase.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { AgentResult } from '../agent-contract';
+import type { AgentResult } from '../contract/agent-contract';
 import { describeFailure } from '../describe-failure';
-import { stepFailedDetail, workflowFailure } from '../failures';
-import type { Actor } from '../messages';
+import { stepFailedDetail, workflowFailure } from '../contract/failures';
+import type { Actor } from '../contract/messages';
 import { workflowTime } from '../workflow-time';
 import type { AgentRun } from './agent-run';
 import type { AgentPhase } from './agent-state';

@@ -9,9 +9,9 @@
  * goes back to the phase the agent was in when the last reason lifts.
  */
 import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
-import { stepWorkflowId } from '../ids';
-import { workflowFailure } from '../failures';
-import { parseActedRequest, parseHoldRequest } from '../message-payloads';
+import { stepWorkflowId } from '../contract/ids';
+import { workflowFailure } from '../contract/failures';
+import { parseActedRequest, parseHoldRequest } from '../contract/message-payloads';
 import {
   pauseSignal,
   pauseUpdate,
@@ -20,7 +20,7 @@ import {
   stepHoldSignal,
   type HoldRequest,
   type StepHold,
-} from '../messages';
+} from '../contract/messages';
 import { isActiveStep } from '../plan/step-transitions';
 import type { HOLD_REASONS } from '../state/agent-state-schema';
 import type { AgentContext } from './agent-context';

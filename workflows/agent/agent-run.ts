@@ -7,14 +7,14 @@
  */
 import { CancellationScope, setHandler, workflowInfo } from '@temporalio/workflow';
 import { Conversations } from '../conversation';
-import { workflowFailure } from '../failures';
-import { parseActedRequest, parseStepProgress } from '../message-payloads';
-import { recordCancelUpdate, stateQuery, stepProgressSignal, type StepProgress } from '../messages';
+import { workflowFailure } from '../contract/failures';
+import { parseActedRequest, parseStepProgress } from '../contract/message-payloads';
+import { recordCancelUpdate, stateQuery, stepProgressSignal, type StepProgress } from '../contract/messages';
 import { carryConversation } from '../rollover/carry-conversation';
 import type { ToolInfo } from '../tools/tool-types';
 import { workflowTime } from '../workflow-time';
 import { CARRY_VERSION, PLANNER, type AgentCarry, type ResumePoint } from './agent-carry';
-import type { AgentSettings } from './agent-input';
+import type { AgentSettings } from '../contract/agent-input';
 import {
   addEvent,
   isTerminalPhase,

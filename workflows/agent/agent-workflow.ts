@@ -11,12 +11,12 @@
  * interactions and timeline cursor over: clients see one agent going on.
  */
 import { allHandlersFinished, condition, isCancellation, makeContinueAsNewFunc, patched } from '@temporalio/workflow';
-import type { AgentResult } from '../agent-contract';
-import { stepFailed, workflowFailure } from '../failures';
+import type { AgentResult } from '../contract/agent-contract';
+import { stepFailed, workflowFailure } from '../contract/failures';
 import type { ToolInfo } from '../tools/tool-types';
 import type { AgentCarry } from './agent-carry';
 import { finish } from './agent-finish';
-import { parseAgentInput, type AgentInput } from './agent-input';
+import { parseAgentInput, type AgentInput } from '../contract/agent-input';
 import { AgentRun } from './agent-run';
 import { readCarry, type CarriedAgent } from './carry-migration';
 import { executePlan } from './execution';

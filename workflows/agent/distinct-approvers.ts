@@ -17,7 +17,7 @@
  * and the answer signal under the patch PATCHES.approvalPeople.
  */
 import type { AnswerCheck, AnswerInput, Interaction } from '../interactions/interaction-types';
-import type { Actor } from '../messages';
+import type { Actor } from '../contract/messages';
 
 type Approval = Extract<Interaction, { kind: 'tool.approval' }>;
 

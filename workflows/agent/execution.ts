@@ -8,7 +8,7 @@
  * under them).
  */
 import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
-import type { ErrorCode } from '../error-codes';
+import type { ErrorCode } from '../contract/error-codes';
 import type { Plan } from '../plan/plan-types';
 import { selectStepsToStart } from '../plan/scheduler';
 import type { StepOutcome } from '../step/step-types';

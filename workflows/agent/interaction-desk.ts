@@ -1,18 +1,18 @@
 /**
- * The interaction desk: the one owner of an agent's interactions. It opens them (for the agent
- * or a step that asked), checks (answer-check.ts) and records answers from the `answer` update
- * and signal as audit records, routes each to the step that asked, and leaves unanswered ones to
- * their expiry policy (interaction-expiry.ts). `ask(spec)` returns exactly that kind's answer.
+ * The one owner of an agent's interactions: opens them (for the agent or a step that asked),
+ * checks (answer-check.ts) and records answers of the `answer` update and signal, routes each to
+ * its step, and leaves unanswered ones to their expiry policy (interaction-expiry.ts).
  */
 import { condition, getExternalWorkflowHandle, patched, setHandler } from '@temporalio/workflow';
-import { answerRejection, workflowFailure } from '../failures';
-import { stepWorkflowId } from '../ids';
+import { answerRejection, workflowFailure } from '../contract/failures';
+import { stepWorkflowId } from '../contract/ids';
 import type { AnswerOf, InteractionOf, SpecOf } from '../interactions/answer-types';
 import { roleFor } from '../interactions/answer-roles';
 import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from '../interactions/interaction-types';
-import { parseAnswerInput, parseStepInteraction } from '../message-payloads';
+import { parseAnswerInput, parseStepInteraction } from '../contract/message-payloads';
 import { untrustedActor } from './signal-actor';
-import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal, type AnswerAccepted } from '../messages';
+import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal } from '../contract/messages';
+import type { AnswerAccepted } from '../contract/messages';
 import { checkEditedPlanValue } from '../plan/check-plan';
 import type { PlanCheck } from '../plan/plan-types';
 import { PATCHES } from '../patches';

@@ -8,7 +8,7 @@ import { expiryAnswer } from '../interactions/expiry-answer';
 import type { Answer, Interaction } from '../interactions/interaction-types';
 import { workflowTime } from '../workflow-time';
 import type { AgentContext } from './agent-context';
-import type { AgentSettings } from './agent-input';
+import type { AgentSettings } from '../contract/agent-input';
 
 type ExpiryPolicy = NonNullable<AgentSettings['interactionTimeout']>['onExpiry'];
 

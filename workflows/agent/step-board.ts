@@ -9,7 +9,7 @@ import type { Plan, StepStatus } from '../plan/plan-types';
 import { canMoveStep, isActiveStep } from '../plan/step-transitions';
 import { stepsToSkip } from '../plan/scheduler';
 import { addUsage, zeroUsage } from '../usage';
-import type { StepProgress } from '../messages';
+import type { StepProgress } from '../contract/messages';
 import { workflowTime } from '../workflow-time';
 import { addToolCall, noteModel, type AgentEvent, type AgentState, type StepRun } from './agent-state';
 

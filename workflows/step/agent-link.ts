@@ -6,10 +6,10 @@
  */
 import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
 import { lessSpent, type BudgetLeft } from '../budget-left';
-import { workflowFailure } from '../failures';
+import { workflowFailure } from '../contract/failures';
 import type { AnswerOf, SpecOf } from '../interactions/answer-types';
 import type { InteractionKind } from '../interactions/interaction-types';
-import { parseStepAnswer, parseStepHold } from '../message-payloads';
+import { parseStepAnswer, parseStepHold } from '../contract/message-payloads';
 import {
   nestedBudgetSignal,
   pauseSignal,
@@ -20,7 +20,7 @@ import {
   stepProgressSignal,
   type StepAnswer,
   type StepProgress,
-} from '../messages';
+} from '../contract/messages';
 import type { RoundLedger } from './round-ledger';
 import { StepProgressReporter } from './step-progress';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';

@@ -5,9 +5,9 @@
  */
 import { CancelledFailure, executeChild, isCancellation, patched } from '@temporalio/workflow';
 import { llmCall } from '../activity-proxies';
-import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../agent-contract';
+import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../contract/agent-contract';
 import { asLimits, isSpent, type BudgetLeft } from '../budget-left';
-import { subAgentWorkflowId } from '../ids';
+import { subAgentWorkflowId } from '../contract/ids';
 import type { LlmToolCall } from '../llm-types';
 import { PATCHES } from '../patches';
 import { modelArgsSchema, subAgentArgsSchema } from '../tools/builtin-tools';

@@ -24,7 +24,7 @@ import {
 } from '@temporalio/workflow';
 import { Conversations } from '../conversation';
 import type { LlmMessage } from '../llm-types';
-import type { StepProgress } from '../messages';
+import type { StepProgress } from '../contract/messages';
 import { carryConversation } from '../rollover/carry-conversation';
 import { AgentLink } from './agent-link';
 import { LoopGuards } from './loop-guards';

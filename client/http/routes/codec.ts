@@ -11,11 +11,11 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { payloadCodecs } from '../../../config/data-converter';
-import { KEY_ID_METADATA, KEY_ID_REFUSED } from '../../../config/encryption-codec';
-import { PayloadCodecError } from '../../../config/payload-codec-error';
+import { payloadCodecs } from '../../../temporal/payloads/data-converter';
+import { KEY_ID_METADATA, KEY_ID_REFUSED } from '../../../temporal/payloads/encryption-codec';
+import { PayloadCodecError } from '../../../temporal/payloads/payload-codec-error';
 import { isKeyId, type PayloadSettings } from '../../../config/payload-config';
-import { metadataText } from '../../../config/payload-envelope';
+import { metadataText } from '../../../temporal/payloads/payload-envelope';
 import { issueLines } from '../../../workflows/issue-lines';
 import { sendError } from '../errors';
 
