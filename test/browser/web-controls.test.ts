@@ -28,16 +28,8 @@ import { reply, type ScriptedReply, type ScriptedUsage } from '../fake-llm/repli
 import { byRoute } from '../fake-llm/routes';
 import type { RecordedRequest, ReplyFunction } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  finish,
-  plan,
-  planReply,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-  type AgentHandle,
-} from '../harness/agents';
+import { stateOf, waitForInteraction, waitForState, type AgentHandle } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { pasteToken } from '../harness/page-token';
 import { uniqueId, withWorker } from '../harness/test-env';

@@ -25,16 +25,8 @@ import { isTerminalPhase } from '../../workflows/state/agent-phases';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-} from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 
 const CHROMIUM = '/usr/bin/chromium';

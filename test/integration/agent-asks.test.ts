@@ -7,17 +7,8 @@ import { answerSignal } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  rejection,
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-} from '../harness/agents';
+import { answer, rejection, startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 

@@ -11,17 +11,8 @@ import { isErrorCode } from '../../workflows/contract/error-codes';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  type AgentHandle,
-} from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 

@@ -6,18 +6,8 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { reply, type ScriptedReply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  rejection,
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-} from '../harness/agents';
+import { answer, rejection, startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';

@@ -19,7 +19,7 @@ import { answerSignal } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { startJwtIssuer, type JwtIssuer } from '../harness/jwt-issuer';
 import { expectNothingChanged } from '../harness/nothing-changed';

@@ -21,7 +21,8 @@ import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { uniqueId, withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();

@@ -13,7 +13,7 @@ import type { AgentState } from '../../workflows/agent/agent-state';
 import { pauseSignal } from '../../workflows/contract/messages';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { tokenApp } from '../harness/token-app';
 import { waitUntil } from '../../testkit/wait-until';

@@ -14,7 +14,7 @@ import type { StreamLimits } from '../../config/stream-limits';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { plan, planReply, step } from '../harness/agents';
+import { plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 

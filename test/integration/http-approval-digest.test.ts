@@ -14,7 +14,8 @@ import type { AgentState } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, startAgent, waitForInteraction } from '../harness/agents';
+import { startAgent, waitForInteraction } from '../harness/agents';
+import { finish } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
 

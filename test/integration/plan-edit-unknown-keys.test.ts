@@ -16,16 +16,8 @@ import { PATCHES } from '../../workflows/patches';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-} from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { runInfo } from '../harness/run-info';
 import { withWorker } from '../harness/test-env';

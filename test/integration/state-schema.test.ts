@@ -19,7 +19,8 @@ import { agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 

@@ -16,7 +16,7 @@ import { createWorker } from '../../worker/create-worker';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { uniqueId } from '../harness/test-env';
 import { freePort } from '../../testkit/free-port';

@@ -12,7 +12,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { uniqueId } from '../harness/test-env';
 import { lookupTool } from '../../testkit/lookup-tool';

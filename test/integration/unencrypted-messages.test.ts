@@ -32,16 +32,8 @@ import {
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-} from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { closeClient, connectClient, testConfig, uniqueId, withWorker } from '../harness/test-env';
 
