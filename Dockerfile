@@ -13,6 +13,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY config ./config
+COPY temporal ./temporal
 COPY workflows ./workflows
 COPY activities ./activities
 COPY llm-servers ./llm-servers

@@ -37,9 +37,13 @@ export default tseslint.config(
     },
   },
   {
-    // Steps are the lower layer: the agent workflow runs steps, never the other way round.
-    // Anything both need lives in a neutral module under workflows/ (type imports included).
-    files: ['workflows/step/**/*.ts'],
+    // The layers, type imports included:
+    // - steps are below agents: the agent workflow runs steps, never the other way round;
+    // - workflows/contract (messages, ids, codes, search attributes, the input and result other
+    //   programs rely on) is below both: it imports neither;
+    // - the client (library, CLI, HTTP API) and the worker are apart: what both need lives in
+    //   config/, temporal/ (connection, payload codecs, deployments, tracing) or workflows/contract.
+    files: ['workflows/**/*.ts', 'client/**/*.ts', 'worker/**/*.ts'],
     rules: {
       'import-x/no-restricted-paths': [
         'error',
@@ -50,6 +54,23 @@ export default tseslint.config(
               target: './workflows/step',
               from: './workflows/agent',
               message: 'step/ must not import agent/: move what both need to a neutral module in workflows/.',
+            },
+            {
+              target: './workflows/contract',
+              from: ['./workflows/agent', './workflows/step'],
+              message: 'contract/ is what other programs rely on: it imports neither agent/ nor step/.',
+            },
+            {
+              target: './client',
+              from: './worker',
+              message:
+                'the client does not import the worker: move what both need to config/, temporal/ or workflows/contract.',
+            },
+            {
+              target: './worker',
+              from: './client',
+              message:
+                'the worker does not import the client: move what both need to config/, temporal/ or workflows/contract.',
             },
           ],
         },
@@ -81,6 +102,20 @@ export default tseslint.config(
         { name: 'process', message: 'No environment in workflow code.' },
         { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' },
         { name: 'fetch', message: 'Network is for activities.' },
+      ],
+    },
+  },
+  {
+    // The CLI prints text models, tools and other people wrote: only client/cli/terminal.ts
+    // writes to the terminal, spelling out control characters, so no print path can forget it.
+    files: ['client/cli/**/*.ts'],
+    ignores: ['client/cli/terminal.ts'],
+    rules: {
+      'no-console': ['error'],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'stdout', message: 'Print through client/cli/terminal.ts.' },
+        { object: 'process', property: 'stderr', message: 'Print through client/cli/terminal.ts.' },
       ],
     },
   },

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
-import { connectTemporal } from '../config/grpc-interceptors';
+import { connectTemporal } from '../temporal/connection';
 import { NativeConnection } from '@temporalio/worker';
 import type { ToolDefinition } from '../activities/tools/define-tool';
 import { AgentClient } from '../client/agent-client';
@@ -13,7 +13,7 @@ import { loadConfig, type CairnConfig } from '../config/config';
 import { reply, ScriptedLlm, type RecordedRequest, type ReplyFunction } from '../testkit/fake-llm';
 import type { Plan, PlanStep } from '../workflows/plan/plan-types';
 import { createWorker } from '../worker/create-worker';
-import { cairnDataConverter } from '../config/data-converter';
+import { cairnDataConverter } from '../temporal/payloads/data-converter';
 import { payloadEnv } from '../config/payload-config';
 import { createLeanWorker, type LeanAgents } from './lean/lean-worker';
 

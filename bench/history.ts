@@ -8,12 +8,12 @@
 import { runHistories } from '../testkit/run-histories';
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
-import { stepWorkflowId } from '../workflows/ids';
+import { stepWorkflowId } from '../workflows/contract/ids';
 import { lookupTool } from '../testkit/lookup-tool';
 import { agentScript, fixed, ms, planOf, planStep, since, withCairn, type BenchEnv } from './common';
 import { FLAT_TOLERANCE, FLAT_WINDOW, judgeFlat } from './flat-verdict';
 import type { Report } from './report';
-import { decompressPayload } from '../config/compression-codec';
+import { decompressPayload } from '../temporal/payloads/compression-codec';
 
 const { HistoryEvent } = temporal.api.history.v1;
 const NAME = '4. History';
@@ -235,7 +235,7 @@ async function historyBytes(env: BenchEnv, compression: 'on' | 'off'): Promise<n
   });
 }
 
-/** History bytes with payload compression on and off (config/compression-codec.ts). */
+/** History bytes with payload compression on and off (temporal/payloads/compression-codec.ts). */
 async function compressionFigure(env: BenchEnv, report: Report): Promise<void> {
   const on = await historyBytes(env, 'on');
   const off = await historyBytes(env, 'off');

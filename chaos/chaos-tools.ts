@@ -5,8 +5,11 @@
  * call's idempotency key through Cairn's ledger. It pauses before writing, between the write
  * and the ledger's record of it, and before returning, so SIGKILLs land in each window of a
  * call; it journals (chaos/journal.ts) the start and end of every invocation, with the worker
- * that ran it, and every interrupted attempt a retry found.
+ * that ran it, and every interrupted attempt a retry found. While the workspace holds
+ * HOLD_WRITES_FILE, a call that has written waits before it returns: a scenario holds a call open
+ * across a disruption it causes (a server restart), so the disruption surely hits work in flight.
  */
+import { existsSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -14,6 +17,9 @@ import { once } from '../activities/tools/builtin/idempotency-ledger';
 import { defineTool, type ToolDefinition } from '../activities/tools/define-tool';
 import { pause } from './clock';
 import { appendJournal as journal, WORKER_ENV } from './journal';
+
+/** While this file is in the workspace, calls that have written wait before they return. */
+export const HOLD_WRITES_FILE = '.chaos-hold-writes';
 
 /** The worker this process is, as the lab named it (the pid when run outside the lab). */
 const worker = (): string => process.env[WORKER_ENV] ?? `pid${process.pid}`;
@@ -42,6 +48,7 @@ const appendOnce = defineTool({
       },
     });
     await pause(Math.random() * 150); // in the ledger, not yet reported: a retry must find the result
+    while (existsSync(join(workspace, HOLD_WRITES_FILE))) await pause(20);
     return result;
   },
 });

@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
-import { connectTemporal } from '../config/grpc-interceptors';
+import { connectTemporal } from '../temporal/connection';
 import { AgentClient } from '../client/agent-client';
 import { startDevServer, type DevServer } from '../scripts/dev-server';
 import { ScriptedLlm } from '../testkit/fake-llm';
@@ -22,7 +22,7 @@ import { pause } from './clock';
 import type { Outage } from './in-flight';
 import type { Prng } from './prng';
 import { WorkerRoster } from './worker-roster';
-import { cairnDataConverter } from '../config/data-converter';
+import { cairnDataConverter } from '../temporal/payloads/data-converter';
 import { payloadEnv, payloadSettingsFromEnv } from '../config/payload-config';
 
 /** What a lab needs from the runner. */

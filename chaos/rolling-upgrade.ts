@@ -11,9 +11,9 @@
  * (CHAOS_TOOTHLESS=1), version 2 is promoted before any agent starts: nothing is caught, nothing
  * moves, and the evidence falls short.
  */
-import { describeDeployment } from '../client/deployments';
+import { describeDeployment } from '../temporal/deployments';
 import { waitUntil } from '../testkit/wait-until';
-import { stepWorkflowId } from '../workflows/ids';
+import { stepWorkflowId } from '../workflows/contract/ids';
 import { STEP_IDS } from './agent-script';
 import { since } from './clock';
 import { Desk, partIds, promote, startParts, startVersions, V1, V2 } from './upgrade-lab';

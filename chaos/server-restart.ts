@@ -5,12 +5,19 @@
  * reconnect by itself, and every agent must resume and complete with each write done once.
  * Each restart must strike mid-run (some writes on disk, not all) and hold up work: an activity
  * or workflow task scheduled before the server went down and closed only after it was back, read
- * from history. Toothless (CHAOS_TOOTHLESS=1), both restarts come before the agents start.
+ * from history. So each strikes while a write call is open (the chaos tool's journal) and held
+ * open (HOLD_WRITES_FILE) until the server is back, not at a moment the work may happen to be
+ * between tasks. Toothless (CHAOS_TOOTHLESS=1), both restarts
+ * come before the agents start.
  */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { waitUntil } from '../testkit/wait-until';
 import { auditWrites } from './audit';
+import { HOLD_WRITES_FILE } from './chaos-tools';
 import { inFlightAcross, inFlightNote, type Outage } from './in-flight';
 import { since } from './clock';
+import { openCalls, readJournal } from './journal';
 import type { Lab } from './lab';
 import { proven, verify, type Scenario } from './verify';
 
@@ -45,15 +52,26 @@ export const serverRestart: Scenario = async (lab, prng) => {
   };
   if (lab.options.toothless) for (const [signal] of RESTARTS) await restart(signal);
   await lab.startAgents(ids);
-  await lab.startWorker();
-  // Mid-run: each restart strikes once the writes on disk pass a random share of the total.
+  const worker = lab.nameOf(await lab.startWorker());
+  // Mid-run: each restart strikes once the writes on disk pass a random share of the total, the
+  // moment a write call is open (so an activity is in flight across it).
   for (const [signal, low, high] of lab.options.toothless ? [] : RESTARTS) {
     const floor = Math.ceil((intended * prng.between(low, high)) / 100);
     await waitUntil(`${floor} writes on disk`, async () => (await writesOnDisk(lab, ids)) >= floor, {
       timeoutMs: 90_000,
       intervalMs: 50,
     }).catch(() => failures.push(`no progress to ${floor} writes within 90 s before the ${signal} restart`));
-    await restart(signal);
+    const hold = join(lab.workspace, HOLD_WRITES_FILE);
+    writeFileSync(hold, '');
+    try {
+      await waitUntil('a write call open', async () => openCalls(await readJournal(lab.workspace), worker).length > 0, {
+        timeoutMs: 30_000,
+        intervalMs: 10,
+      }).catch(() => notes.push(`no write call was open within 30 s of the ${signal} restart`));
+      await restart(signal);
+    } finally {
+      rmSync(hold, { force: true });
+    }
   }
   const verified = await verify(lab, ids, { started, notes, failures });
   if (lab.deadWorkers().length > 0) {

@@ -7,7 +7,7 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfigOrExit } from '../config/load-config-or-exit';
 import { createWorker } from '../worker/create-worker';
-import { configuredVersion, describeVersion } from '../worker/deployment-version';
+import { configuredVersion, describeVersion } from '../temporal/deployment-version';
 import { PRELOAD_MODULES } from '../worker/workflows-path';
 
 async function main(): Promise<void> {

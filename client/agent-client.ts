@@ -12,14 +12,14 @@ import {
   type WorkflowExecutionDescription,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { connectTemporal } from '../config/grpc-interceptors';
+import { connectTemporal } from '../temporal/connection';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { CairnConfig } from '../config/config';
-import { connectionOptions } from '../config/temporal-connection';
-import { agentInputSchema, type AgentInput } from '../workflows/agent/agent-input';
+import { connectionOptions } from '../temporal/connection-options';
+import { agentInputSchema, type AgentInput } from '../workflows/contract/agent-input';
 import type { AgentEvent, AgentPhase, AgentState } from '../workflows/agent/agent-state';
-import type { AgentResult } from '../workflows/agent-contract';
+import type { AgentResult } from '../workflows/contract/agent-contract';
 import type { agentWorkflow } from '../workflows/agent/agent-workflow';
 import type { AnswerInput } from '../workflows/interactions/interaction-types';
 import { nonFiniteNumberPath } from './non-finite-number';
@@ -36,17 +36,22 @@ import {
   type AnswerAccepted,
   type CancelRequest,
   type HoldRequest,
-} from '../workflows/messages';
-import { AgentAwaitingInputKey, AgentCostUsdKey, AgentPhaseKey, AgentTokensKey } from '../workflows/search-attributes';
+} from '../workflows/contract/messages';
+import {
+  AgentAwaitingInputKey,
+  AgentCostUsdKey,
+  AgentPhaseKey,
+  AgentTokensKey,
+} from '../workflows/contract/search-attributes';
 import { answerRejected } from './answer-rejected';
 import { ClientError } from './client-error';
 import { followTimeline } from './follow-timeline';
 import { agentWorkflowId } from './workflow-id';
 import { AGENT_KIND, withWorkflowOfKind } from './workflow-kind-guard';
 import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery, unknownToRelease } from './unanswered-query';
-import { cairnDataConverter, encryptionOn } from '../config/data-converter';
-import { clientTracingInterceptors } from '../worker/telemetry/client-tracing';
-import { AGENT_WORKFLOW_TYPE } from '../workflows/agent-contract';
+import { cairnDataConverter, encryptionOn } from '../temporal/payloads/data-converter';
+import { clientTracingInterceptors } from '../temporal/tracing/client-tracing';
+import { AGENT_WORKFLOW_TYPE } from '../workflows/contract/agent-contract';
 
 /** One agent in a list. */
 export interface AgentSummary {
@@ -107,7 +112,7 @@ export class AgentClient {
   /** Connects with the configuration's Temporal settings. */
   static async connect(config: CairnConfig): Promise<AgentClient> {
     const connection = await connectTemporal(connectionOptions(config.temporal));
-    // With tracing configured, starting an agent opens its trace (worker/telemetry/client-tracing.ts).
+    // With tracing configured, starting an agent opens its trace (temporal/tracing/client-tracing.ts).
     const interceptors = { workflow: clientTracingInterceptors(config.telemetry) };
     return new AgentClient(
       new Client({

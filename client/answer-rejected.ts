@@ -1,10 +1,10 @@
 /**
  * A refused `answer` update as a ClientError: the workflow's validator throws a coded failure
- * (workflows/failures.ts) whose type is `NOT_OPEN` or `INVALID_ANSWER` and whose first detail
+ * (workflows/contract/failures.ts) whose type is `NOT_OPEN` or `INVALID_ANSWER` and whose first detail
  * names the offending field; both are read from that structure, never from the message.
  */
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
-import { rejectionDetail } from '../workflows/failures';
+import { rejectionDetail } from '../workflows/contract/failures';
 import { isAnswerRejectionCode } from '../workflows/interactions/answer-rejection';
 import { ClientError } from './client-error';
 

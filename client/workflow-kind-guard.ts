@@ -8,7 +8,7 @@
  */
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import { ClientError } from './client-error';
-import { AGENT_WORKFLOW_TYPE } from '../workflows/agent-contract';
+import { AGENT_WORKFLOW_TYPE } from '../workflows/contract/agent-contract';
 
 /** The workflow types agent calls act on: top-level and nested agents alike run `agentWorkflow`. */
 export const AGENT_WORKFLOW_TYPES: readonly string[] = [AGENT_WORKFLOW_TYPE];

@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { connectTemporal } from '../config/grpc-interceptors';
+import { connectTemporal } from '../temporal/connection';
 import { msToTs } from '@temporalio/common/lib/time';
 import { freePort } from '../testkit/free-port';
 import { waitUntil } from '../testkit/wait-until';

@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectTemporal } from '../config/grpc-interceptors';
+import { connectTemporal } from '../temporal/connection';
 import { chaosSeed, Prng } from '../chaos/prng';
 import { scenarioLines, summaryTable, type ScenarioResult } from '../chaos/report';
 import { runVerdict, verdictOf } from '../chaos/verdict';

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
-import { connectTemporal } from '../config/grpc-interceptors';
+import { connectTemporal } from '../temporal/connection';
 import { AgentClient } from '../client/agent-client';
 import { CHAOS_TOOLS, chaosScript } from '../chaos/agent-script';
 import { JOURNAL } from '../chaos/journal';
@@ -22,7 +22,7 @@ import { freePort } from '../testkit/free-port';
 import { waitUntil } from '../testkit/wait-until';
 import type { WorkerProcess } from '../testkit/worker-process';
 import { NAMESPACE, type Cluster } from './cluster';
-import { cairnDataConverter } from '../config/data-converter';
+import { cairnDataConverter } from '../temporal/payloads/data-converter';
 import { payloadEnv, payloadSettingsFromEnv } from '../config/payload-config';
 
 const ROOT = join(__dirname, '..');

@@ -32,6 +32,16 @@ export const authEnvShape = {
   CAIRN_OIDC_ROLES_CLAIM: optionalText,
   /** Scopes asked for at sign-in, space-separated; `openid profile` by default. */
   CAIRN_OIDC_SCOPES: optionalText,
+  /**
+   * How long a signed-in session's roles are trusted before they are read again from the provider
+   * (with its refresh token; without one the session ends): 600000 (10 minutes) by default.
+   */
+  CAIRN_OIDC_ROLES_MAX_AGE_MS: z.coerce
+    .number({ error: 'expected milliseconds' })
+    .int('expected a whole number')
+    .min(10_000, 'expected at least 10000 (10 seconds)')
+    .max(8 * 60 * 60 * 1000, 'expected at most 28800000 (8 hours, the longest a session lives)')
+    .optional(),
 };
 
 type AuthEnv = { [K in keyof typeof authEnvShape]?: z.output<(typeof authEnvShape)[K]> } & {
@@ -46,6 +56,8 @@ export interface OidcSettings {
   audience: string;
   rolesClaim: string;
   scopes: string;
+  /** How long a session's roles are trusted (CAIRN_OIDC_ROLES_MAX_AGE_MS); 10 minutes when absent. */
+  rolesMaxAgeMs?: number;
 }
 
 /** The resolved mode. `apiToken` (CAIRN_API_TOKEN) is one more admin token in every mode but `none`. */
@@ -89,6 +101,7 @@ export function resolveAuth(e: AuthEnv): AuthConfig | { problems: string[] } {
     audience: e.CAIRN_OIDC_AUDIENCE ?? e.CAIRN_OIDC_CLIENT_ID,
     rolesClaim: e.CAIRN_OIDC_ROLES_CLAIM ?? 'roles',
     scopes: e.CAIRN_OIDC_SCOPES ?? 'openid profile',
+    ...(e.CAIRN_OIDC_ROLES_MAX_AGE_MS !== undefined ? { rolesMaxAgeMs: e.CAIRN_OIDC_ROLES_MAX_AGE_MS } : {}),
   };
   return { mode, oidc, ...tokens };
 }

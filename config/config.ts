@@ -3,7 +3,6 @@
  * the worker, the client, the CLI and the HTTP server. A bad value fails fast with one line per
  * variable naming it, what was expected and what was found.
  */
-import { isIPv6 } from 'node:net';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { authEnvShape, resolveAuth, type AuthConfig } from './auth-config';
@@ -15,6 +14,15 @@ import { telemetryEnvShape, telemetrySettings, type TelemetryConfig } from './te
 import { versioningEnvShape, versioningSettings, type VersioningSettings } from './versioning-config';
 import { loadTemporalConfig, TEMPORAL_ENV_NAMES, type TemporalSettings } from './temporal-config';
 import { payloadEnvShape, payloadSettings, type PayloadSettings } from './payload-config';
+import {
+  embeddedAddress,
+  embeddedServerEnvShape,
+  embeddedServerSettings,
+  portNumber,
+  type EmbeddedServerSettings,
+} from './embedded-server-config';
+import { hostNameList } from './host-names';
+import { streamLimits, streamLimitsEnvShape, type StreamLimits } from './stream-limits';
 
 export { DEFAULT_TEMPORAL_ADDRESS } from './temporal-config';
 
@@ -29,33 +37,11 @@ const optionalText = z
   .transform((s) => (s === '' ? undefined : s))
   .optional();
 
-const port = z.coerce
-  .number({ error: 'expected a port number' })
-  .int('expected a whole number')
-  .min(1, 'expected a port between 1 and 65535')
-  .max(65535, 'expected a port between 1 and 65535');
-
 const positiveInt = (what: string) =>
   z.coerce
     .number({ error: `expected ${what}` })
     .int('expected a whole number')
     .positive('expected a number above 0');
-
-/**
- * One name a browser may send in `Host`, without port or scheme: lower-cased, and an IPv6
- * address in brackets, as browsers write it.
- */
-const hostName = z.string().transform((text, ctx) => {
-  const name = text.toLowerCase();
-  const bare = name.replace(/^\[(.*)\]$/, '$1');
-  if (isIPv6(bare)) return `[${bare}]`;
-  if (/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(name)) return name;
-  ctx.addIssue({
-    code: 'custom',
-    message: 'expected host names without port or scheme, e.g. cairn.example.com,10.0.0.5',
-  });
-  return z.NEVER;
-});
 
 const url = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 
@@ -115,13 +101,14 @@ export const envSchema = z.object({
   CAIRN_MCP_SERVERS: optionalText,
   /** Tools that run without approval even though they write, comma-separated. */
   CAIRN_AUTO_APPROVE: optionalText,
-  CAIRN_HTTP_PORT: port.optional(),
+  CAIRN_HTTP_PORT: portNumber.optional(),
   CAIRN_HTTP_HOST: optionalText,
   /** Host names the HTTP API answers to besides loopback ones and CAIRN_HTTP_HOST, comma-separated. */
-  CAIRN_HTTP_ALLOWED_HOSTS: z.string().transform(listOf).pipe(z.array(hostName)).optional(),
+  CAIRN_HTTP_ALLOWED_HOSTS: hostNameList.optional(),
   /** The URL browsers use when a proxy (TLS) stands in front: Secure cookies, the OIDC redirect URI, the expected Origin. */
   CAIRN_PUBLIC_URL: publicUrl.optional(),
   CAIRN_API_TOKEN: z.string().min(16, 'expected at least 16 characters (a guessable token is no token)').optional(),
+  ...streamLimitsEnvShape,
   ...versioningEnvShape,
   ...authEnvShape,
   ...priceEnvShape,
@@ -129,6 +116,7 @@ export const envSchema = z.object({
   ...policyEnvShape,
   ...telemetryEnvShape,
   ...payloadEnvShape,
+  ...embeddedServerEnvShape,
 });
 
 /** Names of every environment variable Cairn reads. */
@@ -183,9 +171,17 @@ export interface CairnConfig {
   /**
    * `host` is 127.0.0.1 unless set (0.0.0.0 in containers). `allowedHosts`: further host names
    * (normalised, no port) the server answers to besides the loopback names and `host`.
-   * `publicUrl`: the origin browsers reach it at behind a proxy (CAIRN_PUBLIC_URL).
+   * `publicUrl`: the origin browsers reach it at behind a proxy (CAIRN_PUBLIC_URL). `streams`:
+   * the open streams one principal, and the server, may hold (client/http/stream-limiter.ts).
    */
-  http: { host: string; port: number; apiToken?: string; allowedHosts?: string[]; publicUrl?: string };
+  http: {
+    host: string;
+    port: number;
+    apiToken?: string;
+    allowedHosts?: string[];
+    publicUrl?: string;
+    streams: StreamLimits;
+  };
   /** Worker Deployment membership (config/versioning-config.ts); the worker entry points apply it. */
   versioning: VersioningSettings;
   /** Who may use the HTTP API and the page (config/auth-config.ts). */
@@ -196,6 +192,8 @@ export interface CairnConfig {
   telemetry: TelemetryConfig;
   /** Compression and encryption of payloads (config/payload-config.ts). */
   payloads: PayloadSettings;
+  /** The dev server `npm start` runs when no Temporal address is configured (config/embedded-server-config.ts). */
+  embedded: EmbeddedServerSettings;
 }
 
 /** Thrown when the environment holds bad values; `lines` has one line per bad variable. */
@@ -268,8 +266,13 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
   if ('problems' in policy) throw new ConfigError(policy.problems);
   const payloads = payloadSettings(e);
   if ('problems' in payloads) throw new ConfigError(payloads.problems);
+  const httpPort = e.CAIRN_HTTP_PORT ?? 3000;
+  const embedded = embeddedServerSettings(e, httpPort, temporal.settings.addressConfigured, cwd);
+  if ('problems' in embedded) throw new ConfigError(embedded.problems);
+  const streams = streamLimits(e);
+  if ('problem' in streams) throw new ConfigError([streams.problem]);
   return {
-    temporal: temporal.settings,
+    temporal: withEmbeddedAddress(temporal.settings, embedded),
     taskQueue: e.CAIRN_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
     llm: {
       demo: e.OPENAI_BASE_URL === undefined && e.OPENAI_API_KEY === undefined,
@@ -293,15 +296,24 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     },
     http: {
       host: e.CAIRN_HTTP_HOST ?? '127.0.0.1',
-      port: e.CAIRN_HTTP_PORT ?? 3000,
+      port: httpPort,
       apiToken: e.CAIRN_API_TOKEN,
       allowedHosts: e.CAIRN_HTTP_ALLOWED_HOSTS,
       ...(e.CAIRN_PUBLIC_URL ? { publicUrl: e.CAIRN_PUBLIC_URL } : {}),
+      streams,
     },
     versioning,
     auth,
     prices: priced.prices,
     telemetry: telemetrySettings(e),
     payloads,
+    embedded,
   };
+}
+
+/** With no address configured, Cairn connects to the embedded server, wherever its port was moved. */
+function withEmbeddedAddress(settings: TemporalSettings, embedded: EmbeddedServerSettings): TemporalSettings {
+  if (settings.addressConfigured) return settings;
+  const address = embeddedAddress(embedded);
+  return { ...settings, address, connection: { ...settings.connection, address } };
 }

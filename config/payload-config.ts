@@ -70,6 +70,18 @@ export function isKeyId(id: string): boolean {
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**
+ * Why a key cannot be a random one, or undefined: 32 equal bytes (all zero — `AAAA…=` — is the
+ * usual placeholder) encrypt without complaint, but anyone can guess them, so the payloads would
+ * only look protected. Two ids holding one key are refused too: rotating away from one of them
+ * would keep the other, and the id a payload names would no longer say which key sealed it.
+ */
+function weakKey(key: Buffer): string | undefined {
+  if (key.every((byte) => byte === 0)) return 'the key is all zero bytes';
+  if (key.every((byte) => byte === key[0])) return 'the key is one byte repeated';
+  return undefined;
+}
+
+/**
  * Parses a key list. Problems name the entry by position and id, never the key material.
  * @param source the variable the list came from, for the messages.
  */
@@ -82,10 +94,12 @@ export function parseKeyList(text: string, source: string): { keys: EncryptionKe
   const keys: EncryptionKey[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
+  // Which entry first held each key's material (as hex), to name it when another repeats it.
+  const material = new Map<string, string>();
   entries.forEach((entry, index) => {
     const colon = entry.indexOf(':');
     const id = colon < 0 ? '' : entry.slice(0, colon).trim();
-    const material = colon < 0 ? entry : entry.slice(colon + 1).trim();
+    const encoded = colon < 0 ? entry : entry.slice(colon + 1).trim();
     const where = `entry ${index + 1}${id ? ` (${JSON.stringify(id)})` : ''}`;
     if (!KEY_ID.test(id)) {
       problems.push(`${source}: ${where}: expected <key id>:<base64 of 32 bytes>, the id of letters, digits, . _ -`);
@@ -96,11 +110,23 @@ export function parseKeyList(text: string, source: string): { keys: EncryptionKe
       return;
     }
     seen.add(id);
-    const key = BASE64.test(material) ? Buffer.from(material, 'base64') : Buffer.alloc(0);
+    const key = BASE64.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
     if (key.length !== 32) {
       problems.push(`${source}: ${where}: expected base64 of 32 bytes (openssl rand -base64 32), got a hidden value`);
       return;
     }
+    const weak = weakKey(key);
+    if (weak !== undefined) {
+      problems.push(`${source}: ${where}: ${weak}; generate one with openssl rand -base64 32`);
+      return;
+    }
+    const hex = key.toString('hex');
+    const earlier = material.get(hex);
+    if (earlier !== undefined) {
+      problems.push(`${source}: ${where}: the same key as ${earlier}; every id needs a key of its own`);
+      return;
+    }
+    material.set(hex, where);
     keys.push({ id, key });
   });
   return problems.length > 0 ? { problems } : { keys };

@@ -10,6 +10,7 @@
  * `OTEL_SERVICE_NAME` / `OTEL_RESOURCE_ATTRIBUTES`, as every OpenTelemetry SDK does.
  */
 import { z } from 'zod';
+import { hostNameList } from './host-names';
 
 /** How often a worker with a metrics endpoint reads agents and interactions from visibility. */
 export const DEFAULT_METRICS_POLL_MS = 15_000;
@@ -41,6 +42,11 @@ export const telemetryEnvShape = {
     )
     .refine((s) => Number(s.slice(s.lastIndexOf(':') + 1)) <= 65535, 'expected a port up to 65535')
     .optional(),
+  /**
+   * Host names `/metrics` answers to besides loopback names, IP addresses and the address's own
+   * host, comma-separated: the names scrapers use when they are not addresses.
+   */
+  CAIRN_METRICS_ALLOWED_HOSTS: hostNameList.optional(),
   /** Milliseconds between the worker's reads of agents by phase and open interactions. */
   CAIRN_METRICS_POLL_MS: z.coerce
     .number({ error: 'expected milliseconds' })
@@ -57,8 +63,8 @@ type TelemetryEnv = { [K in keyof typeof telemetryEnvShape]?: z.output<(typeof t
 
 /** Observability as configured. */
 export interface TelemetryConfig {
-  /** The Prometheus endpoint, when configured. */
-  metrics?: { address: string; pollMs: number };
+  /** The Prometheus endpoint, when configured; `allowedHosts` from CAIRN_METRICS_ALLOWED_HOSTS. */
+  metrics?: { address: string; pollMs: number; allowedHosts?: string[] };
   /** Where spans go, when tracing is on. */
   traces?: { exporters: ('otlp' | 'console')[] };
 }
@@ -66,7 +72,11 @@ export interface TelemetryConfig {
 /** The observability settings of a parsed environment. */
 export function telemetrySettings(e: TelemetryEnv): TelemetryConfig {
   const metrics = e.CAIRN_METRICS_ADDRESS
-    ? { address: e.CAIRN_METRICS_ADDRESS, pollMs: e.CAIRN_METRICS_POLL_MS ?? DEFAULT_METRICS_POLL_MS }
+    ? {
+        address: e.CAIRN_METRICS_ADDRESS,
+        pollMs: e.CAIRN_METRICS_POLL_MS ?? DEFAULT_METRICS_POLL_MS,
+        ...(e.CAIRN_METRICS_ALLOWED_HOSTS?.length ? { allowedHosts: e.CAIRN_METRICS_ALLOWED_HOSTS } : {}),
+      }
     : undefined;
   return { ...(metrics ? { metrics } : {}), ...tracesOf(e) };
 }

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentInput } from '../workflows/agent/agent-input';
+import type { AgentInput } from '../workflows/contract/agent-input';
 
 /** One agent of the suite. */
 export interface AgentCase {

@@ -11,8 +11,8 @@
  * - a planning agent gets a valid plan and runs steps.
  * Whether the run exercised what these checks judge is evidence.ts's question.
  */
-import { agentInputSchema } from '../workflows/agent/agent-input';
-import { isErrorCode } from '../workflows/error-codes';
+import { agentInputSchema } from '../workflows/contract/agent-input';
+import { isErrorCode } from '../workflows/contract/error-codes';
 import { plans, type AgentCase } from './agents';
 import type { Exchange } from './recording-proxy';
 import type { AgentRun } from './stand-in';

@@ -6,11 +6,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { connectTemporal } from '../config/grpc-interceptors';
+import { connectTemporal } from '../temporal/connection';
 import type { SearchAttributeType } from '@temporalio/common';
-import * as searchAttributes from '../workflows/search-attributes';
+import * as searchAttributes from '../workflows/contract/search-attributes';
 
-/** The custom search attributes Cairn upserts: every key workflows/search-attributes.ts defines. */
+/** The custom search attributes Cairn upserts: every key workflows/contract/search-attributes.ts defines. */
 export const SEARCH_ATTRIBUTE_KEYS = Object.values(searchAttributes);
 
 /** The same, as the Temporal CLI's `--search-attribute <name>=<type>` spells them (`AgentPhase: 'Keyword'`). */

@@ -1,5 +1,5 @@
 /**
- * `npm run setup-cluster`: registers Cairn's search attributes (workflows/search-attributes.ts)
+ * `npm run setup-cluster`: registers Cairn's search attributes (workflows/contract/search-attributes.ts)
  * on the configured Temporal cluster, skipping those already there. The embedded dev server
  * registers them itself; a self-hosted cluster (docker-compose.yml) needs this once.
  * Temporal Cloud namespaces are set up in the Cloud UI or with tcld instead.
@@ -7,10 +7,10 @@
 
 import { status } from '@grpc/grpc-js';
 import { isGrpcServiceError } from '@temporalio/client';
-import { connectTemporal } from '../config/grpc-interceptors';
+import { connectTemporal } from '../temporal/connection';
 import { temporal } from '@temporalio/proto';
 import { loadConfigOrExit } from '../config/load-config-or-exit';
-import { connectionOptions } from '../config/temporal-connection';
+import { connectionOptions } from '../temporal/connection-options';
 import { SEARCH_ATTRIBUTE_KEYS } from './dev-server';
 
 const { IndexedValueType } = temporal.api.enums.v1;

@@ -1,19 +1,23 @@
 /**
  * `npm start` — everything on the embedded defaults: the Temporal dev server (unless
- * TEMPORAL_ADDRESS points elsewhere, or one already answers on 7233), a worker, and the web
- * page with the HTTP API.
- * Prints where to look. Ctrl-C stops both.
+ * TEMPORAL_ADDRESS points elsewhere, or a Temporal server already answers on its port), a
+ * worker, and the web page with the HTTP API. Every port is checked before anything starts
+ * (start-ports.ts): a taken one is one line and exit code 1. Prints where to look. Ctrl-C stops
+ * everything it started; a server it did not start is left running, and the banner says so.
  */
 import { loadConfigOrExit } from '../config/load-config-or-exit';
-import { serveApi, serverLog } from '../client/http/serve-api';
+import { serveApi, serverLog, type ApiServer } from '../client/http/serve-api';
 import { configuredSecrets, createRedactor } from '../config/redact-secrets';
-import { createWorker } from '../worker/create-worker';
-import { configuredVersion, describeVersion, joinDeployment } from '../worker/deployment-version';
+import { embeddedUiUrl } from '../config/embedded-server-config';
+import { createWorker, type CairnWorker } from '../worker/create-worker';
+import { configuredVersion, describeVersion, joinDeployment } from '../temporal/deployment-version';
 import { installRedactingRuntime } from '../worker/redacting-logger';
+import { serveMetrics, type MetricsEndpoint } from '../worker/telemetry/metrics-endpoint';
 import { describeLlm } from '../worker/describe-llm';
-import { isServing, type DevServer } from './dev-server';
-import { EMBEDDED, EMBEDDED_UI_ORIGIN, startEmbeddedServer } from './embedded-server';
-import { encryptionOn, payloadCodecs } from '../config/data-converter';
+import { ensureTemporalCli, type DevServer } from './dev-server';
+import { startEmbeddedServer } from './embedded-server';
+import { checkStartPorts, portRefusal, StartRefused, type TemporalChoice } from './start-ports';
+import { encryptionOn, payloadCodecs } from '../temporal/payloads/data-converter';
 import type { CairnConfig } from '../config/config';
 
 /** The HTTP API as a browser on this machine reaches it (a wildcard host is reached on loopback). */
@@ -31,41 +35,98 @@ function describePayloads(payloads: CairnConfig['payloads'], codecEndpoint: stri
   return `${compression}, ${encryption}${codecEndpoint ? `; codec server ${codecEndpoint}` : ''}`;
 }
 
+/** The banner's Temporal lines: whose server it is, its UI, and where the `temporal` CLI is. */
+function describeTemporal(config: CairnConfig, choice: TemporalChoice, cli: string | undefined): string[] {
+  const where = `${config.temporal.address} (namespace ${config.temporal.namespace})`;
+  const ui = embeddedUiUrl(config.embedded);
+  switch (choice.kind) {
+    case 'configured':
+      return [`  Temporal:     ${where}, as configured`, '  Temporal UI:  (your cluster’s UI)'];
+    case 'existing':
+      return [
+        `  Temporal:     ${where}: a server npm start did not start, run by ${choice.owner ?? 'another program'};`,
+        '                Ctrl-C leaves it running',
+        `  Temporal UI:  that server’s own (the embedded one would be ${ui})`,
+      ];
+    case 'embedded':
+      return [
+        `  Temporal:     ${where}: the dev server npm start runs, data in ${config.embedded.dbFile}`,
+        `  Temporal UI:  ${ui}`,
+        ...(cli ? [`  Temporal CLI: ${cli} (e.g. ${cli} workflow list --address ${config.temporal.address})`] : []),
+      ];
+  }
+}
+
+/** How to reach this Temporal from another terminal, when it is not where the CLI looks by default. */
+function cliHint(config: CairnConfig): string {
+  const moved = !config.temporal.addressConfigured && config.embedded.port !== 7233;
+  return `  ${moved ? `CAIRN_TEMPORAL_PORT=${config.embedded.port} ` : ''}npx cairn run "Explain durable execution" --ask --confirm-plan`;
+}
+
 const config = loadConfigOrExit();
 const log = serverLog(config);
 
-async function main(): Promise<void> {
+/** What this process started, stopped in reverse order when it fails or ends. */
+interface Started {
+  metrics?: MetricsEndpoint;
+  server?: DevServer;
+  api?: ApiServer;
+  worker?: CairnWorker;
+}
+
+async function main(started: Started): Promise<void> {
+  // The configured address gets the Host-checked endpoint; the runtime's exporter sits behind it.
+  const metrics = config.telemetry.metrics ? await serveMetrics(config.telemetry.metrics) : undefined;
+  if (metrics) started.metrics = metrics;
   installRedactingRuntime(createRedactor(configuredSecrets(config)), 'INFO', {
-    metricsAddress: config.telemetry.metrics?.address,
+    metricsAddress: metrics?.exporterAddress,
   });
-  let server: DevServer | undefined;
+  // Every port before anything starts: a refusal leaves nothing behind.
+  const choice = await checkStartPorts(config);
   // Compressed or encrypted payloads: the embedded UI decodes them through Cairn's codec server.
   const codecEndpoint = payloadCodecs(config.payloads).length > 0 ? `${localUrl(config.http)}/codec` : undefined;
-  if (codecEndpoint && !config.payloads.codecCorsOrigin) config.payloads.codecCorsOrigin = EMBEDDED_UI_ORIGIN;
-  if (!config.temporal.addressConfigured && !(await isServing(config.temporal.address))) {
-    server = await startEmbeddedServer(codecEndpoint);
+  const ui = embeddedUiUrl(config.embedded);
+  if (codecEndpoint && !config.payloads.codecCorsOrigin) config.payloads.codecCorsOrigin = ui;
+  let cli: string | undefined;
+  if (choice.kind === 'embedded') {
+    cli = ensureTemporalCli();
+    try {
+      started.server = await startEmbeddedServer(config.embedded, {
+        cli,
+        ...(codecEndpoint ? { uiCodecEndpoint: codecEndpoint } : {}),
+      });
+    } catch (err) {
+      // Its own log (above) says why; startDevServer has already killed it.
+      throw new StartRefused(`cairn start: the embedded Temporal server did not start: ${(err as Error).message}`);
+    }
+  }
+  try {
+    started.api = await serveApi(config, log, config.temporal.addressConfigured ? {} : { temporalUiUrl: ui });
+  } catch (err) {
+    // Taken between the check and now.
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    throw portRefusal(config.http.port, 'CAIRN_HTTP_PORT', 'the web page and HTTP API', 'in-use');
   }
   const version = configuredVersion(config);
   const cairn = await createWorker({ config, ...(version ? { version } : {}) });
-  const api = await serveApi(config, log);
-  const ui = config.temporal.addressConfigured ? '(your cluster’s UI)' : `http://${EMBEDDED.ip}:${EMBEDDED.uiPort}`;
+  started.worker = cairn;
+  const api = started.api;
   console.log(
     [
       '',
       'Cairn is running.',
-      `  Temporal:    ${config.temporal.address} (namespace ${config.temporal.namespace})`,
-      `  Temporal UI: ${ui}`,
-      `  Payloads:    ${describePayloads(config.payloads, codecEndpoint)}`,
-      `  Task queue:  ${config.taskQueue}`,
-      `  Worker:      ${describeVersion(version)}`,
-      `  Web page:    ${api.url}/`,
-      `  HTTP API:    ${api.url}/api/agents (OpenAPI at ${api.url}/api/openapi.json)`,
+      ...describeTemporal(config, choice, cli),
+      `  Payloads:     ${describePayloads(config.payloads, codecEndpoint)}`,
+      `  Task queue:   ${config.taskQueue}`,
+      `  Worker:       ${describeVersion(version)}`,
+      `  Web page:     ${api.url}/`,
+      `  HTTP API:     ${api.url}/api/agents (OpenAPI at ${api.url}/api/openapi.json)`,
       `  ${describeLlm(config)}`,
       '',
       `Open ${api.url}/ and submit a task, or from another terminal:`,
-      '  npx cairn run "Explain durable execution" --ask --confirm-plan',
+      cliHint(config),
       '',
-      'Ctrl-C stops everything.',
+      choice.kind === 'existing' ? 'Ctrl-C stops the worker and the web page.' : 'Ctrl-C stops everything.',
       '',
     ].join('\n'),
   );
@@ -73,12 +134,26 @@ async function main(): Promise<void> {
   // What you run is what new agents run: this build becomes current once it polls.
   if (version) console.log(await joinDeployment(config, version, 'always'));
   await running;
-  await api.close();
-  await cairn.close();
-  await server?.stop();
+  await stopAll(started);
 }
 
-main().catch((err: unknown) => {
-  log.error('cairn start failed', err);
+/** Stops what was started, newest first; a failure to stop one does not keep the others running. */
+async function stopAll(started: Started): Promise<void> {
+  const { api, worker, server, metrics } = started;
+  delete started.api;
+  delete started.worker;
+  delete started.server;
+  delete started.metrics;
+  await api?.close().catch(() => undefined);
+  await worker?.close().catch(() => undefined);
+  await server?.stop();
+  await metrics?.close().catch(() => undefined);
+}
+
+const started: Started = {};
+main(started).catch(async (err: unknown) => {
+  if (err instanceof StartRefused) process.stderr.write(`${err.message}\n`);
+  else log.error('cairn start failed', err);
+  await stopAll(started).catch(() => undefined);
   process.exit(1);
 });

@@ -5,7 +5,7 @@
  */
 import { Client } from '@temporalio/client';
 import { checkSearchAttributes } from './search-attribute-check';
-import { connectTemporal } from '../config/grpc-interceptors';
+import { connectTemporal } from '../temporal/connection';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createLivePublisher } from '../activities/live/live-publisher';
 import { createStreamSupport } from '../activities/llm/stream-support';
@@ -17,11 +17,11 @@ import { conversationReader } from '../activities/llm/read-conversation';
 import type { ToolDefinition } from '../activities/tools/define-tool';
 import type { CairnConfig } from '../config/config';
 import type { WorkerVersion } from '../config/versioning-config';
-import { connectionOptions } from '../config/temporal-connection';
-import { cairnDataConverter, workerDataConverter } from '../config/data-converter';
+import { connectionOptions } from '../temporal/connection-options';
+import { cairnDataConverter, workerDataConverter } from '../temporal/payloads/data-converter';
 import { DEMO_MODEL } from '../workflows/llm-types';
-import { llmTaskQueue } from '../workflows/llm-task-queue';
-import { loadConfiguredTools } from './load-tools';
+import { llmTaskQueue } from '../workflows/contract/llm-task-queue';
+import { loadConfiguredTools } from '../activities/tools/load-configured-tools';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createWorkerTelemetry } from './telemetry/worker-telemetry';
 import {
@@ -98,7 +98,7 @@ export async function createWorker({
     if (!connection) await workerConnection.close();
     throw err;
   }
-  // Compression and encryption (config/data-converter.ts): the same codecs for both workers and the client.
+  // Compression and encryption (temporal/payloads/data-converter.ts): the same codecs for both workers and the client.
   const dataConverter = cairnDataConverter(config.payloads);
   const activityClient = new Client({
     connection: clientConnection,
@@ -137,6 +137,7 @@ export async function createWorker({
   const telemetry = createWorkerTelemetry({
     telemetry: config.telemetry,
     defaultModel: llm.model,
+    knownModels: [...Object.keys(config.llm.models), ...Object.keys(config.prices)],
     client: activityClient,
     taskQueue: config.taskQueue,
     ...(spanProcessor ? { spanProcessor } : {}),

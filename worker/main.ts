@@ -9,10 +9,11 @@ import { inspect } from 'node:util';
 import { configuredSecrets, createRedactor, type Redactor } from '../config/redact-secrets';
 import { createWorker } from './create-worker';
 import { WorkerRefusal } from './search-attribute-check';
-import { configuredVersion, describeVersion, joinDeployment } from './deployment-version';
+import { configuredVersion, describeVersion, joinDeployment } from '../temporal/deployment-version';
 import { describeLlm } from './describe-llm';
 import { probeLlmServer } from './probe-llm';
 import { describeTelemetry } from './telemetry/describe-telemetry';
+import { serveMetrics } from './telemetry/metrics-endpoint';
 import { installRedactingRuntime } from './redacting-logger';
 import { prebuiltWorkflowBundle } from './workflows-path';
 
@@ -22,7 +23,9 @@ let redact: Redactor = createRedactor([]);
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   redact = createRedactor(configuredSecrets(config));
-  installRedactingRuntime(redact, 'INFO', { metricsAddress: config.telemetry.metrics?.address });
+  // The configured address gets the Host-checked endpoint; the runtime's exporter sits behind it.
+  const metrics = config.telemetry.metrics ? await serveMetrics(config.telemetry.metrics) : undefined;
+  installRedactingRuntime(redact, 'INFO', { metricsAddress: metrics?.exporterAddress });
   console.log(prebuiltWorkflowBundle() ? 'Workflows: the prebuilt bundle' : 'Workflows: bundling workflows/ at start');
   const version = configuredVersion(config);
   const cairn = await createWorker({ config, ...(version ? { version } : {}) });

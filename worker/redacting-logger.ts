@@ -8,12 +8,13 @@
  *
  * With a metrics address, the runtime serves Prometheus metrics on `http://<address>/metrics`:
  * the SDK's (prefixed `temporal_`) and Cairn's own (worker/telemetry/cairn-metrics.ts), which
- * are recorded through the same runtime meter — one endpoint for both.
+ * are recorded through the same runtime meter — one endpoint for both. The address is a loopback
+ * one of worker/telemetry/metrics-endpoint.ts, which serves the configured address with a Host check.
  */
 import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
 import type { Redactor } from '../config/redact-secrets';
 import { LLM_LATENCY_BUCKETS, METRIC_NAMES, STEP_DURATION_BUCKETS } from './telemetry/cairn-metrics';
-import { AGENT_WORKFLOW_TYPE } from '../workflows/agent-contract';
+import { AGENT_WORKFLOW_TYPE } from '../workflows/contract/agent-contract';
 
 /** The agent and step a workflow id belongs to (docs/contracts.md: steps are `<agent id>/step-<step id>`). */
 export function logOwner(workflowId: unknown, workflowType: unknown): { agentId?: string; stepId?: string } {
@@ -54,7 +55,7 @@ export function formatLogEntry(entry: LogEntry, redact: Redactor): string {
 
 /** Runtime options beside the logger. */
 export interface RuntimeTelemetry {
-  /** `host:port` to serve Prometheus metrics on; none when absent. */
+  /** `host:port` the runtime's Prometheus exporter listens on (metrics-endpoint.ts's); none when absent. */
   metricsAddress?: string;
 }
 

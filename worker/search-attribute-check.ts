@@ -1,6 +1,6 @@
 /**
  * Before a worker polls, the namespace must know every search attribute Cairn upserts
- * (workflows/search-attributes.ts): an agent that upserts an unregistered one fails its workflow
+ * (workflows/contract/search-attributes.ts): an agent that upserts an unregistered one fails its workflow
  * task on every retry (BadSearchAttributes), so it would hang with no word but a WARN line per
  * retry and a state query that times out. The worker checks at start and refuses, naming what is
  * missing and the command that registers it. Where the list cannot be read (a namespace whose
@@ -9,7 +9,7 @@
 import { status } from '@grpc/grpc-js';
 import { isGrpcServiceError, type Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import * as searchAttributes from '../workflows/search-attributes';
+import * as searchAttributes from '../workflows/contract/search-attributes';
 
 const SEARCH_ATTRIBUTE_KEYS = Object.values(searchAttributes);
 

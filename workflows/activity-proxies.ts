@@ -7,7 +7,7 @@ import { proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio
 import type { Activities } from '../activities/create-activities';
 import { catalogueProfile, llmProfile, toolProfile } from './activity-profiles';
 import type { LlmCallInput, LlmCallResult } from './llm-call-schema';
-import { llmTaskQueue } from './llm-task-queue';
+import { llmTaskQueue } from './contract/llm-task-queue';
 
 const { callLlm } = proxyActivities<Activities>(llmProfile);
 export const { runTool, listTools, decideToolCall } = proxyActivities<Activities>(toolProfile);

@@ -8,7 +8,7 @@
 import { setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ConversationRef, LlmCallInput } from './llm-call-schema';
 import type { LlmMessage } from './llm-types';
-import { conversationQuery } from './messages';
+import { conversationQuery } from './contract/messages';
 
 /**
  * Up to this many bytes (JSON) a conversation goes inline: cheaper than a query for short

@@ -5,7 +5,7 @@
  * the message).
  */
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import { isErrorCode, type ErrorCode } from './error-codes';
+import { isErrorCode, type ErrorCode } from './contract/error-codes';
 
 /** The code and message to fail with for `err`. */
 export function describeFailure(err: unknown): { code: ErrorCode; message: string } {

@@ -39,6 +39,14 @@ export interface PatchInfo {
 
 /** Every patch, by the name call sites use. */
 export const PATCH_INFO = {
+  approvalPeople: {
+    id: 'cairn-approval-people',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      'an answer signal (straight to Temporal, naming nobody Cairn identified) cannot be one of the approvals of an approval that needs several people',
+    why: "runs before counted a signal's free-text by as one more person",
+  },
   approvalPolicy: {
     id: 'cairn-approval-policy',
     since: '0.2.0',
@@ -124,6 +132,15 @@ export const PATCH_INFO = {
     stage: 'patched',
     feature: 'a cancelled step reports its partial result to the agent before it ends',
     why: 'runs before ended cancelled with nothing reported',
+  },
+  strictPlanEdit: {
+    id: 'cairn-strict-plan-edit',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "a plan edit sent by signal with a key the plan has not (`dependsOn`) is refused (answer.rejected), as the update's validator refuses it",
+    why: 'runs before dropped the unknown key and took the edit',
+    replayedBy: 'test/integration/plan-edit-unknown-keys.test.ts',
   },
   tracing: {
     id: 'cairn-tracing',

@@ -1,7 +1,7 @@
 /**
  * Messages that reached a worker with encryption keys unencrypted. Such a worker's codecs hand
  * the workflow, in place of every payload not encrypted under its keys, a mark holding the value
- * as it came (config/unencrypted-guard-codec.ts): whoever wrote it lacked the keys — a client
+ * as it came (temporal/payloads/unencrypted-guard-codec.ts): whoever wrote it lacked the keys — a client
  * with namespace access and nothing else, which once forged a two-person approval by signal.
  * Handlers refuse a marked message (a `signal.rejected` event for a signal; an update's
  * validator rejects it, so nothing is recorded), never by failing the workflow task; an agent

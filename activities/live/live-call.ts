@@ -8,7 +8,7 @@ import type { Info } from '@temporalio/activity';
 import type { LiveDelta } from '../llm/accumulate-chunks';
 import type { LlmCallInput } from '../../workflows/llm-call-schema';
 import type { LiveCall, LiveEntry } from '../../workflows/live/live-messages';
-import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/agent-contract';
+import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
 
 /** How a call attempt ended, for viewers. */
 export type LiveOutcome = Extract<LiveEntry, { type: 'call.finished' }>['outcome'];

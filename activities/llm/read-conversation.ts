@@ -7,7 +7,7 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { ConversationRef } from '../../workflows/llm-call-schema';
 import type { LlmMessage } from '../../workflows/llm-types';
-import { conversationQuery } from '../../workflows/messages';
+import { conversationQuery } from '../../workflows/contract/messages';
 
 export interface ConversationReader {
   read: (ref: ConversationRef) => Promise<LlmMessage[]>;

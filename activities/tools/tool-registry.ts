@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createRedactor, type Redactor } from '../../config/redact-secrets';
 import { issueLines } from '../../workflows/issue-lines';
 import type { LlmToolSpec } from '../../workflows/llm-types';
-import type { ErrorCode } from '../../workflows/error-codes';
+import type { ErrorCode } from '../../workflows/contract/error-codes';
 import type { ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
 import type { ToolContext, ToolDefinition } from './define-tool';
 

@@ -16,6 +16,8 @@ import { answerOverHttp } from './http-answer';
 import { cliLog } from './cli-log';
 import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
 import { formatAgentList, formatEvent, formatState } from './render';
+import { withAnswer } from '../final-answer';
+import { printLine } from './terminal';
 
 /** The phases `--phase` accepts. */
 export const PHASES: readonly AgentPhase[] = AGENT_PHASES;
@@ -42,7 +44,7 @@ export function listCommand(options: { phase?: string; waiting?: boolean; json?:
   };
   return withAgents(async (agents) => {
     const list = await agents.list(filter);
-    console.log(options.json ? JSON.stringify(list, null, 2) : formatAgentList(list));
+    printLine(options.json ? JSON.stringify(list, null, 2) : formatAgentList(list));
     return EXIT.ok;
   });
 }
@@ -95,9 +97,9 @@ export function showCommand(id: string, options: { json?: boolean }): Promise<nu
   return withAgents(async (agents) => {
     const { state, version } = await agents.show(id);
     const on = version ? `version: ${version.buildId} (deployment ${version.deploymentName}, ${version.behavior})` : '';
-    console.log(
+    printLine(
       options.json
-        ? JSON.stringify({ id, ...state, ...(version ? { version } : {}) }, null, 2)
+        ? JSON.stringify({ id, ...withAnswer(state), ...(version ? { version } : {}) }, null, 2)
         : [formatState(id, state), ...(on ? [on] : [])].join('\n'),
     );
     return EXIT.ok;
@@ -108,7 +110,7 @@ export function showCommand(id: string, options: { json?: boolean }): Promise<nu
 export function watchCommand(id: string, options: { json?: boolean }): Promise<number> {
   return withAgents(async (agents) => {
     for await (const state of followTimeline((after) => agents.state(id, after), { intervalMs: 500 })) {
-      for (const event of state.events) console.log(options.json ? JSON.stringify(event) : formatEvent(event));
+      for (const event of state.events) printLine(options.json ? JSON.stringify(event) : formatEvent(event));
     }
     const { phase } = await agents.state(id, Number.MAX_SAFE_INTEGER);
     return isTerminalPhase(phase) ? exitCodeOf(phase) : EXIT.ok;
@@ -142,7 +144,7 @@ export function answerCommand(
       cliLog().error(line);
       return EXIT.failed;
     }
-    console.log(options.signal ? `answer to ${interactionId} sent` : `answer to ${interactionId} accepted`);
+    printLine(options.signal ? `answer to ${interactionId} sent` : `answer to ${interactionId} accepted`);
     return EXIT.ok;
   });
 }
@@ -158,7 +160,7 @@ function refusalLine(interactionId: string, err: ClientError): string | undefine
 export function cancelCommand(id: string): Promise<number> {
   return withAgents(async (agents) => {
     await agents.cancel(id);
-    console.log(`cancellation of ${id} requested`);
+    printLine(`cancellation of ${id} requested`);
     return EXIT.ok;
   });
 }
@@ -174,7 +176,7 @@ export function holdCommand(action: 'pause' | 'resume', id: string, options: { b
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
     };
     await agents.hold(action, id, request);
-    console.log(`${action} of ${id} requested`);
+    printLine(`${action} of ${id} requested`);
     return EXIT.ok;
   });
 }

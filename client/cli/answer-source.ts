@@ -34,16 +34,8 @@ export class InputEndedError extends Error {
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Fills what a script or a command line may leave out: a `tool.approval` answer without a
- * `digest` gets the interaction's digest (the answer still binds to the arguments shown).
+ * `digest` gets the interaction's digest (client/complete-answer.ts, which the HTTP API uses too).
  */
-export function completeAnswer(interaction: Interaction, answer: unknown): unknown {
-  if (interaction.kind === 'tool.approval' && isRecord(answer) && answer.digest === undefined) {
-    return { ...answer, digest: interaction.digest };
-  }
-  return answer;
-}
+export { completeAnswer } from '../complete-answer';

@@ -5,6 +5,7 @@
 import type { AuditEntry } from '../audit-entries';
 import { withAgents } from './agent-commands';
 import { EXIT } from './cli-exit';
+import { printLine } from './terminal';
 
 /** One entry as a line: time, what, decision, who. */
 export function formatAuditEntry(entry: AuditEntry): string {
@@ -25,7 +26,7 @@ export function formatAuditEntry(entry: AuditEntry): string {
 export function auditCommand(id: string, options: { json?: boolean }): Promise<number> {
   return withAgents(async (agents) => {
     const entries = await agents.audit(id);
-    console.log(options.json ? JSON.stringify({ id, entries }, null, 2) : entries.map(formatAuditEntry).join('\n'));
+    printLine(options.json ? JSON.stringify({ id, entries }, null, 2) : entries.map(formatAuditEntry).join('\n'));
     return EXIT.ok;
   });
 }

@@ -8,12 +8,12 @@
  * `ApiRefusal` with the server's status, code and message.
  */
 import { z } from 'zod';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import type { AgentResult } from '../../workflows/agent-contract';
+import type { AgentResult } from '../../workflows/contract/agent-contract';
 import type { AnswerInput } from '../../workflows/interactions/interaction-types';
 import { issueLines } from '../../workflows/issue-lines';
-import type { AnswerAccepted, HoldRequest } from '../../workflows/messages';
+import type { AnswerAccepted, HoldRequest } from '../../workflows/contract/messages';
 import { isTerminalPhase } from '../../workflows/state/agent-phases';
 import type { AgentSummary, AgentVersion, ListFilter } from '../agent-client';
 import { auditEntrySchema, type AuditEntry } from '../audit-entries';

@@ -7,10 +7,17 @@
 import type { CairnConfig } from '../../config/config';
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
 import { buildIdSchema, DEFAULT_DEPLOYMENT_NAME, type WorkerVersion } from '../../config/versioning-config';
-import { configuredVersion } from '../../worker/deployment-version';
+import { configuredVersion } from '../../temporal/deployment-version';
 import { AgentClient } from '../agent-client';
-import { describeDeployment, pinnedAgents, setCurrent, setRamping, type DeploymentStatus } from '../deployments';
+import {
+  describeDeployment,
+  pinnedAgents,
+  setCurrent,
+  setRamping,
+  type DeploymentStatus,
+} from '../../temporal/deployments';
 import { EXIT, UsageError } from './cli-exit';
+import { printLine } from './terminal';
 
 /** One version in `cairn deploy status`. */
 export interface VersionLine {
@@ -55,7 +62,7 @@ export function deployStatusCommand(options: { json?: boolean }): Promise<number
     const name = deploymentName(config);
     const status = await describeDeployment(client.temporal, config.temporal.namespace, name);
     if (!status) {
-      console.log(
+      printLine(
         options.json ? JSON.stringify({ name, versions: [] }) : `deployment ${name}: no worker has joined it yet`,
       );
       return EXIT.ok;
@@ -67,8 +74,8 @@ export function deployStatusCommand(options: { json?: boolean }): Promise<number
     }
     if (options.json) {
       const { conflictToken: _token, versions: _versions, ...routing } = status;
-      console.log(JSON.stringify({ ...routing, versions: lines }, null, 2));
-    } else console.log(formatDeployment(status, lines));
+      printLine(JSON.stringify({ ...routing, versions: lines }, null, 2));
+    } else printLine(formatDeployment(status, lines));
     return EXIT.ok;
   });
 }
@@ -105,12 +112,12 @@ export function deployPromoteCommand(options: { buildId?: string; ramp?: string 
     const version: WorkerVersion = { deploymentName: name, buildId };
     if (ramp === undefined) {
       await setCurrent(client.temporal, namespace, version);
-      console.log(
+      printLine(
         `${buildId} is now current in deployment ${name}: new agents start on it; running agents move to it at their next safe boundary.`,
       );
     } else {
       await setRamping(client.temporal, namespace, version, ramp);
-      console.log(
+      printLine(
         `${buildId} now takes ${ramp}% of new agents in deployment ${name} (current: ${status?.current ?? 'none'}).`,
       );
     }

@@ -9,7 +9,7 @@ import type { AgentClient } from '../agent-client';
 import { ClientError } from '../client-error';
 import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
 import { isTerminalPhase, type TerminalPhase } from '../../workflows/state/agent-phases';
-import type { AgentResult } from '../../workflows/agent-contract';
+import type { AgentResult } from '../../workflows/contract/agent-contract';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import type { TokenUsage } from '../../workflows/llm-types';
 import { followTimeline, pause } from '../follow-timeline';

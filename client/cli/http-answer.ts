@@ -9,6 +9,7 @@ import { ApiRefusal, CairnApi, type ApiTarget } from './cairn-api';
 import { EXIT } from './cli-exit';
 import { cliLog } from './cli-log';
 import { ClientError } from '../client-error';
+import { printLine } from './terminal';
 
 /** Answers `interactionId` of agent `id` over HTTP; prints the verdict and returns the exit code. */
 export async function answerOverHttp(
@@ -37,7 +38,7 @@ export async function answerOverHttp(
     cliLog().error(`answer to ${interactionId} refused: ${line}`);
     return EXIT.failed;
   }
-  console.log(`answer to ${interactionId} accepted`);
+  printLine(`answer to ${interactionId} accepted`);
   return EXIT.ok;
 }
 

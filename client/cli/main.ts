@@ -22,6 +22,7 @@ import { EXIT, exitCodeForError } from './cli-exit';
 import { deployPromoteCommand, deployStatusCommand } from './deploy-command';
 import { runCommand, type RunOptions } from './run-command';
 import { formatTools, listConfiguredTools } from './tools-command';
+import { printLine, write } from './terminal';
 
 const RUN_HELP = `
 Answers: when stdin is a terminal, each question is asked at the prompt. When stdin is NOT a
@@ -46,7 +47,9 @@ const program = new Command('cairn')
   .description('Durable plan-and-act agents on Temporal')
   .version(version)
   // Usage errors exit 2 (commander's default is 1); help and --version still exit 0.
-  .exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage));
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage))
+  // Commander's help and errors (which echo what was typed) go through the terminal boundary too.
+  .configureOutput({ writeOut: (text) => write('out', text), writeErr: (text) => write('err', text) });
 
 /** Runs an action and exits with the code it resolves with. */
 const exitWith = (code: Promise<number>) => code.then((c) => process.exit(c));
@@ -58,7 +61,7 @@ program
   .option('--no-plan', 'plain ReAct: one step on the whole task, no plan')
   .option('--ask', 'let the planner ask clarifying questions')
   .option('--confirm-plan', 'check the plan before it runs')
-  .option('--json', 'print only one JSON object { id, status, answer, usage } to stdout at the end')
+  .option('--json', 'print only one JSON object { id, status, answer, result, usage } to stdout at the end')
   .option('--by <name>', 'who answers (audit record); default <login>@cli')
   .addHelpText('after', RUN_HELP)
   .action((task: string, options: RunOptions) => exitWith(runCommand(task, options)));
@@ -130,7 +133,7 @@ program
   .option('--json', 'print JSON for scripts')
   .action(async (options: { json?: boolean }) => {
     const tools = await listConfiguredTools(loadConfigOrExit());
-    console.log(options.json ? JSON.stringify(tools, null, 2) : formatTools(tools));
+    printLine(options.json ? JSON.stringify(tools, null, 2) : formatTools(tools));
   });
 
 const deploy = program

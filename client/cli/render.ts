@@ -7,6 +7,7 @@ import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
 import type { TokenUsage } from '../../workflows/llm-types';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import type { Plan } from '../../workflows/plan/plan-types';
+import { stepDisplayStatus } from '../status-display';
 
 const EVENT_MARKS: Partial<Record<AgentEvent['type'], string>> = {
   'step.started': '▶',
@@ -60,23 +61,25 @@ export function formatInteractionHeading(interaction: Interaction): string {
 }
 
 /**
- * Agents as aligned columns: id, phase (with `*` when waiting for input), status, started,
- * spend (tokens and cost), task.
+ * Agents as aligned columns under a header: id, phase (with `*` when waiting for input), status,
+ * started, spend (tokens and cost), task (and the build it runs on).
  */
 export function formatAgentList(agents: AgentSummary[]): string {
   if (agents.length === 0) return 'no agents';
-  const idWidth = Math.max(...agents.map((a) => a.id.length));
+  const idWidth = Math.max('ID'.length, ...agents.map((a) => a.id.length));
   const spends = agents.map((a) => formatSpend(a.spend));
-  const spendWidth = Math.max(...spends.map((s) => s.length));
-  return agents
-    .map((a, n) => {
-      const phase = `${a.phase}${a.awaitingInput ? '*' : ''}`.padEnd(15);
-      const started = (a.startedAt ?? '').slice(0, 19).replace('T', ' ');
-      const spend = (spends[n] ?? '').padEnd(spendWidth);
-      const version = a.version ? `  [${a.version}]` : '';
-      return `${a.id.padEnd(idWidth)}  ${phase}  ${a.status.padEnd(10)}  ${started}  ${spend}  ${a.task.slice(0, 60)}${version}`;
-    })
-    .join('\n');
+  const spendWidth = Math.max('SPEND'.length, ...spends.map((s) => s.length));
+  const row = (id: string, phase: string, status: string, started: string, spend: string, task: string) =>
+    `${id.padEnd(idWidth)}  ${phase.padEnd(15)}  ${status.padEnd(10)}  ${started.padEnd(19)}  ${spend.padEnd(spendWidth)}  ${task}`;
+  const header = row('ID', 'PHASE', 'STATUS', 'STARTED', 'SPEND', 'TASK').trimEnd();
+  const rows = agents.map((a, n) => {
+    const phase = `${a.phase}${a.awaitingInput ? '*' : ''}`;
+    const started = (a.startedAt ?? '').slice(0, 19).replace('T', ' ');
+    const version = a.version ? `  [${a.version}]` : '';
+    return row(a.id, phase, a.status, started, spends[n] ?? '', `${a.task.slice(0, 60)}${version}`);
+  });
+  const waiting = agents.some((a) => a.awaitingInput) ? ['(* waiting for input)'] : [];
+  return [header, ...rows, ...waiting].join('\n');
 }
 
 /**
@@ -89,12 +92,17 @@ export function formatSpend(spend: AgentSummary['spend']): string {
   return `${spend.tokens} tok ${cost}`;
 }
 
-/** An agent's state for people: phase, steps with status, open interactions, result or error. */
+/**
+ * An agent's state for people: phase, steps with status (as client/status-display.ts reads it:
+ * a running step of a held agent is `paused`, a pending one of an ended agent `not run`), open
+ * interactions, result or error.
+ */
 export function formatState(id: string, state: AgentState): string {
   const lines = [`${id}  ${state.phase}  revision ${state.revision}`, `task: ${state.task}`];
   for (const step of state.steps) {
     const detail = step.error ?? step.result ?? '';
-    lines.push(`  ${step.status.padEnd(9)} [${step.id}] ${step.title}${detail ? ` — ${oneLine(detail)}` : ''}`);
+    const status = stepDisplayStatus(step, state);
+    lines.push(`  ${status.padEnd(9)} [${step.id}] ${step.title}${detail ? ` — ${oneLine(detail)}` : ''}`);
   }
   for (const interaction of state.interactions.filter((i) => i.status === 'open')) {
     lines.push(`  open ${formatInteractionHeading(interaction)}`);

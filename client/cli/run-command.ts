@@ -15,6 +15,7 @@ import { PromptingAnswers } from './prompting-answers';
 import { formatEvent, formatUsage } from './render';
 import { LineQueue, ScriptedAnswers } from './scripted-answers';
 import { TtyPrompter } from './tty-prompter';
+import { printError, printLine, promptStream, write, type Channel } from './terminal';
 
 /** The options of `cairn run` as commander parses them (`--no-plan` sets `plan: false`). */
 export interface RunOptions {
@@ -49,13 +50,14 @@ export async function runCommand(task: string, options: RunOptions): Promise<num
 
 /** Follows the started agent; an interrupted session leaves the agent running. */
 async function follow(client: AgentPort, id: string, options: RunOptions, by: string | undefined): Promise<number> {
-  const progress = options.json ? process.stderr : process.stdout;
-  const note = (message: string) => process.stderr.write(`${message}\n`);
-  progress.write(`agent ${id} started\n`);
+  // Under --json, stdout carries only the result: progress and prompts go to stderr.
+  const progress: Channel = options.json ? 'err' : 'out';
+  const note = (message: string) => printError(message);
+  write(progress, `agent ${id} started\n`);
   try {
     const outcome = await driveAgent(client, id, answerSource(progress, note), {
       ...(by !== undefined ? { by } : {}),
-      onEvent: (event) => progress.write(`${formatEvent(event)}\n`),
+      onEvent: (event) => write(progress, `${formatEvent(event)}\n`),
       onNotice: note,
     });
     printOutcome(outcome, options.json ?? false);
@@ -65,26 +67,29 @@ async function follow(client: AgentPort, id: string, options: RunOptions, by: st
     if (!(err instanceof InputEndedError) && !interrupted) throw err;
     const message = err instanceof InputEndedError ? err.message : `interrupted; agent ${id} keeps running`;
     note(message);
-    if (options.json) console.log(JSON.stringify({ id, status: 'detached', error: message }));
+    if (options.json) printLine(JSON.stringify({ id, status: 'detached', error: message }));
     return interrupted ? EXIT.interrupted : EXIT.usage;
   }
 }
 
 /** Prompts when stdin is a terminal, else scripted answers read from stdin. */
-function answerSource(progress: NodeJS.WritableStream, note: (message: string) => void): AnswerSource {
-  if (process.stdin.isTTY) return new PromptingAnswers(new TtyPrompter(progress));
+function answerSource(progress: Channel, note: (message: string) => void): AnswerSource {
+  if (process.stdin.isTTY) return new PromptingAnswers(new TtyPrompter(promptStream(progress)));
   return new ScriptedAnswers(new LineQueue(process.stdin), note);
 }
 
-/** The final answer and usage for people, or the one JSON object for `--json`. */
+/**
+ * The final answer and usage for people, or the one JSON object for `--json`: the answer as
+ * `answer` and, as the HTTP API's state names it, `result` beside it.
+ */
 function printOutcome(outcome: RunOutcome, json: boolean): void {
   if (json) {
-    console.log(JSON.stringify(outcome));
+    printLine(JSON.stringify({ ...outcome, ...(outcome.answer !== undefined ? { result: outcome.answer } : {}) }));
     return;
   }
-  console.log(`\n${outcome.status} · ${formatUsage(outcome.usage)}`);
-  if (outcome.answer !== undefined) console.log(`\n${outcome.answer}`);
-  if (outcome.error !== undefined) console.error(`error: ${outcome.error}`);
+  printLine(`\n${outcome.status} · ${formatUsage(outcome.usage)}`);
+  if (outcome.answer !== undefined) printLine(`\n${outcome.answer}`);
+  if (outcome.error !== undefined) printError(`error: ${outcome.error}`);
 }
 
 /** Who answers by default: the login name, as `<name>@cli`. */

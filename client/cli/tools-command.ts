@@ -7,7 +7,7 @@ import { createToolRegistry } from '../../activities/tools/tool-registry';
 import type { CairnConfig } from '../../config/config';
 import { workflowBuiltins } from '../../workflows/tools/builtin-tools';
 import type { ToolInfo } from '../../workflows/tools/tool-types';
-import { loadConfiguredTools } from '../../worker/load-tools';
+import { loadConfiguredTools } from '../../activities/tools/load-configured-tools';
 
 /** The catalogue as a worker would build it. */
 export async function listConfiguredTools(config: CairnConfig): Promise<ToolInfo[]> {

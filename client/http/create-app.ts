@@ -18,12 +18,15 @@ import { registerCodecRoutes, type CodecAuditRecord } from './routes/codec';
 import { registerMeRoute } from './routes/me';
 import { errorHandler, handleNotFound, sendError, validationHook } from './errors';
 import { createLog, type Log } from '../redacted-log';
-import { LOOPBACK_HOST_NAMES, requireAllowedHost } from './host-guard';
+import { LOOPBACK_HOST_NAMES } from '../../config/host-names';
+import { requireAllowedHost } from './host-guard';
 import { refuseCrossSite, requestOrigin } from './origin-guard';
 import { publicOriginOf, publicSite } from './public-url';
 import { registerAgentRoutes } from './routes/agents';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
-import { registerStreamRoute, type StreamLimiter } from './routes/stream';
+import { registerStreamRoute } from './routes/stream';
+import { StreamLimiter } from './stream-limiter';
+import type { StreamLimits } from '../../config/stream-limits';
 import { registerWebRoutes } from './routes/web';
 import { LiveHub } from '../live/live-hub';
 
@@ -52,8 +55,11 @@ export interface AppDeps {
    * default one over `agents.temporal` (without either, the stream route answers 503).
    */
   live?: LiveHub;
-  /** Admits or refuses each live stream (429 TOO_MANY_STREAMS); every stream is admitted by default. */
-  streamLimiter?: StreamLimiter;
+  /**
+   * Open streams per principal and in total (CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL,
+   * CAIRN_HTTP_MAX_STREAMS); DEFAULT_STREAM_LIMITS by default.
+   */
+  streamLimits?: StreamLimits;
   /** The payload codecs the codec server runs (config.payloads); compression only by default. */
   payloads?: PayloadSettings;
   /**
@@ -66,6 +72,8 @@ export interface AppDeps {
   codecAudit?: (record: CodecAuditRecord) => void;
   /** The redacting log every line of the server goes to; by default on stdout / stderr, redacting `apiToken`. */
   log?: Log;
+  /** The Temporal Web UI the page links agents and steps to; the embedded server's default UI when absent. */
+  temporalUiUrl?: string;
 }
 
 /** The codec server's request limit: the Temporal UI decodes a page of history in one request. */
@@ -139,15 +147,17 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   registerMeRoute(app, auth.mode);
   registerAgentRoutes(app, deps.agents);
   registerAuditRoute(app, deps.agents);
-  registerEventRoutes(app, deps.agents, { ...defaultEventTiming, ...deps.eventTiming });
+  // One limiter for every streaming route: they all hold connections and poll.
+  const streams = new StreamLimiter(deps.streamLimits);
+  registerEventRoutes(app, deps.agents, { ...defaultEventTiming, ...deps.eventTiming }, streams);
   const live = deps.live ?? (deps.agents.temporal ? new LiveHub({ client: deps.agents.temporal }) : undefined);
   const heartbeatMs = deps.eventTiming?.heartbeatMs ?? defaultEventTiming.heartbeatMs;
-  registerStreamRoute(app, live, { heartbeatMs }, deps.streamLimiter);
+  registerStreamRoute(app, live, { heartbeatMs }, streams);
   const codecAudit = deps.codecAudit ?? ((record: CodecAuditRecord) => log.info(JSON.stringify(record)));
   registerCodecRoutes(app, { payloads, audit: codecAudit });
   documentApi(app, deps.version, auth.mode !== 'none');
   auth.oidc?.registerRoutes(app);
-  registerWebRoutes(app);
+  registerWebRoutes(app, deps.temporalUiUrl ? { temporalUiUrl: deps.temporalUiUrl } : {});
   return app;
 }
 

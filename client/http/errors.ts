@@ -1,7 +1,7 @@
 /**
  * Errors of the HTTP API: every failure leaves as `{ error: { code, message, field? } }` with a
  * status chosen from a stable code — client-library codes (INVALID_* → 400, NOT_FOUND → 404,
- * NOT_OPEN / CONFLICT → 409) plus the edge's own (401, 413, 415, 421, 500). A rejected answer's
+ * NOT_OPEN / CONFLICT → 409) plus the edge's own (401, 413, 415, 421, 429, 500). A rejected answer's
  * code and field are the ones the workflow's validator put in its failure. Tests match the code.
  */
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
@@ -10,7 +10,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { firstIssuePath, issueLines } from '../../workflows/issue-lines';
 import { ClientError, type ClientErrorCode } from '../client-error';
-import type { ErrorCode } from '../../workflows/error-codes';
+import type { ErrorCode } from '../../workflows/contract/error-codes';
 import type { Log } from '../redacted-log';
 
 /** Every error code the API answers with: the client library's and the edge's own (all in error-codes.ts). */
@@ -26,6 +26,7 @@ export type ApiErrorCode =
       | 'HOST_NOT_ALLOWED'
       | 'PAYLOAD_UNDECODABLE'
       | 'DECODE_TOO_LARGE'
+      | 'TOO_MANY_STREAMS'
       | 'INTERNAL'
     >;
 
@@ -54,6 +55,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   HOST_NOT_ALLOWED: 421,
   PAYLOAD_UNDECODABLE: 422,
   DECODE_TOO_LARGE: 413,
+  TOO_MANY_STREAMS: 429,
   INTERNAL: 500,
 };
 

@@ -6,37 +6,9 @@
  * interactions — which matters most without a bearer token, the default on loopback. Names are
  * compared without the port, lower-cased, IPv6 addresses in brackets (as browsers send them).
  */
-import { isIPv6 } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
+import { hostNameOf, normaliseHostName } from '../../config/host-names';
 import { sendError } from './errors';
-
-/** Names of this machine that no other site can make a browser send. */
-export const LOOPBACK_HOST_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
-
-/** Listen addresses meaning "every interface": they name no host a browser would use. */
-const ANY_ADDRESS = new Set(['', '0.0.0.0', '[::]']);
-
-/** A host name as it is compared: trimmed, lower-cased, a bare IPv6 address put in brackets. */
-export function normaliseHostName(name: string): string {
-  const lower = name.trim().toLowerCase();
-  return isIPv6(lower) ? `[${lower}]` : lower;
-}
-
-/**
- * The names the server answers to: the loopback names, the listen host when it is one specific
- * name or address (not 0.0.0.0 / ::), and the configured extra names (CAIRN_HTTP_ALLOWED_HOSTS).
- */
-export function allowedHostNames(listenHost: string, extra: readonly string[] = []): string[] {
-  const listen = normaliseHostName(listenHost);
-  const names = [...LOOPBACK_HOST_NAMES, ...(ANY_ADDRESS.has(listen) ? [] : [listen]), ...extra];
-  return [...new Set(names.map(normaliseHostName))];
-}
-
-/** The host name of a `Host` value (`name`, `name:port`, `[v6]`, `[v6]:port`); undefined when malformed. */
-export function hostNameOf(host: string): string | undefined {
-  const name = /^(\[[0-9a-f:.]+\]|[^\s:[\]/@]+)(?::\d{1,5})?$/i.exec(host)?.[1];
-  return name === undefined ? undefined : normaliseHostName(name);
-}
 
 /**
  * The middleware, to run before routing. Paths in `open` skip the check: health probes of load

@@ -7,7 +7,7 @@
  * in this file.
  */
 import { z } from '@hono/zod-openapi';
-import { agentInputSchema } from '../../workflows/agent/agent-input';
+import { agentInputSchema } from '../../workflows/contract/agent-input';
 import { answerInputSchema, answerSchema, interactionSchema } from '../../workflows/interactions/interaction-schema';
 import { agentEventSchema, agentPhaseSchema, agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { stepRunSchema, tokenUsageSchema } from '../../workflows/state/step-run-schema';
@@ -97,6 +97,8 @@ export const AgentStateBody = agentStateSchema
     interactions: z.array(Interaction),
     usage: TokenUsage,
     events: z.array(agentEventSchema.meta({ id: 'AgentEvent' })),
+    /** The final answer again, as `cairn run --json` and the workflow's result name it (client/final-answer.ts). */
+    answer: z.string().optional(),
     /** The Worker Deployment version the current run is on; absent when unversioned or with afterSeq. */
     version: z
       .object({

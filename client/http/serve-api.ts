@@ -7,7 +7,7 @@ import { version } from '../../package.json';
 import { AgentClient } from '../agent-client';
 import { createAuthenticator } from './auth/create-authenticator';
 import { createApp } from './create-app';
-import { allowedHostNames } from './host-guard';
+import { allowedHostNames } from '../../config/host-names';
 import { configuredSecrets } from '../../config/redact-secrets';
 import { createLog, type Log } from '../redacted-log';
 
@@ -22,11 +22,22 @@ export interface ApiServer {
   close: () => Promise<void>;
 }
 
+/** What else the server may be told by the process that runs it. */
+export interface ServeOptions {
+  /** The Temporal Web UI the page links to (`npm start`'s embedded one, wherever its port is). */
+  temporalUiUrl?: string;
+}
+
 /**
  * Connects to Temporal and listens on `config.http`. Refuses to start (throws, saying why) when
- * authentication is off on an address other machines reach, or its setup fails.
+ * authentication is off on an address other machines reach, or its setup fails; rejects with
+ * the listen error (`EADDRINUSE`, …) when the port cannot be had, its connection closed.
  */
-export async function serveApi(config: CairnConfig, log: Log = serverLog(config)): Promise<ApiServer> {
+export async function serveApi(
+  config: CairnConfig,
+  log: Log = serverLog(config),
+  options: ServeOptions = {},
+): Promise<ApiServer> {
   const auth = await createAuthenticator(config.auth, config.http.host, log);
   const agents = await AgentClient.connect(config);
   const app = createApp({
@@ -41,6 +52,8 @@ export async function serveApi(config: CairnConfig, log: Log = serverLog(config)
     auth,
     log,
     payloads: config.payloads,
+    ...(options.temporalUiUrl ? { temporalUiUrl: options.temporalUiUrl } : {}),
+    streamLimits: config.http.streams,
     // A round trip to the frontend on the client's own connection (no second connection). The
     // deadline ends the connection's retries: without it a probe of a server that is down
     // answered only after some 18 seconds, past any orchestrator's probe timeout.
@@ -50,9 +63,17 @@ export async function serveApi(config: CairnConfig, log: Log = serverLog(config)
       return true;
     },
   });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host }, () => resolve(s));
-  });
+  let server: ReturnType<typeof serve>;
+  try {
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      // A port that is taken is an 'error' event: unhandled, it would end the process with a stack.
+      const s = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host }, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (err) {
+    await agents.close();
+    throw err;
+  }
   return {
     url: `http://${config.http.host}:${config.http.port}`,
     close: () => new Promise<void>((resolve) => server.close(() => void agents.close().then(() => resolve()))),

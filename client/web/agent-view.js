@@ -6,10 +6,19 @@
  */
 import { ApiError, api, watchEvents } from './api.js';
 import { auditPanel } from './audit-panel.js';
+import { confirmingButton } from './confirm.js';
 import { clock, h, temporalLink } from './dom.js';
 import { planGraph } from './graph.js';
 import { renderMarkdown } from './markdown.js';
-import { isTerminalPhase, stepWorkflowId } from './rules.js';
+import {
+  isTerminalPhase,
+  noAnswerText,
+  showsWaitingBadge,
+  statusClass,
+  stepDisplayStatus,
+  stepHasWorkflow,
+  stepWorkflowId,
+} from './rules.js';
 import { controlFor, whoAmI } from './who.js';
 
 /** How soon the page reads the state again after no worker answered (`AGENT_UNAVAILABLE`). */
@@ -49,6 +58,15 @@ export function renderAgentPage(main, id) {
     void refresh();
   };
 
+  // Made once and kept across renders, so a refresh never closes (or answers) its question.
+  const cancel = confirmingButton({
+    label: 'Cancel agent…',
+    question: 'Cancel this agent? Running steps stop; finished work is kept.',
+    yes: 'Yes, cancel the agent',
+    no: 'Keep it running',
+    onConfirm: () => void api(`${path}/cancel`, { method: 'POST' }).then(refresh),
+  });
+
   let busy = false;
   let again = false;
   let stop = () => {};
@@ -86,13 +104,13 @@ export function renderAgentPage(main, id) {
     main.dataset.phase = state.phase;
     const post = (/** @type {string} */ action) => () =>
       void api(`${path}/${action}`, { method: 'POST' }).then(refresh);
-    renderHeader(header, id, state, post('cancel'), post(state.hold?.reasons.includes('pause') ? 'resume' : 'pause'));
-    syncInteractions(interactions, controls, state.interactions, send);
-    const statuses = Object.fromEntries(state.steps.map((/** @type {any} */ s) => [s.id, s.status]));
+    renderHeader(header, id, state, cancel, post(state.hold?.reasons.includes('pause') ? 'resume' : 'pause'));
+    syncInteractions(interactions, controls, state, send);
+    const statuses = Object.fromEntries(state.steps.map((/** @type {any} */ s) => [s.id, stepDisplayStatus(s, state)]));
     graph.replaceChildren(
       state.plan ? planGraph(state.plan.steps, statuses) : h('p', { class: 'muted', text: 'No plan yet.' }),
     );
-    steps.replaceChildren(stepTable(id, state.steps));
+    steps.replaceChildren(stepTable(id, state));
     answer.replaceChildren(...answerParts(state));
     usage.replaceChildren(usageTable(state));
     timeline.replaceChildren(
@@ -118,7 +136,7 @@ export function renderAgentPage(main, id) {
  * @param {HTMLElement} header
  * @param {string} id
  * @param {any} state
- * @param {() => void} cancel
+ * @param {HTMLElement} cancel the cancel button, which asks before it cancels
  * @param {() => void} pauseOrResume pauses the agent, or resumes it when an operator paused it
  */
 function renderHeader(header, id, state, cancel, pauseOrResume) {
@@ -132,7 +150,8 @@ function renderHeader(header, id, state, cancel, pauseOrResume) {
         'data-phase': state.phase,
         text: state.phase.replace('_', ' '),
       }),
-      waiting ? h('span', { class: 'badge waiting', text: 'waiting for input' }) : null,
+      // Beside another phase only: "awaiting input" already says it.
+      showsWaitingBadge(state.phase, waiting) ? h('span', { class: 'badge waiting', text: 'waiting for input' }) : null,
       state.demo ? h('span', { class: 'badge demo', text: 'offline demo model' }) : null,
       state.model ? h('span', { class: 'muted', text: `model ${state.model}` }) : null,
       state.revision ? h('span', { class: 'muted', text: `plan r${state.revision}` }) : null,
@@ -141,9 +160,7 @@ function renderHeader(header, id, state, cancel, pauseOrResume) {
       isTerminalPhase(state.phase)
         ? null
         : h('button', { type: 'button', text: paused ? 'Resume agent' : 'Pause agent', onclick: pauseOrResume }),
-      isTerminalPhase(state.phase)
-        ? null
-        : h('button', { type: 'button', class: 'danger', text: 'Cancel agent', onclick: cancel }),
+      isTerminalPhase(state.phase) ? null : cancel,
     ]),
   );
 }
@@ -152,11 +169,11 @@ function renderHeader(header, id, state, cancel, pauseOrResume) {
  * Adds controls for newly open interactions and removes those no longer open.
  * @param {HTMLElement} box
  * @param {Map<string, HTMLElement>} controls
- * @param {any[]} all
+ * @param {any} state
  * @param {(id: string) => (answer: unknown) => Promise<void>} send
  */
-function syncInteractions(box, controls, all, send) {
-  const open = all.filter((i) => i.status === 'open');
+function syncInteractions(box, controls, state, send) {
+  const open = state.interactions.filter((/** @type {any} */ i) => i.status === 'open');
   const openIds = new Set(open.map((i) => i.id));
   for (const [key, el] of controls) {
     if (!openIds.has(key)) {
@@ -171,25 +188,35 @@ function syncInteractions(box, controls, all, send) {
     box.append(el);
   }
   box.querySelector('.none')?.remove();
-  if (open.length === 0) box.append(h('p', { class: 'muted none', text: 'Nothing to answer.' }));
+  const ended = isTerminalPhase(state.phase);
+  if (open.length === 0) {
+    box.append(
+      h('p', { class: 'muted none', text: ended ? 'Nothing to answer: the agent has ended.' : 'Nothing to answer.' }),
+    );
+  }
 }
 
 /**
+ * The steps: status as people read it (a running step of a held agent is paused; a pending one
+ * of an ended agent was not run), and a Temporal UI link only once the step's workflow exists.
  * @param {string} agentId
- * @param {any[]} steps
+ * @param {any} state
  */
-function stepTable(agentId, steps) {
+function stepTable(agentId, state) {
+  /** @type {any[]} */
+  const steps = state.steps;
   if (steps.length === 0) return h('p', { class: 'muted', text: 'No steps have run yet.' });
-  const rows = steps.map((s) =>
-    h('tr', { 'data-step-id': s.id }, [
+  const rows = steps.map((s) => {
+    const status = stepDisplayStatus(s, state);
+    return h('tr', { 'data-step-id': s.id }, [
       h('td', {}, [h('code', { text: s.id })]),
       h('td', { text: s.title }),
-      h('td', {}, [h('span', { class: `status status-${s.status}`, text: s.status })]),
+      h('td', {}, [h('span', { class: `status status-${statusClass(status)}`, text: status })]),
       h('td', { class: 'num', text: s.usage.totalTokens }),
       h('td', { class: 'result', text: s.error ?? s.result ?? '' }),
-      h('td', {}, [temporalLink(stepWorkflowId(agentId, s.id), 'Temporal')]),
-    ]),
-  );
+      h('td', {}, [stepHasWorkflow(s) ? temporalLink(stepWorkflowId(agentId, s.id), 'Temporal') : null]),
+    ]);
+  });
   const head = ['Step', 'Title', 'Status', 'Tokens', 'Result', ''].map((t) => h('th', { text: t }));
   return h('table', {}, [h('thead', {}, [h('tr', {}, head)]), h('tbody', {}, rows)]);
 }
@@ -203,7 +230,7 @@ function answerParts(state) {
     md.innerHTML = renderMarkdown(state.result);
     parts.push(md);
   }
-  if (parts.length === 0) parts.push(h('p', { class: 'muted', text: 'No answer yet.' }));
+  if (parts.length === 0) parts.push(h('p', { class: 'muted no-answer', text: noAnswerText(state.phase) }));
   return parts;
 }
 

@@ -79,7 +79,10 @@ function agentList(agents) {
   const rows = sorted.map((a) =>
     h('li', { class: `agent-row${a.awaitingInput ? ' waiting' : ''}`, 'data-id': a.id }, [
       h('span', { class: `phase phase-${a.phase}`, text: a.phase.replace('_', ' ') }),
-      a.awaitingInput ? h('span', { class: 'badge waiting', text: 'waiting for input' }) : null,
+      // Beside another phase only: "awaiting input" already says it.
+      a.awaitingInput && a.phase !== 'awaiting_input'
+        ? h('span', { class: 'badge waiting', text: 'waiting for input' })
+        : null,
       h('a', { href: `/agents/${encodeURIComponent(a.id)}`, 'data-nav': true, text: a.task || a.id }),
       a.startedAt ? h('time', { class: 'muted', text: clock(Date.parse(a.startedAt)) }) : null,
       // The build the agent runs on (Worker Deployment version), as `cairn ls` shows it.

@@ -1,7 +1,7 @@
 /**
  * The agent page's audit panel: every decision on the agent from `GET /api/agents/:id/audit`,
- * oldest first — answers with who gave them (name, roles, how: web, api, cli or straight to
- * Temporal), expiries, pauses, resumes and the end.
+ * oldest first — answers with who gave them (principal id, then name, roles, how: web, api, cli
+ * or straight to Temporal, and what authenticated them), expiries, pauses, resumes and the end.
  */
 import { api } from './api.js';
 import { clock, h } from './dom.js';
@@ -19,12 +19,22 @@ export function auditPanel(path) {
   return { el: h('section', { class: 'card' }, [h('h2', { text: 'Audit' }), list]), refresh };
 }
 
-/** @param {{ at: number, what: string, decision?: string, by?: string, actor?: { id: string, name?: string, roles: string[], method: string } }} entry */
+/**
+ * Who acted, by principal id first: a display name is the provider's (which its user may
+ * edit), so it stands beside the id in quotes, never for it; then roles, how the request came
+ * and what authenticated it.
+ * @param {{ id: string, name?: string, roles: string[], method: string, authenticatedBy?: string }} actor
+ */
+function actorText(actor) {
+  const name = actor.name && actor.name !== actor.id ? ` “${actor.name}”` : '';
+  const how = actor.authenticatedBy ? `${actor.method}, ${actor.authenticatedBy}` : actor.method;
+  return `${actor.id}${name} (${actor.roles.join(', ') || 'no role'}; ${how})`;
+}
+
+/** @param {{ at: number, what: string, decision?: string, by?: string, actor?: { id: string, name?: string, roles: string[], method: string, authenticatedBy?: string } }} entry */
 function auditLine(entry) {
   const actor = entry.actor;
-  const who = actor
-    ? `${actor.name ?? actor.id} (${actor.roles.join(', ') || 'no role'}; ${actor.method})`
-    : (entry.by ?? '');
+  const who = actor ? actorText(actor) : (entry.by ?? '');
   return h('li', { 'data-what': entry.what }, [
     h('time', { class: 'muted', text: clock(entry.at) }),
     ` ${entry.what}${entry.decision ? `: ${entry.decision}` : ''}`,

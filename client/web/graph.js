@@ -64,7 +64,7 @@ export function planGraph(steps, statuses) {
     const node = g.node(step.id);
     const status = statuses[step.id] ?? 'pending';
     const group = s('g', {
-      class: `node status-${status}`,
+      class: `node status-${status.replace(/\s+/g, '-')}`,
       'data-step-id': step.id,
       'data-status': status,
       transform: `translate(${node.x - NODE_W / 2},${node.y - NODE_H / 2})`,

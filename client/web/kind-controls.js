@@ -7,6 +7,7 @@
  */
 import { button, h } from './dom.js';
 import { formControl } from './form-control.js';
+import { confirmingButton } from './confirm.js';
 
 /** @typedef {{ id: string, kind: string, prompt: string, stepId?: string, [key: string]: any }} Interaction */
 
@@ -53,16 +54,23 @@ export const KIND_CONTROLS = {
     );
     return [
       h('ol', { class: 'plan-steps' }, steps),
-      h('div', { class: 'actions' }, [
-        button('Confirm plan', () => submit({ decision: 'confirm' }), 'primary'),
-        button('Cancel agent', () => submit({ decision: 'cancel' }), 'danger'),
-      ]),
+      h('div', { class: 'actions' }, [button('Confirm plan', () => submit({ decision: 'confirm' }), 'primary')]),
       h('details', {}, [
         h('summary', { text: 'Ask for changes' }),
         feedback,
         button('Revise', () => submit({ decision: 'revise', feedback: feedback.value })),
       ]),
       h('details', {}, [h('summary', { text: 'Edit as JSON' }), json, jsonError, button('Save edited plan', edit)]),
+      // Apart from the plan's own buttons, and only after a second click: it ends the agent.
+      h('div', { class: 'actions cancel-plan' }, [
+        confirmingButton({
+          label: 'Cancel agent…',
+          question: 'Cancel this agent instead of running the plan?',
+          yes: 'Yes, cancel the agent',
+          no: 'Keep the plan check',
+          onConfirm: () => submit({ decision: 'cancel' }),
+        }),
+      ]),
     ];
   },
   'tool.approval': (i, submit) => {

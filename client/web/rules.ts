@@ -2,7 +2,8 @@
  * The rules the web page runs in the browser, taken from the workflow code instead of written
  * again: the form rules an `ask.form` answer must meet (workflows/interactions/validate-form.ts,
  * the very functions the agent's answer check calls), the phases in which an agent has ended
- * and the workflow ids of its steps. The server bundles this file into one ES module,
+ * and the workflow ids of its steps, and how a state reads to people (client/status-display.ts,
+ * which the CLI uses too). The server bundles this file into one ES module,
  * `/web/rules.js`, on first request (client/http/browser-module.ts); forms.js and agent-view.js
  * import it.
  */
@@ -10,7 +11,8 @@ import type { FormField } from '../../workflows/interactions/interaction-types';
 import { validateFormValues, type FieldValue } from '../../workflows/interactions/validate-form';
 
 export { TERMINAL_PHASES, isTerminalPhase } from '../../workflows/state/agent-phases';
-export { stepWorkflowId } from '../../workflows/ids';
+export { stepWorkflowId } from '../../workflows/contract/ids';
+export { noAnswerText, showsWaitingBadge, statusClass, stepDisplayStatus, stepHasWorkflow } from '../status-display';
 
 /** One field's value checked: what to send (nothing for an empty optional field), or the broken rule. */
 export type FieldVerdict = { ok: true; value?: FieldValue } | { ok: false; error: string };

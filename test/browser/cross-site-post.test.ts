@@ -17,7 +17,8 @@ import { chromium } from 'playwright-core';
 import { AgentClient } from '../../client/agent-client';
 import { createApp } from '../../client/http/create-app';
 import { agentTestbed } from '../harness/agent-testbed';
-import { plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 

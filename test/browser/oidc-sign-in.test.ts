@@ -20,11 +20,12 @@ import { AgentClient } from '../../client/agent-client';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { stepWorkflowId } from '../../workflows/ids';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { historyText } from '../harness/history-text';
 import { startOidcProvider } from '../harness/oidc-provider';
 import { testConfig, withWorker } from '../harness/test-env';
@@ -126,6 +127,7 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
     redirectUri: `${url}/auth/callback`,
+    postLogoutRedirectUri: `${url}/`,
   });
   const workspace = mkdtempSync(join(tmpdir(), 'oidc-web-'));
   const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
@@ -213,11 +215,20 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
       expect(done.interactions.find((i) => i.id === approval.id)).toMatchObject({
         status: 'answered',
         by: 'alice',
-        actor: { id: 'alice', name: 'Alice Approver', roles: ['approver'], method: 'web' },
+        actor: {
+          id: 'alice',
+          name: 'Alice Approver',
+          roles: ['approver'],
+          method: 'web',
+          authenticatedBy: 'oidc-session',
+        },
       });
-      // The page's audit panel names her, with her roles and how she answered.
+      // The page's audit panel names her by her principal id — the provider's display name, which
+      // she may edit there, only beside it — with her roles, how she answered and what signed her in.
       await alice.page
-        .locator('#audit li', { hasText: 'tool.approval answered: approve — Alice Approver (approver; web)' })
+        .locator('#audit li', {
+          hasText: 'tool.approval answered: approve — alice “Alice Approver” (approver; web, oidc-session)',
+        })
         .waitFor(WAIT);
       // A link carrying someone else's token changes nothing: Alice stays Alice, after a reload too,
       // and so does a token such a link stored before (it is forgotten).
@@ -239,6 +250,18 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
         expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
         cookies.push(...jar.map((c) => c.value));
       }
+      // Alice signs out: the page's link only asks; its button ends her session here and, through
+      // the provider's logout, there too — so the page then wants her to sign in at the provider
+      // again, where before the provider's session let her straight back in.
+      await alice.page.getByRole('link', { name: 'Sign out' }).click();
+      await alice.page.getByRole('heading', { name: 'Sign out of Cairn?' }).waitFor(WAIT);
+      // Still signed in (the page's cookies, sent from outside its strict CSP).
+      expect((await alice.context.request.get(`${url}/api/me`)).status()).toBe(200);
+      await alice.page.getByRole('button', { name: 'Sign out' }).click();
+      await alice.page.getByRole('button', { name: 'Yes, sign me out' }).click();
+      await alice.page.locator('input[name="login"]').waitFor(WAIT);
+      expect(new URL(alice.page.url()).origin).toBe(provider.issuer);
+      expect((await alice.context.cookies(url)).some((c) => c.name === 'cairn_session')).toBe(false);
       // Pages and their event streams go while the worker still answers the state query.
       await victor.close();
       await alice.close();
@@ -253,9 +276,10 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
     const history = texts.join('\n');
     expect(history).toContain('alice');
     await Promise.all(reads);
-    // Each person was given a sign-in cookie and a session cookie; both are scanned for.
+    // Each person was given sign-in cookies and a session cookie; all are scanned for.
     const given = (name: string) => issued.filter((c) => c.name === name && c.value.length >= 16).map((c) => c.value);
-    expect(given('cairn_login')).toHaveLength(2);
+    // (Alice's third: after signing out, the page sent her to sign in again.)
+    expect(given('cairn_login')).toHaveLength(3);
     expect(given('cairn_session')).toHaveLength(2);
     const secrets = [CLIENT_SECRET, ...cookies, ...issued.map((c) => c.value)];
     const leaked = secrets.filter((secret) => secret.length >= 16 && history.includes(secret));

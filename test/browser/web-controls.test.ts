@@ -20,7 +20,7 @@ import { noAuthentication, type Authenticator } from '../../client/http/auth/aut
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { sha256Hex } from '../../client/http/auth/token-table';
 import { createApp } from '../../client/http/create-app';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import { isTerminalPhase } from '../../workflows/state/agent-phases';
@@ -28,16 +28,8 @@ import { reply, type ScriptedReply, type ScriptedUsage } from '../fake-llm/repli
 import { byRoute } from '../fake-llm/routes';
 import type { RecordedRequest, ReplyFunction } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  finish,
-  plan,
-  planReply,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-  type AgentHandle,
-} from '../harness/agents';
+import { stateOf, waitForInteraction, waitForState, type AgentHandle } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { pasteToken } from '../harness/page-token';
 import { uniqueId, withWorker } from '../harness/test-env';
@@ -263,7 +255,8 @@ test('budget raise and stop, pause and resume, step-failure retry and skip, ask 
       expect(answeredBy(raisedState, raiseBudget.id)).toMatchObject({
         status: 'answered',
         by: 'olivia',
-        actor: { id: 'olivia', method: 'web' },
+        // The page sent her pasted token: a bearer request, whatever the page calls itself.
+        actor: { id: 'olivia', method: 'api', authenticatedBy: 'token' },
       });
       await page.locator('[data-phase="completed"]').first().waitFor(WAIT);
       await page.locator('.final-answer', { hasText: 'raised result' }).waitFor(WAIT);

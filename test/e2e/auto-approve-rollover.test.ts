@@ -13,7 +13,8 @@ import { auditOf } from '../../client/audit-entries';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, step, waitForState } from '../harness/agents';
+import { startAgent, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { rolloverServer } from '../harness/rollover-server';
 import { testConfig, withWorker } from '../harness/test-env';
 

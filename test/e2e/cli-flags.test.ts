@@ -12,17 +12,8 @@ import type { RunOutcome } from '../../client/cli/drive-agent';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-} from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { runCairn } from '../harness/cairn-cli';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';

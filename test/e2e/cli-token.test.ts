@@ -11,16 +11,8 @@ import { serve } from '@hono/node-server';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-} from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { runCairn } from '../harness/cairn-cli';
 import { withWorker } from '../harness/test-env';
 import { tokenApp } from '../harness/token-app';

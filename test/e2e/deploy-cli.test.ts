@@ -6,12 +6,13 @@
  * build while the first stays current: new agents then start on both.
  */
 import { AgentClient } from '../../client/agent-client';
-import { describeDeployment, pinnedAgents, setCurrent } from '../../client/deployments';
+import { describeDeployment, pinnedAgents, setCurrent } from '../../temporal/deployments';
 import { createApp } from '../../client/http/create-app';
 import type { WorkerVersion } from '../../config/versioning-config';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { plan, planReply, startAgent, step, waitForInteraction } from '../harness/agents';
+import { startAgent, waitForInteraction } from '../harness/agents';
+import { plan, planReply, step } from '../harness/plans';
 import { runCairn } from '../harness/cairn-cli';
 import { uniqueId, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';

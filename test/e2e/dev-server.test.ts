@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
-import { connectTemporal } from '../../config/grpc-interceptors';
+import { connectTemporal } from '../../temporal/connection';
 import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES, startDevServer, type DevServer } from '../../scripts/dev-server';
 import { llmCheckWorkflow } from '../../workflows/llm-check-workflow';

@@ -9,20 +9,12 @@
  */
 import type { temporal } from '@temporalio/proto';
 import type { AgentCarry } from '../../workflows/agent/agent-carry';
-import { pauseSignal, resumeSignal } from '../../workflows/messages';
+import { pauseSignal, resumeSignal } from '../../workflows/contract/messages';
 import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  plan,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-  type AgentHandle,
-} from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, waitForState, type AgentHandle } from '../harness/agents';
+import { plan, step } from '../harness/plans';
 import { carryOf } from '../harness/carries';
 import { recordHistory } from '../harness/histories';
 import { expectNoNewRequests } from '../harness/no-new-requests';

@@ -5,15 +5,18 @@
  * waits at its plan check, the scrape shows each metric with the values the run implies: tokens
  * equal to the usage the fake reported, calls and errors by code, the tool call, the step's
  * duration, running agents by phase and the open interaction by kind and age, and the cost at the
- * configured price.
+ * configured price. A model an agent names that the configuration does not know is labelled
+ * `other`, and a scrape naming a Host the worker does not answer to (DNS rebinding) gets 421.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, step, waitForInteraction } from '../harness/agents';
+import { startAgent, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { freePort } from '../../testkit/free-port';
 import { waitUntil } from '../../testkit/wait-until';
@@ -50,6 +53,24 @@ function valueOf(samples: Sample[], name: string, labels: Record<string, string>
   return found.length === 0 ? undefined : found.reduce((sum, s) => sum + s.value, 0);
 }
 
+/** A model name only the agent's (encrypted) input holds. */
+const SECRET_MODEL = 'project-falcon-acquisition-7b';
+
+/** A GET of `/metrics` naming `host` in its Host header, as a DNS-rebinding page's request would. */
+function getWithHost(address: string, host: string): Promise<{ status: number; body: string }> {
+  const [hostname, port] = [address.slice(0, address.lastIndexOf(':')), address.slice(address.lastIndexOf(':') + 1)];
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path: '/metrics', headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 async function scrape(address: string): Promise<Sample[]> {
   const response = await fetch(`http://${address}/metrics`);
   expect(response.status).toBe(200);
@@ -64,13 +85,15 @@ test('/metrics after an agent run: SDK runtime metrics and Cairn’s, with the v
       plan: [
         { ...planReply(plan([step('s1')])), ...usage(100, 10) },
         { ...planReply(plan([step('s1')])), ...usage(500, 50) },
+        { ...planReply(plan([step('s1')])), ...usage(7, 1) }, // the agent naming a model of its own
       ],
       'step:s1': [
         reply.error(500, 'scripted outage'), // LLM_UNAVAILABLE, retried by the activity's policy
         reply.toolCalls([{ id: 'c1', name: 'list_files', arguments: {} }], usage(200, 20)),
         { ...finish('listed'), ...usage(300, 30) },
+        { ...finish('named'), ...usage(7, 1) },
       ],
-      summary: [reply.text('done', usage(400, 40))],
+      summary: [reply.text('done', usage(400, 40)), reply.text('named', usage(7, 1))],
     }),
   );
   const address = `127.0.0.1:${await freePort()}`;
@@ -86,6 +109,7 @@ test('/metrics after an agent run: SDK runtime metrics and Cairn’s, with the v
       CAIRN_WORKSPACE: mkdtempSync(join(tmpdir(), 'cairn-metrics-ws-')),
       CAIRN_METRICS_ADDRESS: address,
       CAIRN_METRICS_POLL_MS: '200',
+      CAIRN_METRICS_ALLOWED_HOSTS: 'scraper.internal',
       CAIRN_PRICES_FILE: prices,
     },
     120_000,
@@ -95,18 +119,24 @@ test('/metrics after an agent run: SDK runtime metrics and Cairn’s, with the v
   await done.result();
   const waiting = await startAgent(bed.client, bed.config, { task: 'wait for me', mode: { confirmPlan: true } });
   await waitForInteraction(waiting, 'plan.check');
+  // An agent may name any model: free text the configuration does not know is labelled `other`.
+  const named = await startAgent(bed.client, bed.config, { task: 'name a model', model: { name: SECRET_MODEL } });
+  await named.result();
 
   // The level gauges are read from visibility every 200 ms: wait for the waiting agent to show.
-  const samples = await waitUntil('the waiting agent shows in the level gauges', async () => {
+  // (and for the agent that ended last to leave them: the gauges lag its end by a read).
+  const samples = await waitUntil('the level gauges show the waiting agent alone', async () => {
     const s = await scrape(address);
     return valueOf(s, 'cairn_open_interactions', { kind: 'plan.check' }) === 1 &&
-      valueOf(s, 'cairn_agents', { phase: 'awaiting_input' }) === 1
+      valueOf(s, 'cairn_agents', { phase: 'awaiting_input' }) === 1 &&
+      valueOf(s, 'cairn_agents', { phase: 'executing' }) === 0 &&
+      valueOf(s, 'cairn_agents', { phase: 'summarizing' }) !== 1
       ? s
       : undefined;
   });
 
   // The SDK's runtime metrics, on the same endpoint: the agent and its step completed.
-  expect(valueOf(samples, 'temporal_workflow_completed', { task_queue: bed.config.taskQueue })).toBe(2);
+  expect(valueOf(samples, 'temporal_workflow_completed', { task_queue: bed.config.taskQueue })).toBe(4);
   expect(valueOf(samples, 'temporal_activity_execution_failed')).toBeGreaterThanOrEqual(1);
 
   // Tokens: exactly the usage the fake reported on the calls that succeeded.
@@ -126,10 +156,14 @@ test('/metrics after an agent run: SDK runtime metrics and Cairn’s, with the v
   const latency = valueOf(samples, 'cairn_llm_latency_seconds_sum', { ...model, outcome: 'ok' }) ?? -1;
   expect(latency).toBeGreaterThan(0);
   expect(latency).toBeLessThan(50);
+  // The agent's own model name is no label: its three calls count as `other`, and it shows nowhere.
+  expect(valueOf(samples, 'cairn_llm_calls_total', { model: 'other', outcome: 'ok' })).toBe(3);
+  expect(valueOf(samples, 'cairn_llm_tokens_total', { model: 'other', kind: 'prompt' })).toBe(3 * 7);
+  expect(samples.filter((s) => Object.values(s.labels).some((v) => v.includes('falcon')))).toEqual([]);
   // The tool call.
   expect(valueOf(samples, 'cairn_tool_calls_total', { tool: 'list_files', outcome: 'ok' })).toBe(1);
-  // The step's duration: one completed step, which took at least the 1 s retry of its failed call.
-  expect(valueOf(samples, 'cairn_step_duration_seconds_count', { status: 'completed' })).toBe(1);
+  // The steps' durations: two completed steps, one of which took at least the 1 s retry of its failed call.
+  expect(valueOf(samples, 'cairn_step_duration_seconds_count', { status: 'completed' })).toBe(2);
   const stepSeconds = valueOf(samples, 'cairn_step_duration_seconds_sum', { status: 'completed' }) ?? -1;
   expect(stepSeconds).toBeGreaterThanOrEqual(1);
   expect(stepSeconds).toBeLessThan(60);
@@ -140,6 +174,18 @@ test('/metrics after an agent run: SDK runtime metrics and Cairn’s, with the v
   const age = valueOf(samples, 'cairn_open_interaction_oldest_age_seconds', { kind: 'plan.check' }) ?? -1;
   expect(age).toBeGreaterThanOrEqual(0);
   expect(age).toBeLessThan(60);
+
+  // The Host check: a name the worker does not answer to (a rebinding page's) gets 421 and no
+  // metric; an address, a loopback name or a listed name gets the metrics.
+  const port = address.slice(address.lastIndexOf(':') + 1);
+  const rebound = await getWithHost(address, `rebinding.example:${port}`);
+  expect(rebound.status).toBe(421);
+  expect(rebound.body).not.toContain('cairn_');
+  for (const host of [`localhost:${port}`, `10.1.2.3:${port}`, `scraper.internal:${port}`]) {
+    const allowed = await getWithHost(address, host);
+    expect([host, allowed.status]).toEqual([host, 200]);
+    expect(allowed.body).toContain('cairn_llm_calls_total');
+  }
 
   await waiting.cancel();
 }, 180_000);

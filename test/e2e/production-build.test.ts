@@ -17,7 +17,7 @@ import type { AgentState } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { uniqueId } from '../harness/test-env';
 import { freePort } from '../../testkit/free-port';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { reply } from '../fake-llm/replies';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
-import { plan, planReply, step } from '../harness/agents';
+import { plan, planReply, step } from '../harness/plans';
 
 const ROOT = join(__dirname, '..', '..');
 

@@ -12,16 +12,8 @@ import { byRoute } from '../fake-llm/routes';
 import type { RecordedRequest } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
 import { rolloverServer, SUGGEST_AFTER_EVENTS } from '../harness/rollover-server';
-import {
-  answer,
-  finish,
-  plan,
-  planReply,
-  stateOf,
-  step,
-  waitForInteraction,
-  type AgentHandle,
-} from '../harness/agents';
+import { answer, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { lookupTool } from '../../testkit/lookup-tool';
 import { testConfig, uniqueId, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';

@@ -1,16 +1,14 @@
 /**
  * Helpers for agent integration tests: start an agent on a test's queue, wait for the state
- * to reach a condition, find open interactions, answer them, and build plan replies.
+ * to reach a condition, find open interactions and answer them (plan replies: plans.ts).
  */
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { CairnConfig } from '../../config/config';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import type { Interaction, InteractionKind } from '../../workflows/interactions/interaction-types';
-import { answerUpdate, stateQuery } from '../../workflows/messages';
-import type { Plan, PlanStep } from '../../workflows/plan/plan-types';
-import { reply } from '../fake-llm/replies';
+import { answerUpdate, stateQuery } from '../../workflows/contract/messages';
 import { uniqueId } from './test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
@@ -73,19 +71,3 @@ export async function rejection(handle: AgentHandle, interactionId: string, valu
     throw new Error(`expected the update to be rejected, got ${String(error)}`);
   return error.cause?.message ?? '';
 }
-
-/** A step with defaults. */
-export function step(id: string, dependsOn: string[] = [], extra: Partial<PlanStep> = {}): PlanStep {
-  return { id, title: `Step ${id}`, description: `Do ${id}`, depends_on: dependsOn, ...extra };
-}
-
-/** A plan of `steps`. */
-export function plan(steps: PlanStep[], extra: Partial<Plan> = {}): Plan {
-  return { task: 'test task', language: 'en', steps, replan: [], ...extra };
-}
-
-/** The planner's reply carrying `value` as JSON content. */
-export const planReply = (value: Plan) => reply.json(value);
-
-/** A step's reply finishing with `result`. */
-export const finish = (result: string) => reply.toolCall('finish_step', { result });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { currentRelease, isRelease, releaseFolders } from '../../scripts/fixture-releases';
-import { decompressPayload } from '../../config/compression-codec';
+import { decompressPayload } from '../../temporal/payloads/compression-codec';
 
 export const CARRIES_DIR = join(__dirname, '..', 'fixtures', 'carry');
 

@@ -13,7 +13,7 @@
  * payload left compressed but unencrypted would pass it.
  */
 import type { temporal } from '@temporalio/proto';
-import { ENCRYPTED_ENCODING, KEY_ID_METADATA } from '../../config/encryption-codec';
+import { ENCRYPTED_ENCODING, KEY_ID_METADATA } from '../../temporal/payloads/encryption-codec';
 
 /** One payload of a history: where it sits (a property path from the history), its encoding and key. */
 export interface ScannedPayload {

@@ -8,19 +8,25 @@
  */
 import type { LiveCall, LiveEntry, LiveItem, LivePage, LiveStreamCarry } from '../../workflows/live/live-messages';
 import type { AgentCarry } from '../../workflows/agent/agent-carry';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 import type { AgentState, StepRun } from '../../workflows/agent/agent-state';
-import type { AgentResult } from '../../workflows/agent-contract';
+import type { AgentResult } from '../../workflows/contract/agent-contract';
 import type { Answer, Interaction, InteractionSpec } from '../../workflows/interactions/interaction-types';
 import type { LlmCallInput, LlmCallResult } from '../../workflows/llm-call-schema';
 import type { LlmMessage, ModelSettings } from '../../workflows/llm-types';
-import type { Actor, StepProgress } from '../../workflows/messages';
+import type { Actor, StepProgress } from '../../workflows/contract/messages';
 import type { Plan } from '../../workflows/plan/plan-types';
 import type { StepCarry, StepInput, StepOutcome } from '../../workflows/step/step-types';
 import type { TokenUsage } from '../../workflows/state/step-run-schema';
 import type { ToolCallRecord, ToolInfo } from '../../workflows/tools/tool-types';
 
-export const fullActor: Actor = { id: 'ann', name: 'Ann', roles: ['approver'], method: 'web' };
+export const fullActor: Actor = {
+  id: 'ann',
+  name: 'Ann',
+  roles: ['approver'],
+  method: 'web',
+  authenticatedBy: 'oidc-session',
+};
 
 export const fullUsage: TokenUsage = {
   promptTokens: 10,

@@ -12,7 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { cairnDataConverter } from '../../config/data-converter';
+import { cairnDataConverter } from '../../temporal/payloads/data-converter';
 import { currentRelease, isRelease, releaseFolders } from '../../scripts/fixture-releases';
 import { recordCarry } from './carries';
 

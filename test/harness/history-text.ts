@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import { COMPRESSED_ENCODING } from '../../config/compression-codec';
+import { COMPRESSED_ENCODING } from '../../temporal/payloads/compression-codec';
 
 /** The encoding a payload-shaped object names, if any. */
 function encodingOf(value: object): string | undefined {
@@ -11,7 +11,7 @@ function encodingOf(value: object): string | undefined {
 /**
  * Every string of a workflow history, with payload bytes decoded as UTF-8: what a scan for
  * secrets (tokens, cookies, client secrets) must read, since payload data are bytes. Compressed
- * payloads (config/compression-codec.ts) are inflated first, so the scan reads their text too.
+ * payloads (temporal/payloads/compression-codec.ts) are inflated first, so the scan reads their text too.
  */
 export function historyText(value: unknown, out: string[] = []): string[] {
   if (value !== null && typeof value === 'object' && encodingOf(value) === COMPRESSED_ENCODING) {

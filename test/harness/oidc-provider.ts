@@ -11,11 +11,18 @@ export interface OidcProviderProcess {
   close(): Promise<void>;
 }
 
-/** Starts the provider for one confidential client with one redirect URI. */
+/**
+ * Starts the provider for one confidential client with one redirect URI; optionally where its
+ * logout may return to, with refresh tokens, and with accounts read from a JSON file
+ * (`{ "<login>": { "name", "roles" } }`) at every lookup.
+ */
 export async function startOidcProvider(client: {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
+  postLogoutRedirectUri?: string;
+  refreshTokens?: boolean;
+  accountsFile?: string;
 }): Promise<OidcProviderProcess> {
   const child = spawn(process.execPath, [join(__dirname, 'oidc-provider-process.js')], {
     env: {
@@ -23,6 +30,9 @@ export async function startOidcProvider(client: {
       OIDC_CLIENT_ID: client.clientId,
       OIDC_CLIENT_SECRET: client.clientSecret,
       OIDC_REDIRECT_URI: client.redirectUri,
+      ...(client.postLogoutRedirectUri ? { OIDC_POST_LOGOUT_REDIRECT_URI: client.postLogoutRedirectUri } : {}),
+      ...(client.refreshTokens ? { OIDC_REFRESH_TOKENS: 'on' } : {}),
+      ...(client.accountsFile ? { OIDC_ACCOUNTS_FILE: client.accountsFile } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,7 +5,7 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import { cairnDataConverter } from '../../config/data-converter';
+import { cairnDataConverter } from '../../temporal/payloads/data-converter';
 import { runInfo } from './run-info';
 
 export async function expectReplaysItself(handle: WorkflowHandle): Promise<void> {

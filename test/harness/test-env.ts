@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
-import { connectTemporal } from '../../config/grpc-interceptors';
+import { connectTemporal } from '../../temporal/connection';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { ToolDefinition } from '../../activities/tools/define-tool';
 import { loadConfig, type CairnConfig } from '../../config/config';
@@ -13,7 +13,7 @@ import type { WorkerVersion } from '../../config/versioning-config';
 import { createWorker } from '../../worker/create-worker';
 import type { ScriptedLlm } from '../fake-llm/scripted-llm';
 import { runInfo } from './run-info';
-import { cairnDataConverter } from '../../config/data-converter';
+import { cairnDataConverter } from '../../temporal/payloads/data-converter';
 
 /** A short unique suffix for task queues and workflow ids. */
 export function uniqueId(prefix: string): string {

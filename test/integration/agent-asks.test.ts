@@ -3,21 +3,12 @@
  * typed form; answers by signal and by update; invalid answers rejected by the update with the
  * rule named and the state unchanged; `ask_user` withdrawn once `maxAsks` is used up.
  */
-import { answerSignal } from '../../workflows/messages';
+import { answerSignal } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  rejection,
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-} from '../harness/agents';
+import { answer, rejection, startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 

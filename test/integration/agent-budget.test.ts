@@ -12,11 +12,12 @@ import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import type { ScriptedLlm } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, plan, startAgent, step, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { plan, step } from '../harness/plans';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { withWorker } from '../harness/test-env';
 import { recordHistory } from '../harness/histories';
-import { stepWorkflowId } from '../../workflows/ids';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 
 /** Several times what a call takes to reach the fake once a step starts it. */
 const QUIET_WINDOW_MS = 1000;

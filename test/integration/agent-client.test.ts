@@ -13,7 +13,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { activitySummaries } from '../harness/activity-attempts';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, plan, startAgent, step, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { plan, step } from '../harness/plans';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { testConfig, withWorker } from '../harness/test-env';
 

@@ -7,7 +7,8 @@
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, finish, plan, planReply, startAgent, step, stateOf, waitForInteraction } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { recordHistory } from '../harness/histories';
 

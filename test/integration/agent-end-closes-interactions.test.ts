@@ -6,9 +6,10 @@
 import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
-import { AgentAwaitingInputKey, AgentPhaseKey } from '../../workflows/search-attributes';
+import { AgentAwaitingInputKey, AgentPhaseKey } from '../../workflows/contract/search-attributes';
 
 const bed = agentTestbed();
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, stateOf, step } from '../harness/agents';
+import { startAgent, stateOf } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();

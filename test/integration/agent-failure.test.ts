@@ -7,21 +7,12 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import type { ToolDefinition } from '../../activities/tools/define-tool';
-import { isErrorCode } from '../../workflows/error-codes';
+import { isErrorCode } from '../../workflows/contract/error-codes';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  type AgentHandle,
-} from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 

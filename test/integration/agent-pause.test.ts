@@ -12,22 +12,13 @@ import { AgentClient } from '../../client/agent-client';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  step,
-  stateOf,
-  waitForInteraction,
-  waitForState,
-} from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { testConfig, withWorker } from '../harness/test-env';
-import { pauseSignal, resumeSignal } from '../../workflows/messages';
+import { pauseSignal, resumeSignal } from '../../workflows/contract/messages';
 import { recordHistory } from '../harness/histories';
-import { stepWorkflowId } from '../../workflows/ids';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 import { listedByTemporalCli } from '../harness/temporal-cli';
 import { waitUntil } from '../../testkit/wait-until';
 

@@ -6,24 +6,14 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { reply, type ScriptedReply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  rejection,
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-} from '../harness/agents';
+import { answer, rejection, startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
-import { answerSignal, stateQuery } from '../../workflows/messages';
-import { AgentAwaitingInputKey, AgentPhaseKey } from '../../workflows/search-attributes';
+import { answerSignal, pauseSignal, stateQuery } from '../../workflows/contract/messages';
+import { AgentAwaitingInputKey, AgentPhaseKey } from '../../workflows/contract/search-attributes';
 
 const bed = agentTestbed();
 
@@ -206,6 +196,25 @@ describe('plan check', () => {
       const state = await stateOf(handle);
       expect(state.phase).toBe('cancelled');
       expect(bed.llm.requestsFor('step')).toHaveLength(0);
+    });
+  });
+
+  test('a cancel at the plan check ends the agent like any other ending: hold dropped, one finished event', async () => {
+    bed.llm.respondWith(byRoute({ plan: [planReply(good)] }));
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'check me', mode: { confirmPlan: true } });
+      const check = await waitForInteraction(handle, 'plan.check');
+      // Paused while the plan check waits; the answer still goes through (the desk is never held).
+      await handle.signal(pauseSignal, { by: 'ops' });
+      await waitForState(handle, 'the agent is paused', (s) => s.hold !== undefined);
+      await answer(handle, check.id, { decision: 'cancel' });
+      expect(await handle.result()).toMatchObject({ status: 'cancelled' });
+      const state = await stateOf(handle);
+      expect(state.phase).toBe('cancelled');
+      expect(state.hold).toBeUndefined(); // the plan-check cancel once kept it
+      expect(state.events.filter((e) => e.type === 'agent.finished').map((e) => e.message)).toEqual([
+        'cancelled at plan check',
+      ]);
     });
   });
 });

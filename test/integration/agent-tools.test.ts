@@ -14,7 +14,8 @@ import { byRoute } from '../fake-llm/routes';
 import { ECHO_DESCRIPTIONS } from '../fixtures/mcp/echo-server';
 import { greetTool } from '../fixtures/user-tools/greeting-tools';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, finish, plan, planReply, rejection, startAgent, stateOf, step, waitForState } from '../harness/agents';
+import { answer, rejection, startAgent, stateOf, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { testConfig, withWorker } from '../harness/test-env';
 

@@ -5,7 +5,8 @@
 import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { plan, startAgent, step, stateOf } from '../harness/agents';
+import { startAgent, stateOf } from '../harness/agents';
+import { plan, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();

@@ -10,7 +10,8 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { testApp } from '../harness/http-app';
-import { finish, plan, planReply, startAgent, step, waitForInteraction } from '../harness/agents';
+import { startAgent, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
 

@@ -9,12 +9,12 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { stepWorkflowId } from '../../workflows/ids';
-import { answerSignal } from '../../workflows/messages';
+import { stepWorkflowId } from '../../workflows/contract/ids';
+import { answerSignal } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { historyText } from '../harness/history-text';
 import { expectNothingChanged } from '../harness/nothing-changed';
@@ -116,7 +116,7 @@ test('the principal answers: a viewer is refused, a foreign "by" is refused, the
     expect(record).toMatchObject({
       status: 'answered',
       by: 'ana',
-      actor: { id: 'ana', name: 'Ana Silva', roles: ['approver'], method: 'cli' },
+      actor: { id: 'ana', name: 'Ana Silva', roles: ['approver'], method: 'cli', authenticatedBy: 'token' },
     });
     expect(record?.answeredAt).toEqual(expect.any(Number));
     // The audit view lists the answer with its principal, then the end.
@@ -129,7 +129,7 @@ test('the principal answers: a viewer is refused, a foreign "by" is refused, the
       kind: 'plan.check',
       decision: 'confirm',
       by: 'ana',
-      actor: { id: 'ana', name: 'Ana Silva', roles: ['approver'], method: 'cli' },
+      actor: { id: 'ana', name: 'Ana Silva', roles: ['approver'], method: 'cli', authenticatedBy: 'token' },
     });
     expect(entries.map((e) => e.what)).toEqual(['plan.check answered', expect.stringContaining('completed')]);
     // No API token reached the histories of the run (the agent's and its step's).
@@ -194,7 +194,7 @@ test('signed in, a pause and a resume are by the principal; a foreign "by" is re
       const state = await stateOf(app, id);
       return state.phase === 'awaiting_input' ? state : undefined;
     });
-    const ops = { id: 'ops', roles: ['operator'], method: 'api' };
+    const ops = { id: 'ops', roles: ['operator'], method: 'api', authenticatedBy: 'token' };
     const controls = resumed.events.filter((e) => e.type === 'agent.paused' || e.type === 'agent.resumed');
     expect(controls.map(({ type, message, actor }) => ({ type, message, actor }))).toEqual([
       { type: 'agent.paused', message: 'paused (pause) by ops: checking', actor: ops },

@@ -14,12 +14,12 @@ import type { AgentState } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute, routeOf } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 import { recordHistory } from '../harness/histories';
-import { stepWorkflowId } from '../../workflows/ids';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 import { tokenApp } from '../harness/token-app';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-policy-'));

@@ -210,6 +210,23 @@ test('GET /api/me names the principal, its roles and how it came', async () => {
     name: 'Ada Lovelace',
     roles: ['approver'],
     method: 'cli',
+    authenticatedBy: 'oidc-bearer',
     auth: 'oidc',
   });
+});
+
+test('how a request came follows what authenticated it: a header can say cli, never web', async () => {
+  const jwt = await issuer.sign('ada', { cairn_roles: ['viewer'] });
+  const me = async (authorization: string, client?: string) => {
+    const headers = { authorization, ...(client ? { 'x-cairn-client': client } : {}) };
+    const body = (await (await app.request('/api/me', { headers })).json()) as Record<string, unknown>;
+    return [body.id, body.method, body.authenticatedBy];
+  };
+  // A script claiming to be the signed-in web page is still a bearer request.
+  expect(await me(`Bearer ${tokenOf('operator')}`, 'web')).toEqual(['operator-bot', 'api', 'token']);
+  expect(await me(`Bearer ${jwt}`, 'web')).toEqual(['ada', 'api', 'oidc-bearer']);
+  expect(await me(`Bearer ${tokenOf('viewer')}`)).toEqual(['viewer-bot', 'api', 'token']);
+  expect(await me(`Bearer ${tokenOf('viewer')}`, 'cli')).toEqual(['viewer-bot', 'cli', 'token']);
+  // The shared CAIRN_API_TOKEN says so: it names no one person.
+  expect(await me(`Bearer ${API_TOKEN}`, 'cli')).toEqual(['api-token', 'cli', 'shared-token']);
 });

@@ -10,7 +10,8 @@ import { auditOf } from '../../client/audit-entries';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, step, waitForState } from '../harness/agents';
+import { startAgent, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 
 const workspace = join(mkdtempSync(join(tmpdir(), 'cairn-auto-approve-')), 'workspace');

@@ -12,7 +12,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AgentClient, type AgentSummary } from '../../client/agent-client';
 import type { AuditEntry } from '../../client/audit-entries';
 import { createApp } from '../../client/http/create-app';
-import { answerSignal } from '../../workflows/messages';
+import { answerSignal } from '../../workflows/contract/messages';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { agentTestbed } from '../harness/agent-testbed';
 import { stateOf, waitForState } from '../harness/agents';
@@ -117,7 +117,7 @@ test('HTTP, signed in: a raise by the approver while ops also paused it — the 
     expectAudited(state, entries, budget.id, {
       decision: 'raise',
       by: 'ana',
-      actor: { id: 'ana', name: 'Ana Silva', roles: ['approver'], method: 'api' },
+      actor: { id: 'ana', name: 'Ana Silva', roles: ['approver'], method: 'api', authenticatedBy: 'token' },
     });
     expect(whats(entries)).toEqual([
       'paused (budget)',
@@ -160,7 +160,7 @@ test('HTTP without authentication: a stop ends the agent stopped (budget), no fu
     expectAudited(state, entries, budget.id, {
       decision: 'stop',
       by: 'bob',
-      actor: { id: 'bob', roles: ['admin'], method: 'api' },
+      actor: { id: 'bob', roles: ['admin'], method: 'api', authenticatedBy: 'none' },
     });
     expect(whats(entries)).toEqual(['paused (budget)', 'budget answered', 'stopped: budget']);
   });

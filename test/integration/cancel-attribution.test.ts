@@ -16,12 +16,13 @@ import type { Client } from '@temporalio/client';
 import { AgentClient } from '../../client/agent-client';
 import type { CairnConfig } from '../../config/config';
 import { CARRY_VERSION, type AgentCarry } from '../../workflows/agent/agent-carry';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { uniqueId, withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();

@@ -10,10 +10,10 @@ import { recordHistory } from '../harness/histories';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AuditEntry } from '../../client/audit-entries';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { pauseSignal } from '../../workflows/messages';
+import { pauseSignal } from '../../workflows/contract/messages';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { tokenApp } from '../harness/token-app';
 import { waitUntil } from '../../testkit/wait-until';
@@ -45,7 +45,7 @@ async function read<T>(app: OpenAPIHono, path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-const OLGA = { id: 'olga', name: 'Olga Ops', roles: ['operator'], method: 'api' };
+const OLGA = { id: 'olga', name: 'Olga Ops', roles: ['operator'], method: 'api', authenticatedBy: 'token' };
 
 test('pause, resume and cancel through the API are audited with the principal who did them', async () => {
   bed.llm.respondWith(byRoute({ plan: [planReply(plan([step('s1')]))], 'step:s1': [finish('done')] }));

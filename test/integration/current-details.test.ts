@@ -5,21 +5,12 @@
 import type { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { defineTool } from '../../activities/tools/define-tool';
-import { stateQuery } from '../../workflows/messages';
+import { stateQuery } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  step,
-  waitForInteraction,
-  waitForState,
-  type AgentHandle,
-} from '../harness/agents';
+import { answer, startAgent, waitForInteraction, waitForState, type AgentHandle } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 

@@ -12,16 +12,8 @@ import { auditOf } from '../../client/audit-entries';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  step,
-  stateOf,
-  waitForInteraction,
-  type AgentHandle,
-} from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();

@@ -11,11 +11,12 @@ import { temporal } from '@temporalio/proto';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, step } from '../harness/agents';
+import { startAgent } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { lookupTool } from '../../testkit/lookup-tool';
 import { withWorker } from '../harness/test-env';
 import type { LlmCallInput } from '../../workflows/llm-call-schema';
-import { decompressPayload } from '../../config/compression-codec';
+import { decompressPayload } from '../../temporal/payloads/compression-codec';
 
 const bed = agentTestbed();
 const ROUNDS = 40;

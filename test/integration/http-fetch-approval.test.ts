@@ -7,7 +7,8 @@ import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 
 const bed = agentTestbed({ CAIRN_FETCH_ALLOW: 'loopback' });

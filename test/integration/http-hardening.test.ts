@@ -7,12 +7,13 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { ConfigError, loadConfig } from '../../config/config';
-import { allowedHostNames } from '../../client/http/host-guard';
+import { allowedHostNames } from '../../config/host-names';
 import { serveApi, type ApiServer } from '../../client/http/serve-api';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { freePort } from '../../testkit/free-port';
 import { testConfig, withWorker } from '../harness/test-env';
 

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type Connection } from '@temporalio/client';
-import { connectTemporal } from '../../config/grpc-interceptors';
+import { connectTemporal } from '../../temporal/connection';
 import { AgentClient } from '../../client/agent-client';
 import { createApp } from '../../client/http/create-app';
 import { serveApi } from '../../client/http/serve-api';

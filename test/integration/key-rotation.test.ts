@@ -7,16 +7,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Payload } from '@temporalio/common';
-import { cairnDataConverter } from '../../config/data-converter';
-import { KEY_ID_METADATA } from '../../config/encryption-codec';
+import { cairnDataConverter } from '../../temporal/payloads/data-converter';
+import { KEY_ID_METADATA } from '../../temporal/payloads/encryption-codec';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { scanEncryption } from '../harness/encryption-scan';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, finish, plan, planReply, step, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { answer, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { closeClient, connectClient, testConfig, uniqueId, withWorker } from '../harness/test-env';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
-import { stateQuery } from '../../workflows/messages';
+import { stateQuery } from '../../workflows/contract/messages';
 
 const bed = agentTestbed();
 const AGENTS = 3;

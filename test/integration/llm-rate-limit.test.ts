@@ -10,7 +10,8 @@ import type { Client } from '@temporalio/client';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, step } from '../harness/agents';
+import { startAgent } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { lookupTool } from '../../testkit/lookup-tool';
 import { testConfig, withWorker } from '../harness/test-env';
 

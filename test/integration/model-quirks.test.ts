@@ -15,7 +15,8 @@ import { quirk, refusing } from '../fake-llm/quirks';
 import type { RecordedRequest } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
 import { recordHistory } from '../harness/histories';
-import { finish, plan, planReply, startAgent, stateOf, step } from '../harness/agents';
+import { startAgent, stateOf } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
 import { planSchema, remainingPlanSchema } from '../../workflows/plan/plan-schema';
 

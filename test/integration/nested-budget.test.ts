@@ -11,18 +11,19 @@ import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import type { ScriptedLlm } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, plan, startAgent, step, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { plan, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { expectReplaysItself } from '../harness/replays-itself';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { withWorker } from '../harness/test-env';
-import type { AgentResult } from '../../workflows/agent-contract';
-import { subAgentWorkflowId } from '../../workflows/ids';
-import { stateQuery } from '../../workflows/messages';
+import type { AgentResult } from '../../workflows/contract/agent-contract';
+import { subAgentWorkflowId } from '../../workflows/contract/ids';
+import { stateQuery } from '../../workflows/contract/messages';
 import { waitUntil } from '../../testkit/wait-until';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { decompressPayload } from '../../config/compression-codec';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import { decompressPayload } from '../../temporal/payloads/compression-codec';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 
 /** Several times what a call takes to reach the fake once a step starts it. */
 const QUIET_WINDOW_MS = 1000;

@@ -14,11 +14,12 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { AgentClient } from '../../client/agent-client';
 import { unknownToRelease } from '../../client/unanswered-query';
 import type { AgentEvent } from '../../workflows/agent/agent-state';
-import { pauseUpdate } from '../../workflows/messages';
+import { pauseUpdate } from '../../workflows/contract/messages';
 import { PRELOAD_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from '../../worker/workflows-path';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { plan, planReply, startAgent, stateOf, step, waitForInteraction, waitForState } from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { plan, planReply, step } from '../harness/plans';
 import { quietLogger } from '../harness/quiet-logger';
 import { withWorker } from '../harness/test-env';
 

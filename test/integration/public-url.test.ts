@@ -1,14 +1,15 @@
 /**
  * Behind a TLS proxy (CAIRN_PUBLIC_URL=https://cairn.example.com; the proxy forwards plain http
  * with the public Host): the OpenID Connect sign-in asks for and uses the https redirect URI the
- * provider knows, every cookie it sets is Secure, and a page's request from the public origin is
+ * provider knows, every cookie it sets is Secure and `__Host-` prefixed (so no sibling subdomain
+ * can plant one), the session is read only from that cookie, and a page's request from the public origin is
  * served — against a real provider (oidc-provider, its own process on loopback), the requests
  * delivered to the app exactly as the proxy would forward them.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { createApp } from '../../client/http/create-app';
-import { allowedHostNames } from '../../client/http/host-guard';
+import { allowedHostNames } from '../../config/host-names';
 import type { AuthConfig } from '../../config/auth-config';
 import { unusedAgents } from '../harness/config-errors';
 import { signInOverHttp } from '../harness/oidc-http-sign-in';
@@ -72,25 +73,33 @@ test('behind a TLS proxy: the https redirect URI, Secure cookies, and the page s
   expect(login.status).toBe(302);
   const authorization = new URL(login.headers.get('location') ?? '');
   expect(authorization.searchParams.get('redirect_uri')).toBe(`${PUBLIC}/auth/callback`);
-  const loginCookie = setCookie(login, 'cairn_login');
+  const loginCookie = setCookie(login, '__Host-cairn_login');
   expect(loginCookie).toMatch(/; Secure/);
+  expect(loginCookie).toMatch(/; Path=\//);
+  expect(loginCookie).not.toMatch(/; Domain=/i);
 
   // The provider sends the browser back to the public URL; the proxy forwards it as plain http.
   const back = new URL(await signInOverHttp(authorization.href, 'alice'));
   expect(back.origin + back.pathname).toBe(`${PUBLIC}/auth/callback`);
   const callback = await app.request(`${FORWARDED}${back.pathname}${back.search}`, {
-    headers: { cookie: `cairn_login=${valueOf(loginCookie)}` },
+    headers: { cookie: `__Host-cairn_login=${valueOf(loginCookie)}` },
   });
   expect({ status: callback.status, to: callback.headers.get('location') }).toEqual({ status: 302, to: '/agents/a-1' });
-  const session = setCookie(callback, 'cairn_session');
+  const session = setCookie(callback, '__Host-cairn_session');
   expect(session).toMatch(/; Secure/);
   expect(session).toMatch(/; HttpOnly/);
+  expect(session).toMatch(/; Path=\//);
+  // Unprefixed, the same session id is not taken: only the __Host- cookie names a session here.
+  const unprefixed = await app.request(`${FORWARDED}/api/me`, {
+    headers: { cookie: `cairn_session=${valueOf(session)}` },
+  });
+  expect(unprefixed.status).toBe(401);
 
   // The page's own request carries the public origin, and is served.
   const answered = await app.request(`${FORWARDED}/api/agents/a-1/answers`, {
     method: 'POST',
     headers: {
-      cookie: `cairn_session=${valueOf(session)}`,
+      cookie: `__Host-cairn_session=${valueOf(session)}`,
       origin: PUBLIC,
       'sec-fetch-site': 'same-origin',
       'content-type': 'application/json',

@@ -12,17 +12,8 @@ import { CancelledFailure } from '@temporalio/common';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-} from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { LOCAL_ACTIVITY_MARKER } from '../harness/activity-attempts';
 import { recordHistory } from '../harness/histories';
 import { testConfig, withWorker } from '../harness/test-env';

@@ -10,7 +10,8 @@ import { defineTool } from '../../activities/tools/define-tool';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { plan, planReply, startAgent, stateOf, step, waitForState } from '../harness/agents';
+import { startAgent, stateOf, waitForState } from '../harness/agents';
+import { plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 

@@ -11,16 +11,8 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { activitySummaries } from '../harness/activity-attempts';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  answer,
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  step,
-  waitForInteraction,
-  type AgentHandle,
-} from '../harness/agents';
+import { answer, startAgent, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { lookupTool } from '../../testkit/lookup-tool';
 import { testConfig, withWorker } from '../harness/test-env';
 

@@ -4,7 +4,7 @@
  * whole; and a run whose tools return megabytes, over a long conversation, keeps every payload
  * in every history far from Temporal's 2 MB limit.
  */
-import { decompressPayload } from '../../config/compression-codec';
+import { decompressPayload } from '../../temporal/payloads/compression-codec';
 import type { Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
@@ -13,7 +13,8 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import type { RecordedRequest } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, startAgent, step } from '../harness/agents';
+import { startAgent } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();

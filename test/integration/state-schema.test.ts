@@ -14,12 +14,13 @@ import { AgentClient } from '../../client/agent-client';
 import { createApp } from '../../client/http/create-app';
 import { AgentStateBody } from '../../client/http/schemas';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { answerSignal } from '../../workflows/messages';
+import { answerSignal } from '../../workflows/contract/messages';
 import { agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, finish, plan, planReply, startAgent, stateOf, step, waitForInteraction } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
@@ -123,7 +124,8 @@ test('a finished agent state, from the query and from the HTTP API, is exactly w
       const res = await app.request(`/api/agents/${encodeURIComponent(handle.workflowId)}`);
       expect(res.status).toBe(200);
       const body = (await res.json()) as AgentState;
-      expect(body).toEqual(state);
+      // The API adds the final answer under `answer` too (the CLI's name), beside the state's `result`.
+      expect(body).toEqual({ ...state, answer: state.result });
       expect(parsed(AgentStateBody, body)).toEqual(body);
     });
   } finally {

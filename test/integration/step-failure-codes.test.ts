@@ -12,7 +12,8 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { testApp } from '../harness/http-app';
-import { plan, planReply, startAgent, step } from '../harness/agents';
+import { startAgent } from '../harness/agents';
+import { plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();

@@ -23,9 +23,10 @@ import {
   requestTokens,
   unparsableArguments,
 } from '../fake-llm/step-quirks';
-import { stepWorkflowId } from '../../workflows/ids';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, finish, startAgent, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { finish } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { testConfig, withWorker } from '../harness/test-env';
 

@@ -8,15 +8,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { connectTemporal } from '../../config/grpc-interceptors';
+import { connectTemporal } from '../../temporal/connection';
 import { AgentClient } from '../../client/agent-client';
 import { loadConfig } from '../../config/config';
-import { connectionOptions } from '../../config/temporal-connection';
+import { connectionOptions } from '../../temporal/connection-options';
 import { createWorker } from '../../worker/create-worker';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { uniqueId } from '../harness/test-env';
 import { freePort } from '../../testkit/free-port';

@@ -12,7 +12,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { finish, plan, planReply, step } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { uniqueId } from '../harness/test-env';
 import { lookupTool } from '../../testkit/lookup-tool';
@@ -21,7 +21,7 @@ import { createWorker } from '../../worker/create-worker';
 import { createTracing } from '../../worker/telemetry/tracing';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import { SPAN_ATTRIBUTES as A } from '../../workflows/telemetry/span-attributes';
-import { cairnDataConverter } from '../../config/data-converter';
+import { cairnDataConverter } from '../../temporal/payloads/data-converter';
 
 const bed = agentTestbed();
 

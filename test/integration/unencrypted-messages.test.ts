@@ -16,7 +16,7 @@ import { WorkflowFailedError, WorkflowUpdateFailedError, type Client } from '@te
 import { ApplicationFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { workerDataConverter } from '../../config/data-converter';
+import { workerDataConverter } from '../../temporal/payloads/data-converter';
 import type { CairnConfig } from '../../config/config';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import {
@@ -28,20 +28,12 @@ import {
   resumeSignal,
   stepInteractionSignal,
   type Actor,
-} from '../../workflows/messages';
+} from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import {
-  finish,
-  plan,
-  planReply,
-  startAgent,
-  stateOf,
-  step,
-  waitForInteraction,
-  waitForState,
-} from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { closeClient, connectClient, testConfig, uniqueId, withWorker } from '../harness/test-env';
 

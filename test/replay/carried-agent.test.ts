@@ -9,13 +9,14 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, finish, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { answer, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { finish } from '../harness/plans';
 import { savedCarries } from '../harness/carries';
 import { savedHistories } from '../harness/histories';
 import { uniqueId, withWorker } from '../harness/test-env';
 import { lookupTool } from '../../testkit/lookup-tool';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import type { AgentInput } from '../../workflows/agent/agent-input';
+import type { AgentInput } from '../../workflows/contract/agent-input';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 
 const bed = agentTestbed();

@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
 import { answerRejected } from '../../client/answer-rejected';
-import { answerRejection, rejectionDetail } from '../../workflows/failures';
+import { answerRejection, rejectionDetail } from '../../workflows/contract/failures';
 import { ANSWER_REJECTION_CODES } from '../../workflows/interactions/answer-rejection';
 
 test('every rejection code round-trips through the failure and reaches the client with its field', () => {

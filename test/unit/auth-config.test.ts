@@ -13,6 +13,7 @@ import { createAuthenticator } from '../../client/http/auth/create-authenticator
 import { grants, rolesFrom } from '../../client/http/auth/principal';
 import { requiredRoles } from '../../client/http/auth/route-roles';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
+import { errorLines } from '../harness/config-errors';
 import { serveApi } from '../../client/http/serve-api';
 import { configProblems } from '../harness/config-errors';
 
@@ -44,6 +45,17 @@ test('the mode follows CAIRN_AUTH, else what the other variables imply', () => {
       scopes: 'openid profile',
     },
   });
+});
+
+test("CAIRN_OIDC_ROLES_MAX_AGE_MS sets how long a session's roles are trusted: 10 s to 8 h", () => {
+  const oidc = { CAIRN_OIDC_ISSUER: 'https://id.example.com', CAIRN_OIDC_CLIENT_ID: 'cairn' };
+  const auth = loadConfig({ ...oidc, CAIRN_OIDC_ROLES_MAX_AGE_MS: '120000' }).auth;
+  expect(auth.mode === 'oidc' ? auth.oidc.rolesMaxAgeMs : undefined).toBe(120_000);
+  for (const bad of ['5000', '28800001', 'soon']) {
+    expect(errorLines({ ...oidc, CAIRN_OIDC_ROLES_MAX_AGE_MS: bad })).toEqual([
+      expect.stringMatching(/^CAIRN_OIDC_ROLES_MAX_AGE_MS: expected /),
+    ]);
+  }
 });
 
 test('variables that do not fit together are refused at load, one line each, secrets hidden', () => {
@@ -121,12 +133,19 @@ test('a token table finds the principal of a token and nobody for another', () =
     [{ principal: 'ci', name: 'CI bot', roles: ['operator'], tokenSha256: sha256Hex('ci-token') }],
     TOKEN,
   );
-  expect(table.lookup('ci-token', 'cli')).toEqual({ id: 'ci', name: 'CI bot', roles: ['operator'], method: 'cli' });
+  expect(table.lookup('ci-token', 'cli')).toEqual({
+    id: 'ci',
+    name: 'CI bot',
+    roles: ['operator'],
+    method: 'cli',
+    authenticatedBy: 'token',
+  });
   expect(table.lookup(TOKEN, 'api')).toEqual({
     id: 'api-token',
     name: 'CAIRN_API_TOKEN',
     roles: ['admin'],
     method: 'api',
+    authenticatedBy: 'shared-token',
   });
   expect(table.lookup('ci-token ', 'api')).toBeUndefined();
 });

@@ -10,16 +10,16 @@
  */
 import type { z } from 'zod';
 import { agentCarrySchema, type AgentCarry } from '../../workflows/agent/agent-carry';
-import { agentInputSchema, type AgentInput } from '../../workflows/agent/agent-input';
+import { agentInputSchema, type AgentInput } from '../../workflows/contract/agent-input';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { agentResultSchema, type AgentResult, type NestedAgentInput } from '../../workflows/agent-contract';
+import { agentResultSchema, type AgentResult, type NestedAgentInput } from '../../workflows/contract/agent-contract';
 import { budgetLeftSchema, type BudgetLeft } from '../../workflows/budget-left';
 import {
   rejectionDetailSchema,
   stepFailedDetailSchema,
   type RejectionDetail,
   type StepFailedDetail,
-} from '../../workflows/failures';
+} from '../../workflows/contract/failures';
 import { answerInputSchema } from '../../workflows/interactions/answer-input-schema';
 import { interactionSpecSchema } from '../../workflows/interactions/interaction-schema';
 import type { AnswerInput } from '../../workflows/interactions/interaction-types';
@@ -46,7 +46,7 @@ import {
   parseStepHold,
   parseStepInteraction,
   parseStepProgress,
-} from '../../workflows/message-payloads';
+} from '../../workflows/contract/message-payloads';
 import {
   actedRequestSchema,
   answerAcceptedSchema,
@@ -65,7 +65,7 @@ import {
   type StepHold,
   type StepInteractionRequest,
   type StepProgress,
-} from '../../workflows/messages';
+} from '../../workflows/contract/messages';
 import { planSchema, type planStepSchema } from '../../workflows/plan/plan-schema';
 import type { Plan, PlanStep } from '../../workflows/plan/plan-types';
 import { agentStateSchema } from '../../workflows/state/agent-state-schema';
@@ -194,7 +194,7 @@ interface Boundary {
 const overTheWire = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
 const boundaries: Record<string, Boundary> = {
-  // Messages (workflows/messages.ts).
+  // Messages (workflows/contract/messages.ts).
   'answer signal and update': {
     schema: answerInputSchema,
     values: [{ interactionId: 'i1', answer: { text: 'eu' }, by: 'ann', actor: fullActor }],

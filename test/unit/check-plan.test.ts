@@ -1,6 +1,6 @@
 /** Plan checking (docs/contracts.md#plan): schema and DAG errors, tolerant parsing, replan merge. */
 import fc from 'fast-check';
-import { checkPlanValue, mergeReplan, parsePlanOutput } from '../../workflows/plan/check-plan';
+import { checkEditedPlanValue, checkPlanValue, mergeReplan, parsePlanOutput } from '../../workflows/plan/check-plan';
 import { NO_CONTENT_ERROR } from '../../workflows/plan/json-reply';
 import { planJsonSchema } from '../../workflows/plan/plan-schema';
 import type { Plan, PlanCheck, PlanStep } from '../../workflows/plan/plan-types';
@@ -292,4 +292,45 @@ test('property: one back edge closing a cycle is reported as exactly that cycle'
       cycle.slice(1).forEach((next, i) => expect(depsOf.get(cycle[i] ?? '')).toContain(next));
     }),
   );
+});
+
+describe("checkEditedPlanValue: a person's edit", () => {
+  test("a key the plan or a step has not is refused by name, with its path; the model's check drops it", () => {
+    const steps = [step('a'), { ...step('b'), dependsOn: ['nowhere'] }];
+    const value = { ...plan([step('a'), step('b')]), steps, notes: 'mine' };
+    const checked = checkEditedPlanValue(value);
+    expect(checked).toEqual({
+      ok: false,
+      errors: [
+        "notes: unknown key; a plan's keys are task, language, steps, replan",
+        "steps.1.dependsOn: unknown key; a step's keys are id, title, description, depends_on, done_when",
+      ],
+      field: 'notes',
+    });
+    // A model's plan with the same extra keys is taken, the keys dropped (as before).
+    expect(acceptedPlan(checkPlanValue(value))).toEqual(plan([step('a'), step('b')]));
+  });
+
+  test('the other rules are reported beside the unknown key', () => {
+    const value = { ...plan([step('a', ['x'])]), steps: [{ ...step('a', ['x']), dependsOn: ['a'] }] };
+    const checked = checkEditedPlanValue(value);
+    expect(checked.ok).toBe(false);
+    expect(errorsOf(checked)).toEqual([
+      "steps.0.dependsOn: unknown key; a step's keys are id, title, description, depends_on, done_when",
+      ...errorsOf(checkPlanValue(value)),
+    ]);
+    expect(errorsOf(checkPlanValue(value))).toEqual(['step "a": depends on unknown step "x"']);
+    expect(checked.ok ? undefined : checked.field).toBe('steps.0.dependsOn');
+  });
+
+  test("an edit with only known keys is checked exactly like a model's plan", () => {
+    const values: unknown[] = [
+      plan([step('a'), step('b', ['a'], { done_when: 'done' })], ['a']),
+      { task: 't', steps: [{ id: 'a', title: 'A', description: '' }] },
+      plan([step('a', ['a'])]),
+      { steps: 'none' },
+      'not a plan',
+    ];
+    for (const value of values) expect(checkEditedPlanValue(value)).toEqual(checkPlanValue(value));
+  });
 });

@@ -6,7 +6,7 @@
 import { status } from '@grpc/grpc-js';
 import { Connection } from '@temporalio/client';
 import { createServer } from 'node:net';
-import { CONNECTION_CLOSED_DETAILS, clientGrpcInterceptors } from '../../config/grpc-interceptors';
+import { CONNECTION_CLOSED_DETAILS, clientGrpcInterceptors } from '../../temporal/connection';
 
 /** A loopback port that was free a moment ago and has no listener now. */
 async function closedPort(): Promise<number> {

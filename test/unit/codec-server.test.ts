@@ -10,8 +10,8 @@ import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
 import { createApp } from '../../client/http/create-app';
 import type { CodecAuditRecord } from '../../client/http/routes/codec';
-import { COMPRESSED_ENCODING, MAX_INFLATED_DECODE_BYTES } from '../../config/compression-codec';
-import { sealPayload } from '../../config/payload-envelope';
+import { COMPRESSED_ENCODING, MAX_INFLATED_DECODE_BYTES } from '../../temporal/payloads/compression-codec';
+import { sealPayload } from '../../temporal/payloads/payload-envelope';
 import type { EncryptionKey } from '../../config/payload-config';
 import { unusedAgents } from '../harness/config-errors';
 
@@ -66,7 +66,7 @@ test('the configured UI origin gets a preflight answer with credentials; another
 
 test('a payload under a key the server does not hold: 422 naming the key, audited as refused', async () => {
   const audits: CodecAuditRecord[] = [];
-  const writer = app([{ id: 'old-key', key: randomBytes(32) }], audits);
+  const writer = app([{ id: 'old-key', key: randomBytes(32) }], []);
   const reader = app([{ id: 'new-key', key: randomBytes(32) }], audits);
   const plain = { metadata: { encoding: b64('json/plain') }, data: b64('"hello"') };
   const encoded = (await (
@@ -165,4 +165,37 @@ test('one payload that inflates past the per-payload cap is refused: 413 DECODE_
   const res = await server.request('/codec/decode', post('/codec/decode', { payloads: [bomb(40 * 1024 * 1024)] }));
   expect(res.status).toBe(413);
   expect(((await res.json()) as { error: { code: string } }).error.code).toBe('DECODE_TOO_LARGE');
+});
+
+test('every encode is audited like a decode: who, namespace, workflow and the key it sealed under', async () => {
+  const audits: CodecAuditRecord[] = [];
+  const server = app(
+    [
+      { id: 'k2', key: randomBytes(32) },
+      { id: 'k1', key: randomBytes(32) },
+    ],
+    audits,
+  );
+  const plain = { metadata: { encoding: b64('json/plain') }, data: b64('{"decision":"approve"}') };
+  const res = await server.request(
+    '/codec/encode',
+    post('/codec/encode', { payloads: [plain, plain] }, { 'x-workflow-id': 'agent-task-2' }),
+  );
+  expect(res.status).toBe(200);
+  expect(audits).toHaveLength(1);
+  expect(Date.parse(audits[0]?.at ?? '')).not.toBeNaN();
+  expect(audits).toEqual([
+    {
+      audit: 'codec.encode',
+      at: audits[0]?.at,
+      principal: 'olga',
+      method: 'api',
+      authenticatedBy: 'token',
+      namespace: 'default',
+      workflowId: 'agent-task-2',
+      payloads: 2,
+      keyIds: ['k2'],
+      outcome: 'encoded',
+    },
+  ]);
 });

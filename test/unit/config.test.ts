@@ -1,9 +1,11 @@
 /** The configuration schema: defaults, every variable read, and one clear line per bad value. */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, loadConfig } from '../../config/config';
-import { errorLines } from '../harness/config-errors';
+import { configProblems, errorLines } from '../harness/config-errors';
+import { DEFAULT_STREAM_LIMITS } from '../../config/stream-limits';
 
 test('an empty environment gives the embedded defaults and the demo model', () => {
   const config = loadConfig({}, '/srv/cairn');
@@ -17,7 +19,12 @@ test('an empty environment gives the embedded defaults and the demo model', () =
   expect(config.llm.demo).toBe(true);
   expect(config.workspace).toBe('/srv/cairn/.data/workspace');
   expect(config.ledgerDir).toBe('/srv/cairn/.data/workspace.ledger');
-  expect(config.http).toEqual({ host: '127.0.0.1', port: 3000, apiToken: undefined });
+  expect(config.http).toEqual({
+    host: '127.0.0.1',
+    port: 3000,
+    apiToken: undefined,
+    streams: DEFAULT_STREAM_LIMITS,
+  });
 });
 
 test('every variable is read', () => {
@@ -42,7 +49,10 @@ test('every variable is read', () => {
     CAIRN_HTTP_PORT: '8080',
     CAIRN_HTTP_HOST: '0.0.0.0',
     CAIRN_API_TOKEN: 'a-long-enough-token',
+    CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL: '3',
+    CAIRN_HTTP_MAX_STREAMS: '30',
     CAIRN_METRICS_ADDRESS: '0.0.0.0:9464',
+    CAIRN_METRICS_ALLOWED_HOSTS: 'scraper.internal',
     CAIRN_METRICS_POLL_MS: '5000',
     OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
     CAIRN_DEPLOYMENT_NAME: 'cairn-eu',
@@ -78,12 +88,66 @@ test('every variable is read', () => {
       mcpServers: '[]',
       autoApprove: ['write_file'],
     },
-    http: { host: '0.0.0.0', port: 8080, apiToken: 'a-long-enough-token' },
-    telemetry: { metrics: { address: '0.0.0.0:9464', pollMs: 5000 }, traces: { exporters: ['otlp'] } },
+    http: {
+      host: '0.0.0.0',
+      port: 8080,
+      apiToken: 'a-long-enough-token',
+      allowedHosts: undefined,
+      streams: { perPrincipal: 3, total: 30 },
+    },
+    telemetry: {
+      metrics: { address: '0.0.0.0:9464', pollMs: 5000, allowedHosts: ['scraper.internal'] },
+      traces: { exporters: ['otlp'] },
+    },
     auth: { mode: 'tokens', apiToken: 'a-long-enough-token' },
     prices: {},
     payloads: { compression: true },
+    // No embedded server runs with an address configured; its settings keep their defaults.
+    embedded: {
+      ip: '127.0.0.1',
+      port: 7233,
+      uiPort: 8233,
+      dbFile: join(__dirname, '..', '..', '.data', 'temporal.db'),
+    },
   });
+});
+
+test('the embedded server: moved ports and data folder, and the address every process connects to', () => {
+  const config = loadConfig(
+    { CAIRN_TEMPORAL_PORT: '17233', CAIRN_TEMPORAL_UI_PORT: '18233', CAIRN_TEMPORAL_DATA_DIR: 'tmp/temporal' },
+    '/srv/cairn',
+  );
+  expect(config.embedded).toEqual({
+    ip: '127.0.0.1',
+    port: 17233,
+    uiPort: 18233,
+    dbFile: '/srv/cairn/tmp/temporal/temporal.db',
+  });
+  expect(config.temporal).toMatchObject({
+    address: '127.0.0.1:17233',
+    addressConfigured: false,
+    connection: { address: '127.0.0.1:17233' },
+  });
+  expect(loadConfig({ CAIRN_TEMPORAL_DATA_DIR: '/var/lib/cairn' }).embedded.dbFile).toBe('/var/lib/cairn/temporal.db');
+  expect(loadConfig({}).embedded).toMatchObject({ port: 7233, uiPort: 8233 });
+});
+
+test('the embedded server: bad, clashing or pointless settings are refused, one line each', () => {
+  expect(errorLines({ CAIRN_TEMPORAL_PORT: '70000', CAIRN_TEMPORAL_UI_PORT: 'ui' })).toEqual([
+    'CAIRN_TEMPORAL_PORT: expected a port between 1 and 65535, got "70000"',
+    'CAIRN_TEMPORAL_UI_PORT: expected a port number, got "ui"',
+  ]);
+  expect(errorLines({ CAIRN_TEMPORAL_PORT: '9000', CAIRN_TEMPORAL_UI_PORT: '9000' })).toEqual([
+    'CAIRN_TEMPORAL_UI_PORT: expected a port other than the gRPC port 9000, got 9000',
+  ]);
+  expect(errorLines({ CAIRN_HTTP_PORT: '8233' })).toEqual([
+    'CAIRN_TEMPORAL_UI_PORT: expected a port other than CAIRN_HTTP_PORT 8233, got 8233',
+  ]);
+  // With a server configured nothing embedded runs: a setting for it would be silently ignored.
+  expect(errorLines({ TEMPORAL_ADDRESS: 'temporal:7233', CAIRN_TEMPORAL_PORT: '7300' })).toEqual([
+    'CAIRN_TEMPORAL_PORT: applies to the embedded dev server only, but TEMPORAL_ADDRESS (or a temporal.toml profile) names the server to use; unset one of them',
+  ]);
+  expect(configProblems({ TEMPORAL_ADDRESS: 'temporal:7233', CAIRN_HTTP_PORT: '8233' })).toEqual([]);
 });
 
 test('the ledger lies beside the workspace unless set, and never inside it', () => {
@@ -142,8 +206,8 @@ test('the error message lists every line', () => {
 });
 
 describe('payload protection', () => {
-  const keyA = Buffer.alloc(32, 1).toString('base64');
-  const keyB = Buffer.alloc(32, 2).toString('base64');
+  const keyA = randomBytes(32).toString('base64');
+  const keyB = randomBytes(32).toString('base64');
 
   test('off unless keys are configured; compression on by default', () => {
     const config = loadConfig({});
@@ -186,6 +250,23 @@ describe('payload protection', () => {
     ]);
     expect(errorLines({ CAIRN_COMPRESSION: 'maybe' })).toEqual(['CAIRN_COMPRESSION: expected on or off, got "maybe"']);
   });
+
+  test('a guessable key (all zero, one byte repeated) or one key under two ids is refused, in the variable and the file', () => {
+    const zero = Buffer.alloc(32).toString('base64');
+    const repeated = Buffer.alloc(32, 0xa5).toString('base64');
+    const list = `z:${zero},r:${repeated},a:${keyA},b:${keyB},c:${keyA}`;
+    const expected = (source: string) => [
+      `${source}: entry 1 ("z"): the key is all zero bytes; generate one with openssl rand -base64 32`,
+      `${source}: entry 2 ("r"): the key is one byte repeated; generate one with openssl rand -base64 32`,
+      `${source}: entry 5 ("c"): the same key as entry 3 ("a"); every id needs a key of its own`,
+    ];
+    const lines = errorLines({ CAIRN_ENCRYPTION_KEYS: list });
+    expect(lines).toEqual(expected('CAIRN_ENCRYPTION_KEYS'));
+    for (const material of [zero, repeated, keyA]) expect(lines.join('\n')).not.toContain(material);
+    const file = join(mkdtempSync(join(tmpdir(), 'cairn-keys-')), 'keys');
+    writeFileSync(file, list.replaceAll(',', '\n'));
+    expect(errorLines({ CAIRN_ENCRYPTION_KEYS_FILE: file })).toEqual(expected('CAIRN_ENCRYPTION_KEYS_FILE'));
+  });
 });
 
 test('CAIRN_PUBLIC_URL is an http(s) origin, kept as its origin; anything else is refused', () => {
@@ -211,4 +292,24 @@ test('CAIRN_PLAINTEXT_MESSAGES is refuse (the default) or accept', () => {
   expect(errorLines({ CAIRN_PLAINTEXT_MESSAGES: 'yes' })).toEqual([
     'CAIRN_PLAINTEXT_MESSAGES: expected refuse or accept, got "yes"',
   ]);
+});
+
+test('open streams per principal and in total: defaults, either set alone, and one principal never above all', () => {
+  const streams = (env: Record<string, string>) => loadConfig(env).http.streams;
+  expect(DEFAULT_STREAM_LIMITS.perPrincipal).toBeLessThan(DEFAULT_STREAM_LIMITS.total);
+  expect(streams({ CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL: '4', CAIRN_HTTP_MAX_STREAMS: '40' })).toEqual({
+    perPrincipal: 4,
+    total: 40,
+  });
+  // One set alone: the other's default, moved so that one principal's never exceeds everyone's.
+  expect(streams({ CAIRN_HTTP_MAX_STREAMS: '5' })).toEqual({ perPrincipal: 5, total: 5 });
+  expect(streams({ CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL: '500' })).toEqual({ perPrincipal: 500, total: 500 });
+  expect(errorLines({ CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL: '8', CAIRN_HTTP_MAX_STREAMS: '4' })).toEqual([
+    'CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL: expected at most CAIRN_HTTP_MAX_STREAMS (4), got 8',
+  ]);
+  for (const bad of ['0', '-1', '2.5', 'many', '1000000']) {
+    expect(errorLines({ CAIRN_HTTP_MAX_STREAMS: bad })).toEqual([
+      expect.stringMatching(/^CAIRN_HTTP_MAX_STREAMS: expected /),
+    ]);
+  }
 });

@@ -16,16 +16,16 @@ import { agentWorkflowId } from '../../client/workflow-id';
 import { DEFAULT_TASK_QUEUE, loadConfig } from '../../config/config';
 import { SEARCH_ATTRIBUTES } from '../../scripts/dev-server';
 import * as workflows from '../../workflows';
-import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/agent-contract';
+import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
 import { AGENT_PHASES } from '../../workflows/agent/agent-state';
-import { stepWorkflowId, subAgentWorkflowId } from '../../workflows/ids';
-import { llmTaskQueue } from '../../workflows/llm-task-queue';
+import { stepWorkflowId, subAgentWorkflowId } from '../../workflows/contract/ids';
+import { llmTaskQueue } from '../../workflows/contract/llm-task-queue';
 import type { LlmCallInput, LlmPurpose } from '../../workflows/llm-call-schema';
-import * as messages from '../../workflows/messages';
+import * as messages from '../../workflows/contract/messages';
+import * as searchAttributes from '../../workflows/contract/search-attributes';
 import * as liveMessages from '../../workflows/live/live-messages';
 import { LIVE_STREAM_WORKFLOW_TYPE, liveStreamId } from '../../workflows/live/live-stream-names';
 import { eventsOf } from '../../client/live/live-events';
-import * as searchAttributes from '../../workflows/search-attributes';
 import { reply } from '../fake-llm/replies';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
 import { unusedAgents } from '../harness/config-errors';
@@ -248,7 +248,7 @@ describe('LLM request headers', () => {
   });
 });
 
-test('the workflow type names are spelled once: code outside workflows/agent-contract.ts imports them', () => {
+test('the workflow type names are spelled once: code outside workflows/contract/agent-contract.ts imports them', () => {
   const root = join(__dirname, '..', '..');
   const sources = (dir: string): string[] =>
     readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -258,7 +258,7 @@ test('the workflow type names are spelled once: code outside workflows/agent-con
     });
   const spelled = ['activities', 'client', 'config', 'scripts', 'worker', 'workflows']
     .flatMap(sources)
-    .filter((path) => path !== join('workflows', 'agent-contract.ts'))
+    .filter((path) => path !== join('workflows', 'contract', 'agent-contract.ts'))
     .filter((path) => {
       const code = readFileSync(join(root, path), 'utf8')
         .replace(/\/\*[\s\S]*?\*\//g, '')

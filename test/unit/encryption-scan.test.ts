@@ -8,9 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { COMPRESSED_ENCODING } from '../../config/compression-codec';
-import { payloadCodecs } from '../../config/data-converter';
-import { ENCRYPTED_ENCODING } from '../../config/encryption-codec';
+import { COMPRESSED_ENCODING } from '../../temporal/payloads/compression-codec';
+import { payloadCodecs } from '../../temporal/payloads/data-converter';
+import { ENCRYPTED_ENCODING } from '../../temporal/payloads/encryption-codec';
 import { scanEncryption } from '../harness/encryption-scan';
 
 type History = temporal.api.history.v1.IHistory;

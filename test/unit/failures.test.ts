@@ -4,8 +4,8 @@
  * back only when it agrees with the type.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { isErrorCode } from '../../workflows/error-codes';
-import { answerRejection, rejectionDetail, workflowFailure } from '../../workflows/failures';
+import { isErrorCode } from '../../workflows/contract/error-codes';
+import { answerRejection, rejectionDetail, workflowFailure } from '../../workflows/contract/failures';
 
 test('workflowFailure: the code is the type; non-retryable; details as given', () => {
   const failure = workflowFailure('PLAN_INVALID', 'three bad plans', { strikes: 3 });

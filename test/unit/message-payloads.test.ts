@@ -9,7 +9,7 @@ import {
   parseStepAnswer,
   parseStepInteraction,
   parseStepProgress,
-} from '../../workflows/message-payloads';
+} from '../../workflows/contract/message-payloads';
 
 const parsers = { parseAnswerInput, parseStepAnswer, parseStepInteraction, parseStepProgress };
 const GARBAGE: unknown[] = [null, undefined, 0, 'x', true, [], [1, 2], {}, { stepId: 5 }, Number.NaN];

@@ -31,8 +31,9 @@ test('the state, step run, interaction, answer and event components are the work
   const doc = await openApiDocument();
   const schemas = doc.components.schemas;
   const keys = (name: string) => Object.keys(schemas[name]?.properties ?? {}).sort();
-  // The HTTP state is the workflow's, plus the Worker Deployment version the route adds.
-  expect(keys('AgentState')).toEqual([...Object.keys(agentStateSchema.shape), 'version'].sort());
+  // The HTTP state is the workflow's, plus the Worker Deployment version and the final answer
+  // under its other name (`answer` beside `result`), which the route adds.
+  expect(keys('AgentState')).toEqual([...Object.keys(agentStateSchema.shape), 'version', 'answer'].sort());
   expect(keys('StepRun')).toEqual(Object.keys(stepRunSchema.shape).sort());
   expect(schemas.AgentPhase?.enum).toEqual([...AGENT_PHASES]);
   expect(schemas.AgentEvent?.properties?.type?.enum).toEqual([...AGENT_EVENT_TYPES]);

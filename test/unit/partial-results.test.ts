@@ -6,7 +6,8 @@
 import { asLimits, budgetLeft, isSpent, lessSpent } from '../../workflows/budget-left';
 import { mechanicalSummary } from '../../workflows/agent/prompts';
 import type { LlmMessage } from '../../workflows/llm-types';
-import { MAX_PARTIAL_CHARS, partialResult } from '../../workflows/step/partial-result';
+import { MAX_PARTIAL_CHARS } from '../../workflows/contract/messages';
+import { partialResult } from '../../workflows/step/partial-result';
 
 const opening: LlmMessage[] = [
   { role: 'system', content: 'You are the executor…' },

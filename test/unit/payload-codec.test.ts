@@ -1,15 +1,15 @@
 /**
- * The payload codecs (config/data-converter.ts): a round trip through compression and encryption,
+ * The payload codecs (temporal/payloads/data-converter.ts): a round trip through compression and encryption,
  * and a clear error — naming the key where one is involved — for every way a payload can be
  * unreadable: tampered ciphertext, the wrong key under the right id, a truncated payload, an
  * unknown key id. Plain payloads (histories written before encryption) pass through.
  */
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
-import { COMPRESSED_ENCODING, COMPRESSION_THRESHOLD_BYTES } from '../../config/compression-codec';
-import { cairnDataConverter, payloadCodecs } from '../../config/data-converter';
-import { ENCRYPTED_ENCODING, KEY_ID_METADATA } from '../../config/encryption-codec';
-import { PayloadCodecError } from '../../config/payload-codec-error';
+import { COMPRESSED_ENCODING, COMPRESSION_THRESHOLD_BYTES } from '../../temporal/payloads/compression-codec';
+import { cairnDataConverter, payloadCodecs } from '../../temporal/payloads/data-converter';
+import { ENCRYPTED_ENCODING, KEY_ID_METADATA } from '../../temporal/payloads/encryption-codec';
+import { PayloadCodecError } from '../../temporal/payloads/payload-codec-error';
 import type { EncryptionKey } from '../../config/payload-config';
 
 const keyA: EncryptionKey = { id: 'key-a', key: randomBytes(32) };

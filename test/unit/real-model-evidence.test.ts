@@ -7,7 +7,7 @@
  */
 import { defaultPayloadConverter, type Payload, type PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import { payloadCodecs } from '../../config/data-converter';
+import { payloadCodecs } from '../../temporal/payloads/data-converter';
 import { AGENT_CASES, type AgentCase } from '../../real-model/agents';
 import type { AgentEvidence } from '../../real-model/checks';
 import { checkConversation } from '../../real-model/conversation-check';

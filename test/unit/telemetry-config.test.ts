@@ -6,6 +6,8 @@
 import { loadConfig } from '../../config/config';
 import { DEFAULT_METRICS_POLL_MS } from '../../config/telemetry-config';
 import { errorLines } from '../harness/config-errors';
+import { allowedHostNames } from '../../config/host-names';
+import { metricsHostAllowed } from '../../worker/telemetry/metrics-endpoint';
 
 test('with nothing configured there is no metrics endpoint and no tracing', () => {
   expect(loadConfig({}).telemetry).toEqual({});
@@ -54,4 +56,35 @@ test('an unknown exporter or an endpoint that is no http(s) URL is refused by na
   expect(errorLines({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toEqual([
     'OTEL_EXPORTER_OTLP_ENDPOINT: expected an http(s) URL, got "collector:4318"',
   ]);
+});
+
+test('CAIRN_METRICS_ALLOWED_HOSTS names more hosts /metrics answers to; a URL or a port is refused by name', () => {
+  const metrics = (extra: Record<string, string>) =>
+    loadConfig({ CAIRN_METRICS_ADDRESS: '0.0.0.0:9464', ...extra }).telemetry.metrics;
+  expect(metrics({ CAIRN_METRICS_ALLOWED_HOSTS: 'Scraper.Internal, ::1' })?.allowedHosts).toEqual([
+    'scraper.internal',
+    '[::1]',
+  ]);
+  expect(metrics({})?.allowedHosts).toBeUndefined();
+  for (const bad of ['http://scraper.internal', 'scraper.internal:9464']) {
+    expect(errorLines({ CAIRN_METRICS_ALLOWED_HOSTS: bad })).toEqual([
+      expect.stringMatching(/^CAIRN_METRICS_ALLOWED_HOSTS: expected host names without port or scheme/),
+    ]);
+  }
+});
+
+test('the metrics Host check: loopback names, IP addresses and the listed names pass; other names do not', () => {
+  const allowed = new Set(allowedHostNames('0.0.0.0', ['scraper.internal']));
+  for (const host of [
+    'localhost:9464',
+    '127.0.0.1:9464',
+    '[::1]:9464',
+    '10.1.2.3:9464',
+    '[fd00::5]',
+    'scraper.internal',
+  ])
+    expect([host, metricsHostAllowed(host, allowed)]).toEqual([host, true]);
+  for (const host of ['rebinding.example:9464', 'scraper.internal.evil.example', 'localhost.evil.example', ''])
+    expect([host, metricsHostAllowed(host, allowed)]).toEqual([host, false]);
+  expect(metricsHostAllowed(undefined, allowed)).toBe(false);
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_TEMPORAL_ADDRESS, loadConfig } from '../../config/config';
 import { TEMPORAL_ENV_NAMES } from '../../config/temporal-config';
-import { connectionOptions } from '../../config/temporal-connection';
+import { connectionOptions } from '../../temporal/connection-options';
 import { errorLines } from '../harness/config-errors';
 
 const ROOT = join(__dirname, '..', '..');

@@ -1,5 +1,5 @@
 /**
- * The worker's guard around its codecs (config/unencrypted-guard-codec.ts): with keys, a payload
+ * The worker's guard around its codecs (temporal/payloads/unencrypted-guard-codec.ts): with keys, a payload
  * encrypted under them decodes as before, and every other one becomes a mark holding its value —
  * plain, compressed by a client without the keys, or unreadable (a mark without a value, never an
  * error). Activity-owned payloads are left alone; without keys, or with
@@ -7,8 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter, type Payload, type PayloadCodec } from '@temporalio/common';
-import { COMPRESSED_ENCODING } from '../../config/compression-codec';
-import { cairnDataConverter, workerDataConverter } from '../../config/data-converter';
+import { COMPRESSED_ENCODING } from '../../temporal/payloads/compression-codec';
+import { cairnDataConverter, workerDataConverter } from '../../temporal/payloads/data-converter';
 import type { PayloadSettings } from '../../config/payload-config';
 import { UNENCRYPTED_MARK } from '../../workflows/unencrypted-payload';
 

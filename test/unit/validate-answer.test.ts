@@ -326,6 +326,14 @@ describe('plan.check → { decision, feedback?, plan? }', () => {
     );
   });
 
+  test("an edit's unknown key is rejected with the key's own field", () => {
+    const errors = ["steps.1.dependsOn: unknown key; a step's keys are id, title, description, depends_on, done_when"];
+    const checkPlan = (): PlanCheck => ({ ok: false, errors, field: 'steps.1.dependsOn' });
+    expect(rejected(planCheck, { decision: 'edit', plan: edited }, checkPlan)).toEqual(
+      invalid('answer.plan.steps.1.dependsOn', `plan: ${errors.join('; ')}`),
+    );
+  });
+
   test('an unknown decision, or feedback that is not text', () => {
     expect(rejected(planCheck, { decision: 'approve' })).toEqual(
       invalid('answer.decision', 'decision: must be one of confirm, revise, edit, cancel'),

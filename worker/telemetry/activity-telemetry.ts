@@ -48,17 +48,25 @@ function codeOf(err: unknown): string {
   return 'UNKNOWN';
 }
 
+/** How LLM calls are labelled: the model of calls whose agent names none, and each name's label. */
+export interface ModelLabels {
+  defaultModel: string;
+  /** `name` if the configuration knows it, else `other` (model-label.ts). */
+  labelOf: (model: string) => string;
+}
+
 class LlmTelemetry implements ActivityInboundCallsInterceptor {
   constructor(
     private readonly metrics: CairnMetrics,
-    private readonly defaultModel: string,
+    private readonly models: ModelLabels,
   ) {}
 
   async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
     const call = llmInputSchema.safeParse(input.args[0]);
     if (!call.success) return next(input);
-    // The model asked for: errors have no other, and one label keeps error rates comparable.
-    const model = call.data.model?.name ?? this.defaultModel;
+    // The model asked for: errors have no other, and one label keeps error rates comparable. An
+    // agent may name any model, so only a configured name is a label (the rest are `other`).
+    const model = this.models.labelOf(call.data.model?.name ?? this.models.defaultModel);
     trace.getActiveSpan()?.setAttributes({
       ...ownerAttributes(call.data),
       [SPAN_ATTRIBUTES.llmModel]: model,
@@ -112,13 +120,13 @@ class ToolTelemetry implements ActivityInboundCallsInterceptor {
 
 /**
  * The interceptor factory for Cairn's activities; list it after Temporal's so it runs inside
- * the activity span. `defaultModel` labels calls whose agent names no model.
+ * the activity span. `models` labels each call by its model.
  */
-export function activityTelemetry(metrics: CairnMetrics, defaultModel: string): ActivityInterceptorsFactory {
+export function activityTelemetry(metrics: CairnMetrics, models: ModelLabels): ActivityInterceptorsFactory {
   return (ctx: ActivityContext) => {
     switch (ctx.info.activityType) {
       case 'callLlm':
-        return { inbound: new LlmTelemetry(metrics, defaultModel) };
+        return { inbound: new LlmTelemetry(metrics, models) };
       case 'runTool':
         return { inbound: new ToolTelemetry(metrics) };
       default:

@@ -15,7 +15,7 @@ import {
   type OpenTelemetrySinks,
 } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
-import { startTraceProvider } from './trace-provider';
+import { startTraceProvider } from '../../temporal/tracing/trace-provider';
 
 /** What a worker needs to trace: interceptors, the workflow span sink, and a flush at the end. */
 export interface Tracing {

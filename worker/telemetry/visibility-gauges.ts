@@ -12,9 +12,9 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { TERMINAL_PHASES, AGENT_PHASES } from '../../workflows/state/agent-phases';
 import { interactionSpecSchema } from '../../workflows/interactions/interaction-schema';
-import { stateQuery } from '../../workflows/messages';
+import { stateQuery } from '../../workflows/contract/messages';
 import type { CairnMetrics } from './cairn-metrics';
-import { AGENT_WORKFLOW_TYPE } from '../../workflows/agent-contract';
+import { AGENT_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
 
 /** The most waiting agents one poll reads the state of. */
 export const WAITING_AGENTS_READ = 200;

@@ -11,8 +11,9 @@ import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry'
 import type { TelemetryConfig } from '../../config/telemetry-config';
 import { activityTelemetry } from './activity-telemetry';
 import { createCairnMetrics } from './cairn-metrics';
+import { modelLabeller } from './model-label';
 import { createTracing } from './tracing';
-import { configuredSpanProcessor } from './trace-provider';
+import { configuredSpanProcessor } from '../../temporal/tracing/trace-provider';
 import { startVisibilityGauges } from './visibility-gauges';
 
 export interface WorkerTelemetry {
@@ -28,6 +29,8 @@ export interface WorkerTelemetryOptions {
   telemetry: TelemetryConfig;
   /** Labels LLM calls whose agent names no model. */
   defaultModel: string;
+  /** The model names the configuration knows (CAIRN_LLM_MODELS, the price table): labels; others are `other`. */
+  knownModels: readonly string[];
   /** Reads the level gauges when the worker serves metrics. */
   client: Client;
   taskQueue: string;
@@ -53,7 +56,13 @@ export function createWorkerTelemetry(options: WorkerTelemetryOptions): WorkerTe
       })
     : undefined;
   return {
-    activityInterceptors: [...tracing.activityInterceptors, activityTelemetry(metrics, options.defaultModel)],
+    activityInterceptors: [
+      ...tracing.activityInterceptors,
+      activityTelemetry(metrics, {
+        defaultModel: options.defaultModel,
+        labelOf: modelLabeller([options.defaultModel, ...options.knownModels]),
+      }),
+    ],
     sinks: tracing.sinks,
     close: async () => {
       await gauges?.stop();

@@ -9,10 +9,9 @@
  * goes back to the phase the agent was in when the last reason lifts.
  */
 import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
-import type { BudgetLeft } from '../budget-left';
-import { stepWorkflowId } from '../ids';
-import { workflowFailure } from '../failures';
-import { parseActedRequest, parseHoldRequest } from '../message-payloads';
+import { stepWorkflowId } from '../contract/ids';
+import { workflowFailure } from '../contract/failures';
+import { parseActedRequest, parseHoldRequest } from '../contract/message-payloads';
 import {
   pauseSignal,
   pauseUpdate,
@@ -21,28 +20,19 @@ import {
   stepHoldSignal,
   type HoldRequest,
   type StepHold,
-} from '../messages';
+} from '../contract/messages';
 import { isActiveStep } from '../plan/step-transitions';
 import type { HOLD_REASONS } from '../state/agent-state-schema';
-import { isTerminalPhase, type AgentEvent, type AgentState } from './agent-state';
+import type { AgentContext } from './agent-context';
+import { isTerminalPhase, type AgentState } from './agent-state';
+import { treeBudgetLeft } from './budget-in-force';
 import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 
 /** Why the agent is held. */
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
-/** What the hold needs from the agent around it. */
-export interface HoldContext {
-  agentId: string;
-  state: AgentState;
-  announce(event: Omit<AgentEvent, 'seq' | 'at'>): void;
-  /** Called after the phase changed (search attributes, current details). */
-  changed(): void;
-  /** What the tree's budget has left, told to the steps with every word on their hold. */
-  left?(): BudgetLeft | undefined;
-}
-
 export class AgentHold {
-  constructor(private readonly ctx: HoldContext) {}
+  constructor(private readonly ctx: AgentContext) {}
 
   /**
    * Registers the public `pause` and `resume` signals and updates. The updates are how Cairn's
@@ -165,7 +155,8 @@ export class AgentHold {
   }
 
   private tell(stepId: string, hold: StepHold): void {
-    const left = this.ctx.left?.();
+    // What the tree's budget has left, told to the steps with every word on their hold.
+    const left = treeBudgetLeft(this.ctx.state, this.ctx.settings.limits);
     const handle = getExternalWorkflowHandle(stepWorkflowId(this.ctx.agentId, stepId));
     handle.signal(stepHoldSignal, left ? { ...hold, left } : hold).catch((err: unknown) => {
       log.warn('stepHold signal not delivered', { stepId, error: String(err) });

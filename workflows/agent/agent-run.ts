@@ -1,19 +1,20 @@
 /**
- * One agent run's context inside `agentWorkflow`: its settings, the state the `state` query
- * returns, the planner's conversation, and the three parts that change the state — the
- * interaction desk (every question to a person), the step board (every step status) and the
- * visibility (search attributes, current details). Phases change here, so visibility follows.
+ * One agent run inside `agentWorkflow`: its settings, the state the `state` query returns, the
+ * planner's conversation, and the parts that change the state — the step board (every step
+ * status), the hold, the interaction desk (every question to a person), the budget meter and the
+ * deadline — each built once with the one context they share (agent-context.ts), in order of
+ * need. Phases change here, so visibility follows; how the agent ends is agent-ending.ts's.
  */
 import { CancellationScope, setHandler, workflowInfo } from '@temporalio/workflow';
 import { Conversations } from '../conversation';
-import { workflowFailure } from '../failures';
-import { parseActedRequest, parseStepProgress } from '../message-payloads';
-import { recordCancelUpdate, stateQuery, stepProgressSignal } from '../messages';
+import { workflowFailure } from '../contract/failures';
+import { parseActedRequest, parseStepProgress } from '../contract/message-payloads';
+import { recordCancelUpdate, stateQuery, stepProgressSignal, type StepProgress } from '../contract/messages';
 import { carryConversation } from '../rollover/carry-conversation';
 import type { ToolInfo } from '../tools/tool-types';
 import { workflowTime } from '../workflow-time';
 import { CARRY_VERSION, PLANNER, type AgentCarry, type ResumePoint } from './agent-carry';
-import type { AgentSettings } from './agent-input';
+import type { AgentSettings } from '../contract/agent-input';
 import {
   addEvent,
   isTerminalPhase,
@@ -25,6 +26,8 @@ import {
 } from './agent-state';
 import { AgentHold } from './agent-hold';
 import { AgentVisibility } from './agent-visibility';
+import type { AgentContext } from './agent-context';
+import { AgentEnding } from './agent-ending';
 import { BudgetMeter } from './budget-meter';
 import { Deadline } from './deadline';
 import { InteractionDesk } from './interaction-desk';
@@ -37,16 +40,14 @@ export class AgentRun {
   readonly agentId = workflowInfo().workflowId;
   readonly board: StepBoard;
   readonly desk: InteractionDesk;
-  /** The scope the agent's work runs in; cancelled by the `cancel` expiry policy. */
+  /** The scope the agent's work runs in; cancelled by a stop or the `cancel` expiry policy. */
   readonly scope = new CancellationScope();
-  /** Why the agent stopped itself, when it did. */
-  stopReason: string | undefined;
+  /** Why the agent ends itself early, when it does (a stop, or the `cancel` expiry policy). */
+  readonly ending = new AgentEnding(this.scope);
   /** Pause and budget holds: no new model or tool call while held. */
   readonly hold: AgentHold;
   /** The tree's token meter against the budget. */
   readonly meter: BudgetMeter;
-  /** Set when a budget (or deadline) decision ends the agent as `stopped`. */
-  stopping: string | undefined;
   /** `limits.deadlineMs` on a durable timer. */
   readonly deadline: Deadline;
   private readonly visibility: AgentVisibility;
@@ -58,54 +59,25 @@ export class AgentRun {
     this.state = carry?.state ?? createAgentState(settings.task);
     this.visibility = new AgentVisibility(this.state);
     // Step changes show in the current details at once (plan progress in the Temporal UI).
-    this.board = new StepBoard(
-      this.state,
-      (event) => {
-        this.event(event);
-        this.visibility.refreshDetails();
-        if (event.type === 'step.finished') this.visibility.syncSpend(); // spend at step boundaries
-      },
-      () => this.meter.check(),
-    );
-    this.hold = new AgentHold({
+    this.board = new StepBoard(this.state, (event) => {
+      this.event(event);
+      this.visibility.refreshDetails();
+      if (event.type === 'step.finished') this.visibility.syncSpend(); // spend at step boundaries
+    });
+    const ctx: AgentContext = {
       agentId: this.agentId,
+      settings,
       state: this.state,
+      ending: this.ending,
       announce: (event) => this.event(event),
       changed: () => this.visibility.sync(),
-      left: () => this.meter.left(),
-    });
-    const desk = {
-      agentId: this.agentId,
-      state: this.state,
-      timeout: settings.interactionTimeout,
-      answerRoles: settings.answerRoles,
-      board: this.board,
-      announce: (event: Omit<AgentEvent, 'seq' | 'at'>) => this.event(event),
-      changed: () => this.visibility.sync(),
-      cancelAgent: (reason: string) => {
-        this.stopReason = reason;
-        this.scope.cancel(); // steps and their calls stop as on a cancellation request
-      },
       rollOverDue: () => this.rollOverDue(),
     };
-    this.desk = new InteractionDesk(desk, carry?.stepRoutes);
-    this.meter = new BudgetMeter({
-      state: this.state,
-      limits: settings.limits,
-      hold: this.hold,
-      desk: this.desk,
-      nested: settings.nested,
-      ending: () => this.stopping !== undefined || this.scope.consideredCancelled,
-      announce: (event) => this.event(event),
-      stop: (reason) => this.stop(reason),
-    });
-    this.deadline = new Deadline({
-      state: this.state,
-      deadlineMs: settings.limits.deadlineMs,
-      onDeadline: settings.onDeadline,
-      desk: this.desk,
-      stop: (r) => this.stop(r),
-    });
+    // In order of need: each part takes only parts built before it.
+    this.hold = new AgentHold(ctx);
+    this.desk = new InteractionDesk(ctx, this.board, carry?.stepRoutes);
+    this.meter = new BudgetMeter(ctx, this.hold, this.desk);
+    this.deadline = new Deadline(ctx, this.desk);
     if (carry) this.conversations.append(PLANNER, ...carry.planner);
   }
 
@@ -142,12 +114,17 @@ export class AgentRun {
       const sent = received(raw);
       const parsed = sent.refused ? { ok: false as const, error: UNENCRYPTED_REFUSAL } : parseStepProgress(sent.value);
       if (parsed.ok) {
-        this.board.recordProgress(parsed.value);
+        this.progress(parsed.value);
         if (!parsed.value.cancelled) this.meter.acknowledge(parsed.value); // a cancelled step waits for nothing
       } else this.event({ type: 'signal.rejected', message: `stepProgress signal rejected: ${parsed.error}` });
     });
     this.visibility.sync();
     return this;
+  }
+
+  /** A step's round report: recorded on the board, then its usage checked against the budget. */
+  progress(report: StepProgress): void {
+    if (this.board.recordProgress(report)) this.meter.check();
   }
 
   /** Adds a timeline event at workflow time. */
@@ -161,12 +138,6 @@ export class AgentRun {
     this.state.phase = phase;
     if (isTerminalPhase(phase)) this.visibility.syncSpend(); // the final spend
     this.visibility.sync();
-  }
-
-  /** Ends the agent early as `stopped` for `reason`: its steps and calls stop, finished work stays. */
-  stop(reason: string): void {
-    this.stopping ??= reason;
-    this.scope.cancel();
   }
 
   /**

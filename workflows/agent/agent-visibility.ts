@@ -4,7 +4,7 @@
  * history event) and the Temporal UI's current details (plan progress as Markdown).
  */
 import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { AgentAwaitingInputKey, AgentCostUsdKey, AgentPhaseKey, AgentTokensKey } from '../search-attributes';
+import { AgentAwaitingInputKey, AgentCostUsdKey, AgentPhaseKey, AgentTokensKey } from '../contract/search-attributes';
 import { knownCost } from '../usage';
 import { openInteractions, type AgentState } from './agent-state';
 import { progressMarkdown } from './progress-markdown';

@@ -10,27 +10,17 @@
  * or a handler. The second argument, set only by continue-as-new, carries the state, open
  * interactions and timeline cursor over: clients see one agent going on.
  */
-import {
-  allHandlersFinished,
-  ApplicationFailure,
-  condition,
-  isCancellation,
-  makeContinueAsNewFunc,
-  patched,
-} from '@temporalio/workflow';
-import type { AgentResult } from '../agent-contract';
-import { describeFailure } from '../describe-failure';
-import { stepFailed, stepFailedDetail, workflowFailure } from '../failures';
-import { workflowTime } from '../workflow-time';
+import { allHandlersFinished, condition, isCancellation, makeContinueAsNewFunc, patched } from '@temporalio/workflow';
+import type { AgentResult } from '../contract/agent-contract';
+import { stepFailed, workflowFailure } from '../contract/failures';
 import type { ToolInfo } from '../tools/tool-types';
 import type { AgentCarry } from './agent-carry';
-import { parseAgentInput, type AgentInput } from './agent-input';
+import { finish } from './agent-finish';
+import { parseAgentInput, type AgentInput } from '../contract/agent-input';
 import { AgentRun } from './agent-run';
-import { cancelRequester } from './cancel-attribution';
 import { readCarry, type CarriedAgent } from './carry-migration';
 import { executePlan } from './execution';
 import { planTask, replan } from './planning/plan-phase';
-import { mechanicalSummary } from './prompts';
 import { summarize } from './summary';
 import { readToolCatalogue } from './tool-catalogue';
 import { PATCHES } from '../patches';
@@ -59,14 +49,7 @@ async function runAgentWorkflow(input: AgentInput, carried?: CarriedAgent): Prom
     end = await run.scope.run(() => runAgent(run, carry));
     await condition(allHandlersFinished);
   } catch (err) {
-    if (!isCancellation(err)) throw fail(run, err);
-    if (run.stopping !== undefined) return stop(run, run.stopping);
-    cancel(run);
-    // Stopped by its own expiry policy: it ends normally, as cancelled (like a plan-check cancel).
-    if (run.stopReason !== undefined) return { status: 'cancelled', usage: run.state.usage };
-    // A nested agent cancelled with its step ends normally too, so the step counts what it spent.
-    if (parsed.settings.nested && patched(PATCHES.nestedBudget)) return { status: 'cancelled', usage: run.state.usage };
-    throw err;
+    return ended(run, err, parsed.settings.nested);
   }
   // The input as sent (a replayed run's taken out of its mark): the next run must not carry a mark.
   if ('rollOver' in end) return await moveOn()(sent.value as AgentInput, end.rollOver);
@@ -89,7 +72,7 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
   if (!plan) {
     const planned = await planTask(run, tools, carry?.resumeAt === 'plan-check');
     if (planned === 'roll-over') return { rollOver: run.carry('plan-check', tools) };
-    if (planned === 'cancelled') return { status: 'cancelled', usage: state.usage };
+    if (planned === 'cancelled') return finish(run, { kind: 'cancelled', by: 'plan-check' });
     plan = planned.plan;
   }
 
@@ -103,58 +86,22 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
   }
 
   run.setPhase('summarizing');
-  state.result = settings.mode.plan ? await summarize(run) : (state.steps[0]?.result ?? '');
-  run.event({ type: 'agent.finished', message: 'completed' });
-  run.setPhase('completed');
-  return { status: 'completed', answer: state.result, usage: state.usage };
+  const answer = settings.mode.plan ? await summarize(run) : (state.steps[0]?.result ?? '');
+  return finish(run, { kind: 'completed', answer });
 }
 
 /**
- * The agent was cancelled (by a request or its own expiry policy): it keeps what finished. A
- * request that a `recordCancel` update announced, unless abandoned, names who asked (state
- * only: no command).
+ * The run was cancelled or threw: it ends stopped (a budget or deadline decision), cancelled (its
+ * own expiry policy, or a request from outside) or failed — each through `finish`. A cancellation
+ * requested from outside ends the workflow as cancelled, except a nested agent's, which returns
+ * normally so the step that ran it counts what it spent.
  */
-function cancel(run: AgentRun): void {
-  run.hold.drop();
-  run.board.cancelActive();
-  run.desk.closeAll('the agent was cancelled');
-  const asked = run.stopReason === undefined ? cancelRequester(run.state.cancelRequest, workflowTime()) : undefined;
-  const who = asked?.actor?.id ?? asked?.by;
-  const why = asked?.reason ? `: ${asked.reason}` : '';
-  const message = run.stopReason ? `cancelled: ${run.stopReason}` : `cancelled${who ? ` by ${who}` : ''}${why}`;
-  run.event({ type: 'agent.finished', message, ...(asked?.actor ? { actor: asked.actor } : {}) });
-  run.setPhase('cancelled');
-}
-
-/**
- * A budget (or deadline) decision ended the agent early: running steps are cancelled (each hands
- * back its partial result, kept on its step), finished ones keep their results, and the answer
- * is a mechanical summary of both — no further model call.
- */
-function stop(run: AgentRun, reason: string): AgentResult {
-  const { state } = run;
-  run.hold.drop();
-  run.board.cancelActive();
-  run.desk.closeAll(`the agent was stopped (${reason})`);
-  state.stopReason = reason;
-  state.result = mechanicalSummary(state.steps);
-  run.event({ type: 'agent.finished', message: `stopped: ${reason}` });
-  run.setPhase('stopped');
-  return { status: 'stopped', answer: state.result, usage: state.usage, stopReason: reason };
-}
-
-/** The agent failed: the state says why, in words and in codes, and the failure keeps its code and details. */
-function fail(run: AgentRun, err: unknown) {
-  const failure = describeFailure(err);
-  const step = err instanceof ApplicationFailure ? stepFailedDetail(err) : undefined;
-  run.hold.drop();
-  run.state.error = failure.message;
-  run.state.failure = {
-    code: failure.code,
-    ...(step ? { stepId: step.stepId, ...(step.code !== 'STEP_FAILED' ? { cause: step.code } : {}) } : {}),
-  };
-  run.desk.closeAll('the agent failed');
-  run.event({ type: 'agent.finished', message: `failed: ${failure.message}` });
-  run.setPhase('failed');
-  return workflowFailure(failure.code, failure.message, ...(step ? [step] : []));
+function ended(run: AgentRun, err: unknown, nested: boolean): AgentResult {
+  if (!isCancellation(err)) throw finish(run, { kind: 'failed', error: err });
+  const cause = run.ending.cause;
+  if (cause?.kind === 'stop') return finish(run, { kind: 'stopped', reason: cause.reason });
+  if (cause?.kind === 'expiry') return finish(run, { kind: 'cancelled', by: 'expiry', reason: cause.reason });
+  const result = finish(run, { kind: 'cancelled', by: 'request' });
+  if (nested && patched(PATCHES.nestedBudget)) return result;
+  throw err;
 }

@@ -22,46 +22,39 @@
  * are each given all that is left, so the overshoot is still bounded by what runs in parallel.
  */
 import { patched, setHandler } from '@temporalio/workflow';
-import { budgetLeft, asLimits, type BudgetLeft } from '../budget-left';
+import { asLimits, type BudgetLeft } from '../budget-left';
 import type { InteractionOf } from '../interactions/answer-types';
 import type { TokenUsage } from '../llm-types';
-import { parseNestedBudget } from '../message-payloads';
-import { nestedBudgetSignal, type StepProgress } from '../messages';
+import { parseNestedBudget } from '../contract/message-payloads';
+import { nestedBudgetSignal, type StepProgress } from '../contract/messages';
 import { addUsage, knownCost } from '../usage';
 import type { AgentHold } from './agent-hold';
-import type { AgentEvent, AgentState } from './agent-state';
+import type { AgentContext } from './agent-context';
+import { costBudgetInForce, isMetered, tokenBudgetInForce, treeBudgetLeft } from './budget-in-force';
 import type { InteractionDesk } from './interaction-desk';
 import { PATCHES } from '../patches';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 
-/** What the meter needs from the agent around it. */
-export interface MeterContext {
-  state: AgentState;
-  /** `limits.tokenBudget` and `limits.costBudgetUsd` from the input. */
-  limits: { tokenBudget?: number | undefined; costBudgetUsd?: number | undefined };
-  hold: AgentHold;
-  desk: InteractionDesk;
-  /** A nested agent (`sub_agent`): at its budget it stops itself instead of asking. */
-  nested: boolean;
-  /** Whether the agent is ending (stopped or cancelled): usage still counts, but nobody is asked. */
-  ending(): boolean;
-  /** Adds a timeline event. */
-  announce(event: Omit<AgentEvent, 'seq' | 'at'>): void;
-  /** Ends the agent as `stopped` for `reason`. */
-  stop(reason: string): void;
-}
-
 export class BudgetMeter {
-  constructor(private readonly ctx: MeterContext) {}
+  constructor(
+    private readonly ctx: AgentContext,
+    private readonly hold: AgentHold,
+    private readonly desk: InteractionDesk,
+  ) {}
+
+  /** A nested agent (`sub_agent`): at its budget it stops itself instead of asking. */
+  private get nested(): boolean {
+    return this.ctx.settings.nested;
+  }
 
   /** Watches a `budget` interaction a previous run left open (continue-as-new); takes a nested agent's new budget. */
   serve(): this {
-    const open = this.ctx.desk.findOpen('budget');
+    const open = this.desk.findOpen('budget');
     if (open) void this.decide(open);
     setHandler(nestedBudgetSignal, (raw) => {
       const sent = received(raw);
       const parsed = sent.refused ? { ok: false as const, error: UNENCRYPTED_REFUSAL } : parseNestedBudget(sent.value);
-      if (parsed.ok && this.ctx.nested) return this.takeBudget(parsed.value);
+      if (parsed.ok && this.nested) return this.takeBudget(parsed.value);
       const error = parsed.ok ? 'only a nested agent takes it' : parsed.error;
       this.ctx.announce({ type: 'signal.rejected', message: `nestedBudget signal rejected: ${error}` });
     });
@@ -73,23 +66,22 @@ export class BudgetMeter {
    * undefined without a budget, and in runs recorded before nested budgets existed.
    */
   left(): BudgetLeft | undefined {
-    if (!this.metered() || !patched(PATCHES.nestedBudget)) return undefined;
-    return budgetLeft(this.ctx.state.usage, this.budget(), this.costBudget());
+    return treeBudgetLeft(this.ctx.state, this.ctx.settings.limits);
   }
 
   /** The token budget in force, if any. */
   budget(): number | undefined {
-    return this.ctx.state.tokenBudget ?? this.ctx.limits.tokenBudget;
+    return tokenBudgetInForce(this.ctx.state, this.ctx.settings.limits);
   }
 
   /** The cost budget in force (US dollars), if any. */
   costBudget(): number | undefined {
-    return this.ctx.state.costBudgetUsd ?? this.ctx.limits.costBudgetUsd;
+    return costBudgetInForce(this.ctx.state, this.ctx.settings.limits);
   }
 
   /** Whether any budget is in force: steps then wait for each report's acknowledgement. */
   metered(): boolean {
-    return this.budget() !== undefined || this.costBudget() !== undefined;
+    return isMetered(this.ctx.state, this.ctx.settings.limits);
   }
 
   /** Adds one call's (or one step round's) usage to the agent's total and checks the budget. */
@@ -103,7 +95,7 @@ export class BudgetMeter {
    * its next call only after this, so a crossing it caused holds it first.
    */
   acknowledge(progress: StepProgress): void {
-    if (this.metered()) this.ctx.hold.acknowledge(progress.stepId, progress.round);
+    if (this.metered()) this.hold.acknowledge(progress.stepId, progress.round);
   }
 
   /** Whether the usage reached a budget; an unknown cost never reaches the cost budget. */
@@ -119,16 +111,17 @@ export class BudgetMeter {
 
   /** Checks the total against the budgets: crossing one holds the agent and asks a person. */
   check(): void {
-    const { state, desk, hold } = this.ctx;
+    const { state } = this.ctx;
+    const { desk, hold } = this;
     if (desk.findOpen('budget')) return;
     const spent = this.spent();
     if (spent === undefined) return;
     // The usage cancelled steps hand back while the agent ends (runs recorded before they did ask).
-    if (this.ctx.ending() && patched(PATCHES.stepPartialResult)) return;
+    if (this.ctx.ending.underway && patched(PATCHES.stepPartialResult)) return;
     hold.hold('budget');
-    if (this.ctx.nested && patched(PATCHES.nestedBudget)) {
+    if (this.nested && patched(PATCHES.nestedBudget)) {
       // Nested agents never ask: held first, so no step of its tree starts another call, then stopped.
-      return this.ctx.stop('budget');
+      return this.ctx.ending.stop('budget');
     }
     const toDo = state.steps.filter((s) => s.status === 'pending' || s.status === 'running' || s.status === 'waiting');
     const left = toDo.length > 0 ? ` Still to do: ${toDo.map((s) => s.title).join('; ')}.` : '';
@@ -147,7 +140,8 @@ export class BudgetMeter {
 
   /** A nested agent's new budget (the tree's was raised): it goes on with it, or stops if it is spent. */
   private takeBudget(left: BudgetLeft): void {
-    const { state, hold } = this.ctx;
+    const { state } = this.ctx;
+    const { hold } = this;
     const limits = asLimits(left);
     if (limits.tokenBudget !== undefined) state.tokenBudget = limits.tokenBudget;
     if (limits.costBudgetUsd !== undefined) state.costBudgetUsd = limits.costBudgetUsd;
@@ -159,14 +153,14 @@ export class BudgetMeter {
   private async decide(interaction: InteractionOf<'budget'>): Promise<void> {
     let answer;
     try {
-      answer = await this.ctx.desk.answerOf(interaction, false);
+      answer = await this.desk.answerOf(interaction, false);
     } catch {
-      return this.ctx.stop('budget'); // expired unanswered under the `fail` policy
+      return this.ctx.ending.stop('budget'); // expired unanswered under the `fail` policy
     }
-    if (answer === 'roll-over' || answer.decision === 'stop') return this.ctx.stop('budget');
+    if (answer === 'roll-over' || answer.decision === 'stop') return this.ctx.ending.stop('budget');
     if (answer.tokenBudget !== undefined) this.ctx.state.tokenBudget = answer.tokenBudget;
     if (answer.costBudgetUsd !== undefined) this.ctx.state.costBudgetUsd = answer.costBudgetUsd;
-    this.ctx.hold.release('budget');
+    this.hold.release('budget');
     this.check(); // calls that were in flight (or a budget not raised) may be spent already
   }
 }

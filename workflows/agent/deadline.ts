@@ -9,26 +9,21 @@
  */
 import { sleep, workflowInfo } from '@temporalio/workflow';
 import type { AnswerOf } from '../interactions/answer-types';
-import { isTerminalPhase, type AgentState } from './agent-state';
+import type { AgentContext } from './agent-context';
+import { isTerminalPhase } from './agent-state';
 import type { InteractionDesk } from './interaction-desk';
 import { workflowTime } from '../workflow-time';
 
-/** What the deadline needs from the agent around it. */
-export interface DeadlineContext {
-  state: AgentState;
-  deadlineMs: number | undefined;
-  onDeadline: 'stop' | 'ask';
-  desk: InteractionDesk;
-  /** Ends the agent as `stopped` for `reason`. */
-  stop(reason: string): void;
-}
-
 export class Deadline {
-  constructor(private readonly ctx: DeadlineContext) {}
+  constructor(
+    private readonly ctx: AgentContext,
+    private readonly desk: InteractionDesk,
+  ) {}
 
   /** Arms the timer when the agent has a deadline (a no-op, and no command, otherwise). */
   serve(): this {
-    const { state, deadlineMs } = this.ctx;
+    const { state } = this.ctx;
+    const { deadlineMs } = this.ctx.settings.limits;
     if (deadlineMs === undefined || isTerminalPhase(state.phase)) return this;
     state.deadlineAt ??= workflowInfo().startTime.getTime() + deadlineMs;
     void this.watch();
@@ -44,15 +39,16 @@ export class Deadline {
         continue;
       }
       if (isTerminalPhase(state.phase)) return;
-      const answer = this.ctx.onDeadline === 'ask' ? await this.ask() : undefined;
-      if (answer?.decision !== 'extend' || answer.deadlineMs === undefined) return this.ctx.stop('deadline');
+      const answer = this.ctx.settings.onDeadline === 'ask' ? await this.ask() : undefined;
+      if (answer?.decision !== 'extend' || answer.deadlineMs === undefined) return this.ctx.ending.stop('deadline');
       state.deadlineAt = workflowTime() + answer.deadlineMs;
     }
   }
 
   /** Asks whether to extend (or waits on the question a previous run asked); an expiry stops. */
   private async ask(): Promise<AnswerOf<'deadline'> | undefined> {
-    const { desk, state } = this.ctx;
+    const { state } = this.ctx;
+    const { desk } = this;
     const deadlineAt = state.deadlineAt ?? workflowTime();
     const open =
       desk.findOpen('deadline') ??

@@ -8,7 +8,7 @@
  * under them).
  */
 import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
-import type { ErrorCode } from '../error-codes';
+import type { ErrorCode } from '../contract/error-codes';
 import type { Plan } from '../plan/plan-types';
 import { selectStepsToStart } from '../plan/scheduler';
 import type { StepOutcome } from '../step/step-types';
@@ -91,7 +91,7 @@ class Execution {
   private async settle(id: string, outcome: StepOutcome): Promise<void> {
     const { board, settings, state } = this.agent;
     delete this.scopes[id];
-    if (outcome.progress) board.recordProgress(outcome.progress);
+    if (outcome.progress) this.agent.progress(outcome.progress);
     if (outcome.status === 'completed') {
       board.complete(id, outcome.result);
       if (this.plan.replan.includes(id) && state.replans < settings.limits.maxReplans) this.replanDue = true;

@@ -1,59 +1,41 @@
 /**
- * The interaction desk: the one owner of an agent's interactions. It opens them (for the agent
- * or for a step that asked), validates and records answers from the `answer` update and signal,
- * routes an answer to the step that asked, resolves unanswered ones by the expiry policy, and
- * keeps each answered one as an audit record. `ask(spec)` opens one and returns exactly that
- * kind's answer.
+ * The one owner of an agent's interactions: opens them (for the agent or a step that asked),
+ * checks (answer-check.ts) and records answers of the `answer` update and signal, routes each to
+ * its step, and leaves unanswered ones to their expiry policy (interaction-expiry.ts).
  */
-import { condition, getExternalWorkflowHandle, setHandler } from '@temporalio/workflow';
-import { answerRejection, workflowFailure } from '../failures';
-import { stepWorkflowId } from '../ids';
+import { condition, getExternalWorkflowHandle, patched, setHandler } from '@temporalio/workflow';
+import { answerRejection, workflowFailure } from '../contract/failures';
+import { stepWorkflowId } from '../contract/ids';
 import type { AnswerOf, InteractionOf, SpecOf } from '../interactions/answer-types';
-import { missingRole, roleFor } from '../interactions/answer-roles';
-import { expiryAnswer } from '../interactions/expiry-answer';
+import { roleFor } from '../interactions/answer-roles';
 import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from '../interactions/interaction-types';
-import { validateAnswer } from '../interactions/validate-answer';
-import { parseAnswerInput, parseStepInteraction } from '../message-payloads';
+import { parseAnswerInput, parseStepInteraction } from '../contract/message-payloads';
 import { untrustedActor } from './signal-actor';
-import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal, type AnswerAccepted } from '../messages';
-import { checkPlanValue } from '../plan/check-plan';
+import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal } from '../contract/messages';
+import type { AnswerAccepted } from '../contract/messages';
+import { checkEditedPlanValue } from '../plan/check-plan';
+import type { PlanCheck } from '../plan/plan-types';
+import { PATCHES } from '../patches';
 import { workflowTime } from '../workflow-time';
-import { awaitExpiry } from './interaction-expiry';
+import { armExpiry, type Forward } from './interaction-expiry';
 import type { StepRequestRoute } from './agent-carry';
-import type { AgentSettings } from './agent-input';
-import { openInteraction, openInteractions, recordAnswer, type AgentEvent, type AgentState } from './agent-state';
+import { openInteraction, openInteractions, recordAnswer } from './agent-state';
+import type { AgentContext } from './agent-context';
 import type { StepBoard } from './step-board';
 import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
-
-type ExpiryPolicy = NonNullable<AgentSettings['interactionTimeout']>['onExpiry'];
-
-/** What the desk needs from the agent around it. */
-export interface DeskContext {
-  agentId: string;
-  state: AgentState;
-  timeout: AgentSettings['interactionTimeout'];
-  /** Who may answer what (the agent input's `answerRoles`). */
-  answerRoles: AgentSettings['answerRoles'];
-  board: StepBoard;
-  announce(event: Omit<AgentEvent, 'seq' | 'at'>): void;
-  /** Called after every change to interactions (search attributes, current details). */
-  changed(): void;
-  /** The `cancel` expiry policy: stop the whole agent, saying why. */
-  cancelAgent(reason: string): void;
-  /** Whether the server suggests continuing as new. */
-  rollOverDue(): boolean;
-}
+import { checkAnswer, refusedAsPerson, signalPlanCheck } from './answer-check';
 
 export class InteractionDesk {
   constructor(
-    private readonly ctx: DeskContext,
+    private readonly ctx: AgentContext,
+    private readonly board: StepBoard,
     /** Where each open step interaction's answer goes, by interaction id (carried over). */
     readonly routes: Record<string, StepRequestRoute> = {},
   ) {}
 
   /** Registers the answer update and signals, and re-arms the timers of carried interactions. */
   serve(): void {
-    for (const open of openInteractions(this.ctx.state)) this.arm(open);
+    for (const open of openInteractions(this.ctx.state)) armExpiry(this.ctx, open, this.forwarder);
     setHandler(
       answerUpdate,
       (raw) => {
@@ -65,8 +47,12 @@ export class InteractionDesk {
       {
         validator: (input: unknown) => {
           if (isUnencrypted(input)) throw workflowFailure('NOT_ENCRYPTED', `answer: ${UNENCRYPTED_REFUSAL}`);
-          const { check } = this.vet(input);
+          // A person's edited plan is checked strictly here; the handler takes what passed.
+          const { input: answer, check } = this.vet(input, checkEditedPlanValue);
           if (!check.ok) throw answerRejection(check);
+          // Validators do not run on replay: the people rule needs no patch here.
+          const person = answer && refusedAsPerson(this.ctx.state, answer);
+          if (person && !person.ok) throw answerRejection(person);
         },
       },
     );
@@ -78,7 +64,11 @@ export class InteractionDesk {
         this.ctx.announce({ type: 'signal.rejected', message: `answer signal rejected: ${UNENCRYPTED_REFUSAL}` });
         return;
       }
-      const { input, check } = this.vet(untrustedActor(sent.value));
+      const { input, check: valid } = this.vet(untrustedActor(sent.value), signalPlanCheck);
+      // A signal names nobody Cairn identified: it is not one of several approvals. Runs that
+      // counted one before replay as they ran (the marker is recorded only where it refuses).
+      const person = input && valid.ok ? refusedAsPerson(this.ctx.state, input) : undefined;
+      const check = person && patched(PATCHES.approvalPeople) ? person : valid;
       if (check.ok && input) return void (await this.accept(input));
       if (check.ok) return;
       const to = input ? ` to ${input.interactionId}` : '';
@@ -90,8 +80,8 @@ export class InteractionDesk {
       const parsed = parseStepInteraction(sent.value);
       if (!parsed.ok) return this.refuseStepInteraction(parsed.error);
       const { stepId, requestId, spec } = parsed.value;
-      if (!this.ctx.board.get(stepId)) return this.refuseStepInteraction(`stepId: no step "${stepId}" in the plan`);
-      this.ctx.board.await(stepId);
+      if (!this.board.get(stepId)) return this.refuseStepInteraction(`stepId: no step "${stepId}" in the plan`);
+      this.board.await(stepId);
       this.routes[this.open(spec, stepId).id] = { stepId, requestId };
     });
   }
@@ -130,10 +120,11 @@ export class InteractionDesk {
   /** Opens an interaction (with its expiry timer when the agent has a timeout). */
   open<K extends InteractionKind>(spec: SpecOf<K>, stepId?: string): InteractionOf<K> {
     const interaction = openInteraction(this.ctx.state, workflowTime(), spec, stepId) as InteractionOf<K>;
-    const role = interaction.role ?? roleFor(interaction.kind, this.ctx.answerRoles);
+    const role = interaction.role ?? roleFor(interaction.kind, this.ctx.settings.answerRoles);
     if (role !== undefined) interaction.role = role;
-    if (this.ctx.timeout) interaction.expiresAt = interaction.createdAt + this.ctx.timeout.afterMs;
-    this.arm(interaction);
+    if (this.ctx.settings.interactionTimeout)
+      interaction.expiresAt = interaction.createdAt + this.ctx.settings.interactionTimeout.afterMs;
+    armExpiry(this.ctx, interaction, this.forwarder);
     this.ctx.changed();
     return interaction;
   }
@@ -154,33 +145,20 @@ export class InteractionDesk {
   }
 
   /** Parses an answer payload, then checks it against the interaction it names. */
-  private vet(raw: unknown): { input?: AnswerInput; check: AnswerCheck } {
+  private vet(raw: unknown, planCheck: (value: unknown) => PlanCheck): { input?: AnswerInput; check: AnswerCheck } {
     const parsed = parseAnswerInput(raw);
-    return parsed.ok ? { input: parsed.value, check: this.check(parsed.value) } : { check: parsed };
+    return parsed.ok
+      ? { input: parsed.value, check: checkAnswer(this.ctx.state, parsed.value, planCheck) }
+      : { check: parsed };
   }
 
   private refuseStepInteraction(error: string): void {
     this.ctx.announce({ type: 'signal.rejected', message: `stepInteraction signal rejected: ${error}` });
   }
 
-  private check(input: AnswerInput): AnswerCheck {
-    const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
-    const check = validateAnswer(interaction, input, checkPlanValue);
-    if (!check.ok || !interaction) return check;
-    const rejecting =
-      interaction.kind === 'tool.approval' && 'decision' in check.answer && check.answer.decision === 'reject';
-    const missing = missingRole(interaction, input, rejecting);
-    if (missing !== undefined) {
-      const error = `answering ${interaction.id} (${interaction.kind}) needs the role ${missing}`;
-      return { ok: false, code: 'ROLE_REQUIRED', field: 'interactionId', error };
-    }
-    if (interaction.kind !== 'tool.approval' || rejecting) return check;
-    return sameApprover(interaction, input) ?? check;
-  }
-
   /** Records a valid answer (the audit record) and forwards a step's answer to the step. */
   private async accept(input: AnswerInput): Promise<AnswerAccepted> {
-    const check = this.check(input);
+    const check = checkAnswer(this.ctx.state, input);
     if (!check.ok) throw answerRejection(check);
     const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
     if (!interaction) throw workflowFailure('NOT_OPEN', `no interaction "${input.interactionId}"`);
@@ -204,11 +182,14 @@ export class InteractionDesk {
     return { interactionId: interaction.id, answer: check.answer };
   }
 
+  /** `forward`, for the expiry timers. */
+  private readonly forwarder: Forward = (interaction, answer, extra) => this.forward(interaction, answer, extra);
+
   /** Sends the answer to the step that asked, if a step did. */
   private async forward(interaction: Interaction, answer: Answer, extra: { by?: string; expired?: 'fail' }) {
     const route = this.routes[interaction.id];
     if (!route) return;
-    this.ctx.board.resume(route.stepId);
+    this.board.resume(route.stepId);
     await getExternalWorkflowHandle(stepWorkflowId(this.ctx.agentId, route.stepId)).signal(stepAnswerSignal, {
       requestId: route.requestId,
       interactionId: interaction.id,
@@ -216,48 +197,4 @@ export class InteractionDesk {
       ...extra,
     });
   }
-
-  /** Starts the expiry timers of an open interaction, when the agent has a timeout. */
-  private arm(interaction: Interaction): void {
-    const { timeout } = this.ctx;
-    if (!timeout) return;
-    const remind = () => {
-      const message = `${interaction.id} still waits`;
-      this.ctx.announce({ type: 'interaction.reminder', interactionId: interaction.id, message });
-    };
-    void awaitExpiry(interaction, timeout, remind).then((due) =>
-      due ? this.expire(interaction, timeout.onExpiry) : undefined,
-    );
-  }
-
-  private async expire(interaction: Interaction, policy: ExpiryPolicy): Promise<void> {
-    interaction.status = 'expired';
-    const { id } = interaction;
-    this.ctx.announce({ type: 'interaction.expired', interactionId: id, message: `${id} expired (${policy})` });
-    if (policy === 'cancel') return this.ctx.cancelAgent(`${id} (${interaction.kind}) expired unanswered`);
-    if (policy !== 'fail') {
-      interaction.answer = expiryAnswer(interaction, policy);
-      interaction.by = `policy:${policy}`;
-      interaction.answeredAt = workflowTime();
-    }
-    this.ctx.changed();
-    const answer = interaction.answer ?? { text: '' };
-    await this.forward(interaction, answer, policy === 'fail' ? { expired: 'fail' } : {});
-  }
-}
-
-/** For an approval that needs several people: refused when this one already approved. */
-function sameApprover(
-  interaction: Extract<Interaction, { kind: 'tool.approval' }>,
-  input: AnswerInput,
-): AnswerCheck | undefined {
-  const who = input.actor?.id ?? input.by ?? 'unknown';
-  if ((interaction.approvals ?? []).some((a) => a.actor.id === who))
-    return {
-      ok: false,
-      code: 'SAME_APPROVER',
-      field: 'interactionId',
-      error: `${who} already approved ${interaction.id}; it needs ${interaction.approvers ?? 1} different people`,
-    };
-  return undefined;
 }

@@ -1,12 +1,51 @@
 /**
  * The durable timers of an interaction's timeout (visible in history with a summary): an
- * optional reminder, then expiry. Times count from the interaction's creation, so a run that
- * inherits an open interaction waits only what is left.
+ * optional reminder, then expiry, and what the expiry policy then does. Times count from the
+ * interaction's creation, so a run that inherits an open interaction waits only what is left.
  */
 import { condition } from '@temporalio/workflow';
-import type { Interaction } from '../interactions/interaction-types';
+import { expiryAnswer } from '../interactions/expiry-answer';
+import type { Answer, Interaction } from '../interactions/interaction-types';
 import { workflowTime } from '../workflow-time';
-import type { AgentSettings } from './agent-input';
+import type { AgentContext } from './agent-context';
+import type { AgentSettings } from '../contract/agent-input';
+
+type ExpiryPolicy = NonNullable<AgentSettings['interactionTimeout']>['onExpiry'];
+
+/** Hands an expiry's answer on (to the step that asked, if one did). */
+export type Forward = (interaction: Interaction, answer: Answer, extra: { expired?: 'fail' }) => Promise<void>;
+
+/**
+ * Starts the expiry timers of an open interaction, when the agent has a timeout: a reminder on
+ * the timeline, then the policy — `cancel` cancels the agent, `fail` fails the asker, `reject`
+ * and `default` record their answer — and the answer goes to the step that asked.
+ */
+export function armExpiry(ctx: AgentContext, interaction: Interaction, forward: Forward): void {
+  const timeout = ctx.settings.interactionTimeout;
+  if (!timeout) return;
+  const remind = () => {
+    const message = `${interaction.id} still waits`;
+    ctx.announce({ type: 'interaction.reminder', interactionId: interaction.id, message });
+  };
+  void awaitExpiry(interaction, timeout, remind).then((due) =>
+    due ? expire(ctx, interaction, timeout.onExpiry, forward) : undefined,
+  );
+}
+
+async function expire(ctx: AgentContext, interaction: Interaction, policy: ExpiryPolicy, forward: Forward) {
+  interaction.status = 'expired';
+  const { id } = interaction;
+  ctx.announce({ type: 'interaction.expired', interactionId: id, message: `${id} expired (${policy})` });
+  if (policy === 'cancel') return ctx.ending.expire(`${id} (${interaction.kind}) expired unanswered`);
+  if (policy !== 'fail') {
+    interaction.answer = expiryAnswer(interaction, policy);
+    interaction.by = `policy:${policy}`;
+    interaction.answeredAt = workflowTime();
+  }
+  ctx.changed();
+  const answer = interaction.answer ?? { text: '' };
+  await forward(interaction, answer, policy === 'fail' ? { expired: 'fail' } : {});
+}
 
 /**
  * Waits until `interaction` is closed (false) or its timeout is up while it is still open (true).

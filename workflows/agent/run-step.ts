@@ -4,8 +4,8 @@
  * step's contract id; a failure or cancellation comes back as an outcome, never thrown.
  */
 import { ApplicationFailure, ChildWorkflowFailure, executeChild, isCancellation } from '@temporalio/workflow';
-import { isErrorCode, type ErrorCode } from '../error-codes';
-import { stepWorkflowId } from '../ids';
+import { isErrorCode, type ErrorCode } from '../contract/error-codes';
+import { stepWorkflowId } from '../contract/ids';
 import type { Plan } from '../plan/plan-types';
 import { stepWorkflow } from '../step/step-workflow';
 import { STEP_INPUT_VERSION, type StepInput, type StepOutcome } from '../step/step-types';

@@ -9,7 +9,7 @@ import type { Plan, StepStatus } from '../plan/plan-types';
 import { canMoveStep, isActiveStep } from '../plan/step-transitions';
 import { stepsToSkip } from '../plan/scheduler';
 import { addUsage, zeroUsage } from '../usage';
-import type { StepProgress } from '../messages';
+import type { StepProgress } from '../contract/messages';
 import { workflowTime } from '../workflow-time';
 import { addToolCall, noteModel, noteStreaming, type AgentEvent, type AgentState, type StepRun } from './agent-state';
 
@@ -19,8 +19,6 @@ export class StepBoard {
   constructor(
     private readonly state: AgentState,
     private readonly announce: Announce,
-    /** Called after a step's usage was added to the agent's total (the budget check). */
-    private readonly usageAdded: () => void = () => undefined,
   ) {}
 
   /** The run of step `id`. */
@@ -115,9 +113,14 @@ export class StepBoard {
    * Records a step's round report (usage, tool calls) on its run and in the agent's totals; a
    * cancelled step's last report also leaves its partial result on the run.
    */
-  recordProgress(progress: StepProgress): void {
+  /**
+   * Records a step's round report: rounds, partial result, model, usage (the step's and the
+   * agent's total), tool calls and notices. False when no such step is on the board. The budget
+   * check that follows is the caller's: usage flows one way, from the report to the board to the meter.
+   */
+  recordProgress(progress: StepProgress): boolean {
     const step = this.get(progress.stepId);
-    if (!step) return;
+    if (!step) return false;
     step.rounds = progress.round;
     if (progress.partial !== undefined) step.partial = progress.partial;
     if (progress.model) noteModel(this.state, progress.model);
@@ -130,7 +133,7 @@ export class StepBoard {
       this.announce({ type: 'tool.called', stepId: step.id, message: `${call.name} → ${call.outcome}` });
     }
     for (const notice of progress.notices ?? []) this.announce({ ...notice, stepId: step.id });
-    this.usageAdded();
+    return true;
   }
 
   /** Marks every running or waiting step cancelled (the agent itself was cancelled). */

@@ -15,12 +15,21 @@ const MAX_ID = 200;
  */
 export const ANSWER_METHODS = ['web', 'api', 'cli', 'temporal-signal'] as const;
 
+/**
+ * What authenticated the request Cairn's HTTP API acted on: a token of the tokens file, the
+ * shared CAIRN_API_TOKEN, the page's OpenID Connect session, the provider's JWT as a bearer
+ * token, or nothing (authentication off). Set by the server, never by a client.
+ */
+export const AUTHENTICATED_BY = ['token', 'shared-token', 'oidc-session', 'oidc-bearer', 'none'] as const;
+
 /** Who answered, as the audit record keeps it. */
 export const actorSchema = z.object({
   id: z.string().min(1, 'must not be empty').max(MAX_ID, `must be at most ${MAX_ID} characters`),
   name: z.string().max(MAX_ID, `must be at most ${MAX_ID} characters`).optional(),
   roles: z.array(z.string().max(MAX_ID)).max(20),
   method: z.enum(ANSWER_METHODS),
+  /** Absent on records of servers before it, and on answers straight to Temporal. */
+  authenticatedBy: z.enum(AUTHENTICATED_BY).optional(),
 });
 
 /** Payload of the `answer` signal and update; the answer itself is checked against its interaction. */

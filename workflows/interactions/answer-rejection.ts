@@ -3,7 +3,7 @@
  * check returns it, the `answer` update's validator throws it as a coded failure (failures.ts) and
  * clients read the code and field back — never the message. Pure.
  */
-import type { ErrorCode } from '../error-codes';
+import type { ErrorCode } from '../contract/error-codes';
 
 /** The codes an answer is refused with — the one list: the validator, failures.ts and clients read it. */
 export const ANSWER_REJECTION_CODES = [

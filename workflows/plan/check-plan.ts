@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { issueLines } from '../issue-lines';
-import { MAX_PLAN_STEPS, planSchema, remainingPlanSchema } from './plan-schema';
+import { MAX_PLAN_STEPS, planSchema, planStepSchema, remainingPlanSchema } from './plan-schema';
 import type { Plan, PlanCheck } from './plan-types';
 import { checkGraph, unique, type PlanGraph } from './plan-graph-rules';
 import { closedPrefixes, parseJsonReply } from './json-reply';
@@ -31,6 +31,42 @@ export function checkPlanValue(value: unknown): PlanCheck {
   }
   const graph = readGraphLoosely(value);
   return { ok: false, errors: [...formatIssues(parsed.error), ...(graph ? checkGraph(graph) : [])] };
+}
+
+/**
+ * Checks a plan a person edited (a `plan.check` answer's `edit`): as {@link checkPlanValue}, and
+ * besides, a key the plan or one of its steps does not have is refused by name. A model's plan
+ * may carry extra keys, which are dropped; a person who wrote `dependsOn` meant a dependency, and
+ * dropping it would run a plan other than the one they confirmed. `field` is the path of the first
+ * unknown key (`steps.1.dependsOn`); every other rule is reported alongside.
+ */
+export function checkEditedPlanValue(value: unknown): PlanCheck {
+  const unknown = unknownPlanKeys(value);
+  const check = checkPlanValue(value);
+  if (unknown.length === 0) return check;
+  const lines = unknown.map(({ path, owner }) => `${path}: unknown key; ${owner}`);
+  return { ok: false, errors: [...lines, ...(check.ok ? [] : check.errors)], field: unknown[0]?.path ?? '' };
+}
+
+const PLAN_KEYS = Object.keys(planSchema.shape);
+const STEP_KEYS = Object.keys(planStepSchema.shape);
+
+/** The keys of a plan value (and of its steps) that the plan schema does not have, with their paths. */
+function unknownPlanKeys(value: unknown): { path: string; owner: string }[] {
+  if (!isRecord(value)) return [];
+  const planOwner = `a plan's keys are ${PLAN_KEYS.join(', ')}`;
+  const stepOwner = `a step's keys are ${STEP_KEYS.join(', ')}`;
+  const found = Object.keys(value)
+    .filter((key) => !PLAN_KEYS.includes(key))
+    .map((key) => ({ path: key, owner: planOwner }));
+  if (!Array.isArray(value.steps) || value.steps.length > MAX_PLAN_STEPS) return found;
+  value.steps.forEach((step: unknown, index) => {
+    if (!isRecord(step)) return;
+    for (const key of Object.keys(step)) {
+      if (!STEP_KEYS.includes(key)) found.push({ path: `steps.${index}.${key}`, owner: stepOwner });
+    }
+  });
+  return found;
 }
 
 /**

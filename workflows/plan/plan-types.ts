@@ -23,4 +23,6 @@ export type PlanCheck =
       errors: string[];
       /** When only the DAG rules failed: the plan with each rule's one obvious fix (plan-graph-repair.ts). */
       repaired?: { plan: Plan; repairs: string[] };
+      /** A person's edit with a key the plan has not: the path of the first (`steps.1.dependsOn`). */
+      field?: string;
     };

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { actorSchema } from '../interactions/answer-input-schema';
 import { interactionSchema } from '../interactions/interaction-schema';
 import { planSchema } from '../plan/plan-schema';
-import { ERROR_CODES } from '../error-codes';
+import { ERROR_CODES } from '../contract/error-codes';
 import { AGENT_PHASES } from './agent-phases';
 import { stepRunSchema, tokenUsageSchema } from './step-run-schema';
 

@@ -6,11 +6,10 @@
  */
 import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
 import { lessSpent, type BudgetLeft } from '../budget-left';
-import { workflowFailure } from '../failures';
+import { workflowFailure } from '../contract/failures';
 import type { AnswerOf, SpecOf } from '../interactions/answer-types';
 import type { InteractionKind } from '../interactions/interaction-types';
-import { parseStepAnswer, parseStepHold } from '../message-payloads';
-import type { TokenUsage } from '../llm-types';
+import { parseStepAnswer, parseStepHold } from '../contract/message-payloads';
 import {
   nestedBudgetSignal,
   pauseSignal,
@@ -21,24 +20,28 @@ import {
   stepProgressSignal,
   type StepAnswer,
   type StepProgress,
-} from '../messages';
-import { zeroUsage } from '../usage';
+} from '../contract/messages';
+import type { RoundLedger } from './round-ledger';
 import { StepProgressReporter } from './step-progress';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+
+/** Where the link starts: the hold and the budget a previous run (or the agent's input) handed over. */
+export interface LinkStart {
+  held?: boolean;
+  left?: BudgetLeft | undefined;
+}
 
 export class AgentLink {
   private readonly answers: Record<string, StepAnswer> = {};
   /** Whether the agent holds this step (paused, over budget): no new model or tool call. */
-  held = false;
+  private isHeld: boolean;
   /** The last round reported, and the last whose report the agent acknowledged (metered only). */
   private reported = 0;
   private acked = 0;
   /** Workflow ids of nested agents this step is running now; a hold is passed on to them. */
-  readonly subAgents = new Set<string>();
+  private readonly subAgents = new Set<string>();
   /** What the tree's budget had left at the agent's last word (absent: no budget, or an older agent). */
-  left: BudgetLeft | undefined;
-  /** What the step spent since its last report: the agent has not counted it yet. */
-  readonly unreported: TokenUsage = zeroUsage();
+  private lastLeft: BudgetLeft | undefined;
   private readonly agent;
   private readonly progress;
 
@@ -46,10 +49,35 @@ export class AgentLink {
     agentId: string,
     private readonly stepId: string,
     /** The agent has a budget: each round's report is acknowledged before the next call starts. */
-    private readonly metered = false,
+    private readonly metered: boolean,
+    /** What the step spent since its last report: the agent has not counted it yet. */
+    private readonly ledger: RoundLedger,
+    start: LinkStart = {},
   ) {
     this.agent = getExternalWorkflowHandle(agentId);
     this.progress = new StepProgressReporter(this.agent);
+    this.isHeld = start.held === true;
+    this.lastLeft = start.left;
+  }
+
+  /** Whether the agent holds this step. */
+  get held(): boolean {
+    return this.isHeld;
+  }
+
+  /** What the tree's budget had left at the agent's last word. */
+  get left(): BudgetLeft | undefined {
+    return this.lastLeft;
+  }
+
+  /** A nested agent this step started: a hold of the step is passed on to it while it runs. */
+  nestedStarted(workflowId: string): void {
+    this.subAgents.add(workflowId);
+  }
+
+  /** A nested agent of this step ended. */
+  nestedEnded(workflowId: string): void {
+    this.subAgents.delete(workflowId);
   }
 
   /** Registers the `stepAnswer` handler; call first thing in the step. */
@@ -67,13 +95,13 @@ export class AgentLink {
       const { held, round, left } = parsed.value;
       if (round !== undefined) this.acked = Math.max(this.acked, round);
       if (left !== undefined) {
-        this.left = left;
+        this.lastLeft = left;
         // Not an acknowledgement and not a hold: the budget may have been raised. Running nested
         // agents get their new budget before they are resumed.
         if (round === undefined && !held) for (const id of this.subAgents) this.passBudget(id);
       }
-      if (held === this.held) return;
-      this.held = held;
+      if (held === this.isHeld) return;
+      this.isHeld = held;
       for (const id of this.subAgents) this.passHold(id);
     });
     return this;
@@ -84,7 +112,7 @@ export class AgentLink {
    * has not yet acknowledged the last report — it may be the one that spent the budget.
    */
   mustWait(): boolean {
-    return this.held || (this.metered && this.acked < this.reported);
+    return this.isHeld || (this.metered && this.acked < this.reported);
   }
 
   /**
@@ -97,7 +125,7 @@ export class AgentLink {
 
   /** What a nested agent started now may spend: the budget left less what the step spent since (undefined: no budget). */
   budgetLeft(): BudgetLeft | undefined {
-    return this.left && lessSpent(this.left, this.unreported);
+    return this.lastLeft && lessSpent(this.lastLeft, this.ledger.spent());
   }
 
   /** Tells the nested agent `workflowId` its new budget (the tree's was raised). */
@@ -110,8 +138,8 @@ export class AgentLink {
   }
 
   /** Tells the nested agent `workflowId` of the step's hold (its own tree then holds too). */
-  passHold(workflowId: string): void {
-    const signal = this.held ? pauseSignal : resumeSignal;
+  private passHold(workflowId: string): void {
+    const signal = this.isHeld ? pauseSignal : resumeSignal;
     getExternalWorkflowHandle(workflowId)
       .signal(signal, { by: `step ${this.stepId}`, reason: 'its parent agent is held' })
       .catch((err: unknown) => log.warn('hold not passed to the nested agent', { workflowId, error: String(err) }));

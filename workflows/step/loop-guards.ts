@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { approvalDigest } from '../tools/approval-digest';
 import type { LlmToolCall } from '../llm-types';
 import { FINISH_STEP } from '../tools/tool-types';
-import { DEFAULT_LOOP_GUARDS, type LoopGuardLimits } from './loop-guard-limits';
+import { DEFAULT_LOOP_GUARDS, type LoopGuardLimits } from '../contract/loop-guard-limits';
 
 const count = z.number().int().nonnegative();
 

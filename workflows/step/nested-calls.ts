@@ -5,9 +5,9 @@
  */
 import { CancelledFailure, executeChild, isCancellation, patched } from '@temporalio/workflow';
 import { llmCall } from '../activity-proxies';
-import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../agent-contract';
+import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../contract/agent-contract';
 import { asLimits, isSpent, type BudgetLeft } from '../budget-left';
-import { subAgentWorkflowId } from '../ids';
+import { subAgentWorkflowId } from '../contract/ids';
 import type { LlmToolCall } from '../llm-types';
 import { PATCHES } from '../patches';
 import { modelArgsSchema, subAgentArgsSchema } from '../tools/builtin-tools';
@@ -42,7 +42,7 @@ async function runModel(ctx: StepToolsContext, args: { task: string; systemPromp
     ],
     ...(ctx.input.model ? { model: ctx.input.model } : {}),
   });
-  ctx.addUsage(reply.usage);
+  ctx.ledger.spend(reply.usage);
   // A cut answer is labelled, so the step's model does not take it for a whole one.
   const cut = reply.finishReason === 'length' ? '\n[the answer was cut at its token limit]' : '';
   return { ok: true, output: cutOutput(reply.content ?? '') + cut };
@@ -62,7 +62,7 @@ async function runSubAgent(
 ): Promise<ToolOutcome> {
   const { input } = ctx;
   const workflowId = subAgentWorkflowId(input.agentId, input.step.id, callId);
-  ctx.link.subAgents.add(workflowId); // a hold of this step is passed on while it runs
+  ctx.link.nestedStarted(workflowId); // a hold of this step is passed on while it runs
   try {
     const result = await executeChild<NestedAgentWorkflow>(AGENT_WORKFLOW_TYPE, {
       workflowId,
@@ -80,7 +80,7 @@ async function runSubAgent(
       ],
       staticSummary: `sub-agent of ${input.step.id}: ${args.task.slice(0, 80)}`,
     });
-    ctx.addUsage(result.usage);
+    ctx.ledger.spend(result.usage);
     if (result.status === 'cancelled' && patched(PATCHES.nestedBudget))
       throw new CancelledFailure('the sub-agent was cancelled');
     if (result.status === 'stopped') {
@@ -97,6 +97,6 @@ async function runSubAgent(
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
     return { ok: false, output: `the sub-agent failed: ${cause instanceof Error ? cause.message : String(cause)}` };
   } finally {
-    ctx.link.subAgents.delete(workflowId);
+    ctx.link.nestedEnded(workflowId);
   }
 }

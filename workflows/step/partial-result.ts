@@ -3,10 +3,8 @@
  * and what its tools answered, in order, cut to MAX_PARTIAL_CHARS (the oldest part goes first).
  * The system prompt and the task are left out — the agent knows them. Pure.
  */
+import { MAX_PARTIAL_CHARS } from '../contract/messages';
 import type { LlmMessage } from '../llm-types';
-
-/** How long a partial result may be: it is kept in the agent state and its summary. */
-export const MAX_PARTIAL_CHARS = 2000;
 
 /** How much of one message a partial result quotes. */
 const MAX_ENTRY_CHARS = 600;

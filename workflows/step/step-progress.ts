@@ -6,7 +6,7 @@
  * step, and `flush` waits for the last one before the step ends or continues as new.
  */
 import type { ExternalWorkflowHandle } from '@temporalio/workflow';
-import { stepProgressSignal, type StepProgress } from '../messages';
+import { stepProgressSignal, type StepProgress } from '../contract/messages';
 
 export class StepProgressReporter {
   private pending: Promise<void> = Promise.resolve();

@@ -8,13 +8,12 @@ import { isCancellation, patched } from '@temporalio/workflow';
 import { llmCall } from '../activity-proxies';
 import type { Conversations } from '../conversation';
 import { describeFailure } from '../describe-failure';
-import type { ErrorCode } from '../error-codes';
+import type { ErrorCode } from '../contract/error-codes';
 import { conversationBudget, estimateTextTokens, fitConversation } from '../fit-conversation';
 import type { LlmCallInput } from '../llm-call-schema';
-import type { LlmToolCall, TokenUsage } from '../llm-types';
-import type { StepNotice, StepProgress } from '../messages';
-import type { ToolCallRecord, ToolInfo } from '../tools/tool-types';
-import { addUsage, zeroUsage } from '../usage';
+import type { LlmToolCall } from '../llm-types';
+import type { StepNotice, StepProgress } from '../contract/messages';
+import type { ToolInfo } from '../tools/tool-types';
 import { cleanCall } from './clean-call';
 import { type LoopGuards } from './loop-guards';
 import type { CallResult, StepToolsContext } from './step-tool-types';
@@ -35,20 +34,16 @@ export const STEP_CONVERSATION = 'step';
 /** The key of the step's conversation as last sent, when it had to be cut to fit the model's context. */
 export const STEP_WINDOW = 'step-window';
 
-/** What a round needs: the step's tools context, its conversation and the offered tool names. */
+/**
+ * What a round needs: the step's tools context (with the ledger of what the round spent and which
+ * of its tool calls finished — a step cancelled mid-round hands those back with its partial
+ * result), its conversation, the offered tool names and the loop guards.
+ */
 export interface RoundContext {
   tools: StepToolsContext;
   conversations: Conversations;
   toolNames: string[];
-  /** Usage of the round's reply and its sub-calls (model, sub_agent) since the last report; reset by each round. */
-  usage: TokenUsage;
-  /** The step's loop guards. */
   guards: LoopGuards;
-  /**
-   * The tool calls of the round under way that have finished, not yet reported: a step
-   * cancelled mid-round hands them back with its partial result (the audit keeps every call).
-   */
-  records: ToolCallRecord[];
 }
 
 /** How a round ended: its report and, when the step is done, the result. */
@@ -78,15 +73,13 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
   }
   // Counted before the tool calls run: a nested agent started by one of them is given the budget
   // left less this reply, and a step cancelled meanwhile hands this usage back with its partial result.
-  addUsage(ctx.usage, reply.usage);
+  ctx.tools.ledger.spend(reply.usage);
   const cleaned = reply.toolCalls.map((call) => cleanCall(call, input.tools, input.canAsk));
   ctx.conversations.append(STEP_CONVERSATION, {
     role: 'assistant',
     content: reply.content,
     ...(reply.toolCalls.length ? { toolCalls: cleaned.map((c) => c.call) } : {}),
   });
-  const { records } = ctx;
-  records.length = 0;
   let finished: string | undefined;
   let spent = false;
   for (const [index, call] of reply.toolCalls.entries()) {
@@ -94,7 +87,7 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     const replaced = cleaned[index]?.replaced;
     const content = replaced ? `${result.content}\n${replaced}` : result.content;
     ctx.conversations.append(STEP_CONVERSATION, { role: 'tool', toolCallId: call.id, content });
-    if (result.record) records.push(result.record);
+    if (result.record) ctx.tools.ledger.record(result.record);
     finished ??= result.finished;
     if (result.failed && ctx.guards.failed() && !spent && patched(PATCHES.stepLoopGuards)) {
       spent = true;
@@ -120,17 +113,16 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
       : []),
     ...ctx.guards.takeNotes().map((message): StepNotice => ({ type: 'step.guard', message })),
   ];
+  const { usage, toolCalls } = ctx.tools.ledger.settle();
   const report: StepProgress = {
     stepId: step.id,
     round,
     model: reply.model,
     ...(reply.streamed !== undefined ? { streamed: reply.streamed } : {}),
-    usage: { ...ctx.usage },
-    toolCalls: [...records],
+    usage,
+    toolCalls,
     ...(notices.length ? { notices } : {}),
   };
-  Object.assign(ctx.usage, zeroUsage());
-  records.length = 0;
   if (spent && finished === undefined) {
     const error = `STEP_TOOL_ERRORS: ${ctx.guards.budgetError(step.id)}`;
     return { kind: 'failed', code: 'STEP_TOOL_ERRORS', error, report };

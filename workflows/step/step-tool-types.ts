@@ -4,11 +4,11 @@
  */
 import type { AnswerOf, SpecOf } from '../interactions/answer-types';
 import type { InteractionKind } from '../interactions/interaction-types';
-import type { TokenUsage } from '../llm-types';
 import type { PolicyDecision } from '../tools/policy-decision';
 import type { ToolCallRecord } from '../tools/tool-types';
 import type { AgentLink } from './agent-link';
 import type { LoopGuards } from './loop-guards';
+import type { RoundLedger } from './round-ledger';
 import type { StepInput } from './step-types';
 
 /** What one tool call gave back: the tool message, a record, and the result if it finished. */
@@ -24,10 +24,10 @@ export interface StepToolsContext {
   input: StepInput;
   /** Opens an interaction at the agent and waits for the answer. */
   askAgent<K extends InteractionKind>(requestId: string, spec: SpecOf<K>): Promise<AnswerOf<K>>;
-  /** Adds token usage of sub-calls (model, sub_agent) to the step. */
-  addUsage(usage: TokenUsage): void;
+  /** What the step spent and did since its last report: sub-calls (model, sub_agent) count here. */
+  ledger: RoundLedger;
   /** The line to the agent: whether it holds the step, and the nested agents to pass a hold to. */
-  link: Pick<AgentLink, 'mustWait' | 'whenFree' | 'subAgents' | 'passHold' | 'budgetLeft'>;
+  link: Pick<AgentLink, 'mustWait' | 'whenFree' | 'nestedStarted' | 'nestedEnded' | 'budgetLeft'>;
   /** The step's loop guards: approvals already decided in this step are not asked again. */
   guards?: LoopGuards;
 }

@@ -11,13 +11,13 @@
  */
 import { z } from 'zod';
 import { budgetLeftSchema } from '../budget-left';
-import { ERROR_CODES } from '../error-codes';
+import { ERROR_CODES } from '../contract/error-codes';
 import { llmMessageSchema, modelSettingsSchema } from '../llm-types';
-import { stepProgressSchema } from '../messages';
+import { stepProgressSchema } from '../contract/messages';
 import { planStepSchema } from '../plan/plan-schema';
 import { principalSchema } from '../principal';
 import { toolInfoSchema } from '../tools/tool-types';
-import { loopGuardLimitsSchema } from './loop-guard-limits';
+import { loopGuardLimitsSchema } from '../contract/loop-guard-limits';
 import { loopGuardStateSchema } from './loop-guards';
 
 /**

@@ -23,14 +23,13 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { Conversations } from '../conversation';
-import type { LlmMessage, TokenUsage } from '../llm-types';
-import type { ToolCallRecord } from '../tools/tool-types';
-import type { StepProgress } from '../messages';
+import type { LlmMessage } from '../llm-types';
+import type { StepProgress } from '../contract/messages';
 import { carryConversation } from '../rollover/carry-conversation';
-import { addUsage } from '../usage';
 import { AgentLink } from './agent-link';
 import { LoopGuards } from './loop-guards';
 import { partialResult } from './partial-result';
+import { RoundLedger, type Unreported } from './round-ledger';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { runRound, STEP_CONVERSATION, type RoundContext } from './step-round';
 import { offeredTools } from './step-tools';
@@ -43,9 +42,9 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
   const input = readStepInput(received);
   const carry = carried === undefined ? undefined : readStepCarry(carried);
   const conversations = new Conversations().serve();
-  const link = new AgentLink(input.agentId, input.step.id, input.metered === true).serve();
-  if (carry?.held) link.held = true;
-  link.left = carry?.left ?? input.budgetLeft;
+  const ledger = new RoundLedger();
+  const start = { held: carry?.held === true, left: carry?.left ?? input.budgetLeft };
+  const link = new AgentLink(input.agentId, input.step.id, input.metered === true, ledger, start).serve();
   const { step } = input;
   const toolNames = offeredTools(input);
   if (carry) conversations.append(STEP_CONVERSATION, ...carry.conversation);
@@ -55,16 +54,9 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
       { role: 'system', content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt) },
       { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies) },
     );
-  const usage = link.unreported;
   const guards = new LoopGuards(input.guards, carry?.guards);
-  const tools = {
-    input,
-    askAgent: link.ask.bind(link),
-    addUsage: (extra: typeof usage) => addUsage(usage, extra),
-    link,
-    guards,
-  };
-  const ctx: RoundContext = { tools, conversations, toolNames, usage, guards, records: [] };
+  const tools = { input, askAgent: link.ask.bind(link), ledger, link, guards };
+  const ctx: RoundContext = { tools, conversations, toolNames, guards };
   const loop = { round: carry?.rounds ?? 0 };
   try {
     return await runLoop(ctx, link, loop, carry);
@@ -78,7 +70,7 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
     // step still closes CANCELLED, and nothing needs the agent to ask first (a workflow cannot
     // query another one). Runs recorded before this close at once, as they did (patch).
     if (!isCancellation(err) || !CancellationScope.current().consideredCancelled) throw err;
-    const last = cancelledReport(input, conversations.get(STEP_CONVERSATION), loop.round, usage, ctx.records);
+    const last = cancelledReport(input, conversations.get(STEP_CONVERSATION), loop.round, ledger.peek());
     if (last && patched(PATCHES.stepPartialResult)) await CancellationScope.nonCancellable(() => link.reportLast(last));
     throw err;
   }
@@ -133,18 +125,17 @@ function cancelledReport(
   input: StepInput,
   conversation: LlmMessage[],
   round: number,
-  usage: TokenUsage,
-  records: ToolCallRecord[],
+  { usage, toolCalls }: Unreported,
 ): StepProgress | undefined {
   const partial = partialResult(conversation);
   const unreported = usage.totalTokens > 0 || (usage.costUsd ?? 0) > 0;
-  if (partial === undefined && !unreported && records.length === 0) return undefined;
+  if (partial === undefined && !unreported && toolCalls.length === 0) return undefined;
   return {
     stepId: input.step.id,
     round,
-    usage: { ...usage },
+    usage,
     // The unfinished round's calls that did finish: the audit and the decision log keep them.
-    toolCalls: [...records],
+    toolCalls,
     cancelled: true,
     ...(partial !== undefined ? { partial } : {}),
   };

@@ -7,7 +7,7 @@
 import type * as OtelApi from '@opentelemetry/api';
 import type * as OtelWorkflow from '@temporalio/interceptors-opentelemetry/lib/workflow';
 import { patched, workflowInfo, type WorkflowExecuteInput } from '@temporalio/workflow';
-import { STEP_WORKFLOW_TYPE } from '../agent-contract';
+import { STEP_WORKFLOW_TYPE } from '../contract/agent-contract';
 import { PATCHES } from '../patches';
 import { ownerAttributes, type SpanOwner } from './span-attributes';
 

@@ -11,7 +11,7 @@ export const SPAN_ATTRIBUTES = {
   toolName: 'cairn.tool.name',
   llmModel: 'cairn.llm.model',
   llmPurpose: 'cairn.llm.purpose',
-  /** The error code (workflows/error-codes.ts) a failed LLM or tool call ended with. */
+  /** The error code (workflows/contract/error-codes.ts) a failed LLM or tool call ended with. */
   errorCode: 'cairn.error.code',
 } as const;
 

@@ -18,7 +18,7 @@ import {
   type WorkflowInterceptors,
 } from '@temporalio/workflow';
 import { workflowTime } from '../workflow-time';
-import { STEP_WORKFLOW_TYPE } from '../agent-contract';
+import { STEP_WORKFLOW_TYPE } from '../contract/agent-contract';
 
 /** The histogram's name (worker/telemetry/cairn-metrics.ts lists every metric). */
 export const STEP_DURATION_METRIC = 'cairn_step_duration_seconds';

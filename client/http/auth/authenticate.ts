@@ -36,13 +36,22 @@ export const noAuthentication = (): Authenticator => ({
   sessions: new SessionStore(),
 });
 
-/** The anonymous principal of `none`: may do everything, as before authentication existed. */
-const anonymous = (method: Principal['method']): Principal => ({ id: 'anonymous', roles: ['admin'], method });
-
-/** The client says it is the CLI or the page (informational: the audit's method, never a permission). */
-function methodOf(c: Context): Principal['method'] {
+/**
+ * The anonymous principal of `none`: may do everything, as before authentication existed. Nothing
+ * authenticated it, so its method is what the client says it is (`authenticatedBy: none` says so).
+ */
+const anonymous = (c: Context): Principal => {
   const client = c.req.header('x-cairn-client');
-  return client === 'cli' || client === 'web' ? client : 'api';
+  const method = client === 'cli' || client === 'web' ? client : 'api';
+  return { id: 'anonymous', roles: ['admin'], method, authenticatedBy: 'none' };
+};
+
+/**
+ * The method of a request that sent a bearer credential: `api`, or `cli` when the client says it
+ * is Cairn's CLI. Never `web`: that is the page's session only, and a header cannot claim it.
+ */
+function bearerMethod(c: Context): Principal['method'] {
+  return c.req.header('x-cairn-client') === 'cli' ? 'cli' : 'api';
 }
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
@@ -53,7 +62,7 @@ async function identify(auth: Authenticator, c: Context): Promise<Principal | 'i
   if (header !== undefined) {
     const token = BEARER.exec(header)?.[1];
     if (!token) return 'invalid';
-    const method = methodOf(c);
+    const method = bearerMethod(c);
     const known = auth.tokens.lookup(token, method);
     if (known) return known;
     if (auth.oidc && token.split('.').length === 3) return (await auth.oidc.verifyBearer(token, method)) ?? 'invalid';
@@ -71,7 +80,7 @@ export function authenticateApi(auth: Authenticator): MiddlewareHandler {
   return async (c, next) => {
     c.set('authOn', auth.mode !== 'none');
     if (auth.mode === 'none') {
-      c.set('principal', anonymous(methodOf(c)));
+      c.set('principal', anonymous(c));
       return next();
     }
     const found = await identify(auth, c);
@@ -98,7 +107,7 @@ export function authenticateApi(auth: Authenticator): MiddlewareHandler {
 export function guardPage(auth: Authenticator): MiddlewareHandler {
   return async (c, next) => {
     if (!auth.oidc || c.req.header('authorization') !== undefined) return next();
-    if (auth.sessions.principal(c)) return next();
+    if (await auth.sessions.principal(c)) return next();
     return c.redirect(`/auth/login?returnTo=${encodeURIComponent(c.req.path)}`, 302);
   };
 }

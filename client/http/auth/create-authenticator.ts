@@ -22,7 +22,7 @@ export async function createAuthenticator(
   if (refusal !== undefined) throw new Error(refusal);
   if (auth.mode === 'none') return noAuthentication();
   const tokens = new TokenTable(auth.tokensFile ? readTokensFile(auth.tokensFile) : [], auth.apiToken);
-  const sessions = new SessionStore();
+  const sessions = new SessionStore(Date.now, auth.mode === 'oidc' ? auth.oidc.rolesMaxAgeMs : undefined);
   if (auth.mode === 'tokens') return { mode: 'tokens', tokens, sessions };
   try {
     const oidc = await OidcProvider.discover(auth.oidc, sessions, log);

@@ -1,18 +1,27 @@
 /**
  * OpenID Connect (CAIRN_AUTH=oidc) through openid-client and jose — no hand-made crypto or JWT
  * parsing. The web page signs in with the authorization-code flow and PKCE; the session that
- * follows lives in an HttpOnly cookie (sessions.ts). Scripts send the provider's JWT as a bearer
- * token, verified against the issuer's published keys (JWKS) with its issuer and audience.
- * Roles come from one configurable claim.
+ * follows lives in an HttpOnly cookie (sessions.ts), its roles renewed with the provider's refresh
+ * token when they are due; signing out ends the provider's session too (oidc-logout.ts). Scripts
+ * send the provider's JWT as a bearer token, verified against the issuer's published keys (JWKS)
+ * with its issuer and audience. Roles come from one configurable claim.
  */
 import type { Context, Env, Hono } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, setCookie } from 'hono/cookie';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import * as openid from 'openid-client';
 import type { OidcSettings } from '../../../config/auth-config';
 import { isLoopbackHost } from '../../../config/auth-config';
 import { requestSecrets } from '../errors';
-import { clearedCookieOptions, cookieOptions, type SessionStore } from './sessions';
+import { registerLogout } from './oidc-logout';
+import {
+  clearedCookieOptions,
+  cookieOptions,
+  readCookie,
+  type SessionRenewal,
+  type SessionStore,
+  type SessionTokens,
+} from './sessions';
 import { publicUrlOf } from '../public-url';
 import { rolesFrom, type Principal } from './principal';
 import { LOGIN_TTL_SECONDS, LoginSealer, MAX_RETURN_TO_CHARS, type PendingLogin } from './sealed-login';
@@ -24,7 +33,7 @@ const LOGIN_COOKIE = 'cairn_login';
 /** The sign-in routes. */
 export const AUTH_PATHS = { login: '/auth/login', callback: '/auth/callback', logout: '/auth/logout' } as const;
 
-/** The principal a token's claims describe. */
+/** The principal a token's claims describe: a bearer JWT's (`oidc-bearer`) or a session's (`oidc-session`, `web`). */
 export function principalOfClaims(
   claims: Record<string, unknown>,
   rolesClaim: string,
@@ -37,6 +46,7 @@ export function principalOfClaims(
     ...(typeof nameClaim === 'string' ? { name: nameClaim } : {}),
     roles: rolesFrom(claims[rolesClaim]),
     method,
+    authenticatedBy: method === 'web' ? 'oidc-session' : 'oidc-bearer',
   };
 }
 
@@ -46,10 +56,16 @@ function insecureAllowed(issuer: string): boolean {
   return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
-/** Where a sign-in may send the browser back to: a path of this server, nothing else, and not a long one. */
-function safeReturn(value: string | undefined): string {
+/**
+ * Where a sign-in may send the browser back to: a path of this server, nothing else, and not a
+ * long one — printable ASCII only. It becomes the `Location` header of the callback's answer: a
+ * control character there (DEL, 0x7f, slipped past a whitespace test) made Node refuse the header
+ * after the session had started, a 500 logged outside the redacting log. The page's own paths are
+ * ASCII (the browser sends others percent-encoded).
+ */
+export function safeReturn(value: string | undefined): string {
   if (value === undefined || value.length > MAX_RETURN_TO_CHARS) return '/';
-  return /^\/(?![/\\])[^\s]*$/.test(value) ? value : '/';
+  return /^\/(?![/\\])[\x21-\x7e]*$/.test(value) ? value : '/';
 }
 
 /** One configured provider: sign-in routes, sessions and bearer JWT verification. */
@@ -66,6 +82,7 @@ export class OidcProvider {
     const jwksUri = client.serverMetadata().jwks_uri;
     if (!jwksUri) throw new Error(`CAIRN_OIDC_ISSUER ${settings.issuer}: the provider publishes no jwks_uri`);
     this.jwks = createRemoteJWKSet(new URL(jwksUri));
+    sessions.renewWith((principal, tokens) => this.renew(principal, tokens));
   }
 
   /** Reads the provider's discovery document; throws when it cannot be reached or is not the issuer's. */
@@ -91,14 +108,55 @@ export class OidcProvider {
     return principalOfClaims(payload, this.settings.rolesClaim, method);
   }
 
-  /** Registers `/auth/login`, `/auth/callback` and `/auth/logout`. */
+  /** Registers `/auth/login`, `/auth/callback` and `/auth/logout` (GET: a confirmation; POST: sign out). */
   registerRoutes<E extends Env>(app: Hono<E>): void {
     app.get(AUTH_PATHS.login, (c) => this.login(c));
     app.get(AUTH_PATHS.callback, (c) => this.callback(c));
-    app.get(AUTH_PATHS.logout, (c) => {
-      this.sessions.end(c);
-      return c.redirect('/', 302);
+    registerLogout(app, {
+      path: AUTH_PATHS.logout,
+      sessions: this.sessions,
+      endSessionUrl: (c, idToken) => this.endSessionUrl(c, idToken),
     });
+  }
+
+  /** The provider's RP-initiated logout for an ID token, back to the page after; undefined when it offers none. */
+  private endSessionUrl(c: Context, idToken: string | undefined): URL | undefined {
+    if (!this.client.serverMetadata().end_session_endpoint) return undefined;
+    return openid.buildEndSessionUrl(this.client, {
+      post_logout_redirect_uri: publicUrlOf(c, '/').href,
+      ...(idToken ? { id_token_hint: idToken } : {}),
+    });
+  }
+
+  /**
+   * The session's principal as the provider describes it now, by its refresh token: the refreshed
+   * ID token's claims over the userinfo endpoint's. Undefined when the provider refuses (the token
+   * revoked or expired) or cannot be reached: the session then ends.
+   */
+  private async renew(principal: Principal, tokens: SessionTokens): Promise<SessionRenewal | undefined> {
+    if (!tokens.refreshToken) return undefined;
+    try {
+      const fresh = await openid.refreshTokenGrant(this.client, tokens.refreshToken);
+      const claims = fresh.claims();
+      const info = this.client.serverMetadata().userinfo_endpoint
+        ? await openid.fetchUserInfo(this.client, fresh.access_token, claims?.sub ?? principal.id)
+        : {};
+      return {
+        principal: principalOfClaims({ ...info, ...claims }, this.settings.rolesClaim, 'web'),
+        tokens: {
+          refreshToken: fresh.refresh_token ?? tokens.refreshToken,
+          ...(fresh.id_token ? { idToken: fresh.id_token } : {}),
+        },
+        ...(typeof claims?.exp === 'number' ? { expiresAt: claims.exp * 1000 } : {}),
+      };
+    } catch (err) {
+      // The tokens are no configured secret: name them to the redactor, should the error repeat one.
+      this.log.error(`OIDC session of ${principal.id} ended: its roles could not be renewed`, err, [
+        tokens.refreshToken,
+        tokens.idToken,
+      ]);
+      return undefined;
+    }
   }
 
   private async login(c: Context): Promise<Response> {
@@ -124,7 +182,7 @@ export class OidcProvider {
   }
 
   private async callback(c: Context): Promise<Response> {
-    const sealed = getCookie(c, LOGIN_COOKIE);
+    const sealed = readCookie(c, LOGIN_COOKIE);
     const pending = sealed === undefined ? undefined : await this.sealer.open(sealed);
     deleteCookie(c, LOGIN_COOKIE, clearedCookieOptions(c));
     if (!pending) {
@@ -132,6 +190,7 @@ export class OidcProvider {
     }
     let principal: Principal;
     let expiresAt: number | undefined;
+    let kept: SessionTokens;
     try {
       // The URL the provider sent the browser to, whose origin and path are the redirect_uri.
       const returned = publicUrlOf(c, `${c.req.path}${new URL(c.req.url).search}`);
@@ -149,12 +208,19 @@ export class OidcProvider {
         : {};
       principal = principalOfClaims({ ...info, ...idClaims }, this.settings.rolesClaim, 'web');
       expiresAt = typeof idClaims.exp === 'number' ? idClaims.exp * 1000 : undefined;
+      // In memory only: the refresh token renews the roles, the ID token names who signs out.
+      kept = {
+        ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
+        ...(tokens.id_token ? { idToken: tokens.id_token } : {}),
+      };
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       this.log.error(`OIDC sign-in failed: ${why}`, undefined, requestSecrets(c));
       return c.text('The sign-in failed; see the server log.', 401);
     }
-    this.sessions.start(c, principal, expiresAt);
-    return c.redirect(pending.returnTo, 302);
+    // Checked again: a sign-in sealed before the check tightened may still come back.
+    const returnTo = safeReturn(pending.returnTo);
+    this.sessions.start(c, principal, kept, expiresAt);
+    return c.redirect(returnTo, 302);
   }
 }

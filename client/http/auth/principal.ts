@@ -1,24 +1,36 @@
 /**
  * Who makes a request (docs/operations.md#authentication-and-roles): a principal with an id, a
- * display name, roles, and how it came (web page session, API token or JWT, the CLI). Roles are
- * additive grants; `admin` holds every one, and any role lets its holder read (`viewer`).
+ * display name, roles, how it came (web page session, API token or JWT, the CLI) and what
+ * authenticated it. Roles are additive grants; `admin` holds every one, and any role lets its
+ * holder read (`viewer`).
  */
 import { z } from 'zod';
+import { AUTHENTICATED_BY } from '../../../workflows/interactions/answer-input-schema';
 
 /** The roles, from least to most. */
 export const ROLES = ['viewer', 'operator', 'approver', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 export const roleSchema = z.enum(ROLES);
 
-/** How a principal reached Cairn; `temporal-signal` is an answer sent to Temporal directly. */
+/**
+ * How a principal reached Cairn, from what authenticated it: `web` is the page's signed-in
+ * session and nothing else; a bearer credential is `api`, or `cli` when the client says it is
+ * Cairn's CLI (its word, among bearer requests only). With authentication off, the client's word.
+ */
 export type AuthMethod = 'web' | 'api' | 'cli';
+
+/** What authenticated a request (`token`, `shared-token`, `oidc-session`, `oidc-bearer`, `none`). */
+export type AuthenticatedBy = (typeof AUTHENTICATED_BY)[number];
+export { AUTHENTICATED_BY };
 
 export interface Principal {
   /** Stable id: the token file's `principal`, the JWT's `sub`. */
   id: string;
+  /** A display name (a token entry's `name`, the provider's `name` claim): shown beside the id, never for it. */
   name?: string;
   roles: Role[];
   method: AuthMethod;
+  authenticatedBy: AuthenticatedBy;
 }
 
 /** Whether `roles` grant `needed`: held directly, through `admin`, or — for `viewer` — through any role. */

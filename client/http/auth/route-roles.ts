@@ -21,7 +21,8 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   // Any role that may answer something (an agent's `answerRoles` may let operators steer it);
   // the workflow then checks the interaction's own role (`approver` unless named).
   'POST /api/agents/:id/answers': ['approver', 'operator'],
-  // The codec server: decoding shows what encryption hides, so not to viewers (nor approvers).
+  // The codec server: a decode opens whole histories, an encode writes messages workers accept;
+  // not to viewers (nor approvers). Viewers still read agents' state through the API.
   'POST /codec/encode': 'operator',
   'POST /codec/decode': 'operator',
 };

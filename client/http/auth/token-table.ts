@@ -45,18 +45,21 @@ export function readTokensFile(path: string): TokenEntry[] {
 
 /** Looks tokens up; built from the file's entries plus CAIRN_API_TOKEN as an admin. */
 export class TokenTable {
-  private readonly entries: { digest: Buffer; entry: TokenEntry }[];
+  /** Each entry with its digest; `shared` marks CAIRN_API_TOKEN, which names no one person. */
+  private readonly entries: { digest: Buffer; entry: TokenEntry; shared: boolean }[];
 
   constructor(entries: readonly TokenEntry[], apiToken?: string) {
-    const all = [...entries];
-    if (apiToken !== undefined)
-      all.push({
+    const all = entries.map((entry) => ({ entry, shared: false }));
+    if (apiToken !== undefined) {
+      const entry: TokenEntry = {
         principal: API_TOKEN_PRINCIPAL,
         name: 'CAIRN_API_TOKEN',
         roles: ['admin'],
         tokenSha256: sha256Hex(apiToken),
-      });
-    this.entries = all.map((entry) => ({ digest: Buffer.from(entry.tokenSha256, 'hex'), entry }));
+      };
+      all.push({ entry, shared: true });
+    }
+    this.entries = all.map(({ entry, shared }) => ({ digest: Buffer.from(entry.tokenSha256, 'hex'), entry, shared }));
   }
 
   get size(): number {
@@ -66,11 +69,18 @@ export class TokenTable {
   /** The principal a token belongs to, or undefined; every entry is compared. */
   lookup(token: string, method: Principal['method']): Principal | undefined {
     const presented = createHash('sha256').update(token, 'utf8').digest();
-    let found: TokenEntry | undefined;
-    for (const { digest, entry } of this.entries) {
-      if (timingSafeEqual(presented, digest) && found === undefined) found = entry;
+    let found: { entry: TokenEntry; shared: boolean } | undefined;
+    for (const { digest, entry, shared } of this.entries) {
+      if (timingSafeEqual(presented, digest) && found === undefined) found = { entry, shared };
     }
     if (!found) return undefined;
-    return { id: found.principal, ...(found.name ? { name: found.name } : {}), roles: [...found.roles], method };
+    const { entry, shared } = found;
+    return {
+      id: entry.principal,
+      ...(entry.name ? { name: entry.name } : {}),
+      roles: [...entry.roles],
+      method,
+      authenticatedBy: shared ? 'shared-token' : 'token',
+    };
   }
 }

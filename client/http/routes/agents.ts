@@ -21,6 +21,8 @@ import {
   Started,
   StateQuery,
 } from '../schemas';
+import { withAnswer } from '../../final-answer';
+import { completeAnswer, mayLackDigest } from '../../complete-answer';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const failure = (description: string) => ({ description, content: json(ErrorBody) });
@@ -129,15 +131,36 @@ function actorOf(principal: Principal, by: string | undefined): Principal {
   return { ...principal, id: by ?? principal.id, roles: [...principal.roles] };
 }
 
+/**
+ * Who acts, as the timeline and the audit name them: the signed-in principal; without
+ * authentication the body's `by`, else — for the web page — `web` (the page's answers have
+ * always been by "web": its pauses, resumes and cancels are by the same name, not "anonymous").
+ */
+function actorName(authOn: boolean, principal: Principal, by: string | undefined): string | undefined {
+  return actingAs(authOn, principal, by) ?? (principal.method === 'web' ? 'web' : undefined);
+}
+
 /** A cancel, pause or resume request: `by` as for answers, the reason, and the actor. */
 function actedRequest(authOn: boolean, principal: Principal, body: { by?: string; reason?: string } | undefined) {
   const { by: claimed, reason } = body ?? {};
-  const by = actingAs(authOn, principal, claimed);
+  const by = actorName(authOn, principal, claimed);
   return {
     ...(by !== undefined ? { by } : {}),
     ...(reason !== undefined ? { reason } : {}),
     actor: actorOf(principal, by),
   };
+}
+
+/**
+ * An approval sent without its digest gets the digest of the interaction it answers, as the CLI
+ * fills it in (client/complete-answer.ts): a script need not copy it from the state. Read only
+ * when the answer could be one; anything else goes as it came, for the workflow to judge.
+ */
+async function withDigest(agents: AgentsPort, id: string, interactionId: string, answer: unknown): Promise<unknown> {
+  if (!mayLackDigest(answer)) return answer;
+  const state = await agents.state(id, Number.MAX_SAFE_INTEGER);
+  const interaction = state.interactions.find((i) => i.id === interactionId && i.status === 'open');
+  return interaction ? completeAnswer(interaction, answer) : answer;
 }
 
 /** Registers the agent routes on `app`. */
@@ -155,17 +178,18 @@ export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void 
     const { afterSeq } = c.req.valid('query');
     const { id } = c.req.valid('param');
     // The version costs a describe call: only the full state carries it, not each poll for news.
-    if (afterSeq !== undefined || !agents.version) return c.json(await agents.state(id, afterSeq), 200);
+    if (afterSeq !== undefined || !agents.version) return c.json(withAnswer(await agents.state(id, afterSeq)), 200);
     const [state, version] = await Promise.all([agents.state(id), agents.version(id)]);
-    return c.json({ ...state, ...(version ? { version } : {}) }, 200);
+    return c.json({ ...withAnswer(state), ...(version ? { version } : {}) }, 200);
   });
   app.openapi(answerRoute, async (c) => {
-    const { interactionId, answer, by } = c.req.valid('json');
+    const { interactionId, answer: sent, by } = c.req.valid('json');
+    const { id } = c.req.valid('param');
     const principal = c.get('principal');
-    // Without authentication the body's `by` stands (the page's answers are by "web", as before).
-    const who = actingAs(c.get('authOn'), principal, by) ?? (principal.method === 'web' ? 'web' : undefined);
+    const who = actorName(c.get('authOn'), principal, by);
     const actor = actorOf(principal, who);
-    const accepted = await agents.answer(c.req.valid('param').id, {
+    const answer = await withDigest(agents, id, interactionId, sent);
+    const accepted = await agents.answer(id, {
       interactionId,
       answer,
       ...(who !== undefined ? { by: who } : {}),

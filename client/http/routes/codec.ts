@@ -4,17 +4,18 @@
  * `{ payloads: [{ metadata: { key: base64 }, data: base64 }] }` in, the same shape out, the
  * namespace in `X-Namespace` — so that the Temporal UI and `temporal … --codec-endpoint` show
  * what Cairn's payload codecs compressed and encrypted. Both need the operator role (route-roles.ts);
- * every decode is audited with who asked, for which namespace and workflow, and which keys it used.
+ * every decode and encode is audited with who asked, for which namespace and workflow, and which
+ * keys it used: an encode makes a message the workers take as a keyholder's, so it is as telling.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { payloadCodecs } from '../../../config/data-converter';
-import { KEY_ID_METADATA, KEY_ID_REFUSED } from '../../../config/encryption-codec';
-import { PayloadCodecError } from '../../../config/payload-codec-error';
+import { payloadCodecs } from '../../../temporal/payloads/data-converter';
+import { KEY_ID_METADATA, KEY_ID_REFUSED } from '../../../temporal/payloads/encryption-codec';
+import { PayloadCodecError } from '../../../temporal/payloads/payload-codec-error';
 import { isKeyId, type PayloadSettings } from '../../../config/payload-config';
-import { metadataText } from '../../../config/payload-envelope';
+import { metadataText } from '../../../temporal/payloads/payload-envelope';
 import { issueLines } from '../../../workflows/issue-lines';
 import { sendError } from '../errors';
 
@@ -25,20 +26,23 @@ const payloadsSchema = z.object({
 });
 type JsonPayloads = z.infer<typeof payloadsSchema>;
 
-/** One decode, as the audit log records it. */
+/** One decode or encode, as the audit log records it. */
 export interface CodecAuditRecord {
-  audit: 'codec.decode';
+  /** An encode writes payloads the workers accept as a keyholder's (an answer, a pause): audited as a decode is. */
+  audit: 'codec.decode' | 'codec.encode';
   at: string;
-  /** The principal's id (`anonymous` with authentication off) and how it signed in. */
+  /** The principal's id (`anonymous` with authentication off) and how it came. */
   principal: string;
   method: string;
+  /** What authenticated the request: `token`, `shared-token`, `oidc-session`, `oidc-bearer` or `none`. */
+  authenticatedBy: string;
   namespace: string;
   /** From `X-Workflow-Id` when the caller names it (`--codec-header X-Workflow-Id=…`), else `unknown`. */
   workflowId: string;
   payloads: number;
-  /** The encryption keys the decoded payloads named. */
+  /** The encryption keys the decoded payloads named; for an encode, the key it sealed them under. */
   keyIds: string[];
-  outcome: 'decoded' | 'refused';
+  outcome: 'decoded' | 'encoded' | 'refused';
   error?: string;
 }
 
@@ -97,6 +101,28 @@ async function readBody(c: Context): Promise<JsonPayloads | Response> {
   return parsed.data;
 }
 
+/** The audit line of a request, as it succeeds (the caller changes the outcome when it does not). */
+function auditRecord(
+  c: Context,
+  audit: CodecAuditRecord['audit'],
+  payloads: number,
+  keyIds: string[],
+): CodecAuditRecord {
+  const principal = c.get('principal');
+  return {
+    audit,
+    at: new Date().toISOString(),
+    principal: principal.id,
+    method: principal.method,
+    authenticatedBy: principal.authenticatedBy,
+    namespace: auditedHeader(c, 'x-namespace'),
+    workflowId: auditedHeader(c, 'x-workflow-id'),
+    payloads,
+    keyIds,
+    outcome: audit === 'codec.decode' ? 'decoded' : 'encoded',
+  };
+}
+
 /** Registers the two codec routes. */
 export function registerCodecRoutes(app: OpenAPIHono, options: CodecRouteOptions): void {
   const codecs: PayloadCodec[] = payloadCodecs(options.payloads);
@@ -106,7 +132,15 @@ export function registerCodecRoutes(app: OpenAPIHono, options: CodecRouteOptions
     const body = await readBody(c);
     if (body instanceof Response) return body;
     let payloads = toPayloads(body);
-    for (const codec of codecs) payloads = await codec.encode(payloads);
+    const current = options.payloads.keys?.[0]?.id;
+    const record = auditRecord(c, 'codec.encode', payloads.length, current === undefined ? [] : [current]);
+    try {
+      for (const codec of codecs) payloads = await codec.encode(payloads);
+    } catch (err) {
+      audit({ ...record, outcome: 'refused', error: 'the payloads could not be encoded' });
+      throw err;
+    }
+    audit(record);
     return c.json(toJson(payloads), 200);
   });
 
@@ -114,21 +148,10 @@ export function registerCodecRoutes(app: OpenAPIHono, options: CodecRouteOptions
     const body = await readBody(c);
     if (body instanceof Response) return body;
     let payloads = toPayloads(body);
-    const principal = c.get('principal');
     const named = [...new Set(payloads.flatMap((p) => metadataText(p, KEY_ID_METADATA) ?? []))];
     // Only ids of the key-id grammar reach the audit line (a crafted one may be 60,000 characters).
     const keyIds = named.filter(isKeyId);
-    const record: CodecAuditRecord = {
-      audit: 'codec.decode',
-      at: new Date().toISOString(),
-      principal: principal.id,
-      method: principal.method,
-      namespace: auditedHeader(c, 'x-namespace'),
-      workflowId: auditedHeader(c, 'x-workflow-id'),
-      payloads: payloads.length,
-      keyIds,
-      outcome: 'decoded',
-    };
+    const record = auditRecord(c, 'codec.decode', payloads.length, keyIds);
     if (keyIds.length < named.length) {
       audit({ ...record, outcome: 'refused', error: KEY_ID_REFUSED });
       return sendError(c, 'INVALID_INPUT', KEY_ID_REFUSED, `metadata.${KEY_ID_METADATA}`);

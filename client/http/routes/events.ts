@@ -2,8 +2,11 @@
  * `GET /api/agents/:id/events` (docs/contracts.md#server-sent-events): the agent's timeline as server-sent events, one
  * frame per event (`id: <seq>`, `event: <type>`, `data: <json>`), resumable from the
  * `Last-Event-ID` header (or `?lastEventId=`), a heartbeat comment while quiet, ending when the
- * agent ends. It polls the state query with the sequence cursor, so nothing is sent twice. A
- * poll no worker answered (`AGENT_UNAVAILABLE`) is tried again while the stream stays open.
+ * agent ends. It polls the state query with the sequence cursor, so nothing is sent twice; the
+ * streams of one agent share their reads (stream-state-reads.ts). A poll no worker answered
+ * (`AGENT_UNAVAILABLE`) is tried again while the stream stays open. Each stream holds a place of
+ * the stream limiter (stream-limiter.ts) from before its first read to its end: past the limits,
+ * 429 `TOO_MANY_STREAMS`.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
@@ -11,6 +14,8 @@ import type { AgentEvent } from '../../../workflows/agent/agent-state';
 import { ClientError } from '../../client-error';
 import { followTimeline, pause } from '../../follow-timeline';
 import type { AgentsPort } from '../agents-port';
+import { SharedStateReads } from '../stream-state-reads';
+import { openStreamLease, type StreamLimiter } from '../stream-limiter';
 import { AgentIdParams, ErrorBody, EventsHeaders, EventsQuery } from '../schemas';
 
 /** Timing of the stream; tests shorten it. */
@@ -36,6 +41,10 @@ const eventsRoute = createRoute({
     },
     400: { description: 'Invalid cursor (INVALID_INPUT)', content: { 'application/json': { schema: ErrorBody } } },
     404: { description: 'No such agent (NOT_FOUND)', content: { 'application/json': { schema: ErrorBody } } },
+    429: {
+      description: 'The principal, or the server, holds as many open streams as allowed (TOO_MANY_STREAMS)',
+      content: { 'application/json': { schema: ErrorBody } },
+    },
   },
 });
 
@@ -44,19 +53,35 @@ export function eventFrame(event: AgentEvent): string {
   return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-/** Registers the events route on `app`. */
-export function registerEventRoutes(app: OpenAPIHono, agents: AgentsPort, timing: EventStreamTiming): void {
+/** Registers the events route on `app`; its streams count against `limiter`. */
+export function registerEventRoutes(
+  app: OpenAPIHono,
+  agents: AgentsPort,
+  timing: EventStreamTiming,
+  limiter: StreamLimiter,
+): void {
+  const reads = new SharedStateReads((id, after) => agents.state(id, after), timing.pollMs);
   app.openapi(eventsRoute, async (c) => {
     const { id } = c.req.valid('param');
     const cursor = c.req.valid('header')['last-event-id'] ?? c.req.valid('query').lastEventId ?? 0;
-    // Read once before opening the stream, so an unknown agent is a plain 404.
-    const first = await agents.state(id, cursor);
+    const lease = openStreamLease(c, limiter);
+    let first;
+    try {
+      // Read once before opening the stream, so an unknown agent is a plain 404.
+      first = await reads.state(id, cursor);
+    } catch (err) {
+      lease.release();
+      throw err;
+    }
     return streamSSE(c, async (stream) => {
       const stop = new AbortController();
-      stream.onAbort(() => stop.abort());
+      stream.onAbort(() => {
+        stop.abort();
+        lease.release();
+      });
       const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), timing.heartbeatMs);
       try {
-        const read = (after: number) => answered(() => agents.state(id, after), timing.pollMs, stop.signal);
+        const read = (after: number) => answered(() => reads.state(id, after), timing.pollMs, stop.signal);
         const following = { afterSeq: cursor, intervalMs: timing.pollMs, signal: stop.signal, first };
         for await (const state of followTimeline(read, following)) {
           for (const event of state.events) await stream.write(eventFrame(event));
@@ -65,6 +90,7 @@ export function registerEventRoutes(app: OpenAPIHono, agents: AgentsPort, timing
         await stream.write(errorFrame(err));
       } finally {
         clearInterval(heartbeat);
+        lease.release();
       }
     });
   });

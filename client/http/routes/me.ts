@@ -1,11 +1,12 @@
 /**
- * `GET /api/me`: who the request is — principal id, name, roles, how it signed in — and the
+ * `GET /api/me`: who the request is — principal id, name, roles, how it came and what
+ * authenticated it — and the
  * server's authentication mode, so the page can show only the controls its user may use and say
  * why the others are missing.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AuthConfig } from '../../../config/auth-config';
-import { ROLES } from '../auth/principal';
+import { AUTHENTICATED_BY, ROLES } from '../auth/principal';
 
 const Me = z
   .object({
@@ -13,6 +14,8 @@ const Me = z
     name: z.string().optional(),
     roles: z.array(z.enum(ROLES)),
     method: z.enum(['web', 'api', 'cli']),
+    /** What authenticated this request (the principal's), beside `auth`, the server's mode. */
+    authenticatedBy: z.enum(AUTHENTICATED_BY),
     auth: z.enum(['none', 'tokens', 'oidc']),
   })
   .openapi('Me');

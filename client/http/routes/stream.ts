@@ -8,24 +8,16 @@
  * the stream ends with `event: end` after the last `call.finished` once the agent is final.
  *
  * Every client of an agent on this server shares one subscription (client/live/live-hub.ts).
- * A stream limiter, when given, admits each stream or refuses it before anything is read.
+ * Its streams count against the server's one stream limiter (429 TOO_MANY_STREAMS) with the
+ * events route's.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { ClientError } from '../../client-error';
 import type { LiveHub } from '../../live/live-hub';
 import type { LiveEvent } from '../../live/live-events';
+import { openStreamLease, type StreamLimiter } from '../stream-limiter';
 import { AgentIdParams, ErrorBody, EventsHeaders, EventsQuery } from '../schemas';
-
-/**
- * A limit on concurrent streams (per principal and in total): `admit` lets one more stream in
- * — its `release` is called once when that stream ends — or gives the refusal to send instead
- * (429 `TOO_MANY_STREAMS`).
- */
-export interface StreamLimiter {
-  admit(c: Context): { release: () => void } | { refusal: Response };
-}
 
 /** Timing of the stream; tests shorten it. */
 export interface LiveStreamTiming {
@@ -71,7 +63,7 @@ export function registerStreamRoute(
   app: OpenAPIHono,
   hub: LiveHub | undefined,
   timing: LiveStreamTiming,
-  limiter?: StreamLimiter,
+  limiter: StreamLimiter,
 ): void {
   app.openapi(streamRoute, async (c) => {
     const { id } = c.req.valid('param');
@@ -80,13 +72,12 @@ export function registerStreamRoute(
       throw new ClientError('AGENT_UNAVAILABLE', 'this server has no Temporal client to follow live streams with');
     // An unknown agent is a plain 404 before the stream opens.
     await hub.requireAgent(id);
-    const admitted = limiter?.admit(c);
-    if (admitted && 'refusal' in admitted) return admitted.refusal;
+    const lease = openStreamLease(c, limiter);
     return streamSSE(c, async (stream) => {
       try {
         await follow(stream, hub, id, lastSeen, timing);
       } finally {
-        admitted?.release();
+        lease.release();
       }
     });
   });

@@ -35,6 +35,7 @@ const PAGE_FILES: Record<string, string> = {
   'markdown.js': 'text/javascript',
   'who.js': 'text/javascript',
   'audit-panel.js': 'text/javascript',
+  'confirm.js': 'text/javascript',
   'style.css': 'text/css',
 };
 

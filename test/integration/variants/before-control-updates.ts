@@ -7,7 +7,7 @@
  */
 import { setHandler } from '@temporalio/workflow';
 import { agentWorkflow as current } from '../../../workflows/agent/agent-workflow';
-import { pauseUpdate, recordCancelUpdate, resumeUpdate } from '../../../workflows/messages';
+import { pauseUpdate, recordCancelUpdate, resumeUpdate } from '../../../workflows/contract/messages';
 
 export function agentWorkflow(...args: Parameters<typeof current>): ReturnType<typeof current> {
   // The run registers its handlers before its first await, so they are all set when it returns.

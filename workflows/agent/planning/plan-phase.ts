@@ -48,11 +48,7 @@ export async function planTask(run: AgentRun, tools: ToolInfo[], resuming: boole
     const answer = await run.desk.answerOf(check, true);
     if (answer === 'roll-over') return answer;
     if (answer.decision === 'confirm') break;
-    if (answer.decision === 'cancel') {
-      run.event({ type: 'agent.finished', message: 'cancelled at plan check' });
-      run.setPhase('cancelled');
-      return 'cancelled';
-    }
+    if (answer.decision === 'cancel') return 'cancelled'; // the agent's end (agent-ending.ts) records it
     if (answer.decision === 'edit' && answer.plan) {
       // The human wrote this plan: it needs no second check.
       adoptPlan(run, answer.plan);

@@ -9,7 +9,7 @@
  * none can, `PLAN_INVALID`.
  */
 import { patched } from '@temporalio/workflow';
-import { workflowFailure } from '../../failures';
+import { workflowFailure } from '../../contract/failures';
 import { llmCall } from '../../activity-proxies';
 import { parseAskArgs } from '../../interactions/ask-schema';
 import { toInteractionSpec } from '../../interactions/ask-user-tool';

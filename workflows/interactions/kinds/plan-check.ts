@@ -37,7 +37,8 @@ export const planCheck = defineKind({
     if (decision !== 'edit') return accept({ decision, ...feedback });
     if (plan === undefined) return invalid('plan', 'plan: an edit needs the changed plan');
     const checked = checkPlan(plan);
-    if (!checked.ok) return invalid('plan', `plan: ${checked.errors.join('; ')}`);
+    if (!checked.ok)
+      return invalid(checked.field ? `plan.${checked.field}` : 'plan', `plan: ${checked.errors.join('; ')}`);
     return accept({ decision, plan: checked.plan, ...feedback });
   },
 });

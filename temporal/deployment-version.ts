@@ -4,13 +4,13 @@
  * once it polls, adopting that version as current when the deployment has none yet
  * (docs/operations.md#deploying-a-new-version).
  */
-import { cairnDataConverter } from '../config/data-converter';
+import { cairnDataConverter } from './payloads/data-converter';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
-import { connectTemporal } from '../config/grpc-interceptors';
-import { adoptVersion } from '../client/deployments';
+import { connectTemporal } from './connection';
+import { adoptVersion } from './deployments';
 import type { CairnConfig } from '../config/config';
-import { connectionOptions } from '../config/temporal-connection';
+import { connectionOptions } from './connection-options';
 import { readBuildSource, workerVersion, type WorkerVersion } from '../config/versioning-config';
 
 const ROOT = join(__dirname, '..');

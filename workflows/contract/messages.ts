@@ -15,13 +15,18 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import type { AgentState } from './agent/agent-state';
-import { budgetLeftSchema, type BudgetLeft } from './budget-left';
-import { actorSchema } from './interactions/answer-input-schema';
-import type { AnswerInput, Answer, InteractionSpec } from './interactions/interaction-types';
-import type { LlmMessage } from './llm-types';
-import { tokenUsageSchema, toolCallRecordSchema } from './state/step-run-schema';
-import { MAX_PARTIAL_CHARS } from './step/partial-result';
+import type { agentStateSchema } from '../state/agent-state-schema';
+import { budgetLeftSchema, type BudgetLeft } from '../budget-left';
+import { actorSchema } from '../interactions/answer-input-schema';
+import type { AnswerInput, Answer, InteractionSpec } from '../interactions/interaction-types';
+import type { LlmMessage } from '../llm-types';
+import { tokenUsageSchema, toolCallRecordSchema } from '../state/step-run-schema';
+
+/** What the `state` query returns (state/agent-state-schema.ts). */
+type AgentState = z.infer<typeof agentStateSchema>;
+
+/** The longest partial result a cancelled step reports (step/partial-result.ts cuts it to this). */
+export const MAX_PARTIAL_CHARS = 2000;
 
 /** Longest id (step, request, interaction) and `by` a payload may carry. */
 const MAX_ID = 200;

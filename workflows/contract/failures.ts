@@ -8,7 +8,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from './error-codes';
-import { ANSWER_REJECTION_CODES, type AnswerRejection } from './interactions/answer-rejection';
+import { ANSWER_REJECTION_CODES, type AnswerRejection } from '../interactions/answer-rejection';
 
 /**
  * A non-retryable failure with a code from the list.

@@ -3,11 +3,11 @@
  * (CAIRN_MCP_SERVERS), loaded and validated once at start. A bad module or a server that does
  * not start stops the worker with a message naming it.
  */
-import { loadUserTools } from '../activities/tools/load-user-tools';
-import type { ToolDefinition } from '../activities/tools/define-tool';
-import { loadMcpTools } from '../activities/tools/mcp/load-mcp-tools';
-import { parseMcpServers } from '../activities/tools/mcp/mcp-config';
-import type { CairnConfig } from '../config/config';
+import { loadUserTools } from './load-user-tools';
+import type { ToolDefinition } from './define-tool';
+import { loadMcpTools } from './mcp/load-mcp-tools';
+import { parseMcpServers } from './mcp/mcp-config';
+import type { CairnConfig } from '../../config/config';
 
 export interface LoadedTools {
   tools: ToolDefinition[];

@@ -4,8 +4,8 @@
  * nested agent (`sub_agent`). Neutral ground, so `step/` never imports `agent/`.
  */
 import { z } from 'zod';
-import type { AgentInput } from './agent/agent-input';
-import { tokenUsageSchema } from './state/step-run-schema';
+import type { AgentInput } from './agent-input';
+import { tokenUsageSchema } from '../state/step-run-schema';
 
 /** Workflow type of an agent task (contract). */
 export const AGENT_WORKFLOW_TYPE = 'agentWorkflow';

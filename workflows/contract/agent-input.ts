@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { answerRolesSchema } from '../interactions/answer-roles';
 import { modelSettingsSchema } from '../llm-types';
 import { principalSchema } from '../principal';
-import { DEFAULT_LOOP_GUARDS } from '../step/loop-guard-limits';
+import { DEFAULT_LOOP_GUARDS } from './loop-guard-limits';
 
 const limitsSchema = z.object({
   /** Clarifying questions while planning; the mission caps it at 3. */

@@ -17,7 +17,7 @@ import {
   type PayloadCodec,
   type SerializationContext,
 } from '@temporalio/common';
-import { UNENCRYPTED_MARK } from '../workflows/unencrypted-payload';
+import { UNENCRYPTED_MARK } from '../../workflows/unencrypted-payload';
 import { ENCRYPTED_ENCODING } from './encryption-codec';
 import { metadataText } from './payload-envelope';
 

@@ -5,14 +5,14 @@
  * clients and workers outside the workflow sandbox (Node's crypto), as every payload codec does.
  *
  * The encrypted payload: metadata `encoding: binary/encrypted` and `encryption-key-id: <id>`;
- * data = 12-byte IV, ciphertext of the whole original payload (config/payload-envelope.ts), 16-byte
+ * data = 12-byte IV, ciphertext of the whole original payload (temporal/payloads/payload-envelope.ts), 16-byte
  * GCM tag. The key id is authenticated data, so moving a ciphertext under another id fails.
  * Payloads without that encoding (plain histories, those written before encryption was turned on)
  * pass through decode untouched.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { isKeyId, type EncryptionKey } from './payload-config';
+import { isKeyId, type EncryptionKey } from '../../config/payload-config';
 import { PayloadCodecError } from './payload-codec-error';
 import { bytesOf, metadataText, openPayload, sealPayload } from './payload-envelope';
 

@@ -8,7 +8,7 @@
 import type { DataConverter, PayloadCodec } from '@temporalio/common';
 import { CompressionCodec } from './compression-codec';
 import { EncryptionCodec } from './encryption-codec';
-import type { PayloadSettings } from './payload-config';
+import type { PayloadSettings } from '../../config/payload-config';
 import { UnencryptedGuardCodec } from './unencrypted-guard-codec';
 
 /** The codecs, in encoding order (decoding runs them backwards). */
@@ -32,7 +32,7 @@ export function encryptionOn(settings: PayloadSettings): boolean {
 /**
  * The data converter of a worker: the same codecs, and — with encryption keys, unless
  * CAIRN_PLAINTEXT_MESSAGES=accept (a migration) — a mark in place of every payload that arrived
- * unencrypted, which the workflow's message handlers refuse (config/unencrypted-guard-codec.ts).
+ * unencrypted, which the workflow's message handlers refuse (temporal/payloads/unencrypted-guard-codec.ts).
  */
 export function workerDataConverter(settings: PayloadSettings): DataConverter {
   if (!encryptionOn(settings) || settings.plaintextMessages === 'accept') return cairnDataConverter(settings);

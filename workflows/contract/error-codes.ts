@@ -60,7 +60,10 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   /** HTTP 400: an answer's `by` names someone other than the signed-in principal. */
   'BY_MISMATCH',
-  /** HTTP 409: a second approval of a two-person approval by the person who gave the first. */
+  /**
+   * HTTP 409: an approval of a several-person approval that is no further person: one who already
+   * approved, one of another sign-in realm than the first, the shared token, auth off, a signal.
+   */
   'SAME_APPROVER',
   /** HTTP 403: an approval by someone without the role the approval policy names for it. */
   'ROLE_REQUIRED',
@@ -85,6 +88,11 @@ export const ERROR_CODES = [
    * unencrypted: written by someone without the keys, it is refused (workflows/unencrypted-payload.ts).
    */
   'NOT_ENCRYPTED',
+  /**
+   * HTTP 429: a stream (the events route, and routes that stream later) past the open streams one
+   * principal, or the whole server, may hold (CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL / _MAX_STREAMS).
+   */
+  'TOO_MANY_STREAMS',
   /** HTTP 500: anything unexpected; the details stay in the server's log. */
   'INTERNAL',
 ] as const;

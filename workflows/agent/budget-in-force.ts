@@ -1,0 +1,39 @@
+/**
+ * The budgets in force for an agent and what its tree has left of them, read from its state and
+ * its input's limits — so the hold (which tells steps what is left) and the meter (which checks
+ * and asks) read the same figures without reaching each other.
+ */
+import { patched } from '@temporalio/workflow';
+import { budgetLeft, type BudgetLeft } from '../budget-left';
+import { PATCHES } from '../patches';
+import type { AgentState } from './agent-state';
+
+/** `limits.tokenBudget` and `limits.costBudgetUsd` from the agent input. */
+export interface BudgetLimits {
+  tokenBudget?: number | undefined;
+  costBudgetUsd?: number | undefined;
+}
+
+/** The token budget in force: the last raise, else the input's, if any. */
+export function tokenBudgetInForce(state: AgentState, limits: BudgetLimits): number | undefined {
+  return state.tokenBudget ?? limits.tokenBudget;
+}
+
+/** The cost budget in force (US dollars): the last raise, else the input's, if any. */
+export function costBudgetInForce(state: AgentState, limits: BudgetLimits): number | undefined {
+  return state.costBudgetUsd ?? limits.costBudgetUsd;
+}
+
+/** Whether any budget is in force: steps then wait for each report's acknowledgement. */
+export function isMetered(state: AgentState, limits: BudgetLimits): boolean {
+  return tokenBudgetInForce(state, limits) !== undefined || costBudgetInForce(state, limits) !== undefined;
+}
+
+/**
+ * What the tree's budget has left now, for the steps (and the nested agents they start):
+ * undefined without a budget, and in runs recorded before nested budgets existed.
+ */
+export function treeBudgetLeft(state: AgentState, limits: BudgetLimits): BudgetLeft | undefined {
+  if (!isMetered(state, limits) || !patched(PATCHES.nestedBudget)) return undefined;
+  return budgetLeft(state.usage, tokenBudgetInForce(state, limits), costBudgetInForce(state, limits));
+}
