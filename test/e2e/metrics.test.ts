@@ -20,6 +20,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { freePort } from '../../testkit/free-port';
 import { waitUntil } from '../../testkit/wait-until';
+import { liveStreamId } from '../../workflows/live/live-stream-names';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 const bed = agentTestbed();
@@ -122,6 +123,8 @@ test('/metrics after an agent run: SDK runtime metrics and Cairn’s, with the v
   // An agent may name any model: free text the configuration does not know is labelled `other`.
   const named = await startAgent(bed.client, bed.config, { task: 'name a model', model: { name: SECRET_MODEL } });
   await named.result();
+  // Each finished agent's live stream (its model calls streamed) ends once the agent has.
+  for (const agent of [done, named]) await bed.client.workflow.getHandle(liveStreamId(agent.workflowId)).result();
 
   // The level gauges are read from visibility every 200 ms: wait for the waiting agent to show.
   // (and for the agent that ended last to leave them: the gauges lag its end by a read).
@@ -135,8 +138,9 @@ test('/metrics after an agent run: SDK runtime metrics and Cairn’s, with the v
       : undefined;
   });
 
-  // The SDK's runtime metrics, on the same endpoint: the agent and its step completed.
-  expect(valueOf(samples, 'temporal_workflow_completed', { task_queue: bed.config.taskQueue })).toBe(4);
+  // The SDK's runtime metrics, on the same endpoint: each of the two finished agents, its step
+  // and its live stream completed.
+  expect(valueOf(samples, 'temporal_workflow_completed', { task_queue: bed.config.taskQueue })).toBe(2 * 3);
   expect(valueOf(samples, 'temporal_activity_execution_failed')).toBeGreaterThanOrEqual(1);
 
   // Tokens: exactly the usage the fake reported on the calls that succeeded.

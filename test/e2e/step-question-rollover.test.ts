@@ -21,6 +21,9 @@ import { waitUntil } from '../../testkit/wait-until';
 /** Rounds of the sibling's loop: enough progress signals to push the agent past the threshold. */
 const LOOP_ROUNDS = 60;
 
+// s1's 60 streamed rounds come first: on a busy machine the whole run passes jest's default minute.
+jest.setTimeout(180_000);
+
 const bed = agentTestbed();
 const server = rolloverServer('step-question-can');
 
@@ -69,7 +72,8 @@ test('a question open while the history passes the threshold is answered, then t
     expect((await stateOf(handle)).interactions.find((i) => i.id === first.id)?.status).toBe('open');
     await answer(handle, first.id, { text: 'eu-west' }, 'ann');
 
-    const second = await waitForInteraction(handle, 'ask.query', 's3');
+    // s3 starts only after s1's rounds, each a streamed model call: on a busy machine, well past 20 s.
+    const second = await waitForInteraction(handle, 'ask.query', 's3', 120_000);
     const runs = await runIds(handle.workflowId);
     expect(runs.length).toBeGreaterThanOrEqual(2);
     await answer(handle, second.id, { text: 'markdown' }, 'bob');

@@ -33,23 +33,35 @@ export function waitForState(
   handle: AgentHandle,
   description: string,
   predicate: (state: AgentState) => boolean,
+  timeoutMs?: number,
 ): Promise<AgentState> {
-  return waitUntil(description, async () => {
-    const state = await stateOf(handle);
-    return predicate(state) ? state : undefined;
-  });
+  return waitUntil(
+    description,
+    async () => {
+      const state = await stateOf(handle);
+      return predicate(state) ? state : undefined;
+    },
+    timeoutMs === undefined ? {} : { timeoutMs },
+  );
 }
 
-/** Waits for an open interaction of `kind` (and step, when given) and returns it, typed by kind. */
+/**
+ * Waits for an open interaction of `kind` (and step, when given) and returns it, typed by kind;
+ * `timeoutMs` for one that comes only after long work.
+ */
 export async function waitForInteraction<K extends InteractionKind>(
   handle: AgentHandle,
   kind: K,
   stepId?: string,
+  timeoutMs?: number,
 ): Promise<Extract<Interaction, { kind: K }>> {
   const matches = (i: Interaction): i is Extract<Interaction, { kind: K }> =>
     i.status === 'open' && i.kind === kind && (stepId === undefined || i.stepId === stepId);
-  const state = await waitForState(handle, `an open ${kind}${stepId ? ` for ${stepId}` : ''}`, (s) =>
-    s.interactions.some(matches),
+  const state = await waitForState(
+    handle,
+    `an open ${kind}${stepId ? ` for ${stepId}` : ''}`,
+    (s) => s.interactions.some(matches),
+    timeoutMs,
   );
   const found = state.interactions.find(matches);
   if (!found) throw new Error(`no open ${kind}`);
