@@ -51,6 +51,8 @@ export interface AgentEvidence {
   /** The model calls made on its behalf (its own and its steps'), as the proxy saw them. */
   exchanges: Exchange[];
   repeated: RepeatedCall[];
+  /** Text-bearing deltas a live viewer of the agent (a LiveHub subscriber, as a web server runs) received. */
+  deltas: number;
 }
 
 function ending({ run }: AgentEvidence): Violation[] {

@@ -30,6 +30,8 @@ export function mechanisms(results: AgentEvidence[], exchanges: Exchange[]): Mec
   const parsedPlans = results.filter((r) => r.run.state?.events.some((e) => e.type === 'plan.created')).length;
   const planChecks = sum(results.map((r) => r.run.answered['plan.check'] ?? 0));
   const carried = exchanges.filter((e) => e.conversationToolCalls > 0).length;
+  const streamed = exchanges.filter((e) => e.streamed === true && (e.chunks ?? 0) > 1).length;
+  const deltas = sum(results.map((r) => r.deltas));
   return [
     { name: 'tool calls ran', seen: toolRuns > 0, detail: `${toolRuns} tool runs completed` },
     {
@@ -47,6 +49,11 @@ export function mechanisms(results: AgentEvidence[], exchanges: Exchange[]): Mec
       name: 'conversations carried tool calls back to the model',
       seen: carried > 0,
       detail: `${carried} requests with earlier tool calls (each checked for a clean conversation)`,
+    },
+    {
+      name: 'model calls streamed and their deltas reached a live viewer',
+      seen: streamed > 0 && deltas > 0,
+      detail: `${streamed} answers streamed in chunks, ${deltas} deltas received by the agents' live viewers`,
     },
   ];
 }

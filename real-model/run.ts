@@ -31,6 +31,8 @@ import { RecordingProxy } from './recording-proxy';
 import { agentTable, purposeTable, violationLines } from './report';
 import { standIn } from './stand-in';
 import { repeatedCalls } from './tool-runs';
+import { LiveHub } from '../client/live/live-hub';
+import type { LiveEvent } from '../client/live/live-events';
 
 /**
  * 8,192 tokens per slot; four slots, so parallel steps and the five agents share the server. One
@@ -134,12 +136,21 @@ async function main(): Promise<number> {
     });
     stops.push(() => client.connection.close());
     const cairn = new AgentClient(client, TASK_QUEUE);
+    // Each agent watched live as a web server does: one subscriber, counting the deltas that arrive.
+    const hub = new LiveHub({ client });
+    const deltas = new Map<string, number>();
     say(
       `running ${agents.map((a) => a.name).join(', ')} (each must end within ${AGENT_TIME_LIMIT_MS / 60_000} min)...`,
     );
     const runs = await Promise.all(
       agents.map(async (agent) => {
         const id = await cairn.start(agent.input, { workflowId: `real-model-${agent.name}` });
+        const count = (event: LiveEvent) => {
+          if (event.type === 'delta' && typeof event.data.text === 'string' && event.data.text.length > 0)
+            deltas.set(id, (deltas.get(id) ?? 0) + 1);
+        };
+        const unfollow = hub.follow(id, undefined, { event: count, reset: () => undefined, end: () => undefined });
+        stops.push(() => Promise.resolve(unfollow()));
         const run = await standIn(cairn, id, AGENT_TIME_LIMIT_MS);
         say(
           `  ${agent.name}: ${run.outcome}${run.code ? ` (${run.code})` : ''} in ${(run.wallMs / 1000).toFixed(0)} s`,
@@ -156,6 +167,7 @@ async function main(): Promise<number> {
         run,
         exchanges: mine,
         repeated: await repeatedCalls(client, payloadCodecs(payloads), run.id, stepIds),
+        deltas: deltas.get(run.id) ?? 0,
       };
       results.push({ evidence, violations: violations(evidence) });
     }

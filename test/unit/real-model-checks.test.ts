@@ -70,6 +70,7 @@ const evidence = (extra: Partial<AgentEvidence> = {}): AgentEvidence => ({
   run: run(),
   exchanges: [call(), call({ purpose: 'plan' })],
   repeated: [],
+  deltas: 0,
   ...extra,
 });
 

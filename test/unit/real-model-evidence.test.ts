@@ -54,16 +54,18 @@ function fullRun(): { results: AgentEvidence[]; exchanges: Exchange[] } {
       }),
       exchanges: [],
       repeated: [{ stepId: 'main', call: 'write_file {}', runs: 1, completed: 1 }],
+      deltas: 12,
     },
     {
       agent: caseNamed('ask-plan-check'),
       run: run({ state: planned, answered: { 'plan.check': 1 } }),
       exchanges: [],
       repeated: [],
+      deltas: 0,
     },
   ];
   const exchanges = [
-    exchange({ purpose: 'plan', responseFormat: 'json_schema' }),
+    exchange({ purpose: 'plan', responseFormat: 'json_schema', streamed: true, chunks: 30 }),
     exchange({ conversationToolCalls: 1 }),
   ];
   return { results, exchanges };
@@ -96,11 +98,21 @@ test('a model that never calls tools leaves the run INCONCLUSIVE, naming what wa
 
 test('a plan asked for without a structured-output format, or never parsed, is not evidence of structured output', () => {
   const { results, exchanges } = fullRun();
-  const plain = exchanges.map((e) => (e.purpose === 'plan' ? exchange({ purpose: 'plan' }) : e));
+  const plain = exchanges.map((e) => (e.purpose === 'plan' ? { ...e, responseFormat: undefined } : e));
   const name = 'a structured-output plan was requested and parsed';
   expect(mechanisms(results, plain).find((m) => m.name === name)?.seen).toBe(false);
   const unparsed = results.map((r) => ({ ...r, run: { ...r.run, state: createAgentState('task') } }));
   expect(mechanisms(unparsed, exchanges).find((m) => m.name === name)?.seen).toBe(false);
+});
+
+test('streaming is seen only when an answer came in chunks and a live viewer received deltas', () => {
+  const { results, exchanges } = fullRun();
+  const name = 'model calls streamed and their deltas reached a live viewer';
+  expect(mechanisms(results, exchanges).find((m) => m.name === name)?.seen).toBe(true);
+  const whole = exchanges.map((e) => ({ ...e, streamed: false }));
+  expect(mechanisms(results, whole).find((m) => m.name === name)?.seen).toBe(false);
+  const unseen = results.map((r) => ({ ...r, deltas: 0 }));
+  expect(mechanisms(unseen, exchanges).find((m) => m.name === name)?.seen).toBe(false);
 });
 
 describe('a clean conversation', () => {
