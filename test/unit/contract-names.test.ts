@@ -24,6 +24,7 @@ import type { LlmCallInput, LlmPurpose } from '../../workflows/llm-call-schema';
 import * as messages from '../../workflows/contract/messages';
 import * as searchAttributes from '../../workflows/contract/search-attributes';
 import * as liveMessages from '../../workflows/live/live-messages';
+import * as stepTranscript from '../../workflows/contract/step-transcript';
 import { LIVE_STREAM_WORKFLOW_TYPE, liveStreamId } from '../../workflows/live/live-stream-names';
 import { eventsOf } from '../../client/live/live-events';
 import { reply } from '../fake-llm/replies';
@@ -108,6 +109,15 @@ test('messages: signal and update `answer`, query `state`, and the internal ones
       ['nestedBudgetSignal', 'signal', 'nestedBudget'],
     ].sort(),
   );
+});
+
+test('a step answers the query `transcript` (its rounds, docs/contracts.md#step-transcripts)', () => {
+  const definitions = Object.entries(stepTranscript).flatMap(([exported, value]) =>
+    typeof value === 'object' && value !== null && 'type' in value && 'name' in value
+      ? [[exported, value.type, value.name]]
+      : [],
+  );
+  expect(definitions).toEqual([['transcriptQuery', 'query', 'transcript']]);
 });
 
 test('task queue: `cairn` by default, LLM calls on `cairn-llm`', () => {
