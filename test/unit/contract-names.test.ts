@@ -182,6 +182,7 @@ describe('HTTP routes', () => {
     'GET /api/agents/:id/events',
     'GET /api/agents/:id/stream',
     'GET /api/agents/:id/audit',
+    'GET /api/agents/:id/steps/:stepId/transcript',
     'GET /api/me',
     'GET /healthz',
     'GET /api/openapi.json',
