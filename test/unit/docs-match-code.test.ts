@@ -71,14 +71,16 @@ test('error codes: the list of error-codes.ts, in order, each with the HTTP stat
 });
 
 test('messages: every signal, update and query of messages.ts, live/live-messages.ts and the step transcript, with its kind', () => {
-  const modules = [messages, liveMessages, stepTranscript];
-  const defined = modules
-    .flatMap((m) => Object.values(m))
-    .flatMap((value) =>
-      typeof value === 'object' && value !== null && 'type' in value && 'name' in value
-        ? [`${String(value.type)} ${String(value.name)}`]
-        : [],
-    );
+  const values: unknown[] = [
+    ...Object.values(messages),
+    ...Object.values(liveMessages),
+    ...Object.values(stepTranscript),
+  ];
+  const defined = values.flatMap((value) =>
+    typeof value === 'object' && value !== null && 'type' in value && 'name' in value
+      ? [`${String(value.type)} ${String(value.name)}`]
+      : [],
+  );
   const documented = tableRows(section(contracts, 'Messages')).map(([kind = '', name]) => `${kind} ${firstName(name)}`);
   expect(documented.sort()).toEqual(defined.sort());
 });
