@@ -46,6 +46,8 @@ import {
 import { answerRejected } from './answer-rejected';
 import { ClientError } from './client-error';
 import { followTimeline } from './follow-timeline';
+import { readStepTranscript } from './step-transcript';
+import type { StepTranscript } from '../workflows/contract/step-transcript';
 import { agentWorkflowId } from './workflow-id';
 import { AGENT_KIND, withWorkflowOfKind } from './workflow-kind-guard';
 import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery, unknownToRelease } from './unanswered-query';
@@ -178,6 +180,14 @@ export class AgentClient {
       const message = `no worker answered agent "${id}" within ${seconds} s (workers down or busy); try again`;
       throw new ClientError('AGENT_UNAVAILABLE', message);
     }
+  }
+
+  /**
+   * What step `stepId`'s model said each round (docs/contracts.md#step-transcripts): `NOT_FOUND`
+   * for an unknown agent, or (field `stepId`) a step that never started; `AGENT_UNAVAILABLE` as `state`.
+   */
+  async transcript(id: string, stepId: string): Promise<StepTranscript> {
+    return this.guard(id, () => readStepTranscript(this.temporal, id, stepId, this.queryTimeoutMs));
   }
 
   /** The Worker Deployment version the agent's current run is on; undefined when unversioned. */

@@ -70,6 +70,11 @@ export const llmCallResultSchema = z.object({
    * without). Absent from results recorded before calls streamed.
    */
   streamed: z.boolean().optional(),
+  /**
+   * A summary of the reply's reasoning (`reasoning_content`, `<think>` blocks), cut to its first
+   * and last characters: step calls only, for the step's transcript. Absent when it had none.
+   */
+  reasoning: z.string().optional(),
   /** What the timeline should hear about this call, e.g. a feature the endpoint refused. */
   notices: z.array(z.string()).optional(),
 });

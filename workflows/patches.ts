@@ -47,6 +47,13 @@ export const PATCH_INFO = {
       'an answer signal (straight to Temporal, naming nobody Cairn identified) cannot be one of the approvals of an approval that needs several people',
     why: "runs before counted a signal's free-text by as one more person",
   },
+  approvalWhy: {
+    id: 'cairn-approval-why',
+    since: '0.3.0',
+    stage: 'patched',
+    feature: "a step's tool.approval carries why: the last 1000 characters of the text the model wrote before the call",
+    why: 'runs before asked for approval without it',
+  },
   approvalPolicy: {
     id: 'cairn-approval-policy',
     since: '0.2.0',

@@ -25,7 +25,7 @@ import type { Redactor } from '../../config/redact-secrets';
 import { classifyLlmError } from './classify-llm-error';
 import { maxTokensFor } from './max-tokens';
 import { createCapabilityStore, type CapabilityStore, type ModelCapabilities } from './model-capabilities';
-import { readToolCalls, readUsage, stripReasoning } from './read-completion';
+import { readReasoning, readToolCalls, readUsage, stripReasoning } from './read-completion';
 import { replyJsonSchema } from './reply-schemas';
 import { requestCompletion } from './request-completion';
 import { cannotStreamNotice, createStreamSupport, isStreamRefusal, type StreamSupport } from './stream-support';
@@ -244,6 +244,8 @@ export function createLlmActivities(deps: LlmDeps) {
       const price = deps.prices?.[request.model] ?? deps.prices?.[completion.model];
       usage.costUsd = costOf(usage, price);
       await live.finished('completed', { finishReason: choice.finish_reason });
+      // Only a step keeps reasoning (its transcript): other calls' results stay as they were.
+      const reasoning = input.purpose === 'step' ? readReasoning(choice.message) : undefined;
       return {
         content,
         toolCalls,
@@ -251,6 +253,7 @@ export function createLlmActivities(deps: LlmDeps) {
         model: completion.model,
         usage,
         streamed,
+        ...(reasoning !== undefined ? { reasoning } : {}),
         ...(notices.length ? { notices } : {}),
       };
 

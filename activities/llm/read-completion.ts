@@ -6,6 +6,7 @@
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { LlmToolCall, TokenUsage } from '../../workflows/llm-types';
+import { cutMiddle, REASONING_CHARS } from '../../workflows/step/transcript-bounds';
 
 /** Characters per token when the endpoint reports no usage: a rough but common estimate. */
 const CHARS_PER_TOKEN = 4;
@@ -22,6 +23,23 @@ export function stripReasoning(content: string | null | undefined): string | nul
   if (!/<think>/i.test(content) && closedOnly.test(text)) text = text.replace(closedOnly, '');
   text = text.trim();
   return text === '' ? null : text;
+}
+
+/**
+ * A summary of a message's reasoning for a step's transcript — its `reasoning_content` (or
+ * `reasoning`), else its `<think>` blocks — cut to its first and last characters; undefined
+ * when it has none.
+ */
+export function readReasoning(message: ChatCompletion.Choice['message']): string | undefined {
+  const loose = message as { reasoning_content?: unknown; reasoning?: unknown };
+  const field = typeof loose.reasoning_content === 'string' ? loose.reasoning_content : loose.reasoning;
+  let text = typeof field === 'string' ? field : '';
+  if (text.trim() === '' && message.content) {
+    const blocks = [...message.content.matchAll(THINK_BLOCK)].map((m) => m[0].replace(/<\/?think>/gi, ''));
+    text = blocks.join('\n');
+  }
+  text = text.trim();
+  return text === '' ? undefined : cutMiddle(text, REASONING_CHARS);
 }
 
 /** The tool calls of a message, with object arguments turned into JSON text. */

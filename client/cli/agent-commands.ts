@@ -18,6 +18,7 @@ import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
 import { formatAgentList, formatEvent, formatState } from './render';
 import { withAnswer } from '../final-answer';
 import { printLine } from './terminal';
+import type { StepTranscript } from '../../workflows/contract/step-transcript';
 
 /** The phases `--phase` accepts. */
 export const PHASES: readonly AgentPhase[] = AGENT_PHASES;
@@ -59,6 +60,7 @@ interface Agents {
   /** The whole state and the version the agent runs on (the API serves both in one read). */
   show(id: string): Promise<{ state: AgentState; version?: AgentVersion | undefined }>;
   audit(id: string): Promise<AuditEntry[]>;
+  transcript(id: string, stepId: string): Promise<StepTranscript>;
   cancel(id: string): Promise<void>;
   hold(action: 'pause' | 'resume', id: string, request: { by?: string; reason?: string }): Promise<void>;
 }
@@ -76,6 +78,7 @@ export async function withAgents<T>(body: (agents: Agents) => Promise<T>): Promi
         return { state, version };
       },
       audit: (id) => api.audit(id),
+      transcript: (id, stepId) => api.transcript(id, stepId),
       cancel: (id) => api.cancel(id),
       hold: (action, id, request) => api.hold(action, id, request),
     });
@@ -86,6 +89,7 @@ export async function withAgents<T>(body: (agents: Agents) => Promise<T>): Promi
       state: (id, afterSeq) => client.state(id, afterSeq),
       show: async (id) => ({ state: await client.state(id), version: await client.version(id) }),
       audit: async (id) => auditOf(await client.state(id)),
+      transcript: (id, stepId) => client.transcript(id, stepId),
       cancel: (id) => client.cancel(id),
       hold: (action, id, request) => client[action](id, request),
     }),

@@ -17,6 +17,7 @@ import type { AnswerAccepted, HoldRequest } from '../../workflows/contract/messa
 import { isTerminalPhase } from '../../workflows/state/agent-phases';
 import type { AgentSummary, AgentVersion, ListFilter } from '../agent-client';
 import { auditEntrySchema, type AuditEntry } from '../audit-entries';
+import { stepTranscriptSchema, type StepTranscript } from '../../workflows/contract/step-transcript';
 import { ClientError, type ClientErrorCode } from '../client-error';
 import { pause } from '../follow-timeline';
 
@@ -110,6 +111,11 @@ export class CairnApi {
   /** Every decision on the agent, oldest first. */
   async audit(id: string): Promise<AuditEntry[]> {
     return (await this.call('GET', `${agentPath(id)}/audit`, auditBody)).entries;
+  }
+
+  /** What a step's model said each round. */
+  async transcript(id: string, stepId: string): Promise<StepTranscript> {
+    return this.call('GET', `${agentPath(id)}/steps/${encodeURIComponent(stepId)}/transcript`, stepTranscriptSchema);
   }
 
   /** Starts an agent; the server records the token's principal as who started it. */

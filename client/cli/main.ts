@@ -17,6 +17,7 @@ import {
   watchCommand,
 } from './agent-commands';
 import { auditCommand } from './audit-command';
+import { transcriptCommand } from './transcript-command';
 import { cliLog } from './cli-log';
 import { EXIT, exitCodeForError } from './cli-exit';
 import { deployPromoteCommand, deployStatusCommand } from './deploy-command';
@@ -106,6 +107,16 @@ program
   .argument('<id>', 'agent workflow id')
   .option('--json', 'print JSON for scripts')
   .action((id: string, options: { json?: boolean }) => exitWith(auditCommand(id, options)));
+
+program
+  .command('transcript')
+  .description("what a step's model said each round: text, reasoning, tool calls with their results")
+  .argument('<id>', 'agent workflow id')
+  .argument('<stepId>', 'step id, e.g. s2')
+  .option('--json', 'print JSON for scripts')
+  .action((id: string, stepId: string, options: { json?: boolean }) =>
+    exitWith(transcriptCommand(id, stepId, options)),
+  );
 
 program
   .command('cancel')

@@ -10,5 +10,8 @@ import type { AgentClient } from '../agent-client';
  * stream route subscribes with; without it, and without a hub of its own, the app has no
  * stream route).
  */
-export type AgentsPort = Pick<AgentClient, 'start' | 'state' | 'list' | 'answer' | 'cancel' | 'pause' | 'resume'> &
+export type AgentsPort = Pick<
+  AgentClient,
+  'start' | 'state' | 'list' | 'answer' | 'cancel' | 'pause' | 'resume' | 'transcript'
+> &
   Partial<Pick<AgentClient, 'version' | 'temporal'>>;

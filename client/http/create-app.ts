@@ -25,6 +25,7 @@ import { publicOriginOf, publicSite } from './public-url';
 import { registerAgentRoutes } from './routes/agents';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
 import { registerStreamRoute } from './routes/stream';
+import { registerTranscriptRoute } from './routes/transcript';
 import { StreamLimiter } from './stream-limiter';
 import type { StreamLimits } from '../../config/stream-limits';
 import { registerWebRoutes } from './routes/web';
@@ -147,6 +148,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   registerMeRoute(app, auth.mode);
   registerAgentRoutes(app, deps.agents);
   registerAuditRoute(app, deps.agents);
+  registerTranscriptRoute(app, deps.agents);
   // One limiter for every streaming route: they all hold connections and poll.
   const streams = new StreamLimiter(deps.streamLimits);
   registerEventRoutes(app, deps.agents, { ...defaultEventTiming, ...deps.eventTiming }, streams);

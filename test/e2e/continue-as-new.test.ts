@@ -111,6 +111,17 @@ test(`an agent with a ${ROUNDS}-round step continues as new many times, answers 
       ['s3', 'completed', 1],
     ]);
     expect(state.steps[0]?.toolCallCount).toBe(ROUNDS - 1);
+    // The step's transcript crossed every run in its carry: each round once, in order, the newest
+    // its finish — far more rounds than any one run of ~60 events holds.
+    const transcript = await agents.transcript(handle.workflowId, 's1');
+    const kept = transcript.rounds.map((r) => r.round);
+    expect((transcript.droppedRounds ?? 0) + kept.length).toBe(ROUNDS);
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => ROUNDS - kept.length + 1 + i));
+    expect(kept.length).toBeGreaterThan(ROUNDS / 2);
+    expect(transcript.rounds.at(-1)?.toolCalls).toEqual([
+      { name: 'finish_step', arguments: '{"result":"s1 done"}', outcome: 'ok', result: 'ok' },
+    ]);
+    expect(transcript.rounds[0]?.toolCalls[0]).toMatchObject({ name: 'lookup', outcome: 'ok' });
     // The agent lists once (not once per run), with its task and final phase carried over.
     const listed = (await agents.list({ limit: 1000 })).filter((a) => a.id === handle.workflowId);
     expect(listed).toEqual([expect.objectContaining({ task: 'a long loop', phase: 'completed', status: 'COMPLETED' })]);

@@ -133,3 +133,8 @@ export const reply = {
     return { ...scripted, hold: { until, ...(timeoutMs !== undefined ? { timeoutMs } : {}) } };
   },
 };
+
+/** `scripted` with `text` written before its tool calls (what an approval's `why` quotes). */
+export function said(text: string, scripted: MessageReply): MessageReply {
+  return { ...scripted, content: text };
+}

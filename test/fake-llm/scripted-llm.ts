@@ -56,6 +56,11 @@ export interface RecordedRequest {
   chunkSentAt?: number[];
   /** True when the fake cut the connection (`disconnectAfterChunks`). */
   disconnected?: boolean;
+  /**
+   * The message the fake answered with (its content as sent, `<think>` blocks included, and its
+   * tool calls' ids and names); absent for errors, hangs and broken bodies.
+   */
+  replied?: { content: string | null; toolCalls: { id: string; name: string }[] };
   /** Lower-cased header names, as Node gives them. */
   headers: Record<string, string>;
   body: ChatCompletionRequest;
@@ -217,6 +222,13 @@ export class ScriptedLlm {
       case 'message': {
         const body = completion(recorded, scripted);
         recorded.reportedTokens = body.usage?.total_tokens;
+        const message = body.choices[0]?.message;
+        recorded.replied = {
+          content: message?.content ?? null,
+          toolCalls: (message?.tool_calls ?? []).flatMap((c) =>
+            c.type === 'function' ? [{ id: c.id, name: c.function.name }] : [],
+          ),
+        };
         if (streamed) return this.stream(res, recorded, scripted, body);
         if (scripted.disconnectAfterChunks !== undefined) {
           recorded.disconnected = true;

@@ -1,12 +1,14 @@
 /**
  * The per-file setup of agent integration tests: one client for the file, and per test a
  * fresh scripted LLM and a configuration on its own task queue pointing at it. The fake is
- * closed after each test, which fails the test if any request went unscripted.
+ * closed after each test, which fails the test if any request went unscripted; before that, the
+ * test fails if an approval it opened lacks the `why` the model's text gave it (approval-reasons.ts).
  */
 import type { Client } from '@temporalio/client';
 import type { CairnConfig } from '../../config/config';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
 import { closeClient, connectClient, testConfig } from './test-env';
+import { approvalReasonProblems } from './approval-reasons';
 
 export interface AgentTestbed {
   client: Client;
@@ -28,7 +30,13 @@ export function agentTestbed(env: Record<string, string> = {}): AgentTestbed {
     bed.config = testConfig(bed.llm, env);
   });
   afterEach(async () => {
-    await bed.llm.close();
+    try {
+      // Every approval a test opened says why, when the model wrote text before the call.
+      const { problems } = await approvalReasonProblems(bed.client, bed.llm);
+      if (problems.length > 0) throw new Error(`approvals without their why:\n${problems.join('\n')}`);
+    } finally {
+      await bed.llm.close();
+    }
   });
   return bed;
 }

@@ -26,5 +26,14 @@ export function configProblems(env: Record<string, string>): string[] {
 /** An agents port for apps whose test calls no agent route: every method rejects, saying so. */
 export function unusedAgents(why: string): AgentsPort {
   const unused = () => Promise.reject(new Error(why));
-  return { start: unused, state: unused, list: unused, answer: unused, cancel: unused, pause: unused, resume: unused };
+  return {
+    start: unused,
+    state: unused,
+    list: unused,
+    answer: unused,
+    cancel: unused,
+    pause: unused,
+    resume: unused,
+    transcript: unused,
+  };
 }

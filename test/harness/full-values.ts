@@ -317,6 +317,17 @@ export const fullStepCarry: StepCarry = {
   held: true,
   guards: { calls: { 'sha256:abc': 2 }, errors: 1, approvals: { 'sha256:def': 'reject' } },
   left: { tokens: 100, costUsd: 0.1 },
+  transcript: {
+    rounds: [
+      {
+        round: 8,
+        text: 'I will look it up.',
+        reasoning: 'the user wants the key',
+        toolCalls: [{ name: 'lookup', arguments: '{"key":"a"}', outcome: 'ok', result: 'found' }],
+      },
+    ],
+    droppedRounds: 7,
+  },
 };
 
 export const fullLlmCallInput: LlmCallInput = {
@@ -338,6 +349,7 @@ export const fullLlmCallResult: LlmCallResult = {
   model: 'gpt-test',
   usage: fullUsage,
   streamed: true,
+  reasoning: 'first this, then that',
   notices: ['json_schema refused'],
 };
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { approvalDigest } from '../../workflows/tools/approval-digest';
-import { reply } from '../fake-llm/replies';
+import { reply, said } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { ECHO_DESCRIPTIONS } from '../fixtures/mcp/echo-server';
 import { greetTool } from '../fixtures/user-tools/greeting-tools';
@@ -35,8 +35,17 @@ test('two parallel approvals: each bound to its digest and answered on its own, 
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(plan([step('s1'), step('s2')]))],
-      'step:s1': [reply.toolCall('write_file', { path: 'a.txt', content: 'A' }, 'w1'), finish('wrote a')],
-      'step:s2': [reply.toolCall('write_file', { path: 'b.txt', content: 'B' }, 'w2'), finish('gave up on b')],
+      'step:s1': [
+        said(
+          'Step s1 needs a.txt, so I write it.',
+          reply.toolCall('write_file', { path: 'a.txt', content: 'A' }, 'w1'),
+        ),
+        finish('wrote a'),
+      ],
+      'step:s2': [
+        said('And b.txt for s2.', reply.toolCall('write_file', { path: 'b.txt', content: 'B' }, 'w2')),
+        finish('gave up on b'),
+      ],
       summary: [reply.text('done')],
     }),
   );

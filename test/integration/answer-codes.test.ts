@@ -16,7 +16,7 @@ import { ClientError } from '../../client/client-error';
 import { createApp } from '../../client/http/create-app';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import { approvalDigest } from '../../workflows/tools/approval-digest';
-import { reply } from '../fake-llm/replies';
+import { reply, said } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { postJson, stateOverHttp } from '../harness/http-app';
@@ -89,7 +89,10 @@ test('the HTTP API and the client library return the update’s code and field; 
         reply.toolCall('ask_user', { kind: 'form', prompt: 'Details?', fields: FIELDS }, 'ask-f'),
         planReply(plan([step('s1')])),
       ],
-      'step:s1': [reply.toolCall('write_file', WRITE, 'w1'), finish('wrote the report')],
+      'step:s1': [
+        said('The report is ready to save.', reply.toolCall('write_file', WRITE, 'w1')),
+        finish('wrote the report'),
+      ],
       summary: [reply.text('done')],
     }),
   );

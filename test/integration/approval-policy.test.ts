@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AuditEntry } from '../../client/audit-entries';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { reply } from '../fake-llm/replies';
+import { reply, said } from '../fake-llm/replies';
 import { byRoute, routeOf } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, step } from '../harness/plans';
@@ -142,7 +142,13 @@ test('two approvers: the same person twice is refused, two people pass, the audi
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(plan([step('s1')]))],
-      'step:s1': [reply.toolCall('write_file', { path: 'config/app.json', content: '{}' }), finish('done')],
+      'step:s1': [
+        said(
+          'The app needs its config file.',
+          reply.toolCall('write_file', { path: 'config/app.json', content: '{}' }),
+        ),
+        finish('done'),
+      ],
       summary: [reply.text('all done')],
     }),
   );

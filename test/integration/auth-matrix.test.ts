@@ -32,6 +32,7 @@ const ALLOWED: Record<string, Role[]> = {
   'GET /api/agents/:id/events': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/agents/:id/stream': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/agents/:id/audit': ['viewer', 'operator', 'approver', 'admin'],
+  'GET /api/agents/:id/steps/:stepId/transcript': ['viewer', 'operator', 'approver', 'admin'],
   'POST /api/agents': ['operator', 'admin'],
   'POST /api/agents/:id/cancel': ['operator', 'admin'],
   'POST /api/agents/:id/pause': ['operator', 'admin'],
@@ -50,6 +51,7 @@ const PASSED: Record<string, number> = {
   'GET /api/agents/:id/events': 404,
   'GET /api/agents/:id/stream': 404,
   'GET /api/agents/:id/audit': 404,
+  'GET /api/agents/:id/steps/:stepId/transcript': 404,
   'POST /api/agents': 201,
   'POST /api/agents/:id/cancel': 404,
   'POST /api/agents/:id/pause': 404,
@@ -120,7 +122,7 @@ function servedRoutes(): string[] {
 /** Calls `route` (with `nobody` for :id) with `authorization` when given; a start uses `workflowId`. */
 async function call(route: string, authorization?: string, workflowId = uniqueId('matrix')): Promise<Response> {
   const [method = 'GET', pattern = '/'] = route.split(' ');
-  const path = pattern.replace(':id', 'nobody');
+  const path = pattern.replace(':id', 'nobody').replace(':stepId', 's1');
   const headers: Record<string, string> = authorization ? { authorization } : {};
   const bodies: Record<string, unknown> = {
     'POST /api/agents': { task: 'matrix', workflowId },

@@ -372,6 +372,7 @@ test('the OpenAPI document lists every route with its schemas', async () => {
       'post /api/agents/{id}/resume',
       'get /api/agents/{id}/events',
       'get /api/agents/{id}/stream',
+      'get /api/agents/{id}/steps/{stepId}/transcript',
     ].sort(),
   );
   expect(Object.keys(doc.components.schemas.AgentInput?.properties ?? {})).toEqual(

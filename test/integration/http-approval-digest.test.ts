@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { AgentClient } from '../../client/agent-client';
 import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { reply } from '../fake-llm/replies';
+import { reply, said } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { startAgent, waitForInteraction } from '../harness/agents';
@@ -29,8 +29,8 @@ test('an approval without its digest gets the open one filled in; a wrong digest
   bed.llm.respondWith(
     byRoute({
       'step:task': [
-        reply.toolCall('write_file', { path: 'one.txt', content: 'first' }, 'w1'),
-        reply.toolCall('write_file', { path: 'two.txt', content: 'second' }, 'w2'),
+        said('First one.txt.', reply.toolCall('write_file', { path: 'one.txt', content: 'first' }, 'w1')),
+        said('Then two.txt.', reply.toolCall('write_file', { path: 'two.txt', content: 'second' }, 'w2')),
         finish('both written'),
       ],
       summary: [reply.text('done')],

@@ -70,6 +70,7 @@ import { planSchema, type planStepSchema } from '../../workflows/plan/plan-schem
 import type { Plan, PlanStep } from '../../workflows/plan/plan-types';
 import { agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { migrateStepCarry, migrateStepInput } from '../../workflows/step/step-migration';
+import { stepTranscriptSchema, type StepTranscript } from '../../workflows/contract/step-transcript';
 import {
   stepCarrySchema,
   stepInputSchema,
@@ -172,6 +173,7 @@ export const typesAreTheirSchemas = {
   stepInteractionRequest: true satisfies Same<StepInteractionRequest, z.infer<typeof stepInteractionRequestSchema>>,
   stepOutcome: true satisfies Same<StepOutcome, z.infer<typeof stepOutcomeSchema>>,
   stepProgress: true satisfies Same<StepProgress, z.infer<typeof stepProgressSchema>>,
+  stepTranscript: true satisfies Same<StepTranscript, z.infer<typeof stepTranscriptSchema>>,
   toolCallInput: true satisfies Same<ToolCallInput, z.infer<typeof toolCallInputSchema>>,
   toolCallOutcome: true satisfies Same<ToolCallOutcome, z.infer<typeof toolCallOutcomeSchema>>,
   toolInfo: true satisfies Same<ToolInfo, z.infer<typeof toolInfoSchema>>,
@@ -230,6 +232,10 @@ const boundaries: Record<string, Boundary> = {
   'step input': { schema: stepInputSchema, values: [fullStepInput] },
   'step outcome': { schema: stepOutcomeSchema, values: fullStepOutcomes },
   'step carry': { schema: stepCarrySchema, values: [fullStepCarry] },
+  'transcript query result': {
+    schema: stepTranscriptSchema,
+    values: [{ stepId: 's1', ...fullStepCarry.transcript }],
+  },
   'llm check input': { schema: llmCheckInputSchema, values: [{ prompt: 'hello', model: fullModel }] },
   'llm check result': { schema: llmCheckResultSchema, values: [{ answer: 'hi', model: 'gpt-test', usage: fullUsage }] },
   // Failure details clients read back by code.

@@ -24,6 +24,7 @@ import type { LlmCallInput, LlmPurpose } from '../../workflows/llm-call-schema';
 import * as messages from '../../workflows/contract/messages';
 import * as searchAttributes from '../../workflows/contract/search-attributes';
 import * as liveMessages from '../../workflows/live/live-messages';
+import * as stepTranscript from '../../workflows/contract/step-transcript';
 import { LIVE_STREAM_WORKFLOW_TYPE, liveStreamId } from '../../workflows/live/live-stream-names';
 import { eventsOf } from '../../client/live/live-events';
 import { reply } from '../fake-llm/replies';
@@ -110,6 +111,15 @@ test('messages: signal and update `answer`, query `state`, and the internal ones
   );
 });
 
+test('a step answers the query `transcript` (its rounds, docs/contracts.md#step-transcripts)', () => {
+  const definitions = Object.entries(stepTranscript).flatMap(([exported, value]) =>
+    typeof value === 'object' && value !== null && 'type' in value && 'name' in value
+      ? [[exported, value.type, value.name]]
+      : [],
+  );
+  expect(definitions).toEqual([['transcriptQuery', 'query', 'transcript']]);
+});
+
 test('task queue: `cairn` by default, LLM calls on `cairn-llm`', () => {
   expect(DEFAULT_TASK_QUEUE).toBe('cairn');
   expect(loadConfig({}).taskQueue).toBe('cairn');
@@ -172,6 +182,7 @@ describe('HTTP routes', () => {
     'GET /api/agents/:id/events',
     'GET /api/agents/:id/stream',
     'GET /api/agents/:id/audit',
+    'GET /api/agents/:id/steps/:stepId/transcript',
     'GET /api/me',
     'GET /healthz',
     'GET /api/openapi.json',

@@ -13,6 +13,7 @@ import { ERROR_CODES } from '../../workflows/contract/error-codes';
 import { answerSchemas } from '../../workflows/interactions/interaction-schema';
 import * as messages from '../../workflows/contract/messages';
 import * as liveMessages from '../../workflows/live/live-messages';
+import * as stepTranscript from '../../workflows/contract/step-transcript';
 import { STEP_TRANSITIONS } from '../../workflows/plan/step-transitions';
 import * as searchAttributes from '../../workflows/contract/search-attributes';
 import { AGENT_EVENT_TYPES, AGENT_PHASES } from '../../workflows/state/agent-state-schema';
@@ -69,8 +70,13 @@ test('error codes: the list of error-codes.ts, in order, each with the HTTP stat
   expect(served).toEqual(documented);
 });
 
-test('messages: every signal, update and query of messages.ts and live/live-messages.ts, with its kind', () => {
-  const defined = [...Object.values(messages), ...Object.values(liveMessages)].flatMap((value) =>
+test('messages: every signal, update and query of messages.ts, live/live-messages.ts and the step transcript, with its kind', () => {
+  const values: unknown[] = [
+    ...Object.values(messages),
+    ...Object.values(liveMessages),
+    ...Object.values(stepTranscript),
+  ];
+  const defined = values.flatMap((value) =>
     typeof value === 'object' && value !== null && 'type' in value && 'name' in value
       ? [`${String(value.type)} ${String(value.name)}`]
       : [],

@@ -8,6 +8,7 @@ import { answerSchemas, interactionSchema } from '../../workflows/interactions/i
 import { AGENT_EVENT_TYPES, agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { AGENT_PHASES } from '../../workflows/state/agent-phases';
 import { stepRunSchema } from '../../workflows/state/step-run-schema';
+import { stepTranscriptSchema } from '../../workflows/contract/step-transcript';
 import { unusedAgents } from '../harness/config-errors';
 
 interface JsonSchema {
@@ -27,7 +28,7 @@ async function openApiDocument(): Promise<{ components: { schemas: Record<string
   return (await res.json()) as { components: { schemas: Record<string, JsonSchema> } };
 }
 
-test('the state, step run, interaction, answer and event components are the workflow schemas', async () => {
+test('the state, step run, step transcript, interaction, answer and event components are the workflow schemas', async () => {
   const doc = await openApiDocument();
   const schemas = doc.components.schemas;
   const keys = (name: string) => Object.keys(schemas[name]?.properties ?? {}).sort();
@@ -35,6 +36,7 @@ test('the state, step run, interaction, answer and event components are the work
   // under its other name (`answer` beside `result`), which the route adds.
   expect(keys('AgentState')).toEqual([...Object.keys(agentStateSchema.shape), 'version', 'answer'].sort());
   expect(keys('StepRun')).toEqual(Object.keys(stepRunSchema.shape).sort());
+  expect(keys('StepTranscript')).toEqual(Object.keys(stepTranscriptSchema.shape).sort());
   expect(schemas.AgentPhase?.enum).toEqual([...AGENT_PHASES]);
   expect(schemas.AgentEvent?.properties?.type?.enum).toEqual([...AGENT_EVENT_TYPES]);
   const kinds = (schemas.Interaction?.oneOf ?? []).map((variant) => variant.properties?.kind?.enum?.[0]);

@@ -17,13 +17,17 @@ import type { StepToolsContext, ToolOutcome } from './step-tool-types';
 /** The call may run (with the policy decision to record, if one decided), or it may not (its outcome). */
 export type Approval = { run: true; policy?: PolicyDecision } | { run: false; outcome: ToolOutcome };
 
-/** Decides whether `call` of `tool` (arguments `args`, effect `effect`) may run. */
+/**
+ * Decides whether `call` of `tool` (arguments `args`, effect `effect`) may run; `why`, the model's
+ * text before the call, goes with a person's approval.
+ */
 export async function approveCall(
   ctx: StepToolsContext,
   tool: ToolInfo,
   call: LlmToolCall,
   args: unknown,
   effect: CallEffect,
+  why?: string,
 ): Promise<Approval> {
   // The worker's approval policy decides the call (an activity: Cedar is no workflow code).
   // Catalogues made without a policy never get here, so their histories replay unchanged.
@@ -36,7 +40,7 @@ export async function approveCall(
     return { run: false, outcome: { ok: false, output, policy } };
   }
   if (!(policy ? policy.decision === 'ask' : effect.needsApproval)) return { run: true, ...(policy ? { policy } : {}) };
-  const asked = await askPerson(ctx, tool, call, args, policy);
+  const asked = await askPerson(ctx, tool, call, args, policy, why);
   return asked ?? { run: true, ...(policy ? { policy } : {}) };
 }
 
@@ -47,6 +51,7 @@ async function askPerson(
   call: LlmToolCall,
   args: unknown,
   policy: PolicyDecision | undefined,
+  why: string | undefined,
 ): Promise<Approval | undefined> {
   const digest = approvalDigest(tool.name, args);
   const decided = ctx.guards?.approvalOf(digest);
@@ -65,6 +70,8 @@ async function askPerson(
     tool: tool.name,
     arguments: args,
     digest,
+    // Runs recorded before approvals said why sent the same signal without it (patched).
+    ...(why !== undefined && patched(PATCHES.approvalWhy) ? { why } : {}),
     ...(policy ? { rule: policy.rule } : {}),
     ...(policy?.role ? { role: policy.role } : {}),
     ...(policy?.approvers ? { approvers: policy.approvers } : {}),

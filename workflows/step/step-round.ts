@@ -18,6 +18,8 @@ import { cleanCall } from './clean-call';
 import { type LoopGuards } from './loop-guards';
 import type { CallResult, StepToolsContext } from './step-tool-types';
 import { runToolCall } from './step-tools';
+import type { StepTranscript } from './step-transcript';
+import { approvalWhy, outcomeOf } from './transcript-bounds';
 import { PATCHES } from '../patches';
 
 /** What a step's model hears when its text reply was cut at its token limit. */
@@ -44,6 +46,8 @@ export interface RoundContext {
   conversations: Conversations;
   toolNames: string[];
   guards: LoopGuards;
+  /** What the model said each round, for the `transcript` query (memory only: no command). */
+  transcript: StepTranscript;
 }
 
 /** How a round ended: its report and, when the step is done, the result. */
@@ -80,13 +84,17 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     content: reply.content,
     ...(reply.toolCalls.length ? { toolCalls: cleaned.map((c) => c.call) } : {}),
   });
+  ctx.transcript.replied(round, reply.content, reply.reasoning, reply.toolCalls);
+  // An approval says why the model wants the call: the end of its text before it (patched: a new field).
+  const why = approvalWhy(reply.content);
   let finished: string | undefined;
   let spent = false;
   for (const [index, call] of reply.toolCalls.entries()) {
-    const result = await guardedCall(ctx, call, index, spent);
+    const result = await guardedCall(ctx, call, index, spent, why);
     const replaced = cleaned[index]?.replaced;
     const content = replaced ? `${result.content}\n${replaced}` : result.content;
     ctx.conversations.append(STEP_CONVERSATION, { role: 'tool', toolCallId: call.id, content });
+    ctx.transcript.settled(round, index, outcomeOf(result.content, result.rejected), content);
     if (result.record) ctx.tools.ledger.record(result.record);
     finished ??= result.finished;
     if (result.failed && ctx.guards.failed() && !spent && patched(PATCHES.stepLoopGuards)) {
@@ -134,9 +142,15 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
  * Runs one call unless a loop guard refuses it (only where the guards' patch applies: kept
  * histories replay as they ran). Once the error budget is `spent`, no further call runs.
  */
-async function guardedCall(ctx: RoundContext, call: LlmToolCall, index: number, spent: boolean): Promise<CallResult> {
+async function guardedCall(
+  ctx: RoundContext,
+  call: LlmToolCall,
+  index: number,
+  spent: boolean,
+  why: string | undefined,
+): Promise<CallResult> {
   const refusal = spent ? 'not run: the step ends, too many of its tool calls failed' : ctx.guards.refusal(call, index);
-  if (refusal === undefined || !patched(PATCHES.stepLoopGuards)) return runToolCall(ctx.tools, call);
+  if (refusal === undefined || !patched(PATCHES.stepLoopGuards)) return runToolCall(ctx.tools, call, why);
   if (!spent) ctx.guards.note(`${call.name} ${refusal}`);
   return { content: `error: ${refusal}`, failed: !spent };
 }

@@ -18,6 +18,8 @@ export interface CallResult {
   finished?: string;
   /** The call failed in a way that counts against the step's tool error budget (a person's rejection does not). */
   failed?: boolean;
+  /** A person (or the spent budget) refused the call. */
+  rejected?: boolean;
 }
 
 export interface StepToolsContext {

@@ -27,8 +27,8 @@ export function offeredTools(input: StepInput): string[] {
   return [...input.tools.map((t) => t.name), FINISH_STEP, ...(input.canAsk ? [ASK_USER] : [])];
 }
 
-/** Carries out one tool call. */
-export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall): Promise<CallResult> {
+/** Carries out one tool call; `why` is what the model wrote before it (an approval shows it). */
+export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall, why?: string): Promise<CallResult> {
   if (call.name === FINISH_STEP) {
     const parsed = parseFinishStepArgs(call.arguments);
     return parsed.ok ? { content: 'ok', finished: parsed.result } : { content: `error: ${parsed.error}`, failed: true };
@@ -45,7 +45,7 @@ export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall): Pro
   // Held by the agent: no new tool call starts. No await when free: replay stays the same.
   if (ctx.link.mustWait()) await ctx.link.whenFree();
   const started = workflowTime();
-  const outcome = await runCatalogueTool(ctx, tool, call);
+  const outcome = await runCatalogueTool(ctx, tool, call, why);
   const record: ToolCallRecord = {
     callId: call.id,
     name: call.name,
@@ -57,16 +57,22 @@ export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall): Pro
       : {}),
   };
   const failed = !outcome.ok && !outcome.rejected;
-  return { content: outcome.ok ? outcome.output : `error: ${outcome.output}`, record, ...(failed ? { failed } : {}) };
+  const content = outcome.ok ? outcome.output : `error: ${outcome.output}`;
+  return { content, record, ...(failed ? { failed } : {}), ...(outcome.rejected ? { rejected: true } : {}) };
 }
 
 /** Validates, approves and runs one call of a catalogue tool. */
-async function runCatalogueTool(ctx: StepToolsContext, tool: ToolInfo, call: LlmToolCall): Promise<ToolOutcome> {
+async function runCatalogueTool(
+  ctx: StepToolsContext,
+  tool: ToolInfo,
+  call: LlmToolCall,
+  why: string | undefined,
+): Promise<ToolOutcome> {
   const checked = validateArguments(tool.name, tool.parameters, call.arguments);
   if (!checked.ok) return { ok: false, output: checked.error };
   if (NESTED_TOOLS.includes(tool.name)) return runNestedCall(ctx, call, checked.value);
   const effect = callEffect(tool, checked.value);
-  const approval = await approveCall(ctx, tool, call, checked.value, effect);
+  const approval = await approveCall(ctx, tool, call, checked.value, effect, why);
   if (!approval.run) return approval.outcome;
   const outcome = await executeCall(ctx, tool, call, effect.idempotent);
   return approval.policy ? { ...outcome, policy: approval.policy } : outcome;

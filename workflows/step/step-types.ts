@@ -18,6 +18,7 @@ import { planStepSchema } from '../plan/plan-schema';
 import { principalSchema } from '../principal';
 import { toolInfoSchema } from '../tools/tool-types';
 import { loopGuardLimitsSchema } from '../contract/loop-guard-limits';
+import { transcriptLogSchema } from '../contract/step-transcript';
 import { loopGuardStateSchema } from './loop-guards';
 
 /**
@@ -100,6 +101,8 @@ export const stepCarrySchema = z.object({
   guards: loopGuardStateSchema.optional(),
   /** What the tree's budget had left at the agent's last word. */
   left: budgetLeftSchema.optional(),
+  /** The step's transcript so far (at most 64 KiB); absent from carries written before transcripts. */
+  transcript: transcriptLogSchema.optional(),
 });
 
 /** What a step run hands the next, as the current version. */

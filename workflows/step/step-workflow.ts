@@ -33,6 +33,7 @@ import { RoundLedger, type Unreported } from './round-ledger';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { runRound, STEP_CONVERSATION, type RoundContext } from './step-round';
 import { offeredTools } from './step-tools';
+import { StepTranscript } from './step-transcript';
 import { STEP_CARRY_VERSION, type StepCarry, type StepInput, type StepOutcome } from './step-types';
 import { readStepCarry, readStepInput, type ReceivedStepCarry, type ReceivedStepInput } from './step-migration';
 import { PATCHES } from '../patches';
@@ -56,7 +57,8 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
     );
   const guards = new LoopGuards(input.guards, carry?.guards);
   const tools = { input, askAgent: link.ask.bind(link), ledger, link, guards };
-  const ctx: RoundContext = { tools, conversations, toolNames, guards };
+  const transcript = new StepTranscript(step.id, carry?.transcript).serve();
+  const ctx: RoundContext = { tools, conversations, toolNames, guards, transcript };
   const loop = { round: carry?.rounds ?? 0 };
   try {
     return await runLoop(ctx, link, loop, carry);
@@ -99,6 +101,7 @@ async function runLoop(
         ...(link.held ? { held: true } : {}),
         guards: guards.state,
         ...(link.left ? { left: link.left } : {}),
+        transcript: ctx.transcript.carry,
       };
       return await continueAsNew<typeof stepWorkflow>(input, next);
     }

@@ -1,0 +1,59 @@
+/**
+ * A step's transcript in workflow memory: a round is written when its model replies (its calls
+ * pending) and each call settled as it finishes, so a step waiting for an approval already shows
+ * the call and the text before it. Served by the `transcript` query — also by a closed step,
+ * whose replay rebuilds it — and carried across continue-as-new. It sends no command and adds no
+ * event: history per round stays as it was (docs/architecture.md#the-path-of-one-agent).
+ */
+import { setHandler } from '@temporalio/workflow';
+import { transcriptQuery, type TranscriptLog, type TranscriptRound } from '../contract/step-transcript';
+import type { LlmToolCall } from '../llm-types';
+import { boundTranscript, cutRound, type SettledOutcome } from './transcript-bounds';
+
+export class StepTranscript {
+  private log: TranscriptLog;
+
+  constructor(
+    private readonly stepId: string,
+    carried?: TranscriptLog,
+  ) {
+    this.log = carried ?? { rounds: [] };
+  }
+
+  /** Registers the `transcript` query; call once at workflow start. */
+  serve(): this {
+    setHandler(transcriptQuery, () => ({ stepId: this.stepId, ...this.log }));
+    return this;
+  }
+
+  /** What the next run carries. */
+  get carry(): TranscriptLog {
+    return this.log;
+  }
+
+  /** Writes round `round` as its model replied: text, reasoning summary, the calls pending. */
+  replied(round: number, text: string | null, reasoning: string | undefined, calls: LlmToolCall[]): void {
+    const written = text?.trim();
+    const entry: TranscriptRound = {
+      round,
+      ...(written ? { text: written } : {}),
+      ...(reasoning?.trim() ? { reasoning: reasoning.trim() } : {}),
+      toolCalls: calls.map((call) => ({ name: call.name, arguments: call.arguments, outcome: 'pending' })),
+    };
+    this.update([...this.log.rounds.filter((r) => r.round !== round), cutRound(entry)]);
+  }
+
+  /** Settles call `index` of round `round` with its outcome and what the model heard back. */
+  settled(round: number, index: number, outcome: SettledOutcome, result: string): void {
+    const rounds = this.log.rounds.map((r) => {
+      if (r.round !== round) return r;
+      const toolCalls = r.toolCalls.map((call, i) => (i === index ? { ...call, outcome, result } : call));
+      return cutRound({ ...r, toolCalls });
+    });
+    this.update(rounds);
+  }
+
+  private update(rounds: TranscriptRound[]): void {
+    this.log = boundTranscript({ ...this.log, rounds });
+  }
+}
