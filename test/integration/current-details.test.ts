@@ -5,8 +5,9 @@
 import type { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { defineTool } from '../../activities/tools/define-tool';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 import { stateQuery } from '../../workflows/contract/messages';
-import { reply } from '../fake-llm/replies';
+import { reply, said } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, startAgent, waitForInteraction, waitForState, type AgentHandle } from '../harness/agents';
@@ -16,7 +17,7 @@ import { waitUntil } from '../../testkit/wait-until';
 
 const bed = agentTestbed();
 
-async function currentDetails(handle: AgentHandle): Promise<string> {
+async function currentDetails(handle: Pick<AgentHandle, 'query'>): Promise<string> {
   const metadata = await handle.query<temporal.api.sdk.v1.IWorkflowMetadata>('__temporal_workflow_metadata');
   return metadata.currentDetails ?? '';
 }
@@ -57,4 +58,31 @@ test('current details follow a step that finishes while another waits', async ()
     },
     [gate],
   );
+});
+
+test("a step's current details show its latest round: the model's last line and its calls", async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [
+        said(
+          'Looking at the notes first.\nI will ask before going on.',
+          reply.toolCall('ask_user', { kind: 'query', prompt: 'Go on?' }),
+        ),
+        finish('one'),
+      ],
+      summary: [reply.text('done')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'latest line' });
+    const question = await waitForInteraction(handle, 'ask.query', 's1');
+    const stepHandle = bed.client.workflow.getHandle(stepWorkflowId(handle.workflowId, 's1'));
+    const waiting = await currentDetails(stepHandle);
+    await answer(handle, question.id, { text: 'yes' });
+    await handle.result();
+    expect(waiting).toBe('**Round 1** — I will ask before going on.\n- `ask_user` pending');
+    // The closed step answers by replay: its last round, the finish_step call settled.
+    expect(await currentDetails(stepHandle)).toMatch(/^\*\*Round 2\*\*\n- `finish_step` /);
+  });
 });

@@ -4,6 +4,7 @@
  * counted, a lone huge round squeezed, and an approval's `why` (the end of the model's text).
  */
 import { TRANSCRIPT_MAX_BYTES, type TranscriptRound } from '../../workflows/contract/step-transcript';
+import { LATEST_LINE_CHARS, latestLine } from '../../workflows/step/step-transcript';
 import {
   approvalWhy,
   boundTranscript,
@@ -95,4 +96,24 @@ test("outcomeOf: tool errors are errors, a person's no is rejected, the rest ok"
   expect(outcomeOf('done', undefined)).toBe('ok');
   expect(outcomeOf('error: boom', undefined)).toBe('error');
   expect(outcomeOf('error: the user rejected this call', true)).toBe('rejected');
+});
+
+describe("a step's latest line (its current details)", () => {
+  test('the round, the last non-empty line of text, each call with its outcome', () => {
+    const round = {
+      round: 3,
+      text: 'First I read.\nThen I write the brief.\n\n',
+      toolCalls: [
+        { name: 'read_file', arguments: '{}', outcome: 'ok' as const },
+        { name: 'write_file', arguments: '{}', outcome: 'pending' as const },
+      ],
+    };
+    expect(latestLine(round)).toBe('**Round 3** — Then I write the brief.\n- `read_file` ok\n- `write_file` pending');
+  });
+
+  test('a long line is cut to LATEST_LINE_CHARS; no text, only the round', () => {
+    const long = latestLine({ round: 1, text: 'x'.repeat(500), toolCalls: [] });
+    expect(long).toBe(`**Round 1** — ${'x'.repeat(LATEST_LINE_CHARS - 1)}…`);
+    expect(latestLine({ round: 2, toolCalls: [] })).toBe('**Round 2**');
+  });
 });

@@ -3,9 +3,11 @@
  * pending) and each call settled as it finishes, so a step waiting for an approval already shows
  * the call and the text before it. Served by the `transcript` query — also by a closed step,
  * whose replay rebuilds it — and carried across continue-as-new. It sends no command and adds no
- * event: history per round stays as it was (docs/architecture.md#the-path-of-one-agent).
+ * event: history per round stays as it was (docs/architecture.md#the-path-of-one-agent). The
+ * step's latest line — the round, the model's last line of text, its calls and how they ended —
+ * is the step workflow's current details, which the Temporal UI shows (no event either).
  */
-import { setHandler } from '@temporalio/workflow';
+import { setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { transcriptQuery, type TranscriptLog, type TranscriptRound } from '../contract/step-transcript';
 import type { LlmToolCall } from '../llm-types';
 import { boundTranscript, cutRound, type SettledOutcome } from './transcript-bounds';
@@ -55,5 +57,22 @@ export class StepTranscript {
 
   private update(rounds: TranscriptRound[]): void {
     this.log = boundTranscript({ ...this.log, rounds });
+    const latest = this.log.rounds.at(-1);
+    if (latest) setCurrentDetails(latestLine(latest));
   }
+}
+
+/** Characters of the model's last line shown in the current details. */
+export const LATEST_LINE_CHARS = 200;
+
+/**
+ * A round as the step's current details (markdown): `**Round n**` and the model's last line of
+ * text (cut), then one line per tool call with its outcome.
+ */
+export function latestLine(round: TranscriptRound): string {
+  const lines = (round.text ?? '').split('\n').map((line) => line.trim());
+  const last = lines.filter((line) => line.length > 0).at(-1);
+  const said = last && last.length > LATEST_LINE_CHARS ? `${last.slice(0, LATEST_LINE_CHARS - 1)}…` : last;
+  const calls = round.toolCalls.map((call) => `- \`${call.name}\` ${call.outcome}`);
+  return [`**Round ${round.round}**${said ? ` — ${said}` : ''}`, ...calls].join('\n');
 }
