@@ -10,6 +10,9 @@ import { AgentClient, type AgentVersion } from '../agent-client';
 import { auditOf, type AuditEntry } from '../audit-entries';
 import { ClientError } from '../client-error';
 import { followTimeline } from '../follow-timeline';
+import { LiveHub, type LiveListener } from '../live/live-hub';
+import { followLiveOverHttp } from './live-over-http';
+import { LivePrinter } from './live-printer';
 import { completeAnswer } from './answer-source';
 import { CairnApi, cliApi } from './cairn-api';
 import { answerOverHttp } from './http-answer';
@@ -17,7 +20,7 @@ import { cliLog } from './cli-log';
 import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
 import { formatAgentList, formatEvent, formatState } from './render';
 import { withAnswer } from '../final-answer';
-import { printLine } from './terminal';
+import { printError, printLine } from './terminal';
 
 /** The phases `--phase` accepts. */
 export const PHASES: readonly AgentPhase[] = AGENT_PHASES;
@@ -61,6 +64,17 @@ interface Agents {
   audit(id: string): Promise<AuditEntry[]>;
   cancel(id: string): Promise<void>;
   hold(action: 'pause' | 'resume', id: string, request: { by?: string; reason?: string }): Promise<void>;
+  /** Follows the agent's live output (docs/contracts.md#live-output); returns the function that stops it. */
+  live: LiveFollower;
+}
+
+/** Follows an agent's live output into `listener`; `notice` hears why it paused or gave up. */
+export type LiveFollower = (id: string, listener: LiveListener, notice: (message: string) => void) => () => void;
+
+/** Live output read straight from Temporal: the same one-subscription feed the web server keeps. */
+export function liveFromTemporal(client: AgentClient): LiveFollower {
+  const hub = new LiveHub({ client: client.temporal });
+  return (id, listener) => hub.follow(id, undefined, listener);
 }
 
 /** Runs `body` with the API when CAIRN_API_URL is set, else with a connected client. */
@@ -78,6 +92,7 @@ export async function withAgents<T>(body: (agents: Agents) => Promise<T>): Promi
       audit: (id) => api.audit(id),
       cancel: (id) => api.cancel(id),
       hold: (action, id, request) => api.hold(action, id, request),
+      live: (id, listener, notice) => followLiveOverHttp(target, id, listener, notice),
     });
   }
   return withClient((client) =>
@@ -88,6 +103,7 @@ export async function withAgents<T>(body: (agents: Agents) => Promise<T>): Promi
       audit: async (id) => auditOf(await client.state(id)),
       cancel: (id) => client.cancel(id),
       hold: (action, id, request) => client[action](id, request),
+      live: liveFromTemporal(client),
     }),
   );
 }
@@ -106,15 +122,46 @@ export function showCommand(id: string, options: { json?: boolean }): Promise<nu
   });
 }
 
-/** `cairn watch <id>`: timeline events until the agent ends; exits like `run` by how it ended. */
-export function watchCommand(id: string, options: { json?: boolean }): Promise<number> {
+/** The options of `cairn watch` as commander parses them (`--no-live` sets `live: false`). */
+export interface WatchOptions {
+  json?: boolean;
+  live?: boolean;
+  reasoning?: boolean;
+}
+
+/** How long the live text may trail the timeline's end before `watch` stops waiting for it (ms). */
+export const LIVE_TAIL_MS = 5_000;
+
+/**
+ * `cairn watch <id>`: timeline events until the agent ends, with the model's words printed as
+ * they form (not under `--json` or `--no-live`); exits like `run` by how it ended.
+ */
+export function watchCommand(id: string, options: WatchOptions): Promise<number> {
   return withAgents(async (agents) => {
-    for await (const state of followTimeline((after) => agents.state(id, after), { intervalMs: 500 })) {
-      for (const event of state.events) printLine(options.json ? JSON.stringify(event) : formatEvent(event));
+    const printer = options.json || options.live === false ? undefined : new LivePrinter('out', options);
+    const stopLive = printer ? agents.live(id, printer, (message) => printError(message)) : () => {};
+    try {
+      for await (const state of followTimeline((after) => agents.state(id, after), { intervalMs: 500 })) {
+        for (const event of state.events) {
+          if (options.json) printLine(JSON.stringify(event));
+          else if (printer) printer.line(formatEvent(event));
+          else printLine(formatEvent(event));
+        }
+      }
+      if (printer) await settledWithin(printer.ended, LIVE_TAIL_MS);
+    } finally {
+      stopLive();
     }
     const { phase } = await agents.state(id, Number.MAX_SAFE_INTEGER);
     return isTerminalPhase(phase) ? exitCodeOf(phase) : EXIT.ok;
   });
+}
+
+/** Waits for `promise`, but `ms` at most. */
+export async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /**
