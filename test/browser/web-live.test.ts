@@ -8,7 +8,9 @@
  * - the write's approval shows the file's text with its line breaks, and the tool call's outcome
  *   joins it inline once the state records it;
  * - a call cut mid-stream is retried, and the retry's text replaces the partial one: the page
- *   showed the partial attempt (the cut waits for that), then only the retry's text.
+ *   showed the partial attempt (the cut waits for that), then only the retry's text;
+ * - a stream refused with 429 TOO_MANY_STREAMS is said on the page and tried again after the
+ *   Retry-After (the refusal played by the browser's request routing, worded as the API words it).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -201,6 +203,48 @@ test("a call cut mid-stream is retried, and the retry's text replaces the partia
 
         await page.locator(`${call}[data-state="completed"]`).waitFor(WAIT);
         expect(await page.locator(`${call} .live-text`).allTextContents()).toEqual([second]);
+      });
+      expect(await handle.result()).toMatchObject({ status: 'completed' });
+    });
+  } finally {
+    await served.close();
+  }
+});
+
+test('a live stream refused with 429 TOO_MANY_STREAMS is said on the page, waited out, and tried again', async () => {
+  const stepShown = gate();
+  const said = 'Working on it: the numbers first, then the chart.';
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [reply.endAfter(reply.text(said), stepShown.opened)],
+      summary: [reply.text('done')],
+    }),
+  );
+  const served = await serveApp(bed.config.taskQueue);
+  try {
+    await withWorker(bed.config, async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'chart' });
+      await withPage(async (page) => {
+        // The server's first answer to the page's live stream is a refusal, as the API words it.
+        let refused = 0;
+        await page.route('**/stream', async (route) => {
+          if (refused > 0) return route.continue();
+          refused += 1;
+          await route.fulfill({
+            status: 429,
+            headers: { 'Retry-After': '1', 'Content-Type': 'application/json' },
+            body: JSON.stringify({ error: { code: 'TOO_MANY_STREAMS', message: 'too many' } }),
+          });
+        });
+        await page.goto(`${served.url}/agents/${encodeURIComponent(handle.workflowId)}`);
+        await page.locator('#live-status', { hasText: 'too many live streams are open' }).waitFor(WAIT);
+        // Tried again after the wait: the step's words arrive while its call is open, and the notice goes.
+        const shown = await textOnceShown(page, '.live-group[data-step-id="s1"] .live-text');
+        expect(said.startsWith(shown)).toBe(true);
+        expect(refused).toBe(1);
+        expect(await page.locator('#live-status').textContent()).toBe('');
+        stepShown.open();
       });
       expect(await handle.result()).toMatchObject({ status: 'completed' });
     });
