@@ -47,6 +47,14 @@ export const PATCH_INFO = {
       'an answer signal (straight to Temporal, naming nobody Cairn identified) cannot be one of the approvals of an approval that needs several people',
     why: "runs before counted a signal's free-text by as one more person",
   },
+  approvalPreview: {
+    id: 'cairn-approval-preview',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      'a step asking a person to approve a write first asks the previewToolCall activity how the file would change, and shows it in the approval',
+    why: 'runs before opened the approval with no activity',
+  },
   approvalPolicy: {
     id: 'cairn-approval-policy',
     since: '0.2.0',

@@ -7,6 +7,7 @@ import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
 import type { TokenUsage } from '../../workflows/llm-types';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import type { Plan } from '../../workflows/plan/plan-types';
+import type { ApprovalPreview } from '../../workflows/tools/approval-preview';
 import { stepDisplayStatus } from '../status-display';
 
 const EVENT_MARKS: Partial<Record<AgentEvent['type'], string>> = {
@@ -48,12 +49,23 @@ export function formatUsage(usage: TokenUsage): string {
 }
 
 /**
- * What a tool approval asks about: tool, why, and each argument on its own — a text value with
- * its line breaks (a file a write would create reads as the file), anything else as indented JSON.
+ * What a tool approval asks about: tool, why, how a write would change its file (the worker's
+ * preview: new, unchanged, or the diff against the current file), and each argument on its own —
+ * a text value with its line breaks (a file a write would create reads as the file), anything
+ * else as indented JSON.
  */
 export function formatApproval(interaction: Extract<Interaction, { kind: 'tool.approval' }>): string {
   const why = interaction.why ? `\n  why: ${interaction.why}` : '';
-  return `Tool ${interaction.tool}${interaction.stepId ? ` (step ${interaction.stepId})` : ''}${why}\n${formatArguments(interaction.arguments)}`;
+  const change = interaction.preview ? `\n${formatChange(interaction.preview)}` : '';
+  return `Tool ${interaction.tool}${interaction.stepId ? ` (step ${interaction.stepId})` : ''}${why}${change}\n${formatArguments(interaction.arguments)}`;
+}
+
+/** A write's preview: `  change: new file notes.md`, `… none`, or the diff indented under `  diff:`. */
+function formatChange(preview: ApprovalPreview): string {
+  if (preview.change === 'new') return `  change: new file ${preview.path}`;
+  if (preview.change === 'same') return `  change: none (${preview.path} already holds exactly this)`;
+  const diff = (preview.text ?? '').replace(/\n/g, '\n    ');
+  return `  diff:\n    ${diff}${preview.cut ? '\n    (the diff is cut here)' : ''}`;
 }
 
 /** A call's arguments for people, indented under `arguments:`. */

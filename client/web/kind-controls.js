@@ -8,7 +8,7 @@
 import { button, h } from './dom.js';
 import { formControl } from './form-control.js';
 import { confirmingButton } from './confirm.js';
-import { approvalArguments } from './approval-preview.js';
+import { approvalArguments, approvalChange } from './approval-preview.js';
 
 /** @typedef {{ id: string, kind: string, prompt: string, stepId?: string, [key: string]: any }} Interaction */
 
@@ -87,6 +87,7 @@ export const KIND_CONTROLS = {
     return [
       h('p', {}, [h('strong', { text: 'Tool: ' }), h('code', { class: 'tool-name', text: i.tool })]),
       i.why ? h('p', { class: 'muted approval-why', text: `Why: ${i.why}` }) : null,
+      approvalChange(i.preview),
       approvalArguments(i.arguments),
       reason,
       h('div', { class: 'actions' }, [
