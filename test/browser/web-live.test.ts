@@ -5,14 +5,14 @@
  * - a step's text, its reasoning (folded) and its tool call's arguments, and then the final
  *   answer, show on the page BEFORE their model calls complete — causal, no clock: the fake holds
  *   the end of each stream until the page shows part of it;
- * - the write's approval shows the file's text with its line breaks, and the tool call's outcome
- *   joins it inline once the state records it;
+ * - the write's approval shows the file's text with its line breaks and the diff against the
+ *   file in the workspace, and the tool call's outcome joins it inline once the state records it;
  * - a call cut mid-stream is retried, and the retry's text replaces the partial one: the page
  *   showed the partial attempt (the cut waits for that), then only the retry's text;
  * - a stream refused with 429 TOO_MANY_STREAMS is said on the page and tried again after the
  *   Retry-After (the refusal played by the browser's request routing, worded as the API words it).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,6 +101,7 @@ test("a step's words, reasoning and tool call, then the final answer, show befor
   const content = 'line one\nline two\n';
   const answer = 'The notes are written: notes.md holds two lines for the team.';
   const workspace = mkdtempSync(join(tmpdir(), 'web-live-'));
+  writeFileSync(join(workspace, 'notes.md'), 'line one\nold line\n');
   const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
   bed.llm.respondWith(
     byRoute({
@@ -145,6 +146,10 @@ test("a step's words, reasoning and tool call, then the final answer, show befor
         await approval.waitFor(WAIT);
         expect(await approval.locator('dd[data-arg="content"] pre').textContent()).toBe(content);
         expect(await approval.locator('dd[data-arg="path"] pre').textContent()).toBe('notes.md');
+        // And how the file would change: the diff against the one in the workspace, line by line.
+        const diff = approval.locator('.approval-change[data-change="diff"] pre.diff');
+        expect(await diff.locator('.diff-del').allTextContents()).toEqual(['-old line\n']);
+        expect(await diff.locator('.diff-add').allTextContents()).toEqual(['+line two\n']);
         await approval.getByRole('button', { name: 'Approve' }).click();
         await page
           .locator(`${group} .live-tool[data-tool-call-id="w1"] .tool-outcome[data-outcome="ok"]`)

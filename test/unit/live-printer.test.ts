@@ -2,7 +2,7 @@
  * The CLI's live printer (client/cli/live-printer.ts) and its approval preview (render.ts): a
  * superseded attempt is followed by `[retrying…]` and the retry's text, an older attempt's late
  * items are not printed, reasoning only when asked for, timeline lines on lines of their own; an
- * approval shows each argument, a file's text with its line breaks.
+ * approval shows each argument, a file's text with its line breaks, and the diff when the worker sent one.
  */
 import { LivePrinter } from '../../client/cli/live-printer';
 import { formatApproval } from '../../client/cli/render';
@@ -73,4 +73,24 @@ test("an approval shows each argument, a file's text with its line breaks", () =
     createdAt: 1,
   });
   expect(text).toBe('Tool write_file\n  arguments:\n    path: notes.md\n    content:\n      line one\n      line two');
+});
+
+test("an approval with the worker's preview shows the diff indented, or that the file is new", () => {
+  const approval = (preview: unknown) =>
+    formatApproval({
+      id: 'i1',
+      kind: 'tool.approval',
+      prompt: 'Allow write_file?',
+      tool: 'write_file',
+      arguments: { path: 'notes.md', content: 'new\n' },
+      digest: 'd',
+      preview,
+      status: 'open',
+      createdAt: 1,
+    } as Parameters<typeof formatApproval>[0]);
+  const diff = '--- a/notes.md\n+++ b/notes.md\n@@ -1 +1 @@\n-old\n+new';
+  expect(approval({ path: 'notes.md', change: 'diff', text: diff, cut: true })).toContain(
+    '  diff:\n    --- a/notes.md\n    +++ b/notes.md\n    @@ -1 +1 @@\n    -old\n    +new\n    (the diff is cut here)\n  arguments:',
+  );
+  expect(approval({ path: 'notes.md', change: 'new' })).toContain('  change: new file notes.md\n');
 });
