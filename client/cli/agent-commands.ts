@@ -10,8 +10,8 @@ import { AgentClient, type AgentVersion } from '../agent-client';
 import { auditOf, type AuditEntry } from '../audit-entries';
 import { ClientError } from '../client-error';
 import { followTimeline } from '../follow-timeline';
-import { LiveHub, type LiveListener } from '../live/live-hub';
 import { followLiveOverHttp } from './live-over-http';
+import { LIVE_TAIL_MS, liveFromTemporal, settledWithin, type LiveFollower } from './live-follow';
 import { LivePrinter } from './live-printer';
 import { completeAnswer } from './answer-source';
 import { CairnApi, cliApi } from './cairn-api';
@@ -68,15 +68,6 @@ interface Agents {
   live: LiveFollower;
 }
 
-/** Follows an agent's live output into `listener`; `notice` hears why it paused or gave up. */
-export type LiveFollower = (id: string, listener: LiveListener, notice: (message: string) => void) => () => void;
-
-/** Live output read straight from Temporal: the same one-subscription feed the web server keeps. */
-export function liveFromTemporal(client: AgentClient): LiveFollower {
-  const hub = new LiveHub({ client: client.temporal });
-  return (id, listener) => hub.follow(id, undefined, listener);
-}
-
 /** Runs `body` with the API when CAIRN_API_URL is set, else with a connected client. */
 export async function withAgents<T>(body: (agents: Agents) => Promise<T>): Promise<T> {
   const target = cliApi();
@@ -129,9 +120,6 @@ export interface WatchOptions {
   reasoning?: boolean;
 }
 
-/** How long the live text may trail the timeline's end before `watch` stops waiting for it (ms). */
-export const LIVE_TAIL_MS = 5_000;
-
 /**
  * `cairn watch <id>`: timeline events until the agent ends, with the model's words printed as
  * they form (not under `--json` or `--no-live`); exits like `run` by how it ended.
@@ -155,13 +143,6 @@ export function watchCommand(id: string, options: WatchOptions): Promise<number>
     const { phase } = await agents.state(id, Number.MAX_SAFE_INTEGER);
     return isTerminalPhase(phase) ? exitCodeOf(phase) : EXIT.ok;
   });
-}
-
-/** Waits for `promise`, but `ms` at most. */
-export async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }
 
 /**

@@ -9,7 +9,7 @@ import { AgentClient } from '../agent-client';
 import { InputEndedError, type AnswerSource } from './answer-source';
 import { EXIT, exitCodeOf } from './cli-exit';
 import { CairnApi, cliApi } from './cairn-api';
-import { LIVE_TAIL_MS, liveFromTemporal, settledWithin, type LiveFollower } from './agent-commands';
+import { LIVE_TAIL_MS, liveFromTemporal, settledWithin, type LiveFollower } from './live-follow';
 import { followLiveOverHttp } from './live-over-http';
 import { LivePrinter } from './live-printer';
 import { driveAgent, type AgentPort, type RunOutcome } from './drive-agent';
