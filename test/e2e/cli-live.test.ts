@@ -1,10 +1,11 @@
 /**
- * `cairn watch` prints the model's words as they form (docs/contracts.md#live-output), through
- * the real bin script against a worker in this process and the scripted LLM streaming like the
- * real protocol — straight from Temporal, and over the HTTP API (CAIRN_API_URL) from the stream
+ * `cairn watch` and `cairn run` print the model's words as they form
+ * (docs/contracts.md#live-output), through the real bin script against a worker in this process
+ * and the scripted LLM streaming like the real protocol — straight from Temporal, and over the HTTP API (CAIRN_API_URL) from the stream
  * route. Causal, no clock: the fake holds each stream's end (or its cut) until the CLI's stdout
  * shows part of its text. A call cut mid-stream prints its partial text, `[retrying…]`, then the
- * retry's text; the answer's text streams under `[answer]` before its call completes.
+ * retry's text; the answer's text streams under `[answer]` before its call completes (for `run`,
+ * before its outcome and answer are printed).
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -134,4 +135,35 @@ test('cairn watch with CAIRN_API_URL prints the live text read from the stream r
     server.close();
     if ('closeAllConnections' in server) server.closeAllConnections();
   }
+});
+
+test('cairn run prints the answer as it forms, before its call completes, then the outcome', async () => {
+  const answerShown = gate();
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [reply.text(SECOND)],
+      summary: [reply.endAfter(reply.text(ANSWER), answerShown.opened)],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const run = spawnCairn(['run', 'report'], { CAIRN_TASK_QUEUE: bed.config.taskQueue });
+    try {
+      await printed(run, 'Revenue grew');
+      expect(bed.llm.requestsFor('summary')[0]?.answeredAt).toBeUndefined();
+      expect(run.output.stdout).not.toContain('completed ·');
+      answerShown.open();
+      const result = await run.done;
+      expect(result.code).toBe(0);
+      // The streamed answer under its heading, then the outcome line and the answer as the result.
+      const streamed = result.stdout.indexOf('[answer]');
+      const outcome = result.stdout.indexOf('completed ·');
+      expect(streamed).toBeGreaterThanOrEqual(0);
+      expect(outcome).toBeGreaterThan(streamed);
+      expect(result.stdout.slice(outcome)).toContain(ANSWER);
+    } finally {
+      run.input();
+      await run.done;
+    }
+  });
 });
