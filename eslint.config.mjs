@@ -145,6 +145,7 @@ export default tseslint.config(
           'EventSource',
           'URL',
           'Element',
+          'Text',
           'AbortController',
           'TextDecoderStream',
           'setTimeout',

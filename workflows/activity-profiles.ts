@@ -22,6 +22,15 @@ export const toolProfile: ActivityOptions = {
 };
 
 /**
+ * The preview of a write awaiting approval: a file read and a diff, so short and tried twice;
+ * without it the approval shows the arguments alone.
+ */
+export const previewProfile: ActivityOptions = {
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 2 },
+};
+
+/**
  * The tool catalogue, read as a local activity: an in-memory lookup, so a short timeout and a
  * few quick retries; a catalogue that still cannot be read fails the agent, as the activity did.
  */

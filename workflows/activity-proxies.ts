@@ -5,12 +5,14 @@
  */
 import { proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/create-activities';
-import { catalogueProfile, llmProfile, toolProfile } from './activity-profiles';
+import { catalogueProfile, llmProfile, previewProfile, toolProfile } from './activity-profiles';
 import type { LlmCallInput, LlmCallResult } from './llm-call-schema';
 import { llmTaskQueue } from './contract/llm-task-queue';
 
 const { callLlm } = proxyActivities<Activities>(llmProfile);
 export const { runTool, listTools, decideToolCall } = proxyActivities<Activities>(toolProfile);
+/** How a write awaiting approval would change its file (activities/tools/preview-call.ts). */
+export const { previewToolCall } = proxyActivities<Activities>(previewProfile);
 /** The tool catalogue as a local activity: it is in the worker's memory (agent/tool-catalogue.ts). */
 export const { listTools: listToolsLocally } = proxyLocalActivities<Activities>(catalogueProfile);
 

@@ -54,6 +54,14 @@ export const PATCH_INFO = {
     feature: "a step's tool.approval carries why: the last 1000 characters of the text the model wrote before the call",
     why: 'runs before asked for approval without it',
   },
+  approvalPreview: {
+    id: 'cairn-approval-preview',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      'a step asking a person to approve a write first asks the previewToolCall activity how the file would change, and shows it in the approval',
+    why: 'runs before opened the approval with no activity',
+  },
   approvalPolicy: {
     id: 'cairn-approval-policy',
     since: '0.2.0',

@@ -10,6 +10,12 @@ import type { ToolCallInput, ToolCallOutcome, ToolInfo } from '../../workflows/t
 import type { ToolRegistry } from './tool-registry';
 import type { ApprovalPolicy } from '../policy/approval-policy';
 import { DEFAULT_RULE, type PolicyCallInput, type PolicyDecision } from '../../workflows/tools/policy-decision';
+import {
+  previewCallInputSchema,
+  type ApprovalPreview,
+  type PreviewCallInput,
+} from '../../workflows/tools/approval-preview';
+import { previewCall } from './preview-call';
 
 const HEARTBEAT_EVERY_MS = 1_000;
 
@@ -49,6 +55,10 @@ export function createToolActivities({ registry, workspace, ledgerDir, autoAppro
       // A catalogue marked for a policy outlived it (the worker restarted without one): a person decides writes.
       if (!policy) return Promise.resolve({ decision: input.effect === 'write' ? 'ask' : 'allow', rule: DEFAULT_RULE });
       return Promise.resolve(policy.decide(input));
+    },
+    /** How a write awaiting approval would change its file (a diff), for the people deciding; null when unknown. */
+    previewToolCall(input: PreviewCallInput): Promise<ApprovalPreview | null> {
+      return previewCall(workspace, previewCallInputSchema.parse(input));
     },
     /** Runs one tool call with its idempotency key `<agent id>/<step id>/<call id>`. */
     async runTool(input: ToolCallInput): Promise<ToolCallOutcome> {

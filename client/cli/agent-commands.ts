@@ -10,6 +10,9 @@ import { AgentClient, type AgentVersion } from '../agent-client';
 import { auditOf, type AuditEntry } from '../audit-entries';
 import { ClientError } from '../client-error';
 import { followTimeline } from '../follow-timeline';
+import { followLiveOverHttp } from './live-over-http';
+import { LIVE_TAIL_MS, liveFromTemporal, settledWithin, type LiveFollower } from './live-follow';
+import { LivePrinter } from './live-printer';
 import { completeAnswer } from './answer-source';
 import { CairnApi, cliApi } from './cairn-api';
 import { answerOverHttp } from './http-answer';
@@ -17,7 +20,7 @@ import { cliLog } from './cli-log';
 import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
 import { formatAgentList, formatEvent, formatState } from './render';
 import { withAnswer } from '../final-answer';
-import { printLine } from './terminal';
+import { printError, printLine } from './terminal';
 import type { StepTranscript } from '../../workflows/contract/step-transcript';
 
 /** The phases `--phase` accepts. */
@@ -63,6 +66,8 @@ interface Agents {
   transcript(id: string, stepId: string): Promise<StepTranscript>;
   cancel(id: string): Promise<void>;
   hold(action: 'pause' | 'resume', id: string, request: { by?: string; reason?: string }): Promise<void>;
+  /** Follows the agent's live output (docs/contracts.md#live-output); returns the function that stops it. */
+  live: LiveFollower;
 }
 
 /** Runs `body` with the API when CAIRN_API_URL is set, else with a connected client. */
@@ -81,6 +86,7 @@ export async function withAgents<T>(body: (agents: Agents) => Promise<T>): Promi
       transcript: (id, stepId) => api.transcript(id, stepId),
       cancel: (id) => api.cancel(id),
       hold: (action, id, request) => api.hold(action, id, request),
+      live: (id, listener, notice) => followLiveOverHttp(target, id, listener, notice),
     });
   }
   return withClient((client) =>
@@ -92,6 +98,7 @@ export async function withAgents<T>(body: (agents: Agents) => Promise<T>): Promi
       transcript: (id, stepId) => client.transcript(id, stepId),
       cancel: (id) => client.cancel(id),
       hold: (action, id, request) => client[action](id, request),
+      live: liveFromTemporal(client),
     }),
   );
 }
@@ -110,11 +117,32 @@ export function showCommand(id: string, options: { json?: boolean }): Promise<nu
   });
 }
 
-/** `cairn watch <id>`: timeline events until the agent ends; exits like `run` by how it ended. */
-export function watchCommand(id: string, options: { json?: boolean }): Promise<number> {
+/** The options of `cairn watch` as commander parses them (`--no-live` sets `live: false`). */
+export interface WatchOptions {
+  json?: boolean;
+  live?: boolean;
+  reasoning?: boolean;
+}
+
+/**
+ * `cairn watch <id>`: timeline events until the agent ends, with the model's words printed as
+ * they form (not under `--json` or `--no-live`); exits like `run` by how it ended.
+ */
+export function watchCommand(id: string, options: WatchOptions): Promise<number> {
   return withAgents(async (agents) => {
-    for await (const state of followTimeline((after) => agents.state(id, after), { intervalMs: 500 })) {
-      for (const event of state.events) printLine(options.json ? JSON.stringify(event) : formatEvent(event));
+    const printer = options.json || options.live === false ? undefined : new LivePrinter('out', options);
+    const stopLive = printer ? agents.live(id, printer, (message) => printError(message)) : () => {};
+    try {
+      for await (const state of followTimeline((after) => agents.state(id, after), { intervalMs: 500 })) {
+        for (const event of state.events) {
+          if (options.json) printLine(JSON.stringify(event));
+          else if (printer) printer.line(formatEvent(event));
+          else printLine(formatEvent(event));
+        }
+      }
+      if (printer) await settledWithin(printer.ended, LIVE_TAIL_MS);
+    } finally {
+      stopLive();
     }
     const { phase } = await agents.state(id, Number.MAX_SAFE_INTEGER);
     return isTerminalPhase(phase) ? exitCodeOf(phase) : EXIT.ok;

@@ -15,6 +15,7 @@ import {
   listCommand,
   showCommand,
   watchCommand,
+  type WatchOptions,
 } from './agent-commands';
 import { auditCommand } from './audit-command';
 import { transcriptCommand } from './transcript-command';
@@ -64,6 +65,8 @@ program
   .option('--confirm-plan', 'check the plan before it runs')
   .option('--json', 'print only one JSON object { id, status, answer, result, usage } to stdout at the end')
   .option('--by <name>', 'who answers (audit record); default <login>@cli')
+  .option('--no-live', "only progress lines: leave out the model's words as they form")
+  .option('--reasoning', "print the model's reasoning too (marked [reasoning])")
   .addHelpText('after', RUN_HELP)
   .action((task: string, options: RunOptions) => exitWith(runCommand(task, options)));
 
@@ -84,10 +87,12 @@ program
 
 program
   .command('watch')
-  .description("follow an agent's timeline until it ends (exit code as for run)")
+  .description("follow an agent's timeline, and the model's words as they form, until it ends (exit code as for run)")
   .argument('<id>', 'agent workflow id')
-  .option('--json', 'one JSON object per event (JSON lines)')
-  .action((id: string, options: { json?: boolean }) => exitWith(watchCommand(id, options)));
+  .option('--json', 'one JSON object per event (JSON lines); no live text')
+  .option('--no-live', "only the timeline: leave out the model's words as they form")
+  .option('--reasoning', "print the model's reasoning too (marked [reasoning])")
+  .action((id: string, options: WatchOptions) => exitWith(watchCommand(id, options)));
 
 program
   .command('answer')

@@ -7,6 +7,7 @@ import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
 import type { TokenUsage } from '../../workflows/llm-types';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import type { Plan } from '../../workflows/plan/plan-types';
+import type { ApprovalPreview } from '../../workflows/tools/approval-preview';
 import { stepDisplayStatus } from '../status-display';
 
 const EVENT_MARKS: Partial<Record<AgentEvent['type'], string>> = {
@@ -47,11 +48,38 @@ export function formatUsage(usage: TokenUsage): string {
   return `${usage.totalTokens} tokens (prompt ${usage.promptTokens}, completion ${usage.completionTokens})`;
 }
 
-/** What a tool approval asks about: tool, why, and the arguments as indented JSON. */
+/**
+ * What a tool approval asks about: tool, why, how a write would change its file (the worker's
+ * preview: new, unchanged, or the diff against the current file), and each argument on its own —
+ * a text value with its line breaks (a file a write would create reads as the file), anything
+ * else as indented JSON.
+ */
 export function formatApproval(interaction: Extract<Interaction, { kind: 'tool.approval' }>): string {
   const why = interaction.why ? `\n  why: ${interaction.why}` : '';
-  const args = JSON.stringify(interaction.arguments, null, 2).replace(/\n/g, '\n  ');
-  return `Tool ${interaction.tool}${interaction.stepId ? ` (step ${interaction.stepId})` : ''}${why}\n  arguments: ${args}`;
+  const change = interaction.preview ? `\n${formatChange(interaction.preview)}` : '';
+  return `Tool ${interaction.tool}${interaction.stepId ? ` (step ${interaction.stepId})` : ''}${why}${change}\n${formatArguments(interaction.arguments)}`;
+}
+
+/** A write's preview: `  change: new file notes.md`, `… none`, or the diff indented under `  diff:`. */
+function formatChange(preview: ApprovalPreview): string {
+  if (preview.change === 'new') return `  change: new file ${preview.path}`;
+  if (preview.change === 'same') return `  change: none (${preview.path} already holds exactly this)`;
+  const diff = (preview.text ?? '').replace(/\n/g, '\n    ');
+  return `  diff:\n    ${diff}${preview.cut ? '\n    (the diff is cut here)' : ''}`;
+}
+
+/** A call's arguments for people, indented under `arguments:`. */
+function formatArguments(args: unknown): string {
+  const indent = (text: string, by: string) => text.replace(/\n/g, `\n${by}`);
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    return `  arguments: ${indent(JSON.stringify(args, null, 2), '  ')}`;
+  }
+  const rows = Object.entries(args).map(([key, value]) => {
+    if (typeof value === 'string' && !value.includes('\n')) return `    ${key}: ${value}`;
+    const text = typeof value === 'string' ? value.replace(/\n$/, '') : JSON.stringify(value, null, 2);
+    return `    ${key}:\n      ${indent(text, '      ')}`;
+  });
+  return ['  arguments:', ...rows].join('\n');
 }
 
 /** A heading for an interaction: `[i2 · tool.approval · s1] prompt`. */

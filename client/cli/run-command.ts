@@ -9,6 +9,9 @@ import { AgentClient } from '../agent-client';
 import { InputEndedError, type AnswerSource } from './answer-source';
 import { EXIT, exitCodeOf } from './cli-exit';
 import { CairnApi, cliApi } from './cairn-api';
+import { LIVE_TAIL_MS, liveFromTemporal, settledWithin, type LiveFollower } from './live-follow';
+import { followLiveOverHttp } from './live-over-http';
+import { LivePrinter } from './live-printer';
 import { driveAgent, type AgentPort, type RunOutcome } from './drive-agent';
 import { isPromptExit } from './prompter';
 import { PromptingAnswers } from './prompting-answers';
@@ -24,6 +27,10 @@ export interface RunOptions {
   confirmPlan?: boolean;
   json?: boolean;
   by?: string;
+  /** Print the model's words as they form (`--no-live` sets false; never under `--json`). */
+  live?: boolean;
+  /** Print its reasoning too. */
+  reasoning?: boolean;
 }
 
 /**
@@ -37,32 +44,45 @@ export async function runCommand(task: string, options: RunOptions): Promise<num
   if (target) {
     const api = new CairnApi(target);
     const id = await api.start({ task, mode });
-    return follow(api, id, options, options.by);
+    return follow(api, id, options, options.by, (agent, listener, notice) =>
+      followLiveOverHttp(target, agent, listener, notice),
+    );
   }
   const client = await AgentClient.connect(loadConfigOrExit());
   try {
     const id = await client.start({ task, mode });
-    return await follow(client, id, options, options.by ?? defaultAnswerer());
+    return await follow(client, id, options, options.by ?? defaultAnswerer(), liveFromTemporal(client));
   } finally {
     await client.close();
   }
 }
 
 /** Follows the started agent; an interrupted session leaves the agent running. */
-async function follow(client: AgentPort, id: string, options: RunOptions, by: string | undefined): Promise<number> {
+async function follow(
+  client: AgentPort,
+  id: string,
+  options: RunOptions,
+  by: string | undefined,
+  live: LiveFollower,
+): Promise<number> {
   // Under --json, stdout carries only the result: progress and prompts go to stderr.
   const progress: Channel = options.json ? 'err' : 'out';
   const note = (message: string) => printError(message);
   write(progress, `agent ${id} started\n`);
+  const printer = options.json || options.live === false ? undefined : new LivePrinter(progress, options);
+  const stopLive = printer ? live(id, printer, note) : () => {};
   try {
     const outcome = await driveAgent(client, id, answerSource(progress, note), {
       ...(by !== undefined ? { by } : {}),
-      onEvent: (event) => write(progress, `${formatEvent(event)}\n`),
+      onEvent: (event) => (printer ? printer.line(formatEvent(event)) : write(progress, `${formatEvent(event)}\n`)),
       onNotice: note,
     });
+    if (printer) await settledWithin(printer.ended, LIVE_TAIL_MS);
+    stopLive();
     printOutcome(outcome, options.json ?? false);
     return exitCodeOf(outcome.status);
   } catch (err) {
+    stopLive();
     const interrupted = isPromptExit(err);
     if (!(err instanceof InputEndedError) && !interrupted) throw err;
     const message = err instanceof InputEndedError ? err.message : `interrupted; agent ${id} keeps running`;

@@ -9,6 +9,8 @@ import { auditPanel } from './audit-panel.js';
 import { confirmingButton } from './confirm.js';
 import { clock, h, temporalLink } from './dom.js';
 import { planGraph } from './graph.js';
+import { followLive } from './live-stream.js';
+import { liveView } from './live-view.js';
 import { renderMarkdown } from './markdown.js';
 import {
   isTerminalPhase,
@@ -37,14 +39,22 @@ export function renderAgentPage(main, id) {
   const answer = h('div', { class: 'answer-box', id: 'answer' });
   const usage = h('div', { class: 'usage', id: 'usage' });
   const timeline = h('ol', { class: 'timeline', id: 'timeline' });
+  const liveStatus = h('p', { class: 'muted live-status', id: 'live-status', role: 'status' });
+  const liveHosts = {
+    plan: h('div', { class: 'live', id: 'live-plan' }),
+    steps: h('div', { class: 'live', id: 'live-steps' }),
+    summary: h('div', { class: 'live', id: 'live-answer' }),
+  };
+  const live = liveView(liveHosts);
   const path = `/api/agents/${encodeURIComponent(id)}`;
   const audit = auditPanel(path);
   main.replaceChildren(
     h('p', {}, [h('a', { href: '/', 'data-nav': true, text: '← all agents' })]),
     header,
+    liveStatus,
     h('section', { class: 'card' }, [h('h2', { text: 'Waiting for you' }), interactions]),
-    h('section', { class: 'card' }, [h('h2', { text: 'Plan' }), graph, steps]),
-    h('section', { class: 'card' }, [h('h2', { text: 'Answer' }), answer]),
+    h('section', { class: 'card' }, [h('h2', { text: 'Plan' }), liveHosts.plan, graph, steps, liveHosts.steps]),
+    h('section', { class: 'card' }, [h('h2', { text: 'Answer' }), answer, liveHosts.summary]),
     h('div', { class: 'columns' }, [
       h('section', { class: 'card' }, [h('h2', { text: 'Token usage' }), usage]),
       h('section', { class: 'card' }, [h('h2', { text: 'Timeline' }), timeline]),
@@ -112,6 +122,7 @@ export function renderAgentPage(main, id) {
     );
     steps.replaceChildren(stepTable(id, state));
     answer.replaceChildren(...answerParts(state));
+    live.sync(state);
     usage.replaceChildren(usageTable(state));
     timeline.replaceChildren(
       ...state.events.map((/** @type {any} */ e) =>
@@ -125,10 +136,16 @@ export function renderAgentPage(main, id) {
   }
 
   stop = watchEvents(id, () => void refresh());
+  // The model's words as they form; it ends by itself after the agent's last call.
+  const stopLive = followLive(id, {
+    event: (event) => live.apply(event),
+    status: (text) => (liveStatus.textContent = text),
+  });
   void refresh();
   return () => {
     clearTimeout(retry);
     stop();
+    stopLive();
   };
 }
 

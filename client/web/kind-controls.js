@@ -8,6 +8,7 @@
 import { button, h } from './dom.js';
 import { formControl } from './form-control.js';
 import { confirmingButton } from './confirm.js';
+import { approvalArguments, approvalChange } from './approval-preview.js';
 
 /** @typedef {{ id: string, kind: string, prompt: string, stepId?: string, [key: string]: any }} Interaction */
 
@@ -85,8 +86,9 @@ export const KIND_CONTROLS = {
       });
     return [
       h('p', {}, [h('strong', { text: 'Tool: ' }), h('code', { class: 'tool-name', text: i.tool })]),
-      i.why ? h('p', { class: 'muted', text: `Why: ${i.why}` }) : null,
-      h('pre', { class: 'code tool-args', text: JSON.stringify(i.arguments, null, 2) }),
+      i.why ? h('p', { class: 'muted approval-why', text: `Why: ${i.why}` }) : null,
+      approvalChange(i.preview),
+      approvalArguments(i.arguments),
       reason,
       h('div', { class: 'actions' }, [
         button('Approve', decide('approve'), 'primary'),

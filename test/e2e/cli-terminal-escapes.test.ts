@@ -91,6 +91,20 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   if (req.method === 'GET' && path === `/api/agents/${ID}`) {
     return reply(res, 200, state(started && answers < 2 ? 'awaiting_input' : 'completed'));
   }
+  if (req.method === 'GET' && path === `/api/agents/${ID}/stream`) {
+    // The live output: model text, reasoning and a tool call's name and arguments, all holding EVIL.
+    const call = { agentId: ID, stepId: `s1${EVIL}`, modelCallId: `m${EVIL}`, attempt: 1, purpose: 'step' };
+    const frames: [string, unknown][] = [
+      ['call.started', { ...call, streaming: true, at: 1 }],
+      ['delta', { ...call, channel: 'reasoning', text: `thought ${EVIL}` }],
+      ['delta', { ...call, channel: 'text', text: `live ${EVIL}` }],
+      ['delta', { ...call, channel: 'tool', text: `{"a":"${EVIL}"}`, toolCallId: 't1', toolName: `tool${EVIL}` }],
+      ['end', {}],
+    ];
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(frames.map(([type, data], n) => `id: ${n}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`).join(''));
+    return;
+  }
   if (req.method === 'GET' && path === `/api/agents/${ID}/audit`) {
     const actor = { id: `who ${EVIL}`, name: `name ${EVIL}`, roles: [`role ${EVIL}`], method: 'web' };
     return reply(res, 200, {
@@ -153,6 +167,14 @@ test.each([
 ])('cairn %s prints the text spelled out, never raw', async (_name, args) => {
   const run = await runCairn(args, api());
   expectSafe(run);
+});
+
+test("cairn watch prints the model's live words, reasoning and tool calls spelled out, never raw", async () => {
+  const run = await runCairn(['watch', ID, '--reasoning'], api());
+  expectSafe(run);
+  for (const shown of [`live ${SHOWN}`, `thought ${SHOWN}`, `tool${SHOWN}`, `[s1${SHOWN}]`]) {
+    expect(run.stdout).toContain(shown);
+  }
 });
 
 test('cairn answer: a refusal that echoes the text is spelled out on stderr', async () => {

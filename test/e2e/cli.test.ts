@@ -231,5 +231,5 @@ test('the prompter: a form field by field (only rejected fields asked again), th
     digest: 'd1',
     reason: 'too risky',
   });
-  expect(approvalFake.shown.join('\n')).toContain('"path": "a.txt"');
+  expect(approvalFake.shown.join('\n')).toContain('path: a.txt');
 });

@@ -39,7 +39,8 @@ export interface MessageReply {
   endAfter?: Promise<unknown>;
   /**
    * Cut the connection after this many chunks, without ending the stream (a server or network
-   * dying mid-reply); a non-streamed request is cut before any answer.
+   * dying mid-reply); a non-streamed request is cut before any answer. With `endAfter`, the cut
+   * waits for it.
    */
   disconnectAfterChunks?: number;
   /** Streamed: the pause before each chunk after the first (the fake's `chunkDelayMs` otherwise). */

@@ -260,6 +260,8 @@ export class ScriptedLlm {
     startEventStream(res);
     for (const [index, chunk] of chunks.entries()) {
       if (scripted.disconnectAfterChunks !== undefined && index >= scripted.disconnectAfterChunks) {
+        // With `endAfter` too, the cut is what waits: a test sees the partial text before it.
+        if (scripted.endAfter) await scripted.endAfter;
         // What was sent reaches the client first; then the connection dies without the stream's end.
         await new Promise((resolve) => res.write('', resolve));
         recorded.disconnected = true;

@@ -117,6 +117,7 @@ export const fullStepSpecs: InteractionSpec[] = [
     arguments: { path: 'notes.txt' },
     digest: 'sha256:abc',
     why: 'it writes a file',
+    preview: { path: 'notes.txt', change: 'diff', text: '--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@', cut: true },
     rule: 'writes-need-two',
     role: 'lead',
     approvers: 2,

@@ -117,6 +117,7 @@ import {
   fullUsage,
 } from '../harness/full-values';
 import { unsetFields } from '../harness/schema-coverage';
+import { approvalPreviewSchema, previewCallInputSchema } from '../../workflows/tools/approval-preview';
 import {
   type liveCallSchema,
   livePageSchema,
@@ -271,6 +272,14 @@ const boundaries: Record<string, Boundary> = {
   'livePoll update and liveRead query result': { schema: livePageSchema, values: [fullLivePage] },
   'live stream input': { schema: liveStreamInputSchema, values: [{ agentId: 'agent-1', pollsPerRun: 3 }] },
   'live stream carry': { schema: liveStreamCarrySchema, values: [fullLiveCarry] },
+  'previewToolCall input': {
+    schema: previewCallInputSchema,
+    values: [{ tool: 'write_file', arguments: { path: 'notes.md', content: 'new\n' } }],
+  },
+  'previewToolCall result': {
+    schema: approvalPreviewSchema,
+    values: [{ path: 'notes.md', change: 'diff', text: '--- a/notes.md\n+++ b/notes.md', cut: true }],
+  },
   'decideToolCall result': {
     schema: policyDecisionSchema,
     values: [{ decision: 'ask', rule: 'writes', role: 'lead', approvers: 2 }],

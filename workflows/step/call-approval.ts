@@ -4,11 +4,12 @@
  * rule, or a person's `tool.approval` through the agent — asked once per digest in a step (the
  * loop guards remember a decision). Deciding only: running the call is step-tools.ts's.
  */
-import { patched } from '@temporalio/workflow';
-import { decideToolCall } from '../activity-proxies';
+import { isCancellation, patched } from '@temporalio/workflow';
+import { decideToolCall, previewToolCall } from '../activity-proxies';
 import type { LlmToolCall } from '../llm-types';
 import { PATCHES } from '../patches';
 import { approvalDigest } from '../tools/approval-digest';
+import type { ApprovalPreview } from '../tools/approval-preview';
 import type { CallEffect } from '../tools/call-effect';
 import { AUTO_APPROVE_RULE, type PolicyDecision } from '../tools/policy-decision';
 import type { ToolInfo } from '../tools/tool-types';
@@ -40,7 +41,7 @@ export async function approveCall(
     return { run: false, outcome: { ok: false, output, policy } };
   }
   if (!(policy ? policy.decision === 'ask' : effect.needsApproval)) return { run: true, ...(policy ? { policy } : {}) };
-  const asked = await askPerson(ctx, tool, call, args, policy, why);
+  const asked = await askPerson(ctx, tool, call, args, policy, { why, effect: effect.effect });
   return asked ?? { run: true, ...(policy ? { policy } : {}) };
 }
 
@@ -51,7 +52,8 @@ async function askPerson(
   call: LlmToolCall,
   args: unknown,
   policy: PolicyDecision | undefined,
-  why: string | undefined,
+  /** The model's text before the call, and whether the call writes (a write gets a preview). */
+  shown: { why: string | undefined; effect: 'read' | 'write' },
 ): Promise<Approval | undefined> {
   const digest = approvalDigest(tool.name, args);
   const decided = ctx.guards?.approvalOf(digest);
@@ -64,6 +66,7 @@ async function askPerson(
     const output = 'a person already rejected this exact call in this step. Find another way or finish without it.';
     return { run: false, outcome: { ok: false, output, ...(policy ? { policy } : {}) } };
   }
+  const preview = shown.effect === 'write' ? await previewOf(ctx, tool, args) : undefined;
   const answer = await ctx.askAgent<'tool.approval'>(call.id, {
     kind: 'tool.approval',
     prompt: `Allow ${tool.name}?`,
@@ -71,7 +74,8 @@ async function askPerson(
     arguments: args,
     digest,
     // Runs recorded before approvals said why sent the same signal without it (patched).
-    ...(why !== undefined && patched(PATCHES.approvalWhy) ? { why } : {}),
+    ...(shown.why !== undefined && patched(PATCHES.approvalWhy) ? { why: shown.why } : {}),
+    ...(preview ? { preview } : {}),
     ...(policy ? { rule: policy.rule } : {}),
     ...(policy?.role ? { role: policy.role } : {}),
     ...(policy?.approvers ? { approvers: policy.approvers } : {}),
@@ -81,6 +85,26 @@ async function askPerson(
   const reason = answer.reason ? `: ${answer.reason}` : '';
   const output = `the user rejected this call${reason}. Find another way or finish without it.`;
   return { run: false, outcome: { ok: false, output, ...(policy ? { policy } : {}), rejected: true } };
+}
+
+/**
+ * How a write would change its file, for the people deciding (a diff against the current file);
+ * undefined when the worker cannot tell or the preview failed — the approval then shows the
+ * arguments alone. Behind its patch: the activity is a command runs before did not issue.
+ */
+async function previewOf(ctx: StepToolsContext, tool: ToolInfo, args: unknown): Promise<ApprovalPreview | undefined> {
+  if (!patched(PATCHES.approvalPreview)) return undefined;
+  try {
+    const preview = await previewToolCall.executeWithOptions(
+      { summary: `${ctx.input.step.id} · preview · ${tool.name}` },
+      [{ tool: tool.name, arguments: args }],
+    );
+    return preview ?? undefined;
+  } catch (err) {
+    // A cancelled step stops here; any other failure only costs the preview.
+    if (isCancellation(err)) throw err;
+    return undefined;
+  }
 }
 
 /** Asks the worker's approval policy about one call. */

@@ -36,6 +36,9 @@ const PAGE_FILES: Record<string, string> = {
   'who.js': 'text/javascript',
   'audit-panel.js': 'text/javascript',
   'confirm.js': 'text/javascript',
+  'live-stream.js': 'text/javascript',
+  'approval-preview.js': 'text/javascript',
+  'live-view.js': 'text/javascript',
   'style.css': 'text/css',
 };
 

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { SIDE_EFFECT_ROLES, accept, decision, expected, invalid, optionalText } from './answer-rules';
 import { defineKind } from './kind-module';
+import { approvalPreviewSchema } from '../../tools/approval-preview';
 
 /** What a `tool.approval` shows: the call, and the digest of its arguments an answer must carry. */
 export const approvalRequestSchema = z.object({
@@ -14,6 +15,8 @@ export const approvalRequestSchema = z.object({
   arguments: z.unknown(),
   digest: z.string(),
   why: z.string().optional(),
+  /** How a write would change its file (a diff against the current one), when the worker could tell. */
+  preview: approvalPreviewSchema.optional(),
   /** The approval policy's rule that asked for this approval (absent without a policy). */
   rule: z.string().optional(),
   /** The role an approver needs (besides admin), from the policy's `@role`. */
@@ -30,6 +33,7 @@ const fromStep = z.object({
   arguments: z.unknown(),
   digest: z.string().min(1, 'must not be empty'),
   why: z.string().optional(),
+  preview: approvalPreviewSchema.optional(),
   /** The approval policy's rule, the role it names and how many people must approve. */
   rule: z.string().optional(),
   role: z.string().optional(),

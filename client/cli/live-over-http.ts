@@ -1,0 +1,122 @@
+/**
+ * An agent's live output read over Cairn's HTTP API (`GET /api/agents/:id/stream`,
+ * docs/contracts.md#live-output), for `cairn run` and `cairn watch` with CAIRN_API_URL set: the
+ * server-sent events become the same {@link LiveListener} calls the web server's hub makes. A
+ * dropped connection is resumed from the last `id:` (`Last-Event-ID`); a `429 TOO_MANY_STREAMS`
+ * is waited out as its Retry-After says and tried again a few times, then given up with a notice
+ * (the timeline goes on without the live text).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { LiveEvent } from '../live/live-events';
+import type { LiveListener } from '../live/live-hub';
+import type { ApiTarget } from './cairn-api';
+
+/** Refused or failed connections in a row before the live text is given up. */
+const MAX_TRIES = 5;
+const FIRST_RETRY_MS = 1_000;
+const TYPES: ReadonlySet<string> = new Set(['delta', 'call.started', 'call.finished', 'call.superseded', 'end']);
+
+/** Follows agent `id`'s live output; returns the function that stops following. */
+export function followLiveOverHttp(
+  target: ApiTarget,
+  id: string,
+  listener: LiveListener,
+  notice: (message: string) => void,
+): () => void {
+  const stop = new AbortController();
+  void follow(target, id, listener, notice, stop.signal).catch(() => undefined);
+  return () => stop.abort();
+}
+
+async function follow(
+  target: ApiTarget,
+  id: string,
+  listener: LiveListener,
+  notice: (message: string) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  let lastId: string | undefined;
+  let tries = 0;
+  while (!signal.aborted) {
+    let waitMs: number | undefined;
+    try {
+      const headers: Record<string, string> = { accept: 'text/event-stream', 'x-cairn-client': 'cli' };
+      if (target.token) headers.authorization = `Bearer ${target.token}`;
+      if (lastId !== undefined) headers['last-event-id'] = lastId;
+      const res = await fetch(`${target.url}/api/agents/${encodeURIComponent(id)}/stream`, { headers, signal });
+      if (res.status === 429) {
+        await res.body?.cancel();
+        const seconds = Number(res.headers.get('retry-after'));
+        if (Number.isFinite(seconds) && seconds > 0) waitMs = seconds * 1000;
+        throw new Error('too many streams open (429 TOO_MANY_STREAMS)');
+      }
+      if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+      tries = 0;
+      const ended = await readEvents(res.body, listener, (offset) => (lastId = offset));
+      if (ended) return listener.end();
+    } catch (err) {
+      if (signal.aborted) return;
+      tries += 1;
+      const why = err instanceof Error ? err.message : String(err);
+      if (tries > MAX_TRIES) return notice(`live output unavailable: ${why}`);
+      waitMs ??= FIRST_RETRY_MS * 2 ** (tries - 1);
+      notice(`live output: ${why}; trying again in ${Math.ceil(waitMs / 1000)} s`);
+    }
+    await sleep(waitMs ?? FIRST_RETRY_MS, undefined, { signal }).catch(() => undefined);
+  }
+}
+
+/** Reads frames into `listener`; resolves true once `end` came, false when the connection ended first. */
+async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  listener: LiveListener,
+  seen: (offset: string) => void,
+): Promise<boolean> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return false;
+    buffer += value;
+    let cut;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const frame = parseFrame(buffer.slice(0, cut));
+      buffer = buffer.slice(cut + 2);
+      if (!frame) continue;
+      if (frame.id !== undefined) seen(frame.id);
+      if (frame.event === 'reset') {
+        listener.reset(Number((JSON.parse(frame.data || '{}') as { from?: unknown }).from ?? 0));
+        continue;
+      }
+      if (!TYPES.has(frame.event)) continue;
+      const event: LiveEvent = {
+        offset: Number(frame.id ?? -1),
+        type: frame.event as LiveEvent['type'],
+        data: JSON.parse(frame.data || '{}') as Record<string, unknown>,
+      };
+      listener.event(event);
+      if (event.type === 'end') {
+        await reader.cancel().catch(() => undefined);
+        return true;
+      }
+    }
+  }
+}
+
+/** One frame's fields; undefined for a comment (a heartbeat). */
+export function parseFrame(text: string): { id?: string; event: string; data: string } | undefined {
+  const frame: { id?: string; event: string; data: string } = { event: 'message', data: '' };
+  let any = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'id') frame.id = value;
+    else if (field === 'event') frame.event = value;
+    else if (field === 'data') frame.data = frame.data ? `${frame.data}\n${value}` : value;
+    else continue;
+    any = true;
+  }
+  return any ? frame : undefined;
+}

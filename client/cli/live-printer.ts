@@ -1,0 +1,131 @@
+/**
+ * Live output for `cairn run` and `cairn watch`: what the agent's model calls say, printed as it
+ * forms (docs/contracts.md#live-output). Each call's text starts on a line of its own under a
+ * heading (`[planner]`, `[s1]`, `[answer]`); tool calls print as `⚙ name {arguments…}` while their
+ * arguments form; reasoning is left out unless asked for (then marked `[reasoning]`). A retried
+ * call prints `[retrying…]` and then the retry's text, so a failed attempt's partial text is never
+ * mistaken for the reply. Timeline lines printed meanwhile go through {@link line}, which ends a
+ * half-printed line first. Everything leaves through terminal.ts: escapes in model text are shown,
+ * never obeyed.
+ */
+import { z } from 'zod';
+import type { LiveEvent } from '../live/live-events';
+import type { LiveListener } from '../live/live-hub';
+import { write, type Channel } from './terminal';
+
+const callSchema = z.looseObject({
+  modelCallId: z.string(),
+  attempt: z.number(),
+  purpose: z.string(),
+  stepId: z.string().optional(),
+});
+const deltaSchema = callSchema.extend({
+  channel: z.enum(['text', 'reasoning', 'tool']),
+  text: z.string(),
+  toolCallId: z.string().optional(),
+  toolName: z.string().optional(),
+});
+
+export interface LivePrinterOptions {
+  /** Print reasoning too (marked `[reasoning]`); left out by default. */
+  reasoning?: boolean;
+}
+
+/** Prints one agent's live output on `channel`; its methods are a {@link LiveListener}. */
+export class LivePrinter implements LiveListener {
+  /** The attempt shown of each call: items of older attempts are not printed. */
+  private readonly attempts = new Map<string, number>();
+  /** Where the cursor is: which call, channel and tool call the last text belonged to. */
+  private current: string | undefined;
+  private midLine = false;
+  private finished = false;
+  private readonly done: Promise<void>;
+  private settle = () => {};
+
+  constructor(
+    private readonly channel: Channel,
+    private readonly options: LivePrinterOptions = {},
+  ) {
+    this.done = new Promise((resolve) => (this.settle = resolve));
+  }
+
+  /** Settles once the stream has ended. */
+  get ended(): Promise<void> {
+    return this.done;
+  }
+
+  event(event: LiveEvent): void {
+    if (event.type === 'end') return this.end();
+    const call = callSchema.safeParse(event.data);
+    if (!call.success) return;
+    const { modelCallId, attempt } = call.data;
+    const shown = this.attempts.get(modelCallId) ?? 0;
+    if (event.type === 'call.superseded') {
+      if (shown === attempt) this.retrying(modelCallId, Number(event.data.by ?? attempt + 1));
+      return;
+    }
+    if (attempt < shown) return;
+    if (shown !== 0 && attempt > shown) this.retrying(modelCallId, attempt);
+    this.attempts.set(modelCallId, attempt);
+    if (event.type !== 'delta') return;
+    const delta = deltaSchema.safeParse(event.data);
+    if (delta.success) this.delta(delta.data);
+  }
+
+  reset(): void {
+    // What was dropped belongs to finished calls; what they said is in the state.
+    this.line('[live output skipped ahead]');
+  }
+
+  end(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.breakLine();
+    this.settle();
+  }
+
+  /** Prints a line of its own (a timeline event), ending a half-printed line first. */
+  line(text: string): void {
+    this.breakLine();
+    this.current = undefined;
+    write(this.channel, `${text}\n`);
+  }
+
+  private retrying(modelCallId: string, attempt: number): void {
+    this.attempts.set(modelCallId, attempt);
+    this.line('[retrying…]');
+  }
+
+  private delta(delta: z.infer<typeof deltaSchema>): void {
+    if (delta.channel === 'reasoning' && !this.options.reasoning) return;
+    const where = `${delta.modelCallId}#${delta.attempt}/${delta.channel}/${delta.toolCallId ?? ''}`;
+    if (where !== this.current) {
+      this.breakLine();
+      const lead =
+        delta.channel === 'tool'
+          ? `⚙ ${delta.toolName ?? 'tool'} `
+          : delta.channel === 'reasoning'
+            ? '[reasoning] '
+            : `${heading(delta)}\n`;
+      write(this.channel, lead);
+      this.current = where;
+      this.midLine = !lead.endsWith('\n');
+    }
+    if (delta.text === '') return;
+    write(this.channel, delta.text);
+    this.midLine = !delta.text.endsWith('\n');
+  }
+
+  private breakLine(): void {
+    if (this.midLine) write(this.channel, '\n');
+    this.midLine = false;
+  }
+}
+
+/** `[planner]`, `[s1]`, `[answer]`, or the purpose. */
+function heading(call: { purpose: string; stepId?: string | undefined }): string {
+  if (call.stepId !== undefined) return `[${call.stepId}]`;
+  if (call.purpose === 'plan' || call.purpose === 'replan') return '[planner]';
+  if (call.purpose === 'summary') return '[answer]';
+  return `[${call.purpose}]`;
+}
