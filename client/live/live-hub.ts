@@ -40,9 +40,15 @@ export interface LiveHubOptions {
   client: Client;
   /** This server's name in the streams' subscriber lists; a random one by default. */
   subscriberId?: string;
-  /** The wait between two looks for a stream not started yet, or after a failed poll (ms). */
+  /**
+   * The wait after a failed poll, and the longest between two looks for a stream not started
+   * yet (ms); those looks start at FIRST_LOOK_MS and double, so text shows soon after it starts.
+   */
   retryMs?: number;
 }
+
+/** The first wait before looking again for a stream not started yet (ms). */
+export const FIRST_LOOK_MS = 50;
 
 /** The feeds of one web server. */
 export class LiveHub {
@@ -131,6 +137,8 @@ class AgentFeed {
   private async run(): Promise<void> {
     const { client } = this.options;
     const retryMs = this.options.retryMs ?? 1_000;
+    // A viewer usually arrives just before the first model call starts the stream: look again soon, then less often.
+    let lookMs = Math.min(FIRST_LOOK_MS, retryMs);
     while (!this.stop.signal.aborted && !this.ended) {
       let page: LivePage | undefined;
       try {
@@ -155,7 +163,8 @@ class AgentFeed {
         page = await this.readClosed().catch(() => undefined);
         if (!page) {
           if ((await this.agentRunning()) === false) return this.finish();
-          await pause(retryMs, this.stop.signal);
+          await pause(lookMs, this.stop.signal);
+          lookMs = Math.min(lookMs * 2, retryMs);
           continue;
         }
         // A stream that completed without its end (terminated) has ended all the same.
