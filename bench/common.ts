@@ -10,7 +10,13 @@ import { NativeConnection } from '@temporalio/worker';
 import type { ToolDefinition } from '../activities/tools/define-tool';
 import { AgentClient } from '../client/agent-client';
 import { loadConfig, type CairnConfig } from '../config/config';
-import { reply, ScriptedLlm, type RecordedRequest, type ReplyFunction } from '../testkit/fake-llm';
+import {
+  reply,
+  ScriptedLlm,
+  type RecordedRequest,
+  type ReplyFunction,
+  type ScriptedLlmOptions,
+} from '../testkit/fake-llm';
 import type { Plan, PlanStep } from '../workflows/plan/plan-types';
 import { createWorker } from '../worker/create-worker';
 import { cairnDataConverter } from '../temporal/payloads/data-converter';
@@ -48,6 +54,8 @@ export interface CairnOptions {
   tools?: ToolDefinition[];
   /** Further configuration, e.g. `CAIRN_COMPRESSION: 'off'`; the payload variables of the environment apply otherwise. */
   env?: Record<string, string>;
+  /** How the fake streams (chunk pacing and size, or an endpoint that cannot stream). */
+  llm?: Omit<ScriptedLlmOptions, 'latencyMs'>;
 }
 
 /**
@@ -55,7 +63,7 @@ export interface CairnOptions {
  * another (both in this process, against the same fake), then tears everything down.
  */
 export async function withCairn<T>(env: BenchEnv, options: CairnOptions, body: (cairn: Cairn) => Promise<T>) {
-  const llm = await ScriptedLlm.start({ latencyMs: options.latencyMs });
+  const llm = await ScriptedLlm.start({ ...options.llm, latencyMs: options.latencyMs });
   llm.respondWith(options.respond);
   const config = loadConfig({
     TEMPORAL_ADDRESS: env.address,

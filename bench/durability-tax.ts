@@ -28,7 +28,7 @@ const SETTINGS = [
 ] as const;
 
 /** The same 12 calls, one after another, with no Temporal in between. */
-async function plainLoop(llm: ScriptedLlm): Promise<number> {
+export async function plainLoop(llm: ScriptedLlm): Promise<number> {
   const openai = new OpenAI({ baseURL: llm.baseUrl, apiKey: 'bench', maxRetries: 0 });
   const call = (purpose: string, stepId?: string) =>
     openai.chat.completions.create(

@@ -19,6 +19,7 @@ import type { BenchEnv } from './common';
 import { concurrency } from './concurrency';
 import { durabilityTax } from './durability-tax';
 import { historyGrowth } from './history';
+import { liveOutput } from './live-output';
 import { parallelEfficiency } from './parallel-efficiency';
 import { planVisible } from './plan-visible';
 import { chooseBenchmarks } from './choose';
@@ -30,6 +31,7 @@ const BENCHMARKS: [string, (env: BenchEnv, report: Report) => Promise<void>][] =
   ['3. Concurrency', concurrency],
   ['4. History', historyGrowth],
   ['5. Plan visible', planVisible],
+  ['6. Live output', liveOutput],
 ];
 
 /** The closing lines: targets not met, benchmarks that crashed. */

@@ -4,4 +4,9 @@
  * routes.ts), so a benchmark or a chaos run never reaches into test internals.
  */
 export { reply } from '../test/fake-llm/replies';
-export { ScriptedLlm, type RecordedRequest, type ReplyFunction } from '../test/fake-llm/scripted-llm';
+export {
+  ScriptedLlm,
+  type RecordedRequest,
+  type ReplyFunction,
+  type ScriptedLlmOptions,
+} from '../test/fake-llm/scripted-llm';

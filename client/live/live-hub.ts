@@ -40,9 +40,15 @@ export interface LiveHubOptions {
   client: Client;
   /** This server's name in the streams' subscriber lists; a random one by default. */
   subscriberId?: string;
-  /** The wait between two looks for a stream not started yet, or after a failed poll (ms). */
+  /**
+   * The wait after a failed poll, and the longest between two looks for a stream not started
+   * yet (ms); those looks start at FIRST_LOOK_MS and double, so text shows soon after it starts.
+   */
   retryMs?: number;
 }
+
+/** The first wait before looking again for a stream not started yet (ms). */
+export const FIRST_LOOK_MS = 50;
 
 /** The feeds of one web server. */
 export class LiveHub {
@@ -131,6 +137,8 @@ class AgentFeed {
   private async run(): Promise<void> {
     const { client } = this.options;
     const retryMs = this.options.retryMs ?? 1_000;
+    // A viewer usually arrives just before the first model call starts the stream: look again soon, then less often.
+    let lookMs = Math.min(FIRST_LOOK_MS, retryMs);
     while (!this.stop.signal.aborted && !this.ended) {
       let page: LivePage | undefined;
       try {
@@ -151,27 +159,38 @@ class AgentFeed {
           await pause(retryMs, this.stop.signal);
           continue;
         }
-        // No stream yet, or one that has completed: read what it kept, else wait while the agent runs.
-        page = await this.readClosed().catch(() => undefined);
-        if (!page) {
+        // No stream yet, one that started since the poll looked, or one that has completed.
+        const found = await this.lookAfterNotFound().catch(() => 'absent' as const);
+        if (found === 'running') {
+          await pause(FIRST_LOOK_MS, this.stop.signal);
+          continue;
+        }
+        if (found === 'absent') {
+          // Not started yet: wait while the agent runs.
           if ((await this.agentRunning()) === false) return this.finish();
-          await pause(retryMs, this.stop.signal);
+          await pause(lookMs, this.stop.signal);
+          lookMs = Math.min(lookMs * 2, retryMs);
           continue;
         }
         // A stream that completed without its end (terminated) has ended all the same.
-        page = { ...page, ended: true };
+        page = { ...found, ended: true };
       }
       this.apply(page);
       if (page.items.length === 0 && !page.ended && !page.rollover) await this.endIfAgentEnded();
     }
   }
 
-  /** The final page of a stream that has completed; undefined when there is none. */
-  private async readClosed(): Promise<LivePage | undefined> {
+  /**
+   * What became of a stream a poll did not find: `absent` (not started), `running` (it started
+   * after the poll looked — a running stream answers the read query too, and must not be taken
+   * for an ended one: poll it), or the final page of one that has closed.
+   */
+  private async lookAfterNotFound(): Promise<'absent' | 'running' | LivePage> {
     try {
+      if ((await this.handle.describe()).status.name === 'RUNNING') return 'running';
       return livePageSchema.parse(await this.handle.query(liveReadQuery, { from: this.next }));
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return undefined;
+      if (err instanceof WorkflowNotFoundError) return 'absent';
       throw err;
     }
   }

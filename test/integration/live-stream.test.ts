@@ -19,6 +19,7 @@ import { plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { testApp } from '../harness/http-app';
 import { connectSse, serveOnLoopback, type SseClient, type SseFrame } from '../harness/sse-client';
+import { dataOf, deltasOf, shownText, type Delta } from '../harness/live-view';
 import { testConfig, withWorker } from '../harness/test-env';
 import { LiveHub } from '../../client/live/live-hub';
 import { liveStreamId } from '../../workflows/live/live-messages';
@@ -33,45 +34,6 @@ function gate(): { opened: Promise<void>; open: () => void } {
   let open = () => {};
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
-}
-
-interface Delta {
-  agentId: string;
-  stepId?: string;
-  modelCallId: string;
-  attempt: number;
-  purpose: string;
-  channel: 'text' | 'reasoning' | 'tool';
-  text: string;
-}
-
-const dataOf = <T>(frame: SseFrame) => JSON.parse(frame.data) as T;
-const deltasOf = (frames: SseFrame[]) => frames.filter((f) => f.event === 'delta').map((f) => dataOf<Delta>(f));
-
-/**
- * What a viewer shows of each model call: the text of its latest attempt, the attempts a
- * `call.superseded` named dropped — as docs/contracts.md tells viewers to.
- */
-function shownText(frames: SseFrame[], channel: Delta['channel'] = 'text'): Map<string, string> {
-  const attempts = new Map<string, { attempt: number; text: string }[]>();
-  for (const frame of frames) {
-    if (frame.event === 'call.superseded') {
-      const { modelCallId, attempt } = dataOf<{ modelCallId: string; attempt: number }>(frame);
-      attempts.set(
-        modelCallId,
-        (attempts.get(modelCallId) ?? []).filter((a) => a.attempt !== attempt),
-      );
-    }
-    if (frame.event !== 'delta') continue;
-    const delta = dataOf<Delta>(frame);
-    if (delta.channel !== channel) continue;
-    const list = attempts.get(delta.modelCallId) ?? [];
-    const entry = list.find((a) => a.attempt === delta.attempt) ?? { attempt: delta.attempt, text: '' };
-    if (!list.includes(entry)) list.push(entry);
-    entry.text += delta.text;
-    attempts.set(delta.modelCallId, list);
-  }
-  return new Map([...attempts].map(([id, list]) => [id, list.map((a) => a.text).join('')]));
 }
 
 /** Serves the app with a hub that looks for a new stream often, and connects an SSE client to the agent's stream. */
