@@ -4,7 +4,8 @@
  * its first attempt to an SSE client of the web server; the fake holds that stream's end, so
  * the SIGKILL surely lands mid-stream. A new worker retries the call (the dead one's heartbeats
  * stop), the retry supersedes the partial attempt, and a client applying the documented rule
- * (drop a superseded attempt's text) ends with exactly the retry's text — never both.
+ * (drop a superseded attempt's text) ends with exactly the retry's text — never both; the
+ * step's transcript holds the retry's reply alone.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,4 +121,9 @@ test('SIGKILL mid-stream: the retried call replaces the partial text over the AP
   expect(finished).toEqual([expect.objectContaining({ attempt: 2, outcome: 'completed' })]);
   // A viewer that drops superseded attempts shows exactly the retry's text.
   expect(shownText(client.frames).get(callId)).toBe(retried);
+  // The step's transcript holds the retried reply alone: the partial attempt never became a round.
+  const transcript = await fetch(`${web.url}/api/agents/${encodeURIComponent(id)}/steps/s1/transcript`);
+  expect(transcript.status).toBe(200);
+  const { rounds } = (await transcript.json()) as { rounds: { round: number; text?: string }[] };
+  expect(rounds.map((r) => [r.round, r.text])).toEqual([[1, retried]]);
 }, 180_000);
