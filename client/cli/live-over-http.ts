@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { LiveEvent } from '../live/live-events';
 import type { LiveListener } from '../live/live-hub';
 import type { ApiTarget } from './cairn-api';
+import { parseFrame } from '../sse-frame';
 
 /** Refused or failed connections in a row before the live text is given up. */
 const MAX_TRIES = 5;
@@ -101,22 +102,4 @@ async function readEvents(
       }
     }
   }
-}
-
-/** One frame's fields; undefined for a comment (a heartbeat). */
-export function parseFrame(text: string): { id?: string; event: string; data: string } | undefined {
-  const frame: { id?: string; event: string; data: string } = { event: 'message', data: '' };
-  let any = false;
-  for (const line of text.split('\n')) {
-    if (line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'id') frame.id = value;
-    else if (field === 'event') frame.event = value;
-    else if (field === 'data') frame.data = frame.data ? `${frame.data}\n${value}` : value;
-    else continue;
-    any = true;
-  }
-  return any ? frame : undefined;
 }

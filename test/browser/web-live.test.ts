@@ -13,16 +13,15 @@
  *   Retry-After (the refusal played by the browser's request routing, worded as the API words it).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AgentClient } from '../../client/agent-client';
 import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
+import { serveOnLoopback } from '../harness/sse-client';
 import { startAgent } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
@@ -49,19 +48,7 @@ async function serveApp(taskQueue: string): Promise<{ url: string; close(): Prom
     agents: new AgentClient(bed.client, taskQueue),
     eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
   });
-  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-      resolve({ server: s, port: info.port }),
-    );
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      }),
-  };
+  return serveOnLoopback(app);
 }
 
 /** Runs `body` with a page of a fresh headless Chromium; page errors fail the test. */

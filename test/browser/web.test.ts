@@ -12,7 +12,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AgentClient } from '../../client/agent-client';
 import { describeDeployment, setCurrent } from '../../temporal/deployments';
@@ -20,6 +19,7 @@ import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
+import { serveOnLoopback } from '../harness/sse-client';
 import { startAgent, waitForInteraction } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, uniqueId, withWorker } from '../harness/test-env';
@@ -48,20 +48,7 @@ async function serveApp(taskQueue: string, apiToken?: string): Promise<Served> {
     eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
     ...(apiToken !== undefined ? { apiToken } : {}),
   });
-  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-      resolve({ server: s, port: info.port }),
-    );
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Event streams stay open until the agent ends; do not wait for them.
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      }),
-  };
+  return serveOnLoopback(app);
 }
 
 /** Launches Chromium with a fresh profile; fails (never skips) when it is not installed. */

@@ -394,7 +394,10 @@ export const fullLiveCarry: LiveStreamCarry = {
   items: fullLiveItems,
   base: 10,
   next: 15,
-  calls: { k1: { call: fullLiveCall, first: 10, open: true } },
+  calls: {
+    k1: { call: fullLiveCall, first: 10, open: true },
+    k2: { call: { ...fullLiveCall, attempt: 2 }, first: 12, open: false, closedAt: 1_700_000_002_500 },
+  },
   publishers: { k1: 3 },
   subscribers: { 'web-1': { from: 12, at: 1_700_000_003_000 } },
   ended: false,

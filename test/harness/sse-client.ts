@@ -7,6 +7,7 @@ import { serve } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AddressInfo } from 'node:net';
 import { waitUntil } from '../../testkit/wait-until';
+import { parseFrame } from '../../client/sse-frame';
 
 /** One frame as received. */
 export interface SseFrame {
@@ -53,31 +54,13 @@ async function read(body: ReadableStream<Uint8Array>, frames: SseFrame[]): Promi
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const frame = parseFrame(buffer.slice(0, end));
         buffer = buffer.slice(end + 2);
-        if (frame) frames.push(frame);
+        if (frame) frames.push({ ...frame, at: Date.now() });
       }
     }
   } catch {
     // Aborted by close(), or the server went away: the frames so far stay.
   }
 }
-
-function parseFrame(text: string): SseFrame | undefined {
-  const frame: SseFrame = { event: 'message', data: '', at: Date.now() };
-  let any = false;
-  for (const line of text.split('\n')) {
-    if (line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'id') frame.id = value;
-    else if (field === 'event') frame.event = value;
-    else if (field === 'data') frame.data = frame.data ? `${frame.data}\n${value}` : value;
-    else continue;
-    any = true;
-  }
-  return any ? frame : undefined;
-}
-
 /** Serves `app` on a free loopback port; `close` drops open streams too. */
 export async function serveOnLoopback(app: OpenAPIHono): Promise<{ url: string; close(): Promise<void> }> {
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {

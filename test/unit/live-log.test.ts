@@ -5,7 +5,13 @@
  * for them later), a runaway reply cut to the size limit, the end closing what is open, and a
  * carry that gives the next run the same log.
  */
-import { callKey, LiveLog, MAX_RETAINED_CHARS, SUBSCRIBER_TTL_MS } from '../../workflows/live/live-log';
+import {
+  callKey,
+  FINISHED_GRACE_MS,
+  LiveLog,
+  MAX_RETAINED_CHARS,
+  SUBSCRIBER_TTL_MS,
+} from '../../workflows/live/live-log';
 import type { LiveCall, LiveEntry, LivePublish } from '../../workflows/live/live-messages';
 
 const call = (attempt = 1, modelCallId = 'agent-1/step-s1/run/1'): LiveCall => ({
@@ -90,6 +96,27 @@ test('a retry supersedes the attempt before it: that attempt is closed and the e
   alone.publish(batch(call(1), 1, [started, text('partial')]), 0);
   alone.publish(batch(call(2), 1, [{ type: 'call.superseded', by: 2, at: 3 }, started, text('whole')]), 0);
   expect(alone.page(undefined).items.map((i) => i.key)).toEqual([callKey(call(2)), callKey(call(2))]);
+});
+
+test('with nobody reading yet, a finished call waits FINISHED_GRACE_MS for a viewer; one reading governs', () => {
+  const log = new LiveLog();
+  log.publish(batch(call(), 1, [started, text('plan'), finished]), 1_000);
+  // A viewer opening as the agent starts still gets the first call whole.
+  expect(types(log)).toEqual([
+    [0, 'call.started'],
+    [1, 'delta'],
+    [2, 'call.finished'],
+  ]);
+  log.publish(batch(call(1, 'agent-1/step-s1/run/2'), 1, [started]), 1_000 + FINISHED_GRACE_MS - 1);
+  expect(log.page(undefined).base).toBe(0);
+  log.publish(batch(call(1, 'agent-1/step-s1/run/2'), 2, [text('x')]), 1_000 + FINISHED_GRACE_MS);
+  expect(log.page(undefined).base).toBe(3); // past the grace: only the open call is kept
+  // Once a subscriber is seen, what it has read goes at once, grace or not.
+  const read = new LiveLog();
+  read.polled('web-a', 0, 0);
+  read.publish(batch(call(), 1, [started, text('plan'), finished]), 1);
+  read.polled('web-a', 3, 2);
+  expect(read.page(undefined)).toMatchObject({ base: 3, items: [] });
 });
 
 test('a runaway reply is cut to the size limit, oldest first, even while its call is open', () => {

@@ -5,17 +5,17 @@
  *
  * Retention: the items of a call are kept while it is open; once it has finished (or was
  * superseded) they are dropped as soon as every subscriber seen lately has read past them, so
- * memory, history and the continue-as-new carry stay small. Only a prefix is ever dropped:
+ * memory, history and the continue-as-new carry stay small — or, while no subscriber is seen,
+ * FINISHED_GRACE_MS after the call finished, so a viewer that opens as the agent starts still
+ * gets its first call. Only a prefix is ever dropped:
  * offsets stay contiguous, and an offset below `base` is known to be gone (a reset for whoever
  * asks for it). A log past MAX_RETAINED_CHARS drops its oldest items whatever is open.
  */
 import type { LiveCall, LiveEntry, LiveItem, LivePage, LivePublish, LiveStreamCarry } from './live-messages';
 
-/** Retained text beyond which the oldest items go whatever is open (a runaway reply). */
-export const MAX_RETAINED_CHARS = 256 * 1024;
+import { FINISHED_GRACE_MS, MAX_RETAINED_CHARS, sizeOf, SUBSCRIBER_TTL_MS } from './live-retention';
 
-/** A subscriber not seen for this long no longer holds items back (ms). */
-export const SUBSCRIBER_TTL_MS = 150_000;
+export { FINISHED_GRACE_MS, MAX_RETAINED_CHARS, SUBSCRIBER_TTL_MS } from './live-retention';
 
 /** What one call's items need: its identity, where its items start, whether it is still open. */
 type CallRecord = LiveStreamCarry['calls'][string];
@@ -70,11 +70,11 @@ export class LiveLog {
         // The attempt before this one: closed, and viewers drop its text.
         const previous = { ...batch.call, attempt: entry.by - 1 };
         this.append(callKey(previous), previous, entry);
-        this.close(callKey(previous));
+        this.close(callKey(previous)); // superseded: its text goes at once, viewers want the retry
         continue;
       }
       this.append(key, batch.call, entry);
-      if (entry.type === 'call.finished') this.close(key);
+      if (entry.type === 'call.finished') this.close(key, now);
     }
     this.trim(now);
   }
@@ -85,7 +85,7 @@ export class LiveLog {
     for (const [key, record] of Object.entries(this.calls)) {
       if (!record.open) continue;
       this.append(key, record.call, { type: 'call.finished', outcome: 'abandoned', at });
-      this.close(key);
+      this.close(key, at);
     }
     this.items.push({ offset: this.next, entry: { type: 'end' } });
     this.next += 1;
@@ -152,9 +152,12 @@ export class LiveLog {
     this.next += 1;
   }
 
-  private close(key: string): void {
+  /** Closes a call; `at` when it finished (not superseded): kept a while for a viewer to come. */
+  private close(key: string, at?: number): void {
     const record = this.calls[key];
-    if (record) record.open = false;
+    if (!record) return;
+    record.open = false;
+    if (at !== undefined) record.closedAt = at;
   }
 
   private liveSubscribers(now: number): { from: number; at: number }[] {
@@ -165,9 +168,13 @@ export class LiveLog {
 
   /** Drops what no one needs any more: finished calls' items everyone has read, and any excess. */
   private trim(now: number): void {
-    const open = Object.values(this.calls).filter((c) => c.open);
-    const floor = Math.min(this.next, ...open.map((c) => c.first));
-    const read = Math.min(this.next, ...this.liveSubscribers(now).map((s) => s.from));
+    const subscribers = this.liveSubscribers(now);
+    // With nobody reading yet, a call that finished lately waits for a viewer about to come.
+    const recent = (c: CallRecord) =>
+      subscribers.length === 0 && c.closedAt !== undefined && now - c.closedAt < FINISHED_GRACE_MS;
+    const held = Object.values(this.calls).filter((c) => c.open || recent(c));
+    const floor = Math.min(this.next, ...held.map((c) => c.first));
+    const read = Math.min(this.next, ...subscribers.map((s) => s.from));
     let cut = Math.min(floor, read);
     // Whatever is open, never more than MAX_RETAINED_CHARS: those behind get a reset.
     let chars = this.chars;
@@ -190,9 +197,4 @@ export class LiveLog {
       }
     }
   }
-}
-
-/** Roughly what an item weighs: its text, or a little for an event. */
-function sizeOf(item: LiveItem): number {
-  return item.entry.type === 'delta' ? item.entry.text.length + 64 : 96;
 }

@@ -114,7 +114,16 @@ export const liveStreamCarrySchema = z.object({
   base: offset,
   next: offset,
   /** Each call with retained items: its identity, its first retained offset, whether it is open. */
-  calls: z.record(z.string(), z.object({ call: liveCallSchema, first: offset, open: z.boolean() })),
+  calls: z.record(
+    z.string(),
+    z.object({
+      call: liveCallSchema,
+      first: offset,
+      open: z.boolean(),
+      /** When it finished (workflow time): kept a while for a viewer not yet subscribed. */
+      closedAt: z.number().optional(),
+    }),
+  ),
   /** The last batch seen of each open call's publisher. */
   publishers: z.record(z.string(), z.number().int().nonnegative()),
   /** Each subscriber seen lately: what it has read up to, and when (workflow time). */
