@@ -6,8 +6,9 @@
  */
 import { ApiError, api, watchEvents } from './api.js';
 import { auditPanel } from './audit-panel.js';
+import { transcriptPanel } from './transcript-panel.js';
 import { confirmingButton } from './confirm.js';
-import { clock, h, temporalLink } from './dom.js';
+import { button, clock, h, temporalLink } from './dom.js';
 import { planGraph } from './graph.js';
 import { followLive } from './live-stream.js';
 import { liveView } from './live-view.js';
@@ -48,12 +49,14 @@ export function renderAgentPage(main, id) {
   const live = liveView(liveHosts);
   const path = `/api/agents/${encodeURIComponent(id)}`;
   const audit = auditPanel(path);
+  const transcript = transcriptPanel(id);
   main.replaceChildren(
     h('p', {}, [h('a', { href: '/', 'data-nav': true, text: '← all agents' })]),
     header,
     liveStatus,
     h('section', { class: 'card' }, [h('h2', { text: 'Waiting for you' }), interactions]),
     h('section', { class: 'card' }, [h('h2', { text: 'Plan' }), liveHosts.plan, graph, steps, liveHosts.steps]),
+    transcript.host,
     h('section', { class: 'card' }, [h('h2', { text: 'Answer' }), answer, liveHosts.summary]),
     h('div', { class: 'columns' }, [
       h('section', { class: 'card' }, [h('h2', { text: 'Token usage' }), usage]),
@@ -120,7 +123,7 @@ export function renderAgentPage(main, id) {
     graph.replaceChildren(
       state.plan ? planGraph(state.plan.steps, statuses) : h('p', { class: 'muted', text: 'No plan yet.' }),
     );
-    steps.replaceChildren(stepTable(id, state));
+    steps.replaceChildren(stepTable(id, state, (stepId) => void transcript.show(stepId)));
     answer.replaceChildren(...answerParts(state));
     live.sync(state);
     usage.replaceChildren(usageTable(state));
@@ -215,11 +218,13 @@ function syncInteractions(box, controls, state, send) {
 
 /**
  * The steps: status as people read it (a running step of a held agent is paused; a pending one
- * of an ended agent was not run), and a Temporal UI link only once the step's workflow exists.
+ * of an ended agent was not run), and a Temporal UI link and its transcript only once the step's
+ * workflow exists.
  * @param {string} agentId
  * @param {any} state
+ * @param {(stepId: string) => void} showTranscript
  */
-function stepTable(agentId, state) {
+function stepTable(agentId, state, showTranscript) {
   /** @type {any[]} */
   const steps = state.steps;
   if (steps.length === 0) return h('p', { class: 'muted', text: 'No steps have run yet.' });
@@ -231,7 +236,10 @@ function stepTable(agentId, state) {
       h('td', {}, [h('span', { class: `status status-${statusClass(status)}`, text: status })]),
       h('td', { class: 'num', text: s.usage.totalTokens }),
       h('td', { class: 'result', text: s.error ?? s.result ?? '' }),
-      h('td', {}, [stepHasWorkflow(s) ? temporalLink(stepWorkflowId(agentId, s.id), 'Temporal') : null]),
+      h('td', {}, [
+        stepHasWorkflow(s) ? temporalLink(stepWorkflowId(agentId, s.id), 'Temporal') : null,
+        stepHasWorkflow(s) ? button('Transcript', () => showTranscript(s.id), 'link transcript-open') : null,
+      ]),
     ]);
   });
   const head = ['Step', 'Title', 'Status', 'Tokens', 'Result', ''].map((t) => h('th', { text: t }));

@@ -9,6 +9,7 @@
  *   file in the workspace, and the tool call's outcome joins it inline once the state records it;
  * - a call cut mid-stream is retried, and the retry's text replaces the partial one: the page
  *   showed the partial attempt (the cut waits for that), then only the retry's text;
+ * - the step's transcript, opened from the steps table, shows each round's words and calls;
  * - a stream refused with 429 TOO_MANY_STREAMS is said on the page and tried again after the
  *   Retry-After (the refusal played by the browser's request routing, worded as the API words it).
  */
@@ -150,6 +151,20 @@ test("a step's words, reasoning and tool call, then the final answer, show befor
         answerShown.open();
         await page.locator('.final-answer', { hasText: 'notes.md holds two lines' }).waitFor(WAIT);
         await page.locator('#live-answer').waitFor({ state: 'hidden', ...WAIT });
+
+        // The step's transcript, opened from the steps table: each round's words, reasoning
+        // (folded), and its tool call with the outcome and what the model heard back.
+        await page.locator('tr[data-step-id="s1"] .transcript-open').click();
+        const first = page.locator('#transcript .transcript-round[data-round="1"]');
+        await first.waitFor(WAIT);
+        expect(await first.locator('.transcript-text').textContent()).toBe(said);
+        expect(await first.locator('details.transcript-reasoning').getAttribute('open')).toBeNull();
+        expect(await first.locator('details.transcript-reasoning pre').textContent()).toContain('a file is best');
+        expect(await first.locator('.transcript-call .tool-name').textContent()).toBe('write_file');
+        expect(await first.locator('.transcript-call .status').textContent()).toBe(' → ok');
+        expect(await first.locator('.transcript-result').textContent()).toMatch(/\S/);
+        const second = page.locator('#transcript .transcript-round[data-round="2"]');
+        expect(await second.locator('.transcript-call .tool-name').textContent()).toBe('finish_step');
       });
       expect(await handle.result()).toMatchObject({ status: 'completed' });
     });

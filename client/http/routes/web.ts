@@ -39,6 +39,7 @@ const PAGE_FILES: Record<string, string> = {
   'live-stream.js': 'text/javascript',
   'approval-preview.js': 'text/javascript',
   'live-view.js': 'text/javascript',
+  'transcript-panel.js': 'text/javascript',
   'style.css': 'text/css',
 };
 
