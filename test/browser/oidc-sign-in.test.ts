@@ -27,7 +27,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { startAgent, stateOf, waitForInteraction } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { historyText } from '../harness/history-text';
-import { startOidcProvider } from '../harness/oidc-provider';
+import { startOidcProvider, oidcSettings } from '../harness/oidc-provider';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
@@ -134,14 +134,7 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
   const auth = await createAuthenticator(
     {
       mode: 'oidc',
-      oidc: {
-        issuer: provider.issuer,
-        clientId: CLIENT_ID,
-        clientSecret: CLIENT_SECRET,
-        audience: CLIENT_ID,
-        rolesClaim: 'roles',
-        scopes: 'openid profile roles',
-      },
+      oidc: oidcSettings(provider.issuer, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }),
       apiToken: ADMIN_TOKEN,
     },
     '127.0.0.1',

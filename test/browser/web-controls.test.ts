@@ -9,10 +9,8 @@
  * what the agent's state became and what the page shows.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { AgentClient } from '../../client/agent-client';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '../../client/unanswered-query';
@@ -28,6 +26,7 @@ import { reply, type ScriptedReply, type ScriptedUsage } from '../fake-llm/repli
 import { byRoute } from '../fake-llm/routes';
 import type { RecordedRequest, ReplyFunction } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
+import { serveOnLoopback } from '../harness/sse-client';
 import { stateOf, waitForInteraction, waitForState, type AgentHandle } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNoNewRequests } from '../harness/no-new-requests';
@@ -93,23 +92,7 @@ async function serveApp(auth: Authenticator, agents: AgentClient): Promise<Serve
     eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
     auth,
   });
-  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-      resolve({ server: s, port: info.port }),
-    );
-  });
-  let serving = true;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (!serving) return resolve();
-        serving = false;
-        server.close(() => resolve());
-        // Event streams stay open until their page goes; close them with the server.
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      }),
-  };
+  return serveOnLoopback(app);
 }
 
 /** The agent's result once it ended; a wait that fails in time (and says so) when it does not. */

@@ -17,11 +17,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { AgentClient } from '../../client/agent-client';
-import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
+import { testApp } from '../harness/http-app';
 import { serveOnLoopback } from '../harness/sse-client';
 import { startAgent } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
@@ -43,13 +42,7 @@ function gate(): { opened: Promise<void>; open: () => void } {
 
 /** Serves the real app (API + page) without authentication on a free loopback port. */
 async function serveApp(taskQueue: string): Promise<{ url: string; close(): Promise<void> }> {
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, taskQueue),
-    eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
-  });
-  return serveOnLoopback(app);
+  return serveOnLoopback(testApp(bed.client, taskQueue, { eventTiming: { pollMs: 100, heartbeatMs: 1_000 } }));
 }
 
 /** Runs `body` with a page of a fresh headless Chromium; page errors fail the test. */

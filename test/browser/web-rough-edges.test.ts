@@ -14,17 +14,15 @@
  *   `web`, as the page's answers are.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { AgentClient } from '../../client/agent-client';
-import { createApp } from '../../client/http/create-app';
 import { isTerminalPhase } from '../../workflows/state/agent-phases';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
+import { testApp } from '../harness/http-app';
+import { serveOnLoopback } from '../harness/sse-client';
 import { startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
@@ -38,28 +36,7 @@ jest.setTimeout(180_000);
 
 /** Serves the real app (API + page) without authentication on a free loopback port. */
 async function serveApp(taskQueue: string): Promise<{ url: string; close(): Promise<void> }> {
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, taskQueue),
-    eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
-  });
-  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-      resolve({ server: s, port: info.port }),
-    );
-  });
-  let serving = true;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (!serving) return resolve();
-        serving = false;
-        server.close(() => resolve());
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      }),
-  };
+  return serveOnLoopback(testApp(bed.client, taskQueue, { eventTiming: { pollMs: 100, heartbeatMs: 1_000 } }));
 }
 
 /** The status cell and graph node of step `id`, once they show `status`. */

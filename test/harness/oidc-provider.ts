@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { OidcSettings } from '../../config/auth-config';
 
 export interface OidcProviderProcess {
   issuer: string;
@@ -51,5 +52,23 @@ export async function startOidcProvider(client: {
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
+  };
+}
+
+/**
+ * Cairn's settings for a client of the test provider at `issuer`: the client id is the audience
+ * and roles come from the `roles` claim, as every test provider issues them.
+ */
+export function oidcSettings(
+  issuer: string,
+  client: { clientId: string; clientSecret?: string; scopes?: string },
+): OidcSettings {
+  return {
+    issuer,
+    clientId: client.clientId,
+    ...(client.clientSecret !== undefined ? { clientSecret: client.clientSecret } : {}),
+    audience: client.clientId,
+    rolesClaim: 'roles',
+    scopes: client.scopes ?? 'openid profile roles',
   };
 }

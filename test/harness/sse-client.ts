@@ -61,17 +61,20 @@ async function read(body: ReadableStream<Uint8Array>, frames: SseFrame[]): Promi
     // Aborted by close(), or the server went away: the frames so far stay.
   }
 }
-/** Serves `app` on a free loopback port; `close` drops open streams too. */
+/** Serves `app` on a free loopback port; `close` drops open streams too, and may be called again. */
 export async function serveOnLoopback(app: OpenAPIHono): Promise<{ url: string; close(): Promise<void> }> {
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
       resolve({ server: s, port: info.port }),
     );
   });
+  let serving = true;
   return {
     url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        if (!serving) return resolve(); // closing twice (a test, then its teardown) is fine
+        serving = false;
         server.close(() => resolve());
         if ('closeAllConnections' in server) server.closeAllConnections();
       }),

@@ -5,6 +5,7 @@
  * the same person) and an answer signal sent straight to Temporal are each refused and change
  * nothing but the timeline; Bob's token is the second approval, and the write runs once.
  */
+import { oidcSettings } from '../harness/oidc-provider';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,13 +65,7 @@ async function appFor(): Promise<OpenAPIHono> {
       { principal: 'bob', name: 'Bob Stone', roles: ['approver', 'operator'], tokenSha256: sha256Hex(tokens.bob) },
     ]),
   );
-  const oidc = {
-    issuer: issuer.issuer,
-    clientId: CLIENT_ID,
-    audience: CLIENT_ID,
-    rolesClaim: 'roles',
-    scopes: 'openid',
-  };
+  const oidc = oidcSettings(issuer.issuer, { clientId: CLIENT_ID, scopes: 'openid' });
   const auth = await createAuthenticator({ mode: 'oidc', tokensFile, apiToken: SHARED_TOKEN, oidc }, '127.0.0.1');
   return createApp({
     version: 'test',

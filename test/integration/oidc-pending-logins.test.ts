@@ -12,7 +12,7 @@ import { createAuthenticator } from '../../client/http/auth/create-authenticator
 import { createApp } from '../../client/http/create-app';
 import type { AuthConfig } from '../../config/auth-config';
 import { unusedAgents } from '../harness/config-errors';
-import { startOidcProvider, type OidcProviderProcess } from '../harness/oidc-provider';
+import { startOidcProvider, type OidcProviderProcess, oidcSettings } from '../harness/oidc-provider';
 
 const CLIENT_ID = 'cairn-web';
 const CLIENT_SECRET = 'the-client-secret-of-cairn-web-pending';
@@ -33,14 +33,7 @@ afterAll(async () => {
 async function oidcApp() {
   const auth: AuthConfig = {
     mode: 'oidc',
-    oidc: {
-      issuer: provider.issuer,
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-      audience: CLIENT_ID,
-      rolesClaim: 'roles',
-      scopes: 'openid profile',
-    },
+    oidc: oidcSettings(provider.issuer, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scopes: 'openid profile' }),
   };
   return createApp({
     version: 'test',

@@ -17,7 +17,7 @@ import { createApp } from '../../client/http/create-app';
 import { createLog } from '../../client/redacted-log';
 import { unusedAgents } from '../harness/config-errors';
 import { signInOverHttp } from '../harness/oidc-http-sign-in';
-import { startOidcProvider, type OidcProviderProcess } from '../harness/oidc-provider';
+import { startOidcProvider, type OidcProviderProcess, oidcSettings } from '../harness/oidc-provider';
 
 const CLIENT_ID = 'cairn-web';
 const CLIENT_SECRET = 'the-client-secret-of-cairn-web-sessions';
@@ -49,14 +49,7 @@ async function appOn(issuer: string) {
   const lines: string[] = [];
   const log = createLog([CLIENT_SECRET], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
   const sessions = new SessionStore(() => clock.now, ROLES_MAX_AGE_MS);
-  const settings = {
-    issuer,
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    audience: CLIENT_ID,
-    rolesClaim: 'roles',
-    scopes: 'openid profile roles',
-  };
+  const settings = oidcSettings(issuer, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
   const oidc = await OidcProvider.discover(settings, sessions, log);
   const auth: Authenticator = { mode: 'oidc', tokens: new TokenTable([]), sessions, oidc };
   const app = createApp({

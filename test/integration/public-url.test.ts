@@ -13,7 +13,7 @@ import { allowedHostNames } from '../../config/host-names';
 import type { AuthConfig } from '../../config/auth-config';
 import { unusedAgents } from '../harness/config-errors';
 import { signInOverHttp } from '../harness/oidc-http-sign-in';
-import { startOidcProvider, type OidcProviderProcess } from '../harness/oidc-provider';
+import { startOidcProvider, type OidcProviderProcess, oidcSettings } from '../harness/oidc-provider';
 
 const CLIENT_ID = 'cairn-web';
 const CLIENT_SECRET = 'the-client-secret-of-cairn-behind-tls';
@@ -36,14 +36,7 @@ afterAll(async () => {
 async function appBehindProxy(): Promise<OpenAPIHono> {
   const auth: AuthConfig = {
     mode: 'oidc',
-    oidc: {
-      issuer: provider.issuer,
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-      audience: CLIENT_ID,
-      rolesClaim: 'roles',
-      scopes: 'openid profile roles',
-    },
+    oidc: oidcSettings(provider.issuer, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }),
   };
   return createApp({
     version: 'test',
