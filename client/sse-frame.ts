@@ -1,7 +1,8 @@
 /**
  * One server-sent events frame read from its text (the lines between two blank lines): `id:`,
  * `event:` (`message` when absent), `data:` lines joined by newlines; comments (`: heartbeat`)
- * and unknown fields skipped. Used by the CLI's stream reader and the tests' SSE client.
+ * and unknown fields skipped; and a stream of them read to its `end`. Used by the CLI's stream
+ * reader, the page's (bundled through client/web/rules.ts) and the tests' SSE client.
  */
 
 /** A frame's fields. */
@@ -27,4 +28,31 @@ export function parseFrame(text: string): SseFields | undefined {
     any = true;
   }
   return any ? frame : undefined;
+}
+
+/**
+ * Reads the frames of `body` as they arrive, calling `onFrame` for each; resolves true once an
+ * `end` frame came (the reading then stops), false when the stream ended first.
+ */
+export async function readSseFrames(
+  body: ReadableStream<Uint8Array>,
+  onFrame: (frame: SseFields) => void,
+): Promise<boolean> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return false;
+    buffer += value;
+    for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
+      const frame = parseFrame(buffer.slice(0, cut));
+      buffer = buffer.slice(cut + 2);
+      if (!frame) continue;
+      onFrame(frame);
+      if (frame.event === 'end') {
+        await reader.cancel().catch(() => undefined);
+        return true;
+      }
+    }
+  }
 }

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { LiveEvent } from '../live/live-events';
 import type { LiveListener } from '../live/live-hub';
 import type { ApiTarget } from './cairn-api';
-import { parseFrame } from '../sse-frame';
+import { readSseFrames } from '../sse-frame';
 
 /** Refused or failed connections in a row before the live text is given up. */
 const MAX_TRIES = 5;
@@ -73,33 +73,17 @@ async function readEvents(
   listener: LiveListener,
   seen: (offset: string) => void,
 ): Promise<boolean> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return false;
-    buffer += value;
-    let cut;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const frame = parseFrame(buffer.slice(0, cut));
-      buffer = buffer.slice(cut + 2);
-      if (!frame) continue;
-      if (frame.id !== undefined) seen(frame.id);
-      if (frame.event === 'reset') {
-        listener.reset(Number((JSON.parse(frame.data || '{}') as { from?: unknown }).from ?? 0));
-        continue;
-      }
-      if (!TYPES.has(frame.event)) continue;
-      const event: LiveEvent = {
-        offset: Number(frame.id ?? -1),
-        type: frame.event as LiveEvent['type'],
-        data: JSON.parse(frame.data || '{}') as Record<string, unknown>,
-      };
-      listener.event(event);
-      if (event.type === 'end') {
-        await reader.cancel().catch(() => undefined);
-        return true;
-      }
+  return readSseFrames(body, (frame) => {
+    if (frame.id !== undefined) seen(frame.id);
+    if (frame.event === 'reset') {
+      listener.reset(Number((JSON.parse(frame.data || '{}') as { from?: unknown }).from ?? 0));
+      return;
     }
-  }
+    if (!TYPES.has(frame.event)) return;
+    listener.event({
+      offset: Number(frame.id ?? -1),
+      type: frame.event as LiveEvent['type'],
+      data: JSON.parse(frame.data || '{}') as Record<string, unknown>,
+    });
+  });
 }

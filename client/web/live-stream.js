@@ -7,6 +7,7 @@
  * from the last `id:` it saw (`Last-Event-ID`), passes `reset` on, and stops for good on `end`.
  */
 import { storedToken } from './api.js';
+import { readSseFrames } from './rules.js';
 
 /** How many refused or failed connections in a row the page retries before it gives up. */
 const MAX_TRIES = 5;
@@ -60,7 +61,7 @@ async function run(path, handlers, signal) {
       if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
       tries = 0;
       handlers.status('');
-      const ended = await readFrames(response.body, (frame) => {
+      const ended = await readSseFrames(response.body, (frame) => {
         if (frame.id !== undefined) lastId = frame.id;
         handlers.event({
           type: frame.event,
@@ -84,52 +85,4 @@ async function run(path, handlers, signal) {
     }
     await new Promise((resolve) => setTimeout(resolve, waitMs ?? FIRST_RETRY_MS));
   }
-}
-
-/**
- * Reads SSE frames from `body`, calling `onFrame` for each event; resolves true once `end` came.
- * @param {ReadableStream<Uint8Array>} body
- * @param {(frame: { id?: string, event: string, data: string }) => void} onFrame
- */
-async function readFrames(body, onFrame) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return false;
-    buffer += value;
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const frame = parseFrame(buffer.slice(0, end));
-      buffer = buffer.slice(end + 2);
-      if (!frame) continue;
-      onFrame(frame);
-      if (frame.event === 'end') {
-        await reader.cancel().catch(() => undefined);
-        return true;
-      }
-    }
-  }
-}
-
-/**
- * One frame's fields; undefined for a comment (a heartbeat).
- * @param {string} text
- */
-function parseFrame(text) {
-  /** @type {{ id?: string, event: string, data: string }} */
-  const frame = { event: 'message', data: '' };
-  let any = false;
-  for (const line of text.split('\n')) {
-    if (line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'id') frame.id = value;
-    else if (field === 'event') frame.event = value;
-    else if (field === 'data') frame.data = frame.data ? `${frame.data}\n${value}` : value;
-    else continue;
-    any = true;
-  }
-  return any ? frame : undefined;
 }

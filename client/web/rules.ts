@@ -2,8 +2,9 @@
  * The rules the web page runs in the browser, taken from the workflow code instead of written
  * again: the form rules an `ask.form` answer must meet (workflows/interactions/validate-form.ts,
  * the very functions the agent's answer check calls), the phases in which an agent has ended
- * and the workflow ids of its steps, and how a state reads to people (client/status-display.ts,
- * which the CLI uses too). The server bundles this file into one ES module,
+ * and the workflow ids of its steps, how a state reads to people (client/status-display.ts,
+ * which the CLI uses too), and how a server-sent events frame reads (client/sse-frame.ts, the
+ * CLI's stream reader's too). The server bundles this file into one ES module,
  * `/web/rules.js`, on first request (client/http/browser-module.ts); forms.js and agent-view.js
  * import it.
  */
@@ -12,6 +13,7 @@ import { validateFormValues, type FieldValue } from '../../workflows/interaction
 
 export { TERMINAL_PHASES, isTerminalPhase } from '../../workflows/state/agent-phases';
 export { stepWorkflowId } from '../../workflows/contract/ids';
+export { parseFrame, readSseFrames } from '../sse-frame';
 export { noAnswerText, showsWaitingBadge, statusClass, stepDisplayStatus, stepHasWorkflow } from '../status-display';
 
 /** One field's value checked: what to send (nothing for an empty optional field), or the broken rule. */
