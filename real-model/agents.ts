@@ -6,12 +6,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentInput } from '../workflows/contract/agent-input';
+import type { AgentRun } from './stand-in';
 
 /** One agent of the suite. */
 export interface AgentCase {
   /** Short name: the table's first column and the agent id's stem. */
   name: string;
   input: AgentInput;
+  /**
+   * For an agent that is there to make one mechanism happen: whether this run made it happen,
+   * and how many runs it may take. A 270M model sampling at its default temperature writes a
+   * usable call in its first reply about three times in four (measured on the write-approval
+   * prompt: 6 of 8); so the agent is started again, each run judged like any other, until the
+   * mechanism is seen or its attempts are spent.
+   */
+  exercises?: { done: (run: AgentRun) => boolean; attempts: number };
 }
 
 /** Files the agents read and list. */
@@ -72,6 +81,7 @@ export const AGENT_CASES: AgentCase[] = [
       tools: ['write_file'],
       limits: { maxStepRounds: STEP_ROUNDS },
     },
+    exercises: { done: (run) => run.approvals.length > 0 && (run.answered['tool.approval'] ?? 0) > 0, attempts: 3 },
   },
   {
     name: 'ask-plan-check',

@@ -26,6 +26,9 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** The name a run goes by in the report: its agent's, with the attempt when it is not the first (`write-approval-2`). */
+const runName = ({ agent, run }: AgentEvidence): string => run.id.replace(/^real-model-/, '') || agent.name;
+
 /**
  * One row per agent: how it ended, its failure code, how it got its plan (`-` in ReAct mode;
  * `ok`, `ok after N` rejected replies, `repaired`: the planner's last resort, see
@@ -34,17 +37,20 @@ function table(header: string[], rows: string[][]): string {
  */
 export function agentTable(results: { evidence: AgentEvidence; violations: Violation[] }[]): string {
   const header = ['agent', 'outcome', 'code', 'plan', 'calls', 'tokens', 'longest reply', 'time', 'violations'];
-  const rows = results.map(({ evidence: { agent, run, exchanges }, violations }) => [
-    agent.name,
-    run.outcome,
-    run.code ?? '-',
-    planOutcome(agent, run),
-    String(exchanges.length),
-    String(run.state?.usage.totalTokens ?? 0),
-    String(Math.max(0, ...exchanges.map((e) => e.completionTokens ?? 0))),
-    seconds(run.wallMs),
-    String(violations.length),
-  ]);
+  const rows = results.map(({ evidence, violations }) => {
+    const { agent, run, exchanges } = evidence;
+    return [
+      runName(evidence),
+      run.outcome,
+      run.code ?? '-',
+      planOutcome(agent, run),
+      String(exchanges.length),
+      String(run.state?.usage.totalTokens ?? 0),
+      String(Math.max(0, ...exchanges.map((e) => e.completionTokens ?? 0))),
+      seconds(run.wallMs),
+      String(violations.length),
+    ];
+  });
   return table(header, rows);
 }
 
@@ -83,6 +89,6 @@ export function purposeTable(exchanges: Exchange[]): string {
 /** The violations, one line each, under their agent's name. */
 export function violationLines(results: { evidence: AgentEvidence; violations: Violation[] }[]): string[] {
   return results.flatMap(({ evidence, violations }) =>
-    violations.map((v) => `  ${evidence.agent.name}: [${v.check}] ${v.detail}`),
+    violations.map((v) => `  ${runName(evidence)}: [${v.check}] ${v.detail}`),
   );
 }

@@ -151,3 +151,16 @@ describe('real-model checks', () => {
     expect(checksOf(evidence({ agent: caseNamed('react'), run: run() }))).toEqual([]);
   });
 });
+
+describe('an agent there for one mechanism', () => {
+  const approval = { interactionId: 'i1', stepId: 's1', tool: 'write_file', digest: 'd' };
+
+  test('the write-approval agent has shown its mechanism only once an approval was asked and answered', () => {
+    const wanted = caseNamed('write-approval').exercises;
+    if (!wanted) throw new Error('write-approval names no mechanism');
+    expect(wanted.attempts).toBeGreaterThan(1);
+    expect(wanted.done(run())).toBe(false);
+    expect(wanted.done(run({ approvals: [approval] }))).toBe(false);
+    expect(wanted.done(run({ approvals: [approval], answered: { 'tool.approval': 1 } }))).toBe(true);
+  });
+});
