@@ -19,6 +19,11 @@ export interface FollowOptions<S> {
   afterSeq?: number;
   /** The time between two reads (ms). */
   intervalMs: number;
+  /**
+   * Waits until the next read instead of `intervalMs` (the HTTP event stream's, woken by the
+   * agent's live stream); must end when the signal it is given aborts, leaving no listener on it.
+   */
+  waitNext?: (signal: AbortSignal) => Promise<void>;
   /** Stops following: a wait in progress ends at once and nothing more is read. */
   signal?: AbortSignal;
   /**
@@ -31,7 +36,7 @@ export interface FollowOptions<S> {
 }
 
 /**
- * Reads the state with `read(cursor)` every `intervalMs` and yields each read, its `events`
+ * Reads the state with `read(cursor)` every `intervalMs` (or when `waitNext` says) and yields each read, its `events`
  * cut to those after the cursor (so none comes twice), until a state in a terminal phase has
  * been yielded, `ended` has settled and been followed by one last read, or `signal` aborts.
  */
@@ -59,7 +64,7 @@ export async function* followTimeline<S extends TimelineState>(
       cursor = events.at(-1)?.seq ?? cursor;
       yield { ...state, events };
       if (isTerminalPhase(state.phase) || lastRead || signal?.aborted) return;
-      if (!over) await pause(options.intervalMs, wake.signal);
+      if (!over) await (options.waitNext ? options.waitNext(wake.signal) : pause(options.intervalMs, wake.signal));
       if (signal?.aborted) return;
       lastRead = over;
       state = await read(cursor);

@@ -30,6 +30,7 @@ import { StreamLimiter } from './stream-limiter';
 import type { StreamLimits } from '../../config/stream-limits';
 import { registerWebRoutes } from './routes/web';
 import { LiveHub } from '../live/live-hub';
+import { TimelineWakes, wakeAfterCommands } from './timeline-wakes';
 
 /** What the HTTP layer needs from outside: injected so tests can use a real or a dead server. */
 export interface AppDeps {
@@ -146,15 +147,18 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     return up ? c.json(body, 200) : c.json(body, 503);
   });
   registerMeRoute(app, auth.mode);
+  const live = deps.live ?? (deps.agents.temporal ? new LiveHub({ client: deps.agents.temporal }) : undefined);
+  const eventTiming = { ...defaultEventTiming, ...deps.eventTiming };
+  const wakes = live ? new TimelineWakes(live, eventTiming) : undefined;
+  // An answer or command passed to an agent here: its event streams read at once.
+  if (wakes) app.use('/api/agents/:id/*', wakeAfterCommands(wakes));
   registerAgentRoutes(app, deps.agents);
   registerAuditRoute(app, deps.agents);
   registerTranscriptRoute(app, deps.agents);
   // One limiter for every streaming route: they all hold connections and poll.
   const streams = new StreamLimiter(deps.streamLimits);
-  registerEventRoutes(app, deps.agents, { ...defaultEventTiming, ...deps.eventTiming }, streams);
-  const live = deps.live ?? (deps.agents.temporal ? new LiveHub({ client: deps.agents.temporal }) : undefined);
-  const heartbeatMs = deps.eventTiming?.heartbeatMs ?? defaultEventTiming.heartbeatMs;
-  registerStreamRoute(app, live, { heartbeatMs }, streams);
+  registerEventRoutes(app, deps.agents, eventTiming, streams, wakes);
+  registerStreamRoute(app, live, { heartbeatMs: eventTiming.heartbeatMs }, streams);
   const codecAudit = deps.codecAudit ?? ((record: CodecAuditRecord) => log.info(JSON.stringify(record)));
   registerCodecRoutes(app, { payloads, audit: codecAudit });
   documentApi(app, deps.version, auth.mode !== 'none');

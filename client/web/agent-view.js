@@ -4,7 +4,8 @@
  * sanitised Markdown. State always comes from the server; every event re-fetches it. Open
  * controls are kept across refreshes, so a half-typed answer is never wiped.
  */
-import { ApiError, api, watchEvents } from './api.js';
+import { ApiError, api } from './api.js';
+import { watchEvents } from './timeline-events.js';
 import { auditPanel } from './audit-panel.js';
 import { transcriptPanel } from './transcript-panel.js';
 import { confirmingButton } from './confirm.js';
@@ -40,6 +41,7 @@ export function renderAgentPage(main, id) {
   const answer = h('div', { class: 'answer-box', id: 'answer' });
   const usage = h('div', { class: 'usage', id: 'usage' });
   const timeline = h('ol', { class: 'timeline', id: 'timeline' });
+  const timelineStatus = h('p', { class: 'muted', id: 'timeline-status', role: 'status' });
   const liveStatus = h('p', { class: 'muted live-status', id: 'live-status', role: 'status' });
   const liveHosts = {
     plan: h('div', { class: 'live', id: 'live-plan' }),
@@ -60,7 +62,7 @@ export function renderAgentPage(main, id) {
     h('section', { class: 'card' }, [h('h2', { text: 'Answer' }), answer, liveHosts.summary]),
     h('div', { class: 'columns' }, [
       h('section', { class: 'card' }, [h('h2', { text: 'Token usage' }), usage]),
-      h('section', { class: 'card' }, [h('h2', { text: 'Timeline' }), timeline]),
+      h('section', { class: 'card' }, [h('h2', { text: 'Timeline' }), timelineStatus, timeline]),
     ]),
     audit.el,
   );
@@ -138,7 +140,11 @@ export function renderAgentPage(main, id) {
     );
   }
 
-  stop = watchEvents(id, () => void refresh());
+  stop = watchEvents(
+    id,
+    () => void refresh(),
+    (text) => (timelineStatus.textContent = text),
+  );
   // The model's words as they form; it ends by itself after the agent's last call.
   const stopLive = followLive(id, {
     event: (event) => live.apply(event),

@@ -1,8 +1,6 @@
 /**
  * The page's client of the Cairn HTTP API: JSON requests with the bearer token the user pasted
- * into the page's token box (kept in localStorage), API errors as `ApiError`, and a live event
- * feed for one agent — EventSource when no token is needed, else a fetch-read SSE stream
- * (EventSource cannot send headers). Both resume from the last event id.
+ * into the page's token box (kept in localStorage), API errors as `ApiError`.
  *
  * Tokens never come from the address: a `?token=` link used to set the token silently — a link
  * from anyone replaced a signed-in person's identity on the page, for good — and a token in a URL
@@ -84,69 +82,4 @@ export async function api(path, options = {}) {
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiError(response.status, body?.error ?? {});
   return body;
-}
-
-/**
- * Follows an agent's events; calls `onEvent` for each (and on reconnect). Returns a stop function.
- * @param {string} id
- * @param {(event: { seq: number, type: string } | null) => void} onEvent
- */
-export function watchEvents(id, onEvent) {
-  const path = `/api/agents/${encodeURIComponent(id)}/events`;
-  const t = token();
-  if (!t) {
-    const source = new EventSource(path);
-    source.onmessage = (e) => onEvent(JSON.parse(e.data));
-    // Named events (`event: step.started`, ...) do not reach onmessage: listen to each type.
-    const types = ['plan.created', 'plan.revised', 'plan.rejected', 'step.started', 'step.finished'];
-    types.push('tool.called', 'interaction.opened', 'interaction.answered', 'interaction.reminder');
-    types.push('step.guard');
-    types.push('interaction.approved', 'interaction.expired', 'answer.rejected', 'signal.rejected', 'replan');
-    types.push('summary', 'agent.paused', 'agent.resumed', 'agent.finished');
-    for (const type of types) source.addEventListener(type, (e) => onEvent(JSON.parse(e.data)));
-    source.onopen = () => onEvent(null);
-    return () => source.close();
-  }
-  const stop = new AbortController();
-  void streamWithFetch(path, t, onEvent, stop.signal);
-  return () => stop.abort();
-}
-
-/**
- * @param {string} path
- * @param {string} bearer
- * @param {(event: { seq: number, type: string } | null) => void} onEvent
- * @param {AbortSignal} signal
- */
-async function streamWithFetch(path, bearer, onEvent, signal) {
-  let lastId = 0;
-  while (!signal.aborted) {
-    try {
-      /** @type {Record<string, string>} */
-      const headers = { Authorization: `Bearer ${bearer}`, 'Last-Event-ID': String(lastId) };
-      const response = await fetch(path, { headers, signal });
-      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-      onEvent(null);
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = frame.split('\n').find((line) => line.startsWith('data: '));
-          if (!data) continue;
-          const event = JSON.parse(data.slice(6));
-          if (typeof event.seq === 'number') lastId = event.seq;
-          onEvent(event);
-        }
-      }
-    } catch {
-      if (signal.aborted) return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-  }
 }

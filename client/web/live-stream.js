@@ -1,18 +1,13 @@
 /**
  * The page's reader of an agent's live output, `GET /api/agents/:id/stream`
- * (docs/contracts.md#live-output). It reads the server-sent events with fetch rather than
- * EventSource: EventSource cannot send the pasted bearer token, and when the server refuses a
- * stream it only says "error" — the page could not tell `429 TOO_MANY_STREAMS` (wait, as its
- * Retry-After says, and try again) from a gone server. It resumes after a dropped connection
- * from the last `id:` it saw (`Last-Event-ID`), passes `reset` on, and stops for good on `end`.
+ * (docs/contracts.md#live-output), through the page's SSE follower (sse-follow.js: fetch, the
+ * token, 429 waits, resuming from `Last-Event-ID`). It passes every event on, `reset` too, and
+ * stops for good on `end`; after five failed tries in a row it says so and gives up.
  */
-import { storedToken } from './api.js';
-import { readSseFrames } from './rules.js';
+import { followSse } from './sse-follow.js';
 
 /** How many refused or failed connections in a row the page retries before it gives up. */
 const MAX_TRIES = 5;
-/** The wait before the first retry when the server names none (ms); doubled on each next one. */
-const FIRST_RETRY_MS = 1000;
 
 /**
  * @typedef {{ type: string, data: any, offset?: number }} LiveEvent
@@ -29,60 +24,26 @@ const FIRST_RETRY_MS = 1000;
  */
 export function followLive(id, handlers) {
   const stop = new AbortController();
-  void run(`/api/agents/${encodeURIComponent(id)}/stream`, handlers, stop.signal);
-  return () => stop.abort();
-}
-
-/**
- * @param {string} path
- * @param {LiveHandlers} handlers
- * @param {AbortSignal} signal
- */
-async function run(path, handlers, signal) {
-  /** @type {string | undefined} */
-  let lastId;
-  let tries = 0;
-  while (!signal.aborted) {
-    /** @type {number | undefined} */
-    let waitMs;
-    try {
-      /** @type {Record<string, string>} */
-      const headers = { Accept: 'text/event-stream', 'X-Cairn-Client': 'web' };
-      const token = storedToken();
-      if (token) headers.Authorization = `Bearer ${token}`;
-      if (lastId !== undefined) headers['Last-Event-ID'] = lastId;
-      const response = await fetch(path, { headers, signal });
-      if (response.status === 429) {
-        const body = await response.json().catch(() => ({}));
-        const seconds = Number(response.headers.get('Retry-After'));
-        waitMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
-        throw new Error(body?.error?.code === 'TOO_MANY_STREAMS' ? 'too many live streams are open' : 'HTTP 429');
-      }
-      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-      tries = 0;
-      handlers.status('');
-      const ended = await readSseFrames(response.body, (frame) => {
-        if (frame.id !== undefined) lastId = frame.id;
+  void followSse(
+    `/api/agents/${encodeURIComponent(id)}/stream`,
+    {
+      open: () => handlers.status(''),
+      frame: (frame) => {
         handlers.event({
           type: frame.event,
           data: JSON.parse(frame.data || '{}'),
           ...(frame.id !== undefined ? { offset: Number(frame.id) } : {}),
         });
-      });
-      if (ended) return;
-    } catch (err) {
-      if (signal.aborted) return;
-      tries += 1;
-      const why = err instanceof Error ? err.message : String(err);
-      if (tries > MAX_TRIES) {
-        handlers.status(`Live output unavailable (${why}); the page still follows the timeline.`);
-        return;
-      }
-      waitMs ??= FIRST_RETRY_MS * 2 ** (tries - 1);
-      handlers.status(
-        `Live output paused: ${why}; trying again in ${Math.ceil(waitMs / 1000)} s (${tries}/${MAX_TRIES}).`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, waitMs ?? FIRST_RETRY_MS));
-  }
+        return false;
+      },
+      retrying: (why, waitMs, tries) =>
+        handlers.status(
+          `Live output paused: ${why}; trying again in ${Math.ceil(waitMs / 1000)} s (${tries}/${MAX_TRIES}).`,
+        ),
+      gaveUp: (why) => handlers.status(`Live output unavailable (${why}); the page still follows the timeline.`),
+    },
+    stop.signal,
+    MAX_TRIES,
+  );
+  return () => stop.abort();
 }

@@ -123,7 +123,7 @@ test('budget raise and stop, pause and resume, step-failure retry and skip, ask 
   const { agents, inFlight } = countingClient();
   const served = await serveApp(auth, agents);
   const url = served.url;
-  // A second server without authentication, whose page follows events by EventSource (as a
+  // A second server without authentication, whose page follows events with no token (as a
   // page signed in by a session cookie does): it must see a pause made elsewhere.
   const unauthenticated = await serveApp(noAuthentication(), agents);
 

@@ -211,7 +211,7 @@ test("a call cut mid-stream is retried, and the retry's text replaces the partia
   }
 });
 
-test('a live stream refused with 429 TOO_MANY_STREAMS is said on the page, waited out, and tried again', async () => {
+test('a live stream and a timeline refused with 429 TOO_MANY_STREAMS are said on the page, waited out, and tried again', async () => {
   const stepShown = gate();
   const said = 'Working on it: the numbers first, then the chart.';
   bed.llm.respondWith(
@@ -226,23 +226,32 @@ test('a live stream refused with 429 TOO_MANY_STREAMS is said on the page, waite
     await withWorker(bed.config, async () => {
       const handle = await startAgent(bed.client, bed.config, { task: 'chart' });
       await withPage(async (page) => {
-        // The server's first answer to the page's live stream is a refusal, as the API words it.
-        let refused = 0;
-        await page.route('**/stream', async (route) => {
-          if (refused > 0) return route.continue();
-          refused += 1;
-          await route.fulfill({
-            status: 429,
-            headers: { 'Retry-After': '1', 'Content-Type': 'application/json' },
-            body: JSON.stringify({ error: { code: 'TOO_MANY_STREAMS', message: 'too many' } }),
+        // The server's first answer to the page's live stream, and to its timeline, is a refusal, as the API words it.
+        const refusals = { stream: 0, events: 0 };
+        for (const route of ['stream', 'events'] as const) {
+          await page.route(`**/${route}`, async (request) => {
+            if (refusals[route] > 0) return request.continue();
+            refusals[route] += 1;
+            await request.fulfill({
+              status: 429,
+              headers: { 'Retry-After': '1', 'Content-Type': 'application/json' },
+              body: JSON.stringify({ error: { code: 'TOO_MANY_STREAMS', message: 'too many' } }),
+            });
           });
-        });
+        }
         await page.goto(`${served.url}/agents/${encodeURIComponent(handle.workflowId)}`);
-        await page.locator('#live-status', { hasText: 'too many live streams are open' }).waitFor(WAIT);
+        await page.locator('#live-status', { hasText: 'too many streams are open' }).waitFor(WAIT);
+        await page.locator('#timeline-status', { hasText: 'Timeline paused: too many streams are open' }).waitFor(WAIT);
+        // The timeline, tried again after the wait, reads again: the notice goes.
+        await page.waitForFunction(
+          () => document.querySelector('#timeline-status')?.textContent === '',
+          undefined,
+          WAIT,
+        );
         // Tried again after the wait: the step's words arrive while its call is open, and the notice goes.
         const shown = await textOnceShown(page, '.live-group[data-step-id="s1"] .live-text');
         expect(said.startsWith(shown)).toBe(true);
-        expect(refused).toBe(1);
+        expect(refusals).toEqual({ stream: 1, events: 1 });
         expect(await page.locator('#live-status').textContent()).toBe('');
         stepShown.open();
       });

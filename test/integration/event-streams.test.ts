@@ -10,11 +10,15 @@ import { AgentClient } from '../../client/agent-client';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
 import { createApp } from '../../client/http/create-app';
+import { LiveHub } from '../../client/live/live-hub';
+import type { EventStreamTiming } from '../../client/http/routes/events';
+import { BUSY_SPELL_MS } from '../../client/http/timeline-wakes';
 import type { StreamLimits } from '../../config/stream-limits';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { plan, planReply, step } from '../harness/plans';
+import { finish, plan, planReply, step } from '../harness/plans';
+import { reply } from '../fake-llm/replies';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
@@ -31,9 +35,14 @@ class CountingClient extends AgentClient {
   }
 }
 
-function appFor(agents: AgentClient, streamLimits: StreamLimits): OpenAPIHono {
+function appFor(
+  agents: AgentClient,
+  streamLimits: StreamLimits,
+  eventTiming: Partial<EventStreamTiming> = { pollMs: POLL_MS, idleMs: POLL_MS },
+  live?: LiveHub,
+): OpenAPIHono {
   const table = new TokenTable([
-    { principal: 'vic', roles: ['viewer', 'operator'], tokenSha256: sha256Hex(tokens.vic) },
+    { principal: 'vic', roles: ['viewer', 'operator', 'approver'], tokenSha256: sha256Hex(tokens.vic) },
     { principal: 'val', roles: ['viewer'], tokenSha256: sha256Hex(tokens.val) },
   ]);
   return createApp({
@@ -41,8 +50,9 @@ function appFor(agents: AgentClient, streamLimits: StreamLimits): OpenAPIHono {
     temporalHealthy: () => Promise.resolve(true),
     agents,
     auth: { mode: 'tokens', tokens: table, sessions: new SessionStore() },
-    eventTiming: { pollMs: POLL_MS, heartbeatMs: 60_000 },
+    eventTiming: { heartbeatMs: 60_000, ...eventTiming },
     streamLimits,
+    ...(live ? { live } : {}),
   });
 }
 
@@ -76,13 +86,21 @@ afterEach(async () => {
  */
 async function open(app: OpenAPIHono, id: string, who: keyof typeof tokens) {
   const res = await app.request(`/api/agents/${id}/events`, { headers: as(who) });
-  if (res.status !== 200 || !res.body) return { res, close: () => Promise.resolve() };
-  const reader = res.body.getReader();
+  /** The timeline events received, with when each arrived (`performance.now()`). */
+  const events: { type: string; at: number }[] = [];
+  if (res.status !== 200 || !res.body) return { res, events, close: () => Promise.resolve() };
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const drained = (async () => {
-    while (!(await reader.read().catch(() => ({ done: true }))).done);
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) return;
+      for (const [, type] of (value ?? '').matchAll(/^event: (.+)$/gm))
+        events.push({ type: type ?? '', at: performance.now() });
+    }
   })();
   const stream = {
     res,
+    events,
     close: async () => {
       await reader.cancel();
       await drained;
@@ -155,4 +173,81 @@ test('streams of one agent share their reads: ten streams cost about what one do
     // shared, the ten make about one read per interval, as one stream does.
     expect(together).toBeGreaterThan(alone / 3);
   });
+});
+
+/** The quiet read interval of the wake tests: far above the time a wake takes. */
+const IDLE_MS = 20_000;
+
+/** A hub that never hears anything: the event streams are woken only by what this server passes on. */
+class SilentHub extends LiveHub {
+  override follow(): () => void {
+    return () => undefined;
+  }
+}
+
+/**
+ * An agent waiting at its plan check, followed by three event streams reading every POLL_MS while
+ * busy and every IDLE_MS while quiet: past the busy spell of their start they read at most once in
+ * 3 s (polling at POLL_MS, they would read 60 times); the plan check is then answered by `answer`,
+ * and the time until the answer is on every stream is returned.
+ */
+async function answerWhileQuiet(
+  live: 'hub' | 'silent',
+  answer: (app: OpenAPIHono, id: string, interactionId: string, agents: AgentClient) => Promise<void>,
+): Promise<number> {
+  let took = 0;
+  bed.llm.respondWith(
+    byRoute({ plan: [planReply(plan([step('s1')]))], 'step:s1': [finish('done')], summary: [reply.text('all done')] }),
+  );
+  await withWorker(bed.config, async () => {
+    const agents = new CountingClient(bed.client, bed.config.taskQueue);
+    const app = appFor(
+      agents,
+      { perPrincipal: 20, total: 20 },
+      { pollMs: POLL_MS, idleMs: IDLE_MS },
+      live === 'silent' ? new SilentHub({ client: bed.client }) : undefined,
+    );
+    const id = await waitingAgent(app);
+    const streams = await Promise.all(Array.from({ length: 3 }, () => open(app, id, 'vic')));
+    await waitUntil('the plan check is on the streams', () =>
+      streams.every((s) => s.events.some((e) => e.type === 'interaction.opened')) ? true : undefined,
+    );
+    await new Promise((resolve) => setTimeout(resolve, BUSY_SPELL_MS + 500));
+    const before = agents.reads;
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(agents.reads - before).toBeLessThanOrEqual(1);
+
+    const state = await agents.state(id);
+    const check = state.interactions.find((i) => i.kind === 'plan.check' && i.status === 'open');
+    const sent = performance.now();
+    await answer(app, id, check?.id ?? '', agents);
+    const arrivals = await waitUntil('the answer is on every stream', () => {
+      const seen = streams.map((s) => s.events.find((e) => e.type === 'interaction.answered'));
+      return seen.every((e) => e !== undefined) ? seen.map((e) => (e?.at ?? 0) - sent) : undefined;
+    });
+    took = Math.max(...arrivals);
+  });
+  return took;
+}
+
+test('a quiet agent is read seldom; an answer passed through this server wakes its streams at once', async () => {
+  const took = await answerWhileQuiet('silent', async (app, id, interactionId) => {
+    const answered = await app.request(`/api/agents/${id}/answers`, {
+      method: 'POST',
+      body: JSON.stringify({ interactionId, answer: { decision: 'confirm' } }),
+      headers: { 'content-type': 'application/json', ...as('vic') },
+    });
+    expect(answered.status).toBe(200);
+  });
+  // Woken by the answer it passed on (its hub hears nothing), not by the next idle read.
+  expect(took).toBeLessThan(IDLE_MS / 5);
+});
+
+test("an answer given elsewhere shows as soon as the agent's live stream moves", async () => {
+  const took = await answerWhileQuiet('hub', async (_app, id, interactionId, agents) => {
+    // Through the client library, as the CLI does: this web server hears nothing of it, but the
+    // step the answer lets run starts a model call on the agent's live stream.
+    await agents.answer(id, { interactionId, answer: { decision: 'confirm' } });
+  });
+  expect(took).toBeLessThan(IDLE_MS / 5);
 });

@@ -2,8 +2,9 @@
  * `GET /api/agents/:id/events` (docs/contracts.md#server-sent-events): the agent's timeline as server-sent events, one
  * frame per event (`id: <seq>`, `event: <type>`, `data: <json>`), resumable from the
  * `Last-Event-ID` header (or `?lastEventId=`), a heartbeat comment while quiet, ending when the
- * agent ends. It polls the state query with the sequence cursor, so nothing is sent twice; the
- * streams of one agent share their reads (stream-state-reads.ts). A poll no worker answered
+ * agent ends. It reads the state query with the sequence cursor, so nothing is sent twice: often
+ * while the agent's live stream moves and after this server passes it an answer, seldom while it
+ * is quiet (timeline-wakes.ts); the streams of one agent share their reads (stream-state-reads.ts). A poll no worker answered
  * (`AGENT_UNAVAILABLE`) is tried again while the stream stays open. Each stream holds a place of
  * the stream limiter (stream-limiter.ts) from before its first read to its end: past the limits,
  * 429 `TOO_MANY_STREAMS`.
@@ -15,19 +16,22 @@ import { ClientError } from '../../client-error';
 import { followTimeline, pause } from '../../follow-timeline';
 import type { AgentsPort } from '../agents-port';
 import { SharedStateReads } from '../stream-state-reads';
+import type { TimelineWakes } from '../timeline-wakes';
 import { openStreamLease, type StreamLimiter } from '../stream-limiter';
 import { AgentIdParams, ErrorBody, EventsHeaders, EventsQuery } from '../schemas';
 
 /** Timing of the stream; tests shorten it. */
 export interface EventStreamTiming {
-  /** How often the state is polled for new events (ms). */
+  /** How often the state is read for new events while the agent is busy, or always without a live hub (ms). */
   pollMs: number;
+  /** How often it is read while the agent's live stream is quiet (ms; timeline-wakes.ts). */
+  idleMs: number;
   /** How often a comment is sent while nothing happens, so proxies keep the stream open (ms). */
   heartbeatMs: number;
 }
 
-/** The defaults: poll twice a second, heartbeat every 15 s. */
-export const defaultEventTiming: EventStreamTiming = { pollMs: 500, heartbeatMs: 15_000 };
+/** The defaults: read twice a second while busy, every 2 s while quiet; heartbeat every 15 s. */
+export const defaultEventTiming: EventStreamTiming = { pollMs: 500, idleMs: 2_000, heartbeatMs: 15_000 };
 
 const eventsRoute = createRoute({
   method: 'get',
@@ -53,12 +57,16 @@ export function eventFrame(event: AgentEvent): string {
   return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-/** Registers the events route on `app`; its streams count against `limiter`. */
+/**
+ * Registers the events route on `app`; its streams count against `limiter`, and read when
+ * `wakes` says (every `pollMs` without it).
+ */
 export function registerEventRoutes(
   app: OpenAPIHono,
   agents: AgentsPort,
   timing: EventStreamTiming,
   limiter: StreamLimiter,
+  wakes: TimelineWakes | undefined,
 ): void {
   const reads = new SharedStateReads((id, after) => agents.state(id, after), timing.pollMs);
   app.openapi(eventsRoute, async (c) => {
@@ -80,9 +88,16 @@ export function registerEventRoutes(
         lease.release();
       });
       const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), timing.heartbeatMs);
+      const woken = wakes?.follow(id);
       try {
         const read = (after: number) => answered(() => reads.state(id, after), timing.pollMs, stop.signal);
-        const following = { afterSeq: cursor, intervalMs: timing.pollMs, signal: stop.signal, first };
+        const following = {
+          afterSeq: cursor,
+          intervalMs: timing.pollMs,
+          signal: stop.signal,
+          first,
+          ...(woken ? { waitNext: woken.waitNext } : {}),
+        };
         for await (const state of followTimeline(read, following)) {
           for (const event of state.events) await stream.write(eventFrame(event));
         }
@@ -90,6 +105,7 @@ export function registerEventRoutes(
         await stream.write(errorFrame(err));
       } finally {
         clearInterval(heartbeat);
+        woken?.stop();
         lease.release();
       }
     });

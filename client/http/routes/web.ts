@@ -37,6 +37,8 @@ const PAGE_FILES: Record<string, string> = {
   'audit-panel.js': 'text/javascript',
   'confirm.js': 'text/javascript',
   'live-stream.js': 'text/javascript',
+  'sse-follow.js': 'text/javascript',
+  'timeline-events.js': 'text/javascript',
   'approval-preview.js': 'text/javascript',
   'live-view.js': 'text/javascript',
   'transcript-panel.js': 'text/javascript',
