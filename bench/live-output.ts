@@ -46,7 +46,8 @@ const NAME = '6. Live output';
 const CHUNK_CHARS = 4;
 const CHUNK_DELAY_MS = 20;
 const AGENT_COUNTS = [1, 10];
-const TAX_RUNS = 5;
+/** Runs of each kind for the tax: single runs here differ by up to a third, so the medians need more than five. */
+const TAX_RUNS = 11;
 /** The fake's own rule for tokens (llm-servers/chat-completions-wire.ts): 4 characters a token. */
 const CHARS_PER_TOKEN = 4;
 

@@ -48,8 +48,8 @@ export function renderAgentPage(main, id) {
     steps: h('div', { class: 'live', id: 'live-steps' }),
     summary: h('div', { class: 'live', id: 'live-answer' }),
   };
-  const live = liveView(liveHosts);
   const path = `/api/agents/${encodeURIComponent(id)}`;
+  const live = liveView(liveHosts, (stepId) => api(`${path}/steps/${encodeURIComponent(stepId)}/transcript`));
   const audit = auditPanel(path);
   const transcript = transcriptPanel(id);
   main.replaceChildren(

@@ -3,7 +3,7 @@
  * planner's calls in the plan card, each step's calls under the steps, the final answer's in the
  * answer card. A call shows its text growing, its reasoning folded (closed until opened), and its
  * tool calls inline with their arguments as they form — then each tool call's outcome once the
- * state records it. One attempt per call is ever shown: a `call.superseded` (or a later attempt's
+ * state records it, and what the tool returned (cut, as the step's transcript keeps it). One attempt per call is ever shown: a `call.superseded` (or a later attempt's
  * first item) drops the older attempt's text, so a retry's text replaces the partial one.
  *
  * Model text is untrusted: it only ever becomes text nodes, never markup.
@@ -27,12 +27,47 @@ const PURPOSE_LABELS = /** @type {Record<string, string>} */ ({
 });
 
 /**
- * The live view over three hosts the agent page places.
+ * The live view over three hosts the agent page places; `readTranscript(stepId)` reads a step's
+ * transcript (GET …/steps/:stepId/transcript), where its tool calls' results are.
  * @param {{ plan: HTMLElement, steps: HTMLElement, summary: HTMLElement }} hosts
+ * @param {(stepId: string) => Promise<any>} readTranscript
  */
-export function liveView(hosts) {
+export function liveView(hosts, readTranscript) {
   /** @type {Map<string, CallView>} */
   const calls = new Map();
+  /** Steps whose transcript is being read for results. */
+  const reading = new Set();
+  /** Tool calls whose result was looked for in a transcript that had settled them (shown, or dropped from it). */
+  const looked = new Set();
+
+  /** The shown tool call with id `callId`, if any. */
+  const toolEl = (/** @type {string} */ callId) =>
+    [...hosts.steps.querySelectorAll('.live-tool')].find((t) => t.getAttribute('data-tool-call-id') === callId);
+
+  /** Reads step `stepId`'s transcript and shows each settled call's result under the call. */
+  async function showResults(/** @type {string} */ stepId, /** @type {string[]} */ callIds) {
+    if (reading.has(stepId)) return;
+    reading.add(stepId);
+    try {
+      const transcript = await readTranscript(stepId);
+      /** @type {Set<string>} */
+      const pending = new Set();
+      for (const round of transcript.rounds ?? []) {
+        for (const call of round.toolCalls ?? []) {
+          if (typeof call.callId !== 'string') continue;
+          if (call.outcome === 'pending') pending.add(call.callId);
+          const el = toolEl(call.callId);
+          if (!el || typeof call.result !== 'string' || el.querySelector('.tool-result')) continue;
+          el.append(h('pre', { class: 'code tool-result', text: call.result }));
+        }
+      }
+      for (const id of callIds) if (!pending.has(id)) looked.add(id);
+    } catch {
+      // No transcript now (a worker busy, the step gone): the next state looks again.
+    } finally {
+      reading.delete(stepId);
+    }
+  }
   /** @type {Map<string, HTMLElement>} */
   const groups = new Map();
 
@@ -102,22 +137,24 @@ export function liveView(hosts) {
   }
 
   /**
-   * Marks each shown tool call with its outcome once the state records it, and hides the live
+   * Marks each shown tool call with its outcome once the state records it (and then reads its
+   * result from the step's transcript, once per call), and hides the live
    * final answer once the answer itself is shown.
    * @param {any} state
    */
   function sync(state) {
     for (const step of state.steps ?? []) {
+      /** @type {string[]} */
+      const withoutResult = [];
       for (const record of step.toolCalls ?? []) {
-        const el = [...hosts.steps.querySelectorAll('.live-tool')].find(
-          (t) => t.getAttribute('data-tool-call-id') === record.callId,
-        );
+        const el = toolEl(record.callId);
         const outcome = el?.querySelector('.tool-outcome');
-        if (outcome) {
-          outcome.textContent = `→ ${record.outcome} (${record.durationMs} ms)`;
-          outcome.setAttribute('data-outcome', record.outcome);
-        }
+        if (!el || !outcome) continue;
+        outcome.textContent = `→ ${record.outcome} (${record.durationMs} ms)`;
+        outcome.setAttribute('data-outcome', record.outcome);
+        if (!el.querySelector('.tool-result') && !looked.has(record.callId)) withoutResult.push(record.callId);
       }
+      if (withoutResult.length > 0) void showResults(step.id, withoutResult);
     }
     hosts.summary.hidden = typeof state.result === 'string';
   }

@@ -25,6 +25,7 @@ import { serveOnLoopback } from '../harness/sse-client';
 import { startAgent } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
+import { waitUntil } from '../../testkit/wait-until';
 
 const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 30_000 };
@@ -135,6 +136,11 @@ test("a step's words, reasoning and tool call, then the final answer, show befor
         await page
           .locator(`${group} .live-tool[data-tool-call-id="w1"] .tool-outcome[data-outcome="ok"]`)
           .waitFor(WAIT);
+        // And under it, what the tool returned: what the model heard back, as the step's transcript keeps it.
+        const result = page.locator(`${group} .live-tool[data-tool-call-id="w1"] pre.tool-result`);
+        await result.waitFor(WAIT);
+        const heard = await waitUntil('the model is told what the write returned', () => bed.llm.heardBack('w1'));
+        expect(await result.textContent()).toBe(heard);
 
         // The final answer grows in the answer card while its call is open, then the answer replaces it.
         const partial = await textOnceShown(page, '#live-answer .live-text');
@@ -243,11 +249,7 @@ test('a live stream and a timeline refused with 429 TOO_MANY_STREAMS are said on
         await page.locator('#live-status', { hasText: 'too many streams are open' }).waitFor(WAIT);
         await page.locator('#timeline-status', { hasText: 'Timeline paused: too many streams are open' }).waitFor(WAIT);
         // The timeline, tried again after the wait, reads again: the notice goes.
-        await page.waitForFunction(
-          () => document.querySelector('#timeline-status')?.textContent === '',
-          undefined,
-          WAIT,
-        );
+        await page.waitForFunction("document.querySelector('#timeline-status')?.textContent === ''", undefined, WAIT);
         // Tried again after the wait: the step's words arrive while its call is open, and the notice goes.
         const shown = await textOnceShown(page, '.live-group[data-step-id="s1"] .live-text');
         expect(said.startsWith(shown)).toBe(true);

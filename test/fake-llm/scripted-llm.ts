@@ -157,6 +157,15 @@ export class ScriptedLlm {
     return this.requests.filter((r) => r.headers['x-cairn-purpose'] === purpose);
   }
 
+  /** What the model was told tool call `callId` returned: its tool message in the first request carrying one. */
+  heardBack(callId: string): string | undefined {
+    for (const request of this.requests) {
+      const message = request.body.messages.find((m) => m.role === 'tool' && m.tool_call_id === callId);
+      if (message && typeof message.content === 'string') return message.content;
+    }
+    return undefined;
+  }
+
   /**
    * Stops the server, cutting hanging requests and ending held ones. Throws if any request
    * went unscripted or any hold was never released, so such a test fails even when the

@@ -324,7 +324,7 @@ export const fullStepCarry: StepCarry = {
         round: 8,
         text: 'I will look it up.',
         reasoning: 'the user wants the key',
-        toolCalls: [{ name: 'lookup', arguments: '{"key":"a"}', outcome: 'ok', result: 'found' }],
+        toolCalls: [{ callId: 'c8', name: 'lookup', arguments: '{"key":"a"}', outcome: 'ok', result: 'found' }],
       },
     ],
     droppedRounds: 7,

@@ -13,7 +13,6 @@ import { TRANSCRIPT_MAX_BYTES, type StepTranscript } from '../../workflows/contr
 import { quirk } from '../fake-llm/quirks';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
-import type { RecordedRequest } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, startAgent, waitForInteraction } from '../harness/agents';
 import { runCairn } from '../harness/cairn-cli';
@@ -33,15 +32,6 @@ async function transcriptOverHttp(app: OpenAPIHono, id: string, stepId: string) 
     status: res.status,
     body: (await res.json()) as StepTranscript & { error?: { code: string; field?: string } },
   };
-}
-
-/** What the model heard back for tool call `callId`: the tool message of the step's next request. */
-function heardBack(requests: RecordedRequest[], callId: string): string | undefined {
-  for (const request of requests) {
-    const message = request.body.messages.find((m) => m.role === 'tool' && m.tool_call_id === callId);
-    if (message && typeof message.content === 'string') return message.content;
-  }
-  return undefined;
 }
 
 test("a step's transcript: each round's text, reasoning and tool calls, while it waits and after it closed; HTTP and CLI", async () => {
@@ -76,7 +66,14 @@ test("a step's transcript: each round's text, reasoning and tool calls, while it
           round: 1,
           text: SAID,
           reasoning: THOUGHT,
-          toolCalls: [{ name: 'write_file', arguments: '{"path":"notes.md","content":"# Notes"}', outcome: 'pending' }],
+          toolCalls: [
+            {
+              callId: 'w1',
+              name: 'write_file',
+              arguments: '{"path":"notes.md","content":"# Notes"}',
+              outcome: 'pending',
+            },
+          ],
         },
       ],
     });
@@ -89,11 +86,10 @@ test("a step's transcript: each round's text, reasoning and tool calls, while it
     expect(closed.status).toBe(200);
     const rounds = closed.body.rounds;
     expect(rounds.map((r) => r.round)).toEqual([1, 2]);
-    const steps = bed.llm.requestsFor('step');
     expect(rounds[0]?.toolCalls).toEqual([
-      expect.objectContaining({ name: 'write_file', outcome: 'ok', result: heardBack(steps, 'w1') }),
+      expect.objectContaining({ callId: 'w1', name: 'write_file', outcome: 'ok', result: bed.llm.heardBack('w1') }),
     ]);
-    expect(heardBack(steps, 'w1')).toBeDefined();
+    expect(bed.llm.heardBack('w1')).toBeDefined();
     // A <think> block is reasoning, not text; the text keeps what the model wrote (escapes included).
     expect(rounds[1]).toEqual({ round: 2, text: 'Written. \u001b[2JDone.', reasoning: 'all good', toolCalls: [] });
     expect(closed.body.droppedRounds).toBeUndefined();

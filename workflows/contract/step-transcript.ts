@@ -21,6 +21,8 @@ export const transcriptOutcomeSchema = z.enum(['pending', 'ok', 'error', 'reject
 
 /** One tool call of a round: its name, its arguments as the model sent them and its result, both cut. */
 export const transcriptToolCallSchema = z.object({
+  /** The model's id for the call (the live stream's `toolCallId`); absent in transcripts kept before it was recorded. */
+  callId: z.string().optional(),
   name: z.string(),
   arguments: z.string(),
   outcome: transcriptOutcomeSchema,

@@ -40,7 +40,12 @@ export class StepTranscript {
       round,
       ...(written ? { text: written } : {}),
       ...(reasoning?.trim() ? { reasoning: reasoning.trim() } : {}),
-      toolCalls: calls.map((call) => ({ name: call.name, arguments: call.arguments, outcome: 'pending' })),
+      toolCalls: calls.map((call) => ({
+        callId: call.id,
+        name: call.name,
+        arguments: call.arguments,
+        outcome: 'pending',
+      })),
     };
     this.update([...this.log.rounds.filter((r) => r.round !== round), cutRound(entry)]);
   }
