@@ -5,8 +5,10 @@
  * arguments form; reasoning is left out unless asked for (then marked `[reasoning]`). A retried
  * call prints `[retrying…]` and then the retry's text, so a failed attempt's partial text is never
  * mistaken for the reply. Timeline lines printed meanwhile go through {@link line}, which ends a
- * half-printed line first. Everything leaves through terminal.ts: escapes in model text are shown,
- * never obeyed.
+ * half-printed line first. While a person answers a prompt ({@link hold}) nothing is printed: what
+ * comes meanwhile is kept (its last HELD_MAX_CHARS) and printed once the prompt is done, so the
+ * text of steps still streaming never runs into the question or the person's typing. Everything
+ * leaves through terminal.ts: escapes in model text are shown, never obeyed.
  */
 import { z } from 'zod';
 import type { LiveEvent } from '../live/live-events';
@@ -26,6 +28,9 @@ const deltaSchema = callSchema.extend({
   toolName: z.string().optional(),
 });
 
+/** The most held output kept while a prompt is open; older held output is dropped and said so. */
+export const HELD_MAX_CHARS = 64 * 1024;
+
 export interface LivePrinterOptions {
   /** Print reasoning too (marked `[reasoning]`); left out by default. */
   reasoning?: boolean;
@@ -39,6 +44,10 @@ export class LivePrinter implements LiveListener {
   private current: string | undefined;
   private midLine = false;
   private finished = false;
+  /** Output kept while a prompt is open (undefined when not holding), and how much of it was dropped. */
+  private held: string[] | undefined;
+  private heldChars = 0;
+  private droppedChars = 0;
   private readonly done: Promise<void>;
   private settle = () => {};
 
@@ -88,7 +97,38 @@ export class LivePrinter implements LiveListener {
   line(text: string): void {
     this.breakLine();
     this.current = undefined;
-    write(this.channel, `${text}\n`);
+    this.out(`${text}\n`);
+  }
+
+  /** A prompt opens: keep output until {@link release}, starting it on a fresh line then. */
+  hold(): void {
+    if (this.held) return;
+    this.breakLine();
+    this.current = undefined;
+    this.held = [];
+  }
+
+  /** The prompt is done: prints what was kept meanwhile. */
+  release(): void {
+    const held = this.held;
+    if (!held) return;
+    this.held = undefined;
+    if (this.droppedChars > 0)
+      write(this.channel, `[… ${this.droppedChars} characters of live output left out while you answered …]\n`);
+    write(this.channel, held.join(''));
+    this.heldChars = 0;
+    this.droppedChars = 0;
+  }
+
+  private out(text: string): void {
+    if (!this.held) return void write(this.channel, text);
+    this.held.push(text);
+    this.heldChars += text.length;
+    while (this.heldChars > HELD_MAX_CHARS && this.held.length > 1) {
+      const first = this.held.shift() ?? '';
+      this.heldChars -= first.length;
+      this.droppedChars += first.length;
+    }
   }
 
   private retrying(modelCallId: string, attempt: number): void {
@@ -107,17 +147,17 @@ export class LivePrinter implements LiveListener {
           : delta.channel === 'reasoning'
             ? '[reasoning] '
             : `${heading(delta)}\n`;
-      write(this.channel, lead);
+      this.out(lead);
       this.current = where;
       this.midLine = !lead.endsWith('\n');
     }
     if (delta.text === '') return;
-    write(this.channel, delta.text);
+    this.out(delta.text);
     this.midLine = !delta.text.endsWith('\n');
   }
 
   private breakLine(): void {
-    if (this.midLine) write(this.channel, '\n');
+    if (this.midLine) this.out('\n');
     this.midLine = false;
   }
 }

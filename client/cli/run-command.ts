@@ -72,7 +72,10 @@ async function follow(
   const printer = options.json || options.live === false ? undefined : new LivePrinter(progress, options);
   const stopLive = printer ? live(id, printer, note) : () => {};
   try {
-    const outcome = await driveAgent(client, id, answerSource(progress, note), {
+    const source = answerSource(progress, note);
+    // A person at a prompt sees only the question while they answer; scripted answers hold nothing.
+    const asks = printer && source instanceof PromptingAnswers ? quietWhileAsking(source, printer) : source;
+    const outcome = await driveAgent(client, id, asks, {
       ...(by !== undefined ? { by } : {}),
       onEvent: (event) => (printer ? printer.line(formatEvent(event)) : write(progress, `${formatEvent(event)}\n`)),
       onNotice: note,
@@ -90,6 +93,20 @@ async function follow(
     if (options.json) printLine(JSON.stringify({ id, status: 'detached', error: message }));
     return interrupted ? EXIT.interrupted : EXIT.usage;
   }
+}
+
+/** `source`, with the live printer holding its output while each question is asked and answered. */
+function quietWhileAsking(source: AnswerSource, printer: LivePrinter): AnswerSource {
+  return {
+    async answer(interaction, request) {
+      printer.hold();
+      try {
+        return await source.answer(interaction, request);
+      } finally {
+        printer.release();
+      }
+    },
+  };
 }
 
 /** Prompts when stdin is a terminal, else scripted answers read from stdin. */

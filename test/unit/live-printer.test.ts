@@ -4,7 +4,7 @@
  * items are not printed, reasoning only when asked for, timeline lines on lines of their own; an
  * approval shows each argument, a file's text with its line breaks, and the diff when the worker sent one.
  */
-import { LivePrinter } from '../../client/cli/live-printer';
+import { HELD_MAX_CHARS, LivePrinter } from '../../client/cli/live-printer';
 import { formatApproval } from '../../client/cli/render';
 import type { LiveEvent } from '../../client/live/live-events';
 
@@ -93,4 +93,43 @@ test("an approval with the worker's preview shows the diff indented, or that the
     '  diff:\n    --- a/notes.md\n    +++ b/notes.md\n    @@ -1 +1 @@\n    -old\n    +new\n    (the diff is cut here)\n  arguments:',
   );
   expect(approval({ path: 'notes.md', change: 'new' })).toContain('  change: new file notes.md\n');
+});
+
+test('while a prompt is open nothing is printed; what came meanwhile follows once it is answered', () => {
+  const printer = new LivePrinter('out');
+  const before = stdoutOf(() => {
+    printer.event(delta(1, 'Half a sente'));
+    printer.hold();
+  });
+  // The half-printed line is ended before the prompt shows.
+  expect(before).toBe('[s1]\nHalf a sente\n');
+  const during = stdoutOf(() => {
+    printer.event(delta(1, 'nce, then the rest.'));
+    printer.line('s1 finished');
+  });
+  expect(during).toBe('');
+  const after = stdoutOf(() => printer.release());
+  expect(after).toBe('[s1]\nnce, then the rest.\ns1 finished\n');
+  // Released: it prints as it comes again.
+  expect(stdoutOf(() => printer.line('next'))).toBe('next\n');
+});
+
+test('held output past its bound keeps the newest and says how much it left out', () => {
+  const printer = new LivePrinter('out');
+  const chunk = 'x'.repeat(1024);
+  const count = HELD_MAX_CHARS / chunk.length + 8;
+  stdoutOf(() => {
+    printer.event(delta(1, ''));
+    printer.hold();
+  });
+  stdoutOf(() => {
+    for (let i = 0; i < count; i++) printer.event(delta(1, chunk));
+  });
+  const after = stdoutOf(() => printer.release());
+  const [notice, ...rest] = after.split('\n');
+  const left = Number(/^\[… (\d+) characters of live output left out while you answered …\]$/.exec(notice ?? '')?.[1]);
+  expect(left).toBeGreaterThan(0);
+  // Nothing lost but what the notice counts: the kept text and the dropped add up to all that came.
+  expect(left + rest.join('\n').length).toBe('[s1]\n'.length + count * chunk.length);
+  expect(rest.join('\n').length).toBeLessThanOrEqual(HELD_MAX_CHARS);
 });
