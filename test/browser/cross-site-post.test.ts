@@ -7,13 +7,10 @@
  * `Origin` and `Sec-Fetch-Site: cross-site`); Cairn refuses every one, so the agent stays at its
  * plan check, unpaused and running.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../harness/chromium';
 import { AgentClient } from '../../client/agent-client';
 import { createApp } from '../../client/http/create-app';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -21,8 +18,6 @@ import { startAgent, stateOf, waitForInteraction } from '../harness/agents';
 import { plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 const bed = agentTestbed();
 
@@ -47,7 +42,6 @@ function attackerPage(agentUrl: string, interactionId: string): string {
 }
 
 test('a page on another site cannot pause, cancel or answer an agent through the browser', async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   await withWorker(bed.config, async () => {
     bed.llm.respondWith(() => planReply(plan([step('s1')])));
     const handle = await startAgent(bed.client, bed.config, { task: 'Stay put', mode: { confirmPlan: true } });
@@ -81,14 +75,9 @@ test('a page on another site cannot pause, cancel or answer an agent through the
     const attackerPort = await new Promise<number>((resolve) =>
       attacker.listen(0, '127.0.0.1', () => resolve((attacker.address() as AddressInfo).port)),
     );
-    const profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    const browser = await launchChromium();
     try {
-      const page = context.pages()[0] ?? (await context.newPage());
+      const { page } = browser;
       await page.goto(`http://localhost:${attackerPort}/`);
       await waitUntil('the page made its three requests', () => Promise.resolve(seen.length >= 3));
       await page.waitForFunction('document.title === "done"', undefined, { timeout: 30_000 });
@@ -101,8 +90,7 @@ test('a page on another site cannot pause, cancel or answer an agent through the
       expect(state.events.filter((e) => e.type === 'agent.paused')).toEqual([]);
       expect((await handle.describe()).status.name).toBe('RUNNING');
     } finally {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      await browser.close();
       await new Promise<void>((resolve) => attacker.close(() => resolve()));
       await new Promise<void>((resolve) => cairn.server.close(() => resolve()));
       // Still running unless a request got through and cancelled it.

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { WorkflowHandle } from '@temporalio/client';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../harness/chromium';
 import { AgentClient } from '../../client/agent-client';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { createApp } from '../../client/http/create-app';
@@ -31,7 +32,6 @@ import { startOidcProvider, oidcSettings } from '../harness/oidc-provider';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
-const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 30_000 };
 const CLIENT_ID = 'cairn-web';
 const CLIENT_SECRET = 'the-client-secret-of-cairn-web-0f3a9c';
@@ -41,25 +41,6 @@ const ADMIN_TOKEN = 'admin-token-beside-oidc-0123456789';
 const bed = agentTestbed();
 
 jest.setTimeout(180_000);
-
-/** A browser with its own profile (its own cookies): one per person. */
-async function browserFor(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
 
 /** A cookie Cairn's server set, as its Set-Cookie header gave it. */
 interface IssuedCookie {
@@ -153,8 +134,8 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
       summary: [reply.text('done')],
     }),
   );
-  const victor = await browserFor();
-  const alice = await browserFor();
+  const victor = await launchChromium();
+  const alice = await launchChromium();
   let handle: WorkflowHandle | undefined;
   const cookies: string[] = [];
   const issued: IssuedCookie[] = [];

@@ -5,13 +5,14 @@
  * server refuses (403) and the input stays hidden. The dev server is this file's own (the run's
  * is headless); the agent is only started — its first event holds the encrypted input.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium, type LaunchedChromium } from '../harness/chromium';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
 import { createApp } from '../../client/http/create-app';
@@ -24,7 +25,6 @@ import { runInfo } from '../harness/run-info';
 import { closeClient, connectClient, testConfig } from '../harness/test-env';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
 
-const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 60_000 };
 const OPERATOR = 'operator-token-of-the-ui-codec-test';
 const VIEWER = 'viewer-token-of-the-ui-codec-test-01';
@@ -40,9 +40,6 @@ async function withToken(page: Page, codec: string, token: string): Promise<void
 }
 
 test('the Temporal UI shows the decoded input through the codec server; a viewer is refused', async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium"`);
-  }
   const keys = `ui:${randomBytes(32).toString('base64')}`;
   const parsed = parseKeyList(keys, 'test');
   if ('problems' in parsed) throw new Error(parsed.problems.join('; '));
@@ -67,7 +64,7 @@ test('the Temporal UI shows the decoded input through the codec server; a viewer
   const codec = `http://127.0.0.1:${(http.address() as AddressInfo).port}/codec`;
   const dir = mkdtempSync(join(tmpdir(), 'cairn-ui-codec-'));
   let server: DevServer | undefined;
-  let context: BrowserContext | undefined;
+  let launched: LaunchedChromium | undefined;
   const llm = await ScriptedLlm.start();
   try {
     server = await startDevServer({
@@ -93,12 +90,8 @@ test('the Temporal UI shows the decoded input through the codec server; a viewer
     }
     const page = `${uiOrigin}/namespaces/default/workflows/${encodeURIComponent(workflowId)}`;
 
-    context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'cairn-chromium-')), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 1000 },
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    launched = await launchChromium({ viewport: { width: 1280, height: 1000 } });
+    const { context } = launched;
 
     const operator = await context.newPage();
     await withToken(operator, codec, OPERATOR);
@@ -115,7 +108,7 @@ test('the Temporal UI shows the decoded input through the codec server; a viewer
     expect(await viewer.getByText(MARKER).count()).toBe(0); // …without the input
     expect(audits.every((a) => a.principal === 'olga')).toBe(true);
   } finally {
-    await context?.close();
+    await launched?.close();
     await server?.stop();
     await new Promise((resolve) => http.close(resolve));
     await llm.close();

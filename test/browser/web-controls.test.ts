@@ -8,10 +8,11 @@
  * answered. Four agents run at once, a fifth after them; one page visits each. For every flow the test checks
  * what the agent's state became and what the page shows.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium, type LaunchedChromium } from '../harness/chromium';
 import { AgentClient } from '../../client/agent-client';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '../../client/unanswered-query';
 import { noAuthentication, type Authenticator } from '../../client/http/auth/authenticate';
@@ -34,7 +35,6 @@ import { pasteToken } from '../harness/page-token';
 import { uniqueId, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
-const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 30_000 };
 /** Several times what a call takes to reach the fake once a step starts it. */
 const QUIET_WINDOW_MS = 1000;
@@ -141,21 +141,12 @@ test('budget raise and stop, pause and resume, step-failure retry and skip, ask 
   let openGate = () => undefined as void;
   const gate = new Promise<void>((resolve) => (openGate = resolve));
 
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium"`);
-  }
-  const profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
-  let context: BrowserContext | undefined;
+  let launched: LaunchedChromium | undefined;
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 1000 },
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-    });
-    const browser = context;
+    launched = await launchChromium({ viewport: { width: 1280, height: 1000 } });
+    const browser = launched.context;
     await withWorker(bed.config, async () => {
       const [raised, stopped, failing, asking] = await Promise.all([
         // 150 tokens in the first round cross a budget of 100.
@@ -367,10 +358,9 @@ test('budget raise and stop, pause and resume, step-failure retry and skip, ask 
     const unexpected = consoleErrors.filter((text) => !text.includes('status of 503'));
     expect(unexpected).toEqual([expect.stringContaining('status of 400')]);
   } finally {
-    await context?.close();
+    await launched?.close();
     await served.close();
     await unauthenticated.close();
-    rmSync(profile, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -13,10 +13,11 @@
  * - a stream refused with 429 TOO_MANY_STREAMS is said on the page and tried again after the
  *   Retry-After (the refusal played by the browser's request routing, worded as the API words it).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../harness/chromium';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -27,7 +28,6 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
-const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 30_000 };
 
 const bed = agentTestbed();
@@ -48,24 +48,14 @@ async function serveApp(taskQueue: string): Promise<{ url: string; close(): Prom
 
 /** Runs `body` with a page of a fresh headless Chromium; page errors fail the test. */
 async function withPage(body: (page: Page) => Promise<void>): Promise<void> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium"`);
-  }
-  const profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchChromium();
   const errors: string[] = [];
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (err) => errors.push(err.message));
-    await body(page);
+    browser.page.on('pageerror', (err) => errors.push(err.message));
+    await body(browser.page);
     expect(errors).toEqual([]);
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close();
   }
 }
 

@@ -13,10 +13,8 @@
  *   interactions say the agent ended (not "No answer yet"), and the pause and the cancel are by
  *   `web`, as the page's answers are.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium, type LaunchedChromium } from '../harness/chromium';
 import { isTerminalPhase } from '../../workflows/state/agent-phases';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
@@ -27,7 +25,6 @@ import { startAgent, stateOf, waitForInteraction, waitForState } from '../harnes
 import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 
-const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 30_000 };
 
 const bed = agentTestbed();
@@ -51,22 +48,13 @@ test('plan edit refused by name, cancel asks first, a paused step shows paused, 
   const planned = plan([step('a'), step('b', ['a'])]);
   // a's first model call waits for the gate: the step is mid-call while the test pauses and cancels.
   bed.llm.respondWith(byRoute({ plan: [planReply(planned)], 'step:a': [reply.after(finish('A'), gate)] }));
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium"`);
-  }
   const served = await serveApp(bed.config.taskQueue);
-  const profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
-  let context: BrowserContext | undefined;
+  let launched: LaunchedChromium | undefined;
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 1000 },
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-    });
-    const browser = context;
+    launched = await launchChromium({ viewport: { width: 1280, height: 1000 } });
+    const browser = launched.context;
     await withWorker(bed.config, async () => {
       const handle = await startAgent(bed.client, bed.config, { task: 'Rough edges', mode: { confirmPlan: true } });
       const check = await waitForInteraction(handle, 'plan.check');
@@ -165,8 +153,7 @@ test('plan edit refused by name, cancel asks first, a paused step shows paused, 
     expect(consoleErrors).toEqual([expect.stringContaining('status of 400')]);
   } finally {
     openGate();
-    await context?.close();
+    await launched?.close();
     await served.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 });

@@ -7,12 +7,13 @@
  * A model-written form or styling never reaches the page, and the page's CSP lets no form post.
  * The agent list names the Worker Deployment build an agent is pinned to.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../harness/chromium';
 import { AgentClient } from '../../client/agent-client';
 import { describeDeployment, setCurrent } from '../../temporal/deployments';
 import { createApp } from '../../client/http/create-app';
@@ -26,7 +27,6 @@ import { testConfig, uniqueId, withWorker } from '../harness/test-env';
 import type { WorkerVersion } from '../../config/versioning-config';
 import { waitUntil } from '../../testkit/wait-until';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
 const WAIT = { timeout: 30_000 };
 
@@ -49,29 +49,6 @@ async function serveApp(taskQueue: string, apiToken?: string): Promise<Served> {
     ...(apiToken !== undefined ? { apiToken } : {}),
   });
   return serveOnLoopback(app);
-}
-
-/** Launches Chromium with a fresh profile; fails (never skips) when it is not installed. */
-async function launchChromium(): Promise<{ context: BrowserContext; profile: string }> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium"`);
-  }
-  const profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 1000 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  return { context, profile };
 }
 
 /** The control of the open interaction of `kind`. */
@@ -98,7 +75,7 @@ test('a task from the page: form, plan check, approval, live graph and the Markd
     }),
   );
   const served = await serveApp(config.taskQueue);
-  const { context, profile } = await launchChromium();
+  const { context, close: closeBrowser } = await launchChromium({ viewport: { width: 1280, height: 1000 } });
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
   try {
@@ -180,16 +157,15 @@ test('a task from the page: form, plan check, approval, live graph and the Markd
     // Only the deliberately rejected plan edit: no CSP violation, no missing file.
     expect(consoleErrors).toEqual([expect.stringContaining('status of 400')]);
   } finally {
-    await context.close();
+    await closeBrowser();
     await served.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 });
 
 test('with an API token: a ?token= link is not followed; a token pasted into the page is, until forgotten', async () => {
   const token = 'a-browser-test-token-long-enough';
   const served = await serveApp(bed.config.taskQueue, token);
-  const { context, profile } = await launchChromium();
+  const { context, close: closeBrowser } = await launchChromium({ viewport: { width: 1280, height: 1000 } });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${served.url}/`);
@@ -228,9 +204,8 @@ test('with an API token: a ?token= link is not followed; a token pasted into the
     await page.locator('#agents .error', { hasText: 'Bearer' }).waitFor(WAIT);
     expect(await keptKeys()).toBe('[]');
   } finally {
-    await context.close();
+    await closeBrowser();
     await served.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 });
 
@@ -261,7 +236,7 @@ test('a model-written form and styling are stripped from the answer, and the pag
   ].join('\n');
   bed.llm.respondWith(byRoute({ 'step:task': [finish(answer)] }));
   const served = await serveApp(bed.config.taskQueue);
-  const { context, profile } = await launchChromium();
+  const { context, close: closeBrowser } = await launchChromium({ viewport: { width: 1280, height: 1000 } });
   try {
     await withWorker(bed.config, async () => {
       const handle = await startAgent(bed.client, bed.config, { task: 'Answer with a form', mode: { plan: false } });
@@ -291,10 +266,9 @@ test('a model-written form and styling are stripped from the answer, and the pag
       expect(received).toEqual([]);
     });
   } finally {
-    await context.close();
+    await closeBrowser();
     await served.close();
     await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
-    rmSync(profile, { recursive: true, force: true });
   }
 });
 
@@ -323,7 +297,7 @@ test('the list names the build each agent runs on (its Worker Deployment version
       const pinned = await startAgent(bed.client, bed.config, { task: 'Pinned agent', mode: { confirmPlan: true } });
       await waitForInteraction(pinned, 'plan.check');
       const served = await serveApp(bed.config.taskQueue);
-      const { context, profile } = await launchChromium();
+      const { context, close: closeBrowser } = await launchChromium({ viewport: { width: 1280, height: 1000 } });
       try {
         const page = context.pages()[0] ?? (await context.newPage());
         await page.goto(`${served.url}/`);
@@ -333,9 +307,8 @@ test('the list names the build each agent runs on (its Worker Deployment version
         await row(started.workflowId).waitFor(WAIT);
         expect(await row(started.workflowId).locator('.version').count()).toBe(0);
       } finally {
-        await context.close();
+        await closeBrowser();
         await served.close();
-        rmSync(profile, { recursive: true, force: true });
       }
       await pinned.cancel();
     },
@@ -347,7 +320,7 @@ test('the list names the build each agent runs on (its Worker Deployment version
 
 test('an interaction of a kind the page has no control for says so and sends an answer written as JSON', async () => {
   const served = await serveApp(bed.config.taskQueue);
-  const { context, profile } = await launchChromium();
+  const { context, close: closeBrowser } = await launchChromium({ viewport: { width: 1280, height: 1000 } });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${served.url}/`);
@@ -374,8 +347,7 @@ test('an interaction of a kind the page has no control for says so and sends an 
     await unknown.getByText('Answer sent.').waitFor(WAIT);
     expect(await page.evaluate('window.sent')).toEqual([{ stars: 4 }]);
   } finally {
-    await context.close();
+    await closeBrowser();
     await served.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 });
