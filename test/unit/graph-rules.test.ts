@@ -225,6 +225,20 @@ describe('where a rule does not apply', () => {
     expect(checkGraphRules(entryLoop)).toEqual([]);
   });
 
+  test('a join "all" waiting for an unreachable node never fires either', () => {
+    const g = graph({
+      nodes: [node('a'), node('ghost'), node('b', { join: 'all' })],
+      edges: [
+        { from: 'a', to: 'b' },
+        { from: 'ghost', to: 'b' },
+      ],
+      end: ['b'],
+    });
+    const problems = checkGraphRules(g);
+    expect(rules(problems)).toEqual(['unreachable_node graph.nodes[1]', 'join_never_fires graph.edges[1]']);
+    expect(problems[1]?.message).toBe('node "b": join "all" waits for the edge from "ghost", which never runs');
+  });
+
   test('a self loop on a non-entry join "all" node never fires', () => {
     const g = graph({
       nodes: [node('a'), node('b', { join: 'all', output: { type: 'object' } })],

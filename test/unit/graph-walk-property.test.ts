@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { routeChoices } from '../../workflows/graph/graph-exits';
 import { planToGraph } from '../../workflows/graph/graph-from-plan';
+import type { GraphRule } from '../../workflows/graph/graph-rules';
 import { checkGraphRules } from '../../workflows/graph/graph-rules';
 import type { Graph, GraphEdge } from '../../workflows/graph/graph-schema';
 import { graphSchema } from '../../workflows/graph/graph-schema';
@@ -103,10 +104,16 @@ function modelExit(
   return holds ? [holds.i] : fallback ? [fallback.i] : [];
 }
 
-test('property: a valid graph is walked only by its edges, joins and bounds, and the walk ends', () => {
+/** Rules about what a run can reach: a graph breaking only these still walks, and each problem must come true. */
+const RUN_RULES: GraphRule[] = ['unreachable_node', 'no_end_reachable', 'end_always_leaves', 'join_never_fires'];
+
+test('property: a graph is walked only by its edges, joins and bounds, the walk ends, and what the rules predict holds', () => {
   fc.assert(
     fc.property(graphArb, fc.gen(), (graph, g) => {
-      fc.pre(checkGraphRules(graph).length === 0);
+      const problems = checkGraphRules(graph);
+      fc.pre(problems.every((p) => RUN_RULES.includes(p.rule)));
+      const nodeAt = (path: string) => graph.nodes[Number(/^graph\.nodes\[(\d+)\]/.exec(path)?.[1])]?.id;
+      const edgeAt = (path: string) => graph.edges[Number(/^graph\.edges\[(\d+)\]/.exec(path)?.[1])]?.to;
       const m: Model = { visits: new Map(), fires: new Map(), running: new Set() };
       let walk: Walk = startWalk(graph);
       const bound = graph.nodes.length * graph.maxIterations + 1;
@@ -149,6 +156,16 @@ test('property: a valid graph is walked only by its edges, joins and bounds, and
           m.firstEnd ??= { node: leaving.node, stepId: leaving.stepId };
         walk = left.walk;
       }
+      const visited = new Set(walk.path.map((v) => v.node));
+      for (const { rule, path } of problems) {
+        if (rule === 'unreachable_node') expect(visited.has(nodeAt(path) ?? '')).toBe(false);
+        if (rule === 'join_never_fires') expect(visited.has(edgeAt(path) ?? '')).toBe(false);
+        if (rule === 'end_always_leaves')
+          expect(m.firstEnd?.node).not.toBe(graph.end[Number(/\[(\d+)\]/.exec(path)?.[1])]);
+        if (rule === 'no_end_reachable' && (path === 'graph.end' || visited.has(nodeAt(path) ?? ''))) {
+          expect(walk.ended?.status).not.toBe('completed');
+        }
+      }
       if (walk.ended?.status === 'stopped') return;
       expect(m.running.size).toBe(0);
       expect(modelReady(graph, m)).toEqual([]);
@@ -156,7 +173,7 @@ test('property: a valid graph is walked only by its edges, joins and bounds, and
       else expect(walk.ended).toEqual({ status: 'failed', reason: 'no_end_reached' });
       expect(JSON.parse(JSON.stringify(walk))).toEqual(walk);
     }),
-    { numRuns: 300 },
+    { numRuns: 500 },
   );
 });
 

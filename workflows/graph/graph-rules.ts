@@ -157,18 +157,21 @@ function reachProblems(graph: Graph): GraphProblem[] {
 
 /**
  * `join_never_fires`: a reachable node with `join: "all"`, not an entry, with an incoming edge
- * from a node that can only run after it (every path from an entry to that node passes through
- * it, or it is the node itself): its first visit waits for that edge forever. Sound, not complete:
+ * from a node that cannot run before its first visit (no path from an entry reaches that node
+ * without passing through it — it runs only after it, is the node itself, or never runs): its
+ * first visit waits for that edge forever. Sound, not complete:
  * a join over branches that exclude each other at run time is not detected.
  */
 function joinProblems(graph: Graph): GraphProblem[] {
   const reached = reachableSet(graph, graph.entry);
+  const ids = new Set(graph.nodes.map((node) => node.id));
   return graph.nodes.flatMap((node) => {
     if (node.join !== 'all' || graph.entry.includes(node.id) || !reached.has(node.id)) return [];
     const before = reachableSet(graph, graph.entry, node.id);
     return graph.edges.flatMap((edge, i): GraphProblem[] => {
-      if (edge.to !== node.id || before.has(edge.from) || !reached.has(edge.from)) return [];
-      const message = `node "${node.id}": join "all" waits for the edge from "${edge.from}", which can only run after "${node.id}" itself`;
+      if (edge.to !== node.id || before.has(edge.from) || !ids.has(edge.from)) return [];
+      const why = reached.has(edge.from) ? `can only run after "${node.id}" itself` : 'never runs';
+      const message = `node "${node.id}": join "all" waits for the edge from "${edge.from}", which ${why}`;
       return [{ rule: 'join_never_fires', path: `graph.edges[${i}]`, message }];
     });
   });
