@@ -1,5 +1,5 @@
 /**
- * The agent input's `graph` (docs/contracts.md, agent graphs): a developer-defined agent shape of
+ * The agent input's `graph` (agent graphs, not yet wired into the agent): a developer-defined agent shape of
  * named LLM nodes, plain and conditional edges, entry and end nodes and bounds. This file checks
  * the shape only; the rules between nodes and edges (known ids, reachability, joins, exits) are in
  * graph-rules.ts, so every broken rule comes back with its code. Pure: safe in the workflow sandbox.

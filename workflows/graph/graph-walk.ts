@@ -6,7 +6,8 @@
  * - `join` defaults to `any`: a loop target (`revise → review`) is entered by one edge at a time.
  *   `all` waits for every incoming edge fired since the node's last visit; an entry's first visit
  *   needs none. A visit consumes the edges fired before it starts; edges fired while it runs count
- *   for the next one. A node never runs two visits at once.
+ *   for the next one. A node never runs two visits at once. So `any` behind a fan-out runs again
+ *   for an edge that fires after its visit started (use `all` to meet parallel branches once).
  * - A visit that would exceed `maxIterations` ends the walk `stopped` with `max_iterations` at once
  *   (visits still running are the caller's to cancel).
  * - An end node's visit that takes no edge reaches the end; ready visits still start, and the walk
