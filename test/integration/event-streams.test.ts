@@ -86,16 +86,15 @@ afterEach(async () => {
  */
 async function open(app: OpenAPIHono, id: string, who: keyof typeof tokens) {
   const res = await app.request(`/api/agents/${id}/events`, { headers: as(who) });
-  /** The timeline events received, with when each arrived (`performance.now()`). */
-  const events: { type: string; at: number }[] = [];
+  /** The timeline events received, in order. */
+  const events: { type: string }[] = [];
   if (res.status !== 200 || !res.body) return { res, events, close: () => Promise.resolve() };
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const drained = (async () => {
     for (;;) {
       const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
       if (done) return;
-      for (const [, type] of (value ?? '').matchAll(/^event: (.+)$/gm))
-        events.push({ type: type ?? '', at: performance.now() });
+      for (const [, type] of (value ?? '').matchAll(/^event: (.+)$/gm)) events.push({ type: type ?? '' });
     }
   })();
   const stream = {
@@ -175,8 +174,11 @@ test('streams of one agent share their reads: ten streams cost about what one do
   });
 });
 
-/** The quiet read interval of the wake tests: far above the time a wake takes. */
-const IDLE_MS = 20_000;
+/**
+ * The quiet read interval of the wake tests: longer than the tests run, so a stream that shows an
+ * event after its busy spell can only have been woken — no time bound is needed to tell.
+ */
+const IDLE_MS = 10 * 60_000;
 
 /** A hub that never hears anything: the event streams are woken only by what this server passes on. */
 class SilentHub extends LiveHub {
@@ -187,15 +189,15 @@ class SilentHub extends LiveHub {
 
 /**
  * An agent waiting at its plan check, followed by three event streams reading every POLL_MS while
- * busy and every IDLE_MS while quiet: past the busy spell of their start they read at most once in
- * 3 s (polling at POLL_MS, they would read 60 times); the plan check is then answered by `answer`,
- * and the time until the answer is on every stream is returned.
+ * busy and every IDLE_MS while quiet: past the busy spell of their start they read at most once
+ * each in 3 s (polling at POLL_MS, they would read 60 times); the plan check is then answered by
+ * `answer`, and the answer must reach every stream — which, the next idle read being IDLE_MS
+ * away, only a wake can bring about.
  */
 async function answerWhileQuiet(
   live: 'hub' | 'silent',
   answer: (app: OpenAPIHono, id: string, interactionId: string, agents: AgentClient) => Promise<void>,
-): Promise<number> {
-  let took = 0;
+): Promise<void> {
   bed.llm.respondWith(
     byRoute({ plan: [planReply(plan([step('s1')]))], 'step:s1': [finish('done')], summary: [reply.text('all done')] }),
   );
@@ -215,23 +217,20 @@ async function answerWhileQuiet(
     await new Promise((resolve) => setTimeout(resolve, BUSY_SPELL_MS + 500));
     const before = agents.reads;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    expect(agents.reads - before).toBeLessThanOrEqual(1);
+    // A read begun as the busy spell ended may land in the window, one per stream at most.
+    expect(agents.reads - before).toBeLessThanOrEqual(streams.length);
 
     const state = await agents.state(id);
     const check = state.interactions.find((i) => i.kind === 'plan.check' && i.status === 'open');
-    const sent = performance.now();
     await answer(app, id, check?.id ?? '', agents);
-    const arrivals = await waitUntil('the answer is on every stream', () => {
-      const seen = streams.map((s) => s.events.find((e) => e.type === 'interaction.answered'));
-      return seen.every((e) => e !== undefined) ? seen.map((e) => (e?.at ?? 0) - sent) : undefined;
-    });
-    took = Math.max(...arrivals);
+    await waitUntil('the answer is on every stream', () =>
+      streams.every((s) => s.events.some((e) => e.type === 'interaction.answered')) ? true : undefined,
+    );
   });
-  return took;
 }
 
 test('a quiet agent is read seldom; an answer passed through this server wakes its streams at once', async () => {
-  const took = await answerWhileQuiet('silent', async (app, id, interactionId) => {
+  await answerWhileQuiet('silent', async (app, id, interactionId) => {
     const answered = await app.request(`/api/agents/${id}/answers`, {
       method: 'POST',
       body: JSON.stringify({ interactionId, answer: { decision: 'confirm' } }),
@@ -239,15 +238,13 @@ test('a quiet agent is read seldom; an answer passed through this server wakes i
     });
     expect(answered.status).toBe(200);
   });
-  // Woken by the answer it passed on (its hub hears nothing), not by the next idle read.
-  expect(took).toBeLessThan(IDLE_MS / 5);
+  // Its hub hears nothing and the next idle read is minutes away: the answer it passed on woke the streams.
 });
 
 test("an answer given elsewhere shows as soon as the agent's live stream moves", async () => {
-  const took = await answerWhileQuiet('hub', async (_app, id, interactionId, agents) => {
+  await answerWhileQuiet('hub', async (_app, id, interactionId, agents) => {
     // Through the client library, as the CLI does: this web server hears nothing of it, but the
     // step the answer lets run starts a model call on the agent's live stream.
     await agents.answer(id, { interactionId, answer: { decision: 'confirm' } });
   });
-  expect(took).toBeLessThan(IDLE_MS / 5);
 });
