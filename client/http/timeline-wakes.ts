@@ -48,8 +48,11 @@ export class TimelineWakes {
   constructor(
     private readonly hub: LiveHub,
     private readonly timing: WakeTiming,
-    private readonly now: () => number = performance.now.bind(performance),
   ) {}
+
+  private now(): number {
+    return performance.now();
+  }
 
   /** Something happened to `agentId` (its stream moved, or this server passed it an answer). */
   wake(agentId: string): void {
@@ -85,11 +88,6 @@ export class TimelineWakes {
     return { waitNext, stop };
   }
 
-  /** How many agents are followed now (one hub feed each). */
-  get followed(): number {
-    return this.agents.size;
-  }
-
   private startFollowing(agentId: string): Followed {
     const now = this.now();
     const agent: Followed = {
@@ -119,17 +117,17 @@ export class TimelineWakes {
       await pause(Math.max(untilTick, gap()), signal);
       return;
     }
+    // One signal that a wake or the stream's stop fires; both listeners go when the wait ends.
     const woken = new AbortController();
-    const onWake = () => woken.abort();
-    const onStop = () => woken.abort();
-    agent.wakes.addEventListener('wake', onWake);
-    signal.addEventListener('abort', onStop, { once: true });
+    const cut = () => woken.abort();
+    agent.wakes.addEventListener('wake', cut);
+    signal.addEventListener('abort', cut, { once: true });
     try {
       if (signal.aborted) return;
       await pause(untilTick, woken.signal);
     } finally {
-      agent.wakes.removeEventListener('wake', onWake);
-      signal.removeEventListener('abort', onStop);
+      agent.wakes.removeEventListener('wake', cut);
+      signal.removeEventListener('abort', cut);
     }
     if (woken.signal.aborted && !signal.aborted) await pause(gap(), signal);
   }

@@ -3,8 +3,9 @@
  * planner's calls in the plan card, each step's calls under the steps, the final answer's in the
  * answer card. A call shows its text growing, its reasoning folded (closed until opened), and its
  * tool calls inline with their arguments as they form — then each tool call's outcome once the
- * state records it, and what the tool returned (cut, as the step's transcript keeps it). One attempt per call is ever shown: a `call.superseded` (or a later attempt's
- * first item) drops the older attempt's text, so a retry's text replaces the partial one.
+ * state records it, and what the tool returned (cut, as the step's transcript keeps it). One
+ * attempt per call is ever shown: a `call.superseded` (or a later attempt's first item) drops the
+ * older attempt's text, so a retry's text replaces the partial one.
  *
  * Model text is untrusted: it only ever becomes text nodes, never markup.
  */
