@@ -17,13 +17,12 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { temporal } from '@temporalio/proto';
 import type { CairnConfig } from '../config/config';
 import { connectionOptions } from '../temporal/connection-options';
-import { agentInputSchema, type AgentInput } from '../workflows/contract/agent-input';
+import { parseAgentInput, type AgentInput } from '../workflows/contract/agent-input';
 import type { AgentEvent, AgentPhase, AgentState } from '../workflows/agent/agent-state';
 import type { AgentResult } from '../workflows/contract/agent-contract';
 import type { agentWorkflow } from '../workflows/agent/agent-workflow';
 import type { AnswerInput } from '../workflows/interactions/interaction-types';
 import { nonFiniteNumberPath } from './non-finite-number';
-import { firstIssuePath } from '../workflows/issue-lines';
 import {
   answerSignal,
   answerUpdate,
@@ -135,24 +134,21 @@ export class AgentClient {
 
   /** Validates the input and starts an agent; returns its workflow id. */
   async start(input: AgentInput, options: { workflowId?: string } = {}): Promise<string> {
-    const parsed = agentInputSchema.safeParse(input);
-    if (!parsed.success) {
-      const message = parsed.error.issues[0]?.message ?? 'invalid input';
-      throw new ClientError('INVALID_INPUT', message, firstIssuePath(parsed.error) || undefined);
-    }
+    const parsed = parseAgentInput(input);
+    if (!parsed.ok) throw new ClientError('INVALID_INPUT', parsed.errors.join('; '), parsed.field || undefined);
     // Workflow ids are stored in plain text even with encryption on: then they carry no task words.
-    const slugSource = this.plainIds ? parsed.data.task : '';
+    const slugSource = this.plainIds ? parsed.settings.task : '';
     const workflowId = options.workflowId ?? agentWorkflowId(slugSource, randomUUID());
     try {
       await this.temporal.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
         taskQueue: this.taskQueue,
         workflowId,
         args: [input],
-        staticSummary: parsed.data.task.slice(0, 200),
+        staticSummary: parsed.settings.task.slice(0, 200),
         // The list view reads the task from the memo (static summaries come only with describe).
-        memo: { task: parsed.data.task.slice(0, 500) },
+        memo: { task: parsed.settings.task.slice(0, 500) },
         typedSearchAttributes: [
-          { key: AgentPhaseKey, value: parsed.data.mode.plan ? 'planning' : 'executing' },
+          { key: AgentPhaseKey, value: parsed.settings.mode.plan ? 'planning' : 'executing' },
           { key: AgentAwaitingInputKey, value: false },
         ],
       });

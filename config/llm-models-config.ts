@@ -23,6 +23,7 @@ const maxTokensSchema = z.strictObject({
   step: tokens.optional(),
   summary: tokens.optional(),
   model: tokens.optional(),
+  route: tokens.optional(),
 });
 
 /** How far structured output goes: a JSON Schema, any JSON object, or plain text read tolerantly. */

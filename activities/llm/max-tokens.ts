@@ -14,6 +14,8 @@ export const DEFAULT_MAX_TOKENS: Record<LlmPurpose, number> = {
   step: 4096,
   summary: 2048,
   model: 2048,
+  /** A router's `{ to, reason }`: short. */
+  route: 512,
 };
 
 /** The `max_tokens` of a call. */

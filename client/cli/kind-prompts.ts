@@ -11,6 +11,8 @@ import type { AnswerRequest } from './answer-source';
 import { askForm } from './form-answers';
 import type { Prompter } from './prompter';
 import { formatApproval, formatPlan } from './render';
+import { formatGraph } from './render-graph';
+import type { Graph } from '../../workflows/graph/graph-schema';
 
 type Of<K extends InteractionKind> = Extract<Interaction, { kind: K }>;
 
@@ -64,7 +66,8 @@ async function askSelect(interaction: Of<'ask.select'>, { ask }: PromptContext):
 /** Shows the plan; confirm, revise with feedback, edit (a JSON file or the editor) or cancel. */
 async function checkPlan(interaction: Of<'plan.check'>, context: PromptContext): Promise<unknown> {
   const { ask } = context;
-  ask.show(`${interaction.prompt} (revision ${interaction.revision})\n${formatPlan(interaction.plan)}`);
+  if (interaction.graph) return checkGraph(interaction, interaction.graph, context);
+  ask.show(`${interaction.prompt} (revision ${interaction.revision})\n${interaction.plan ? formatPlan(interaction.plan) : ''}`);
   const decision = await ask.select('Decision', [
     { value: 'confirm', name: 'confirm — run this plan' },
     { value: 'revise', name: 'revise — give the planner feedback' },
@@ -73,6 +76,16 @@ async function checkPlan(interaction: Of<'plan.check'>, context: PromptContext):
   ]);
   if (decision === 'revise') return { decision, feedback: await ask.text('Feedback', { validate: required }) };
   if (decision === 'edit') return { decision, plan: await editedPlan(interaction, context) };
+  return { decision };
+}
+
+/** Shows a graph agent's graph; confirm or cancel (a graph is not revised or edited at its check). */
+async function checkGraph(interaction: Of<'plan.check'>, graph: Graph, { ask }: PromptContext): Promise<unknown> {
+  ask.show(`${interaction.prompt}\n${formatGraph(graph)}`);
+  const decision = await ask.select('Decision', [
+    { value: 'confirm', name: 'confirm — run this graph' },
+    { value: 'cancel', name: 'cancel the agent' },
+  ]);
   return { decision };
 }
 

@@ -36,7 +36,7 @@ test('every mechanism, offline, clearly labelled', async () => {
     const form = await waitForInteraction(handle, 'ask.form');
     await answer(handle, form.id, { values: { audience: 'engineers' } });
     const check = await waitForInteraction(handle, 'plan.check');
-    const parallel = check.plan.steps.filter((s) => s.depends_on.length === 0);
+    const parallel = (check.plan?.steps ?? []).filter((s) => s.depends_on.length === 0);
     expect(parallel.length).toBeGreaterThanOrEqual(2);
     await answer(handle, check.id, { decision: 'confirm' });
     const approval = await waitForInteraction(handle, 'tool.approval');

@@ -8,6 +8,8 @@ import { answerRolesSchema } from '../interactions/answer-roles';
 import { modelSettingsSchema } from '../llm-types';
 import { principalSchema } from '../principal';
 import { DEFAULT_LOOP_GUARDS } from './loop-guard-limits';
+import { graphSchema } from '../graph/graph-schema';
+import { checkGraphRules } from '../graph/graph-rules';
 
 const limitsSchema = z.object({
   /** Clarifying questions while planning; the mission caps it at 3. */
@@ -67,21 +69,57 @@ export const agentInputSchema = z.object({
    * replaced): the principal approval policies judge calls for. Absent: nobody signed in.
    */
   principal: principalSchema.optional(),
+  /**
+   * A developer-defined agent graph (docs/graphs.md): its nodes run instead of a plan. Captured
+   * at start, so a later edit of the graph never changes a running agent.
+   */
+  graph: graphSchema.optional(),
+  /**
+   * The name the graph was registered under (`defineGraph`), kept for display. Clients resolve
+   * it into `graph` before they start the agent; a name alone is refused (workflow code reads no files).
+   */
+  graphName: z.string().trim().min(1).max(100).optional(),
 });
+
+/** The planning modes a graph agent refuses: its nodes, not a planner, decide what runs. */
+export const GRAPH_REFUSED_MODES = ['plan', 'ask', 'assess', 'replanAfter'] as const;
+
+/** Rules across fields, on the input as sent: a graph's own rules, and the planning modes it refuses. */
+function crossFieldProblems(value: unknown, settings: AgentSettings): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  if (settings.graphName !== undefined && !settings.graph)
+    problems.push({ path: 'graphName', message: 'a graph name must be resolved into `graph` by the client that starts the agent' });
+  if (!settings.graph) return problems;
+  const mode = isRecord(value) && isRecord(value['mode']) ? value['mode'] : {};
+  for (const key of GRAPH_REFUSED_MODES)
+    if (Object.hasOwn(mode, key)) problems.push({ path: `mode.${key}`, message: 'is not allowed with a graph' });
+  for (const problem of checkGraphRules(settings.graph))
+    problems.push({ path: problem.path, message: `${problem.message} (${problem.rule})` });
+  return problems;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** What callers send (defaults optional). */
 export type AgentInput = z.input<typeof agentInputSchema>;
 /** The input with every default filled in. */
 export type AgentSettings = z.output<typeof agentInputSchema>;
 
-/** Parses the input; errors come back as `path: message` lines. */
+/** Parses the input; errors come back as `path: message` lines, `field` the first one's path. */
 export function parseAgentInput(
   value: unknown,
-): { ok: true; settings: AgentSettings } | { ok: false; errors: string[] } {
+): { ok: true; settings: AgentSettings } | { ok: false; errors: string[]; field: string } {
   const parsed = agentInputSchema.safeParse(value);
-  if (parsed.success) return { ok: true, settings: parsed.data };
+  if (parsed.success) {
+    const problems = crossFieldProblems(value, parsed.data);
+    if (problems.length === 0) return { ok: true, settings: parsed.data };
+    return { ok: false, errors: problems.map((p) => `${p.path}: ${p.message}`), field: problems[0]?.path ?? '' };
+  }
   return {
     ok: false,
     errors: parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`),
+    field: parsed.error.issues[0]?.path.join('.') ?? '',
   };
 }

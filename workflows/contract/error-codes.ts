@@ -29,6 +29,10 @@ export const ERROR_CODES = [
   'PLAN_INVALID',
   /** A step failed and the failure policy (or a human) ended the agent. */
   'STEP_FAILED',
+  /** An agent graph's router gave no valid reply after its corrections (the step names the visit). */
+  'ROUTE_INVALID',
+  /** An agent graph's walk stopped with nothing running and no end node reached. */
+  'GRAPH_NO_END',
   /** A step used up its rounds without calling finish_step. */
   'STEP_ROUNDS_EXHAUSTED',
   /** A step ended because too many of its tool calls failed or were refused (`limits.maxToolErrors`). */

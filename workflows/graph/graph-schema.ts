@@ -39,7 +39,7 @@ const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
     z.array(jsonValueSchema).max(100),
     z.record(z.string(), jsonValueSchema),
   ]),
-);
+).meta({ id: 'JsonValue' }); // named, so a document generator can refer to it instead of recursing
 
 /** A condition decided by the `route` model call: the text the router judges. */
 const llmConditionSchema = z.strictObject({ llm: z.string().trim().min(1, 'must not be empty').max(2_000) });

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { actorSchema } from '../interactions/answer-input-schema';
 import { interactionSchema } from '../interactions/interaction-schema';
 import { planSchema } from '../plan/plan-schema';
+import { graphSchema } from '../graph/graph-schema';
 import { ERROR_CODES } from '../contract/error-codes';
 import { AGENT_PHASES } from './agent-phases';
 import { stepRunSchema, tokenUsageSchema } from './step-run-schema';
@@ -99,7 +100,17 @@ export const decisionRecordSchema = z.object({
   stepId: z.string().optional(),
 });
 
-/** The agent state: plain JSON only, so it survives queries and continue-as-new. */
+/**
+ * One visit of an agent graph's node in `state.path`: the node, its visit number, its step id
+ * (`<node>` then `<node>-<n>`), and — once left by exactly one edge — where it went and why.
+ */
+export const pathEntrySchema = z.object({
+  node: z.string(),
+  visit: z.number().int().positive(),
+  stepId: z.string(),
+  edge: z.object({ to: z.string(), reason: z.string() }).optional(),
+});
+
 /**
  * A failed agent's failure, matched by code: `code` is the workflow failure's type; for
  * `STEP_FAILED`, `stepId` names the step and `cause` the step's own code (`LLM_AUTH`,
@@ -111,10 +122,17 @@ export const agentFailureSchema = z.object({
   cause: z.enum(ERROR_CODES).optional(),
 });
 
+/** The agent state: plain JSON only, so it survives queries and continue-as-new. */
 export const agentStateSchema = z.object({
   phase: agentPhaseSchema,
   task: z.string(),
   plan: planSchema.optional(),
+  /** A graph agent's graph, as captured at its start (absent for planned agents). */
+  graph: graphSchema.optional(),
+  /** A graph agent's visits, oldest first: the newest MAX_PATH_KEPT (graph-execution.ts). */
+  path: z.array(pathEntrySchema).optional(),
+  /** How many older visits were dropped from `path` to keep the state bounded. */
+  pathDropped: count.optional(),
   /** The plan's revision: 1 for the first plan, one more for each revised plan. */
   revision: count,
   steps: z.array(stepRunSchema),
@@ -151,7 +169,7 @@ export const agentStateSchema = z.object({
   costBudgetUsd: z.number().positive().optional(),
   /** When the deadline falls (workflow time, ms since the epoch), when the agent has one. */
   deadlineAt: z.number().optional(),
-  /** Why the agent ended early, when it ended as `stopped` (`budget`, `deadline`). */
+  /** Why the agent ended early, when it ended as `stopped` (`budget`, `deadline`, `max_iterations`). */
   stopReason: z.string().optional(),
   /** Who asked to cancel it, recorded just before the cancellation was requested. */
   cancelRequest: cancelRequestSchema.optional(),
