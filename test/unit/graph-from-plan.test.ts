@@ -1,7 +1,11 @@
 /** An LLM plan as an agent graph (graph-from-plan.ts): the random-plan property is in graph-walk-property.test.ts. */
-import { planToGraph } from '../../workflows/graph/graph-from-plan';
+import fc from 'fast-check';
+import { planToGraph, planWalk } from '../../workflows/graph/graph-from-plan';
+import { readyNodes } from '../../workflows/graph/graph-walk';
+import { selectStepsToStart } from '../../workflows/plan/scheduler';
+import { STEP_STATUSES } from '../../workflows/state/step-run-schema';
 import { checkGraphRules } from '../../workflows/graph/graph-rules';
-import type { Plan } from '../../workflows/plan/plan-types';
+import type { Plan, StepStatus } from '../../workflows/plan/plan-types';
 
 const plan: Plan = {
   task: 'compare two libraries',
@@ -27,4 +31,28 @@ test('steps become join-all nodes, dependencies plain edges, entries the free st
   ]);
   expect([graph.entry, graph.end, graph.maxIterations]).toEqual([['step-2', 'step-1'], ['compare'], 1]);
   expect(checkGraphRules(graph, { ids: 'step' })).toEqual([]);
+});
+
+/** Random plans over a few ids (dependencies only on earlier steps: a DAG) with random statuses. */
+const planAndStatuses = fc.integer({ min: 1, max: 8 }).chain((n) => {
+  const ids = Array.from({ length: n }, (_, i) => `s${i + 1}`);
+  const deps = fc.tuple(...ids.map((_, i) => fc.subarray(ids.slice(0, i))));
+  const statuses = fc.tuple(...ids.map(() => fc.constantFrom<StepStatus>(...STEP_STATUSES)));
+  return fc.tuple(fc.constant(ids), deps, statuses);
+});
+
+test('property: a plan is scheduled by the walk of its graph, starting exactly the pending steps whose dependencies all completed', () => {
+  fc.assert(
+    fc.property(planAndStatuses, ([ids, deps, statuses]) => {
+      const steps = ids.map((id, i) => ({ id, title: id, description: id, depends_on: deps[i] ?? [] }));
+      const byId = Object.fromEntries(ids.map((id, i) => [id, statuses[i] ?? 'pending']));
+      const oracle = steps
+        .filter((step) => byId[step.id] === 'pending')
+        .filter((step) => step.depends_on.every((dep) => byId[dep] === 'completed'))
+        .map((step) => step.id);
+      const graph = planToGraph({ ...plan, steps });
+      expect([...readyNodes(planWalk(graph, byId), graph)].sort()).toEqual([...oracle].sort());
+      expect([...selectStepsToStart({ ...plan, steps }, byId, 0)].sort()).toEqual([...oracle].sort());
+    }),
+  );
 });

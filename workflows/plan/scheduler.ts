@@ -5,6 +5,8 @@
  * a JSON status record (a step missing from it is `pending`); no Temporal, no Node built-ins.
  */
 import type { Plan, StepStatus } from './plan-types';
+import { planToGraph, planWalk } from '../graph/graph-from-plan';
+import { readyNodes } from '../graph/graph-walk';
 
 /** Statuses after which a step's dependents can never run (the `continue` policy skips them). */
 const BLOCKING: ReadonlySet<StepStatus> = new Set<StepStatus>(['failed', 'skipped', 'cancelled']);
@@ -37,10 +39,12 @@ export function remainingPathLengths(plan: Plan): Record<string, number> {
  */
 export function selectStepsToStart(plan: Plan, statuses: Record<string, StepStatus>, maxParallel: number): string[] {
   const lengths = pathLengths(plan);
+  // Readiness is the graph walk's (the plan as a graph of `join: all` nodes): one schedule for plans and graphs.
+  const graph = planToGraph(plan);
+  const joined = new Set(readyNodes(planWalk(graph, statuses), graph));
   const ready = plan.steps
     .map((step, index) => ({ step, index, length: lengths.get(step.id) ?? 1 }))
-    .filter(({ step }) => statusOf(statuses, step.id) === 'pending')
-    .filter(({ step }) => step.depends_on.every((dep) => statusOf(statuses, dep) === 'completed'))
+    .filter(({ step }) => statusOf(statuses, step.id) === 'pending' && joined.has(step.id))
     .sort((a, b) => b.length - a.length || a.index - b.index)
     .map(({ step }) => step.id);
   const unlimited = !(maxParallel > 0) || maxParallel === Infinity;
