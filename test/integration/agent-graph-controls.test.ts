@@ -22,6 +22,7 @@ import { answer, startAgent, stateOf, waitForInteraction, waitForState } from '.
 import { finishVisit, stepsHeard } from '../harness/graphs';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { testConfig, withWorker } from '../harness/test-env';
+import { recordHistory } from '../harness/histories';
 
 /** Several times what a call takes to reach the fake once a visit starts it. */
 const QUIET_WINDOW_MS = 1000;
@@ -70,6 +71,7 @@ test('a node whose write needs approval waits for it, then writes', async () => 
     await answer(handle, approval.id, { decision: 'approve', digest: approval.digest });
     expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'published' });
     expect(readFileSync(join(workspace, 'note.md'), 'utf8')).toBe('the note');
+    await recordHistory('agent-graph-approval', handle);
   });
 });
 
@@ -99,6 +101,7 @@ test('a pause mid-loop holds the next visit; resume goes on where the loop stood
     await handle.signal(resumeSignal, { by: 'ops' });
     expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'yes' });
     expect(stepsHeard(bed.llm.requests)).toEqual(['draft', 'review', 'revise', 'review-2']);
+    await recordHistory('agent-graph-pause', handle);
   });
 });
 
@@ -162,6 +165,7 @@ test('the plan check shows the graph and takes confirm or cancel only', async ()
     }
     await answer(handle, check.id, { decision: 'confirm' });
     expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'fine' });
+    await recordHistory('agent-graph-plan-check', handle);
   });
   await withWorker(bed.config, async () => {
     const handle = await startAgent(bed.client, bed.config, {

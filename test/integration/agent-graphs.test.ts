@@ -14,6 +14,8 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { startAgent, stateOf } from '../harness/agents';
 import { finishVisit, purposesHeard, routeTo, stepsHeard } from '../harness/graphs';
 import { withWorker } from '../harness/test-env';
+import { recordHistory } from '../harness/histories';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { ApplicationFailure } from '@temporalio/common';
 
@@ -48,6 +50,14 @@ test('the review loop ends at approval on the second review, with the path and s
       ['review-2', 'completed'],
     ]);
     expect(state.graph?.name).toBe('review-loop');
+    // The Temporal UI names node and visit.
+    const second = await bed.client.workflow.getHandle(stepWorkflowId(handle.workflowId, 'review-2')).describe();
+    expect(await second.staticSummary()).toBe('review · visit 2');
+    await recordHistory('agent-graph-review-loop', handle);
+    await recordHistory(
+      'step-graph-output',
+      bed.client.workflow.getHandle(stepWorkflowId(handle.workflowId, 'review-2')),
+    );
     // No planner, no summary, no router: only the four visits called the model.
     expect(stepsHeard(bed.llm.requests)).toEqual(['draft', 'review', 'revise', 'review-2']);
     expect(new Set(purposesHeard(bed.llm.requests))).toEqual(new Set(['step']));
@@ -92,6 +102,7 @@ test('a reviewer that never approves: the fourth review would exceed maxIteratio
       'revise-3',
     ]);
     expect(stepsHeard(bed.llm.requests)).not.toContain('review-4');
+    await recordHistory('agent-graph-max-iterations', handle);
   });
 });
 
@@ -120,6 +131,7 @@ test.each([
     const asked = (route?.body.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
     expect(asked.indexOf('"triage"')).toBeLessThan(asked.indexOf('"spec"'));
     expect(asked).not.toContain('"answer"');
+    await recordHistory(`agent-graph-route-${kind}`, handle);
   });
 });
 
@@ -158,6 +170,7 @@ test('a bad router reply is corrected; three in a row fail the agent with ROUTE_
       (r) => r.headers['x-cairn-purpose'] === 'route' && r.headers['x-cairn-agent'] === handle.workflowId,
     );
     expect(routes).toHaveLength(3);
+    await recordHistory('agent-graph-route-invalid', handle);
   });
 });
 
@@ -214,6 +227,7 @@ test('fan-out runs both branches at once; join all merges them once, with both r
     expect(bed.llm.holdFailures).toEqual([]);
     const merges = stepsHeard(bed.llm.requests).filter((id) => id.startsWith('merge'));
     expect(merges).toEqual(['merge']);
+    await recordHistory('agent-graph-join-all', handle);
     const prompt = JSON.stringify(bed.llm.requests.find((r) => r.headers['x-cairn-step'] === 'merge')?.body.messages);
     expect(prompt).toContain('L');
     expect(prompt).toContain('R');
@@ -239,5 +253,37 @@ test('join any runs the merge for the first branch, and again for the second', a
     expect(stepsHeard(bed.llm.requests).filter((id) => id.startsWith('merge'))).toEqual(['merge', 'merge-2']);
     // The first end reached is the answer.
     expect(result).toMatchObject({ answer: 'merged L' });
+  });
+});
+
+test('a branch that ends with no end node reached fails the agent with GRAPH_NO_END', async () => {
+  const graph: GraphInput = {
+    name: 'dead-end',
+    nodes: [
+      { id: 'fetch', systemPrompt: 'Fetch the data.' },
+      { id: 'report', systemPrompt: 'Report on it.' },
+    ],
+    edges: [{ from: 'fetch', to: 'report' }],
+    entry: ['fetch'],
+    end: ['report'],
+  };
+  // fetch uses its only round on a tool it does not have; the `continue` policy skips it.
+  bed.llm.respondWith(byRoute({ 'step:fetch': [reply.toolCall('no_such_tool', {})] }));
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, {
+      task: 'nothing to report',
+      graph,
+      onStepFailure: 'continue',
+      limits: { maxStepRounds: 1 },
+    });
+    const failure = await handle.result().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(((failure as WorkflowFailedError).cause as ApplicationFailure).type).toBe('GRAPH_NO_END');
+    const state = await stateOf(handle);
+    expect(state.failure?.code).toBe('GRAPH_NO_END');
+    expect(state.steps.map((s) => [s.id, s.status])).toEqual([['fetch', 'failed']]);
+    expect(stepsHeard(bed.llm.requests)).toEqual(['fetch']);
   });
 });
