@@ -23,7 +23,9 @@ export function progressMarkdown(state: AgentState): string {
     const visit = state.path?.find((entry) => entry.stepId === step.id);
     const where = visit ? `${visit.node} · visit ${visit.visit}` : step.title;
     const to = visit?.edge ? ` → ${visit.edge.to}` : '';
-    lines.push(`- ${MARK[step.status] ?? '?'} \`${step.id}\` ${where}${deps.length ? ` ← ${deps.join(', ')}` : ''}${to}`);
+    lines.push(
+      `- ${MARK[step.status] ?? '?'} \`${step.id}\` ${where}${deps.length ? ` ← ${deps.join(', ')}` : ''}${to}`,
+    );
   }
   const open = state.interactions.filter((i) => i.status === 'open');
   if (open.length) lines.push('', `Waiting for input: ${open.map((i) => `${i.id} (${i.kind})`).join(', ')}`);
