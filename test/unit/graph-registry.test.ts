@@ -11,6 +11,7 @@ import { EMPTY_GRAPH_REGISTRY } from '../../client/graphs/graph-registry';
 import { GraphModuleError, loadGraphRegistry } from '../../client/graphs/load-graphs';
 import { withRegisteredGraph } from '../../client/graphs/resolve-graph';
 import { loadConfig } from '../../config/config';
+import { serveApi } from '../../client/http/serve-api';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { routerGraph } from '../../examples/graphs/router';
 import { parseAgentInput } from '../../workflows/contract/agent-input';
@@ -148,6 +149,13 @@ describe('loadGraphRegistry', () => {
     expect(err.message).toContain('graph "thrown" is invalid');
     expect(err.message).toContain('(no_end_reachable)');
   });
+});
+
+test('the HTTP server refuses to start with a broken graph module, before it connects or listens', async () => {
+  const config = loadConfig({ CAIRN_GRAPHS: BROKEN, TEMPORAL_ADDRESS: '127.0.0.1:1' }, ROOT);
+  const err = await rejectionOf(serveApi(config, { info: () => {}, error: () => {} }));
+  expect(err).toBeInstanceOf(GraphModuleError);
+  expect(err.message).toContain('(unknown_node)');
 });
 
 describe('withRegisteredGraph', () => {

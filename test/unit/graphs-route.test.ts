@@ -4,7 +4,10 @@
  * credential when authentication is on.
  */
 import { join } from 'node:path';
+import { serve } from '@hono/node-server';
 import { createApp } from '../../client/http/create-app';
+// After the app: the API's routes extend zod with `.openapi` before the CLI's schemas are built.
+import { CairnApi } from '../../client/cli/cairn-api';
 import { loadGraphRegistry } from '../../client/graphs/load-graphs';
 import type { GraphRegistry } from '../../client/graphs/graph-registry';
 import { unusedAgents } from '../harness/config-errors';
@@ -58,4 +61,20 @@ test('the OpenAPI document describes the route and its graph', async () => {
   expect(Object.keys(doc.components.schemas)).toEqual(
     expect.arrayContaining(['GraphList', 'RegisteredGraph', 'Graph']),
   );
+});
+
+test('the CLI reads the same list over the API (cairn graphs with CAIRN_API_URL)', async () => {
+  const registry = await loadGraphRegistry('examples/graphs/index.ts', ROOT);
+  const app = appWith(registry, TOKEN);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  try {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const graphs = await new CairnApi({ url: `http://127.0.0.1:${port}`, token: TOKEN }).graphs();
+    expect(graphs).toEqual(JSON.parse(JSON.stringify(registry.list())));
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });
