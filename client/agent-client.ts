@@ -53,6 +53,8 @@ import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery, unknownToRelease } from '.
 import { cairnDataConverter, encryptionOn } from '../temporal/payloads/data-converter';
 import { clientTracingInterceptors } from '../temporal/tracing/client-tracing';
 import { AGENT_WORKFLOW_TYPE } from '../workflows/contract/agent-contract';
+import { EMPTY_GRAPH_REGISTRY, type GraphRegistry } from './graphs/graph-registry';
+import { withRegisteredGraph } from './graphs/resolve-graph';
 
 /** One agent in a list. */
 export interface AgentSummary {
@@ -102,16 +104,21 @@ export class AgentClient {
    *   out (`agent-task-<short id>`), since Temporal stores ids in plain text.
    * @param queryTimeoutMs how long a state query waits for a worker before it fails with
    *   `AGENT_UNAVAILABLE` (workers down or too busy).
+   * @param graphs the registered graphs (`CAIRN_GRAPHS`) a `graphName` resolves to at start.
    */
   constructor(
     readonly temporal: Client,
     private readonly taskQueue: string,
     private readonly plainIds = true,
     private readonly queryTimeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
+    readonly graphs: GraphRegistry = EMPTY_GRAPH_REGISTRY,
   ) {}
 
-  /** Connects with the configuration's Temporal settings. */
-  static async connect(config: CairnConfig): Promise<AgentClient> {
+  /**
+   * Connects with the configuration's Temporal settings; `graphs` is the registry loaded from
+   * `CAIRN_GRAPHS` (client/graphs/load-graphs.ts), none by default.
+   */
+  static async connect(config: CairnConfig, options: { graphs?: GraphRegistry } = {}): Promise<AgentClient> {
     const connection = await connectTemporal(connectionOptions(config.temporal));
     // With tracing configured, starting an agent opens its trace (temporal/tracing/client-tracing.ts).
     const interceptors = { workflow: clientTracingInterceptors(config.telemetry) };
@@ -124,6 +131,8 @@ export class AgentClient {
       }),
       config.taskQueue,
       !encryptionOn(config.payloads),
+      DEFAULT_QUERY_TIMEOUT_MS,
+      options.graphs,
     );
   }
 
@@ -132,8 +141,13 @@ export class AgentClient {
     return this.temporal.connection.close();
   }
 
-  /** Validates the input and starts an agent; returns its workflow id. */
-  async start(input: AgentInput, options: { workflowId?: string } = {}): Promise<string> {
+  /**
+   * Validates the input and starts an agent; returns its workflow id. A `graphName` without a
+   * `graph` is resolved from the registered graphs first, so the agent's input holds the whole
+   * graph (an unknown name: ClientError `INVALID_INPUT`, field `graphName`).
+   */
+  async start(sent: AgentInput, options: { workflowId?: string } = {}): Promise<string> {
+    const input = withRegisteredGraph(sent, this.graphs);
     const parsed = parseAgentInput(input);
     if (!parsed.ok) throw new ClientError('INVALID_INPUT', parsed.errors.join('; '), parsed.field || undefined);
     // Workflow ids are stored in plain text even with encryption on: then they carry no task words.
@@ -148,7 +162,8 @@ export class AgentClient {
         // The list view reads the task from the memo (static summaries come only with describe).
         memo: { task: parsed.settings.task.slice(0, 500) },
         typedSearchAttributes: [
-          { key: AgentPhaseKey, value: parsed.settings.mode.plan ? 'planning' : 'executing' },
+          // A graph agent plans nothing: its nodes run from the start.
+          { key: AgentPhaseKey, value: parsed.settings.mode.plan && !parsed.settings.graph ? 'planning' : 'executing' },
           { key: AgentAwaitingInputKey, value: false },
         ],
       });

@@ -97,6 +97,8 @@ export const envSchema = z.object({
     .optional(),
   /** Comma-separated paths of modules exporting tools made with defineTool. */
   CAIRN_TOOLS: optionalText,
+  /** Path of a module registering agent graphs made with defineGraph (docs/graphs.md). */
+  CAIRN_GRAPHS: optionalText,
   /** JSON array of MCP servers: [{ "name", "command", "args"?, "env"?, "url"?, "write"? }]. */
   CAIRN_MCP_SERVERS: optionalText,
   /** Tools that run without approval even though they write, comma-separated. */
@@ -168,6 +170,11 @@ export interface CairnConfig {
     /** The approval policy from CAIRN_POLICY_FILE (with CAIRN_AUTO_APPROVE as a rule in it), if one is set. */
     policy?: ApprovalPolicy;
   };
+  /**
+   * The module of registered agent graphs (CAIRN_GRAPHS), relative to the working folder or
+   * absolute; loaded by the processes that start agents (client/graphs/load-graphs.ts).
+   */
+  graphs: { module?: string };
   /**
    * `host` is 127.0.0.1 unless set (0.0.0.0 in containers). `allowedHosts`: further host names
    * (normalised, no port) the server answers to besides the loopback names and `host`.
@@ -294,6 +301,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       autoApprove: listOf(e.CAIRN_AUTO_APPROVE),
       ...(policy.policy ? { policy: policy.policy } : {}),
     },
+    graphs: e.CAIRN_GRAPHS ? { module: e.CAIRN_GRAPHS } : {},
     http: {
       host: e.CAIRN_HTTP_HOST ?? '127.0.0.1',
       port: httpPort,

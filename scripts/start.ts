@@ -19,6 +19,8 @@ import { startEmbeddedServer } from './embedded-server';
 import { checkStartPorts, portRefusal, StartRefused, type TemporalChoice } from './start-ports';
 import { encryptionOn, payloadCodecs } from '../temporal/payloads/data-converter';
 import type { CairnConfig } from '../config/config';
+import { GraphModuleError, loadGraphRegistry } from '../client/graphs/load-graphs';
+import type { GraphRegistry } from '../client/graphs/graph-registry';
 
 /** The HTTP API as a browser on this machine reaches it (a wildcard host is reached on loopback). */
 function localUrl(http: CairnConfig['http']): string {
@@ -75,6 +77,8 @@ interface Started {
 }
 
 async function main(started: Started): Promise<void> {
+  // The registered graphs before anything starts: a broken one is one message, nothing left behind.
+  const graphs = await registeredGraphs(config);
   // The configured address gets the Host-checked endpoint; the runtime's exporter sits behind it.
   const metrics = config.telemetry.metrics ? await serveMetrics(config.telemetry.metrics) : undefined;
   if (metrics) started.metrics = metrics;
@@ -101,7 +105,10 @@ async function main(started: Started): Promise<void> {
     }
   }
   try {
-    started.api = await serveApi(config, log, config.temporal.addressConfigured ? {} : { temporalUiUrl: ui });
+    started.api = await serveApi(config, log, {
+      graphs,
+      ...(config.temporal.addressConfigured ? {} : { temporalUiUrl: ui }),
+    });
   } catch (err) {
     // Taken between the check and now.
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
@@ -119,6 +126,14 @@ async function main(started: Started): Promise<void> {
       `  Payloads:     ${describePayloads(config.payloads, codecEndpoint)}`,
       `  Task queue:   ${config.taskQueue}`,
       `  Worker:       ${describeVersion(version)}`,
+      ...(graphs.list().length
+        ? [
+            `  Graphs:       ${graphs
+              .list()
+              .map((g) => g.name)
+              .join(', ')} (CAIRN_GRAPHS)`,
+          ]
+        : []),
       `  Web page:     ${api.url}/`,
       `  HTTP API:     ${api.url}/api/agents (OpenAPI at ${api.url}/api/openapi.json)`,
       `  ${describeLlm(config)}`,
@@ -135,6 +150,16 @@ async function main(started: Started): Promise<void> {
   if (version) console.log(await joinDeployment(config, version, 'always'));
   await running;
   await stopAll(started);
+}
+
+/** The graphs of CAIRN_GRAPHS; a broken module or graph refuses the start with its message alone. */
+async function registeredGraphs(config: CairnConfig): Promise<GraphRegistry> {
+  try {
+    return await loadGraphRegistry(config.graphs.module, process.cwd());
+  } catch (err) {
+    if (err instanceof GraphModuleError) throw new StartRefused(`cairn start: ${err.message}`);
+    throw err;
+  }
 }
 
 /** Stops what was started, newest first; a failure to stop one does not keep the others running. */

@@ -1,7 +1,7 @@
 /**
  * The CLI's client of Cairn's HTTP API: with CAIRN_API_URL set, every `cairn` command that reads
  * or changes agents (`ls`, `show`, `watch`, `run`, `answer`, `cancel`, `pause`, `resume`,
- * `audit`) goes through the server instead of straight to Temporal, sending
+ * `audit`, `graphs`) goes through the server instead of straight to Temporal, sending
  * `Authorization: Bearer $CAIRN_TOKEN` and saying it is the CLI — so each request passes
  * authentication and its role check, and what it changes is audited under the token's
  * principal with method `cli` (docs/operations.md#authentication-and-roles). A refusal throws
@@ -20,6 +20,7 @@ import { auditEntrySchema, type AuditEntry } from '../audit-entries';
 import { stepTranscriptSchema, type StepTranscript } from '../../workflows/contract/step-transcript';
 import { ClientError, type ClientErrorCode } from '../client-error';
 import { pause } from '../follow-timeline';
+import type { RegisteredGraph } from '../graphs/graph-registry';
 
 /** Hosts plain `http://` may reach: this machine only (nothing crosses a network in the clear). */
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -85,6 +86,15 @@ const stateBody = z.looseObject({
 const idBody = z.object({ id: z.string() });
 const auditBody = z.object({ id: z.string(), entries: z.array(auditEntrySchema) });
 const acceptedBody = z.looseObject({ interactionId: z.string() });
+const graphsBody = z.object({
+  graphs: z.array(
+    z.looseObject({
+      name: z.string(),
+      description: z.string().optional(),
+      graph: z.looseObject({ nodes: z.array(z.unknown()) }),
+    }),
+  ),
+});
 
 /** Cairn's HTTP API for the CLI. */
 export class CairnApi {
@@ -116,6 +126,11 @@ export class CairnApi {
   /** What a step's model said each round. */
   async transcript(id: string, stepId: string): Promise<StepTranscript> {
     return this.call('GET', `${agentPath(id)}/steps/${encodeURIComponent(stepId)}/transcript`, stepTranscriptSchema);
+  }
+
+  /** The graphs registered on the server (`CAIRN_GRAPHS` there), by name. */
+  async graphs(): Promise<RegisteredGraph[]> {
+    return (await this.call('GET', '/api/graphs', graphsBody)).graphs as unknown as RegisteredGraph[];
   }
 
   /** Starts an agent; the server records the token's principal as who started it. */

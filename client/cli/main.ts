@@ -1,6 +1,6 @@
 /**
  * The `cairn` command line (docs/contracts.md#cli): `run` an agent interactively, `ls`, `show`,
- * `watch`, `answer`, `cancel`, `pause`, `resume`, and `tools`. Exit codes: 0 completed / done, 1 failed or error,
+ * `watch`, `answer`, `cancel`, `pause`, `resume`, `graphs` and `tools`. Exit codes: 0 completed / done, 1 failed or error,
  * 2 bad usage or configuration, 3 cancelled (see cli-exit.ts).
  */
 import { Command } from 'commander';
@@ -24,6 +24,7 @@ import { EXIT, exitCodeForError } from './cli-exit';
 import { deployPromoteCommand, deployStatusCommand } from './deploy-command';
 import { runCommand, type RunOptions } from './run-command';
 import { formatTools, listConfiguredTools } from './tools-command';
+import { graphsCommand } from './graphs-command';
 import { printLine, write } from './terminal';
 
 const RUN_HELP = `
@@ -67,6 +68,10 @@ program
   .option('--by <name>', 'who answers (audit record); default <login>@cli')
   .option('--no-live', "only progress lines: leave out the model's words as they form")
   .option('--reasoning', "print the model's reasoning too (marked [reasoning])")
+  .option(
+    '--graph <file|name>',
+    'run an agent graph instead of a plan: a .json file, or a name registered in CAIRN_GRAPHS (see `cairn graphs`)',
+  )
   .addHelpText('after', RUN_HELP)
   .action((task: string, options: RunOptions) => exitWith(runCommand(task, options)));
 
@@ -142,6 +147,12 @@ for (const action of ['pause', 'resume'] as const) {
     .option('--reason <text>', 'why (kept on the timeline)')
     .action((id: string, options: { by?: string; reason?: string }) => exitWith(holdCommand(action, id, options)));
 }
+
+program
+  .command('graphs')
+  .description('list the agent graphs registered in CAIRN_GRAPHS: name, node count, description')
+  .option('--json', 'print JSON for scripts (each graph whole, defaults filled in)')
+  .action((options: { json?: boolean }) => exitWith(graphsCommand(options)));
 
 program
   .command('tools')

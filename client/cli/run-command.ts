@@ -18,6 +18,8 @@ import { PromptingAnswers } from './prompting-answers';
 import { formatEvent, formatUsage } from './render';
 import { LineQueue, ScriptedAnswers } from './scripted-answers';
 import { TtyPrompter } from './tty-prompter';
+import { graphChoice, runMode } from './graph-option';
+import { loadGraphRegistry } from '../graphs/load-graphs';
 import { printError, printLine, promptStream, write, type Channel } from './terminal';
 
 /** The options of `cairn run` as commander parses them (`--no-plan` sets `plan: false`). */
@@ -31,6 +33,8 @@ export interface RunOptions {
   live?: boolean;
   /** Print its reasoning too. */
   reasoning?: boolean;
+  /** `--graph <file|name>`: a graph's JSON file, or a registered graph's name (graph-option.ts). */
+  graph?: string;
 }
 
 /**
@@ -39,18 +43,25 @@ export interface RunOptions {
  * principal unless `--by` says otherwise, which the server refuses unless it is the same).
  */
 export async function runCommand(task: string, options: RunOptions): Promise<number> {
-  const mode = { plan: options.plan, ask: options.ask ?? false, confirmPlan: options.confirmPlan ?? false };
+  const mode = runMode(options, options.graph !== undefined);
+  const chosen = options.graph === undefined ? {} : await graphChoice(options.graph, process.cwd());
+  const input = { task, mode, ...chosen };
   const target = cliApi();
   if (target) {
+    // A graph's name is the server's to resolve, from its own CAIRN_GRAPHS.
     const api = new CairnApi(target);
-    const id = await api.start({ task, mode });
+    const id = await api.start(input);
     return follow(api, id, options, options.by, (agent, listener, notice) =>
       followLiveOverHttp(target, agent, listener, notice),
     );
   }
-  const client = await AgentClient.connect(loadConfigOrExit());
+  const config = loadConfigOrExit();
+  // The graph module is loaded only when a name must resolve: a plain run never depends on it.
+  const graphs =
+    chosen.graphName === undefined ? {} : { graphs: await loadGraphRegistry(config.graphs.module, process.cwd()) };
+  const client = await AgentClient.connect(config, graphs);
   try {
-    const id = await client.start({ task, mode });
+    const id = await client.start(input);
     return await follow(client, id, options, options.by ?? defaultAnswerer(), liveFromTemporal(client));
   } finally {
     await client.close();

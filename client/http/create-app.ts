@@ -23,6 +23,7 @@ import { requireAllowedHost } from './host-guard';
 import { refuseCrossSite, requestOrigin } from './origin-guard';
 import { publicOriginOf, publicSite } from './public-url';
 import { registerAgentRoutes } from './routes/agents';
+import { registerGraphRoutes } from './routes/graphs';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
 import { registerStreamRoute } from './routes/stream';
 import { registerTranscriptRoute } from './routes/transcript';
@@ -153,6 +154,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   // An answer or command passed to an agent here: its event streams read at once.
   if (wakes) app.use('/api/agents/:id/*', wakeAfterCommands(wakes));
   registerAgentRoutes(app, deps.agents);
+  registerGraphRoutes(app, deps.agents.graphs);
   registerAuditRoute(app, deps.agents);
   registerTranscriptRoute(app, deps.agents);
   // One limiter for every streaming route: they all hold connections and poll.

@@ -8,6 +8,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { agentInputSchema } from '../../workflows/contract/agent-input';
+import { graphSchema } from '../../workflows/graph/graph-schema';
 import { answerInputSchema, answerSchema, interactionSchema } from '../../workflows/interactions/interaction-schema';
 import { agentEventSchema, agentPhaseSchema, agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { stepRunSchema, tokenUsageSchema } from '../../workflows/state/step-run-schema';
@@ -71,6 +72,14 @@ const AgentSummary = z
   .openapi('AgentSummary');
 
 export const AgentList = z.object({ agents: z.array(AgentSummary) }).openapi('AgentList');
+
+/** One registered graph: its name, description and the checked graph (defaults filled in). */
+const RegisteredGraph = z
+  .object({ name: z.string(), description: z.string().optional(), graph: graphSchema.meta({ id: 'Graph' }) })
+  .openapi('RegisteredGraph');
+
+/** `GET /api/graphs`: every graph registered with defineGraph, in the module's order. */
+export const GraphList = z.object({ graphs: z.array(RegisteredGraph) }).openapi('GraphList');
 
 /** A non-negative integer cursor given as a query or header string. */
 const cursor = z.coerce.number().int().min(0);

@@ -10,6 +10,8 @@ import { createApp } from './create-app';
 import { allowedHostNames } from '../../config/host-names';
 import { configuredSecrets } from '../../config/redact-secrets';
 import { createLog, type Log } from '../redacted-log';
+import type { GraphRegistry } from '../graphs/graph-registry';
+import { loadGraphRegistry } from '../graphs/load-graphs';
 
 /** How long `/healthz` waits for Temporal to answer before it reports it down. */
 export const HEALTH_PROBE_TIMEOUT_MS = 2_000;
@@ -26,11 +28,14 @@ export interface ApiServer {
 export interface ServeOptions {
   /** The Temporal Web UI the page links to (`npm start`'s embedded one, wherever its port is). */
   temporalUiUrl?: string;
+  /** The registered graphs, when the process loaded them already; else loaded here from `CAIRN_GRAPHS`. */
+  graphs?: GraphRegistry;
 }
 
 /**
  * Connects to Temporal and listens on `config.http`. Refuses to start (throws, saying why) when
- * authentication is off on an address other machines reach, or its setup fails; rejects with
+ * authentication is off on an address other machines reach, its setup fails or the `CAIRN_GRAPHS`
+ * module holds a broken graph (GraphModuleError); rejects with
  * the listen error (`EADDRINUSE`, …) when the port cannot be had, its connection closed.
  */
 export async function serveApi(
@@ -38,8 +43,9 @@ export async function serveApi(
   log: Log = serverLog(config),
   options: ServeOptions = {},
 ): Promise<ApiServer> {
+  const graphs = options.graphs ?? (await loadGraphRegistry(config.graphs.module, process.cwd()));
   const auth = await createAuthenticator(config.auth, config.http.host, log);
-  const agents = await AgentClient.connect(config);
+  const agents = await AgentClient.connect(config, { graphs });
   const app = createApp({
     version,
     agents,

@@ -46,6 +46,7 @@ test('every variable is read', () => {
     CAIRN_TOOLS: './tools/a.ts,./tools/b.ts',
     CAIRN_MCP_SERVERS: '[]',
     CAIRN_AUTO_APPROVE: 'write_file',
+    CAIRN_GRAPHS: './graphs/index.ts',
     CAIRN_HTTP_PORT: '8080',
     CAIRN_HTTP_HOST: '0.0.0.0',
     CAIRN_API_TOKEN: 'a-long-enough-token',
@@ -88,6 +89,7 @@ test('every variable is read', () => {
       mcpServers: '[]',
       autoApprove: ['write_file'],
     },
+    graphs: { module: './graphs/index.ts' },
     http: {
       host: '0.0.0.0',
       port: 8080,

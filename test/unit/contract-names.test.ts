@@ -183,6 +183,7 @@ describe('HTTP routes', () => {
     'GET /api/agents/:id/stream',
     'GET /api/agents/:id/audit',
     'GET /api/agents/:id/steps/:stepId/transcript',
+    'GET /api/graphs',
     'GET /api/me',
     'GET /healthz',
     'GET /api/openapi.json',

@@ -15,6 +15,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   'GET /api/agents/:id/stream': 'viewer',
   'GET /api/agents/:id/audit': 'viewer',
   'GET /api/agents/:id/steps/:stepId/transcript': 'viewer',
+  'GET /api/graphs': 'viewer',
   'POST /api/agents': 'operator',
   'POST /api/agents/:id/cancel': 'operator',
   'POST /api/agents/:id/pause': 'operator',

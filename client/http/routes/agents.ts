@@ -4,6 +4,7 @@
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AgentsPort } from '../agents-port';
+import type { AgentInput } from '../../../workflows/contract/agent-input';
 import type { Principal } from '../auth/principal';
 import { ApiFailure } from '../errors';
 import {
@@ -163,11 +164,24 @@ async function withDigest(agents: AgentsPort, id: string, interactionId: string,
   return interaction ? completeAnswer(interaction, answer) : answer;
 }
 
+/**
+ * The body's `mode` as it was sent (validated already): the parsed body has every mode filled in
+ * with its default, and a graph agent refuses planning modes it is sent (`mode.plan` included),
+ * so it must not be sent ones nobody asked for. No `mode` sent: none forwarded.
+ */
+async function modeAsSent(body: Promise<unknown>): Promise<{ mode?: AgentInput['mode'] }> {
+  const sent: unknown = await body;
+  const mode = typeof sent === 'object' && sent !== null ? (sent as { mode?: unknown }).mode : undefined;
+  return typeof mode === 'object' && mode !== null ? { mode } : {};
+}
+
 /** Registers the agent routes on `app`. */
 export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void {
   app.openapi(startRoute, async (c) => {
     // The agent's principal (what approval policies judge) is the signed-in one, never the body's.
-    const { principal: _claimed, ...input } = c.req.valid('json');
+    const { principal: _claimed, ...parsed } = c.req.valid('json');
+    const { mode: _filled, ...rest } = parsed;
+    const input = { ...rest, ...(await modeAsSent(c.req.json())) };
     const who = c.get('authOn')
       ? { principal: { id: c.get('principal').id, roles: [...c.get('principal').roles] } }
       : {};
