@@ -1,11 +1,12 @@
 /**
  * How an agent graph reads to people, the same on the web page and in the CLI: an edge's
  * condition as a label, a node's marks, the graph's bounds, which edges close a loop (drawn
- * apart, so a loop shows), which node and visit a step is, each node's visits so far, and one
- * visit of the path in words. Pure: the web page loads it through client/web/rules.ts, the CLI's
+ * apart, so a loop shows), which node and visit a step is, each node's visits so far and the
+ * status of its latest, which edges the path took, and one visit of the path in words. Pure: the web page loads it through client/web/rules.ts, the CLI's
  * client/cli/render-graph.ts builds its text from it.
  */
 import type { Graph, GraphEdge, GraphNode } from '../workflows/graph/graph-schema';
+import { stepDisplayStatus } from './status-display';
 
 /** The parts of a step this module reads. */
 interface StepLike {
@@ -131,6 +132,44 @@ export function nodeVisits(
     if (seen) seen.visits = Math.max(seen.visits, entry.visit);
   }
   return visits;
+}
+
+/** A node as a drawing of the running graph shows it. */
+export interface NodeState {
+  visits: number;
+  /** Its latest visit's status as people read it (client/status-display.ts); `pending` (or `not run`) before any. */
+  status: string;
+  /** Whether its latest visit runs (or waits) now. */
+  current: boolean;
+}
+
+/** Each node of a graph agent as its drawing shows it: visits, the latest visit's status, whether it runs now. */
+export function nodeStates(
+  state: {
+    graph: Pick<Graph, 'nodes'>;
+    steps: readonly StepLike[];
+    path?: readonly PathEntryLike[] | undefined;
+  } & Parameters<typeof stepDisplayStatus>[1],
+): Map<string, NodeState> {
+  const visits = nodeVisits(state.graph, state.steps, state.path ?? []);
+  return new Map(
+    [...visits].map(([id, seen]) => {
+      const status = stepDisplayStatus(seen.latest ?? { status: 'pending' }, state);
+      const current = seen.latest?.status === 'running' || seen.latest?.status === 'waiting';
+      return [id, { visits: seen.visits, status, current }];
+    }),
+  );
+}
+
+/** How often the path took an edge, by `<from>→<to>`. */
+export function takenEdges(path: readonly PathEntryLike[]): Map<string, number> {
+  const taken = new Map<string, number>();
+  for (const entry of path) {
+    if (!entry.edge) continue;
+    const key = `${entry.node}→${entry.edge.to}`;
+    taken.set(key, (taken.get(key) ?? 0) + 1);
+  }
+  return taken;
 }
 
 /** One visit of the path in words: `review · visit 2 → revise (output.approved equals false)`. */

@@ -7,7 +7,7 @@
  */
 import { formatGraph, formatGraphPath, formatPath } from '../../client/cli/render-graph';
 import { formatState } from '../../client/cli/render';
-import { loopEdges, nodeVisits, visitOfStep } from '../../client/graph-display';
+import { loopEdges, nodeStates, nodeVisits, takenEdges, visitOfStep } from '../../client/graph-display';
 import { graphSchema, type Graph, type GraphEdge } from '../../workflows/graph/graph-schema';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
@@ -178,4 +178,25 @@ test('visitOfStep and nodeVisits read visits from step ids, the path filling in 
   });
   // The path's visit numbers count even where the steps are not (yet) there.
   expect(nodeVisits(reviewLoop, [], [{ node: 'review', visit: 3, stepId: 'review-3' }]).get('review')?.visits).toBe(3);
+});
+
+test('nodeStates: visits, the latest visit status as people read it, the running visit current; takenEdges counts', () => {
+  const steps = [
+    run('draft', 'completed'),
+    run('review', 'completed'),
+    run('revise', 'completed'),
+    run('review-2', 'running'),
+  ];
+  const running = { graph: reviewLoop, steps, path: walked, phase: 'executing' };
+  expect(Object.fromEntries(nodeStates(running))).toEqual({
+    draft: { visits: 1, status: 'completed', current: false },
+    review: { visits: 2, status: 'running', current: true },
+    revise: { visits: 1, status: 'completed', current: false },
+  });
+  // Held, the running visit reads paused (and still is the current one); unvisited nodes of an ended agent were not run.
+  const held = nodeStates({ ...running, phase: 'paused', hold: { reasons: ['pause'] } });
+  expect(held.get('review')).toEqual({ visits: 2, status: 'paused', current: true });
+  const ended = nodeStates({ graph: reviewLoop, steps: [run('draft', 'failed')], phase: 'failed' });
+  expect([ended.get('draft')?.status, ended.get('review')?.status]).toEqual(['failed', 'not run']);
+  expect(Object.fromEntries(takenEdges(walked))).toEqual({ 'draft→review': 1, 'review→revise': 1, 'revise→review': 1 });
 });
