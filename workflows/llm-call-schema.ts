@@ -45,6 +45,11 @@ export const llmCallInputSchema = z.object({
   conversation: conversationRefSchema.optional(),
   /** Tools offered to the model, by name; the activity resolves their JSON Schemas. */
   toolNames: z.array(z.string()).optional(),
+  /**
+   * The JSON Schema of `finish_step`'s `output` (an agent graph node's structured output): the
+   * activity offers `finish_step` with it. Absent: `finish_step` takes a result only.
+   */
+  finishOutput: z.record(z.string(), z.unknown()).optional(),
   /** Ask for a JSON object in the content. */
   json: z.boolean().optional(),
   /**

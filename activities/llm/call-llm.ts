@@ -24,6 +24,8 @@ import type { LlmModelTable } from '../../config/llm-models-config';
 import type { Redactor } from '../../config/redact-secrets';
 import { classifyLlmError } from './classify-llm-error';
 import { maxTokensFor } from './max-tokens';
+import { finishStepTool } from '../../workflows/tools/finish-step';
+import { FINISH_STEP } from '../../workflows/tools/tool-types';
 import { createCapabilityStore, type CapabilityStore, type ModelCapabilities } from './model-capabilities';
 import { readReasoning, readToolCalls, readUsage, stripReasoning } from './read-completion';
 import { replyJsonSchema } from './reply-schemas';
@@ -161,6 +163,7 @@ async function conversationOf(input: LlmCallInput, deps: LlmDeps): Promise<LlmMe
 
 function toolsOf(input: LlmCallInput, deps: LlmDeps): LlmToolSpec[] {
   return (input.toolNames ?? []).map((name) => {
+    if (name === FINISH_STEP && input.finishOutput) return finishStepTool(input.finishOutput);
     const spec = deps.toolSpec(name);
     if (!spec) throw ApplicationFailure.nonRetryable(`no tool named "${name}" on this worker`, 'LLM_REJECTED');
     return spec;

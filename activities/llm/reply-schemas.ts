@@ -1,13 +1,20 @@
 /**
- * The JSON Schemas of replies the LLM activity asks for by name, derived from the zod plan
- * schemas (never written twice) and built once per process.
+ * The JSON Schemas of replies the LLM activity asks for by name, derived from the zod plan and
+ * route schemas (never written twice) and built once per process.
  */
 import { planJsonSchema, remainingPlanJsonSchema } from '../../workflows/plan/plan-schema';
 import type { LlmReplySchema } from '../../workflows/llm-call-schema';
+import { routeJsonSchema } from '../../workflows/graph/route-reply';
+
+const BUILD: Record<LlmReplySchema, () => Record<string, unknown>> = {
+  plan: planJsonSchema,
+  replan: remainingPlanJsonSchema,
+  route: routeJsonSchema,
+};
 
 const cache: Partial<Record<LlmReplySchema, Record<string, unknown>>> = {};
 
 /** The JSON Schema of a reply schema name. */
 export function replyJsonSchema(name: LlmReplySchema): Record<string, unknown> {
-  return (cache[name] ??= name === 'plan' ? planJsonSchema() : remainingPlanJsonSchema());
+  return (cache[name] ??= BUILD[name]());
 }

@@ -67,7 +67,9 @@ async function askSelect(interaction: Of<'ask.select'>, { ask }: PromptContext):
 async function checkPlan(interaction: Of<'plan.check'>, context: PromptContext): Promise<unknown> {
   const { ask } = context;
   if (interaction.graph) return checkGraph(interaction, interaction.graph, context);
-  ask.show(`${interaction.prompt} (revision ${interaction.revision})\n${interaction.plan ? formatPlan(interaction.plan) : ''}`);
+  ask.show(
+    `${interaction.prompt} (revision ${interaction.revision})\n${interaction.plan ? formatPlan(interaction.plan) : ''}`,
+  );
   const decision = await ask.select('Decision', [
     { value: 'confirm', name: 'confirm — run this plan' },
     { value: 'revise', name: 'revise — give the planner feedback' },

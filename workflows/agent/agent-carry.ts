@@ -46,7 +46,21 @@ export const agentCarrySchema = z.object({
   tools: z.array(toolInfoSchema),
   /** Routes of step interactions still open, by interaction id. */
   stepRoutes: z.record(z.string(), stepRequestRouteSchema),
+  /**
+   * A graph agent's walk (graph-walk.ts) without its path, which is `state.path`: visits per
+   * node, edges fired, the end reached. Nothing runs at a roll-over. Absent for planned agents.
+   */
+  walk: z
+    .object({
+      visits: z.record(z.string(), z.number().int().nonnegative()),
+      fired: z.record(z.string(), z.array(z.number().int())),
+      endReached: z.object({ node: z.string(), stepId: z.string() }).optional(),
+    })
+    .optional(),
 });
+
+/** A graph agent's walk as carried. */
+export type WalkCarry = NonNullable<z.infer<typeof agentCarrySchema>['walk']>;
 
 /** The carry of the current version. */
 export type AgentCarry = z.infer<typeof agentCarrySchema>;

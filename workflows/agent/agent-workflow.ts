@@ -2,7 +2,7 @@
  * `agentWorkflow` — one agent task, start to finish, as a pipeline of phases: the tool
  * catalogue, planning (with the human plan check), execution of the steps as parallel child
  * workflows with replans between passes, and the summary. ReAct mode (plan off) runs one step
- * on the whole task. Everything a person needs to see is in the `state` query; answers arrive
+ * on the whole task; a graph agent walks its graph instead of planning (graph/graph-phase.ts). Everything a person needs to see is in the `state` query; answers arrive
  * by the `answer` update or signal (see docs/architecture.md).
  *
  * A long agent continues as new at safe boundaries when the server suggests it: while it waits
@@ -22,6 +22,7 @@ import { readCarry, type CarriedAgent } from './carry-migration';
 import { executePlan } from './execution';
 import { planTask, replan } from './planning/plan-phase';
 import { summarize } from './summary';
+import { runGraph } from './graph/graph-phase';
 import { readToolCatalogue } from './tool-catalogue';
 import { PATCHES } from '../patches';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
@@ -67,6 +68,7 @@ const moveOn = () => makeContinueAsNewFunc<typeof agentWorkflow>({ initialVersio
 async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<RunEnd> {
   const { settings, state } = run;
   const tools: ToolInfo[] = carry?.tools ?? (await readToolCatalogue(settings.tools));
+  if (settings.graph) return runGraph(run, settings.graph, tools, carry);
 
   let plan = carry?.resumeAt === 'execute' ? state.plan : undefined;
   if (!plan) {

@@ -16,17 +16,29 @@ import type { AgentRun } from './agent-run';
 function stepInput(run: AgentRun, plan: Plan, id: string, tools: ToolInfo[]): StepInput | undefined {
   const step = plan.steps.find((s) => s.id === id);
   if (!step) return undefined;
+  const dependencies = step.depends_on.map((dep) => {
+    const done = run.board.get(dep);
+    return { id: dep, title: done?.title ?? dep, result: done?.result ?? '' };
+  });
+  return stepInputOf(run, plan.task || run.settings.task, step, dependencies, tools);
+}
+
+/** A step's input: the step, what it builds on, and the agent's tools, limits and settings as they stand. */
+export function stepInputOf(
+  run: AgentRun,
+  task: string,
+  step: StepInput['step'],
+  dependencies: StepInput['dependencies'],
+  tools: ToolInfo[],
+): StepInput {
   const { settings } = run;
   const left = run.meter.left();
   return {
     version: STEP_INPUT_VERSION,
     agentId: run.agentId,
-    task: plan.task || settings.task,
+    task,
     step,
-    dependencies: step.depends_on.map((dep) => {
-      const done = run.board.get(dep);
-      return { id: dep, title: done?.title ?? dep, result: done?.result ?? '' };
-    }),
+    dependencies,
     tools,
     maxStepRounds: settings.limits.maxStepRounds,
     guards: {
@@ -58,11 +70,16 @@ export function codeOf(err: unknown): ErrorCode | undefined {
 export async function runStep(run: AgentRun, plan: Plan, id: string, tools: ToolInfo[]): Promise<StepOutcome> {
   const input = stepInput(run, plan, id, tools);
   if (!input) return { status: 'failed', code: 'STEP_FAILED', error: `no step ${id} in the plan`, rounds: 0 };
+  return runStepChild(run, input, `${id} · ${input.step.title}`);
+}
+
+/** Runs a step as the child workflow of its contract id until it ends; `summary` names it in the Temporal UI. */
+export async function runStepChild(run: AgentRun, input: StepInput, summary: string): Promise<StepOutcome> {
   try {
     return await executeChild(stepWorkflow, {
-      workflowId: stepWorkflowId(run.agentId, id),
+      workflowId: stepWorkflowId(run.agentId, input.step.id),
       args: [input],
-      staticSummary: `${id} · ${input.step.title}`,
+      staticSummary: summary,
     });
   } catch (err) {
     if (isCancellation(err) || (err instanceof ChildWorkflowFailure && isCancellation(err.cause))) {

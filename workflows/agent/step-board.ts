@@ -58,6 +58,22 @@ export class StepBoard {
     );
   }
 
+  /** Puts a new pending run on the board (a graph visit), unless one of that id is there. */
+  add(id: string, title: string): void {
+    if (this.get(id)) return;
+    this.state.steps.push({ id, title, status: 'pending', usage: zeroUsage(), toolCalls: [], rounds: 0, attempts: 0 });
+  }
+
+  /** Drops settled runs, oldest first, but those `keep` names, until at most `max` settled runs remain. */
+  trim(max: number, keep: ReadonlySet<string>): number {
+    const droppable = this.state.steps.filter(
+      (s) => !keep.has(s.id) && !isActiveStep(s.status) && s.status !== 'pending',
+    );
+    const drop = new Set(droppable.slice(0, Math.max(0, droppable.length - max)).map((s) => s.id));
+    if (drop.size > 0) this.state.steps = this.state.steps.filter((s) => !drop.has(s.id));
+    return drop.size;
+  }
+
   /** pending → running: a new attempt starts now. */
   start(id: string): StepRun | undefined {
     const step = this.move(id, 'running');

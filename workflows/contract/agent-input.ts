@@ -88,7 +88,10 @@ export const GRAPH_REFUSED_MODES = ['plan', 'ask', 'assess', 'replanAfter'] as c
 function crossFieldProblems(value: unknown, settings: AgentSettings): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
   if (settings.graphName !== undefined && !settings.graph)
-    problems.push({ path: 'graphName', message: 'a graph name must be resolved into `graph` by the client that starts the agent' });
+    problems.push({
+      path: 'graphName',
+      message: 'a graph name must be resolved into `graph` by the client that starts the agent',
+    });
   if (!settings.graph) return problems;
   const mode = isRecord(value) && isRecord(value['mode']) ? value['mode'] : {};
   for (const key of GRAPH_REFUSED_MODES)
@@ -96,6 +99,13 @@ function crossFieldProblems(value: unknown, settings: AgentSettings): { path: st
   for (const problem of checkGraphRules(settings.graph))
     problems.push({ path: problem.path, message: `${problem.message} (${problem.rule})` });
   return problems;
+}
+
+/** A graph's `timeoutMs` acts as `limits.deadlineMs` (an explicit deadline wins). */
+function withGraphTimeout(settings: AgentSettings): AgentSettings {
+  const timeoutMs = settings.graph?.timeoutMs;
+  if (timeoutMs === undefined || settings.limits.deadlineMs !== undefined) return settings;
+  return { ...settings, limits: { ...settings.limits, deadlineMs: timeoutMs } };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -114,7 +124,7 @@ export function parseAgentInput(
   const parsed = agentInputSchema.safeParse(value);
   if (parsed.success) {
     const problems = crossFieldProblems(value, parsed.data);
-    if (problems.length === 0) return { ok: true, settings: parsed.data };
+    if (problems.length === 0) return { ok: true, settings: withGraphTimeout(parsed.data) };
     return { ok: false, errors: problems.map((p) => `${p.path}: ${p.message}`), field: problems[0]?.path ?? '' };
   }
   return {

@@ -124,6 +124,15 @@ export function leaveVisit(
   return { walk: settle(left, graph), taken: exit.edges };
 }
 
+/**
+ * Ends the running visit `stepId` without an exit: it failed and was skipped, or was cancelled.
+ * Its branch ends there; the walk ends when nothing runs or is ready.
+ */
+export function abandonVisit(walk: Walk, graph: Graph, stepId: string): Walk {
+  if (walk.ended || !walk.running.some((running) => running.stepId === stepId)) return walk;
+  return settle({ ...walk, running: walk.running.filter((running) => running.stepId !== stepId) }, graph);
+}
+
 /** Ends the walk when nothing runs and nothing is ready. */
 function settle(walk: Walk, graph: Graph): Walk {
   if (walk.running.length > 0 || readyNodes(walk, graph).length > 0) return walk;

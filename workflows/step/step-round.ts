@@ -52,8 +52,12 @@ export interface RoundContext {
 
 /** How a round ended: its report and, when the step is done, the result. */
 export type RoundEnd =
-  | { kind: 'round'; report: StepProgress; finished?: string }
+  | { kind: 'round'; report: StepProgress; finished?: string; output?: unknown }
   | { kind: 'failed'; code: ErrorCode; error: string; report?: StepProgress };
+
+/** What a graph node's model hears when it answers in text instead of handing back its structured output. */
+const OUTPUT_NEEDED_NOTE =
+  'This step must end with a finish_step call carrying its result and its structured output; call finish_step now.';
 
 export async function runRound(ctx: RoundContext, round: number): Promise<RoundEnd> {
   const { input } = ctx.tools;
@@ -69,6 +73,7 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
       ...conversationToSend(ctx),
       toolNames: ctx.toolNames,
       ...(input.model ? { model: input.model } : {}),
+      ...(input.node?.output ? { finishOutput: input.node.output } : {}),
     });
   } catch (err) {
     if (isCancellation(err)) throw err;
@@ -88,6 +93,7 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
   // An approval says why the model wants the call: the end of its text before it (patched: a new field).
   const why = approvalWhy(reply.content);
   let finished: string | undefined;
+  let output: unknown;
   let spent = false;
   for (const [index, call] of reply.toolCalls.entries()) {
     const result = await guardedCall(ctx, call, index, spent, why);
@@ -96,7 +102,7 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     ctx.conversations.append(STEP_CONVERSATION, { role: 'tool', toolCallId: call.id, content });
     ctx.transcript.settled(round, index, outcomeOf(result.content, result.rejected), content);
     if (result.record) ctx.tools.ledger.record(result.record);
-    finished ??= result.finished;
+    if (finished === undefined && result.finished !== undefined) ({ finished, output } = result);
     if (result.failed && ctx.guards.failed() && !spent && patched(PATCHES.stepLoopGuards)) {
       spent = true;
       ctx.guards.note(ctx.guards.budgetError(step.id));
@@ -106,6 +112,9 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
   const cut = reply.toolCalls.length === 0 && reply.finishReason === 'length' && patched(PATCHES.stepCutReply);
   if (cut)
     ctx.conversations.append(STEP_CONVERSATION, { role: 'user', content: cutReplyNote(reply.usage.completionTokens) });
+  else if (reply.toolCalls.length === 0 && input.node?.output)
+    // A node with a structured output finishes only through finish_step, which checks it.
+    ctx.conversations.append(STEP_CONVERSATION, { role: 'user', content: OUTPUT_NEEDED_NOTE });
   else if (reply.toolCalls.length === 0 && reply.content?.trim()) {
     finished = reply.content.trim();
     if (ctx.toolNames.length > 0 && looksLikeToolCall(finished, ctx.toolNames)) {
@@ -135,7 +144,12 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     const error = `STEP_TOOL_ERRORS: ${ctx.guards.budgetError(step.id)}`;
     return { kind: 'failed', code: 'STEP_TOOL_ERRORS', error, report };
   }
-  return { kind: 'round', report, ...(finished !== undefined ? { finished } : {}) };
+  return {
+    kind: 'round',
+    report,
+    ...(finished !== undefined ? { finished } : {}),
+    ...(output !== undefined ? { output } : {}),
+  };
 }
 
 /**

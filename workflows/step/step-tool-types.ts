@@ -16,6 +16,8 @@ export interface CallResult {
   content: string;
   record?: ToolCallRecord;
   finished?: string;
+  /** With `finished`: a graph node's structured output, checked against its schema. */
+  output?: unknown;
   /** The call failed in a way that counts against the step's tool error budget (a person's rejection does not). */
   failed?: boolean;
   /** A person (or the spent budget) refused the call. */

@@ -30,8 +30,13 @@ export function offeredTools(input: StepInput): string[] {
 /** Carries out one tool call; `why` is what the model wrote before it (an approval shows it). */
 export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall, why?: string): Promise<CallResult> {
   if (call.name === FINISH_STEP) {
-    const parsed = parseFinishStepArgs(call.arguments);
-    return parsed.ok ? { content: 'ok', finished: parsed.result } : { content: `error: ${parsed.error}`, failed: true };
+    const parsed = parseFinishStepArgs(call.arguments, ctx.input.node?.output);
+    if (!parsed.ok) return { content: `error: ${parsed.error}`, failed: true };
+    return {
+      content: 'ok',
+      finished: parsed.result,
+      ...(parsed.output !== undefined ? { output: parsed.output } : {}),
+    };
   }
   if (call.name === ASK_USER && ctx.input.canAsk) {
     const parsed = parseAskArgs(call.arguments);

@@ -57,6 +57,18 @@ export const stepInputSchema = z.object({
   budgetLeft: budgetLeftSchema.optional(),
   /** Who started the agent (approval policies judge calls for this principal). */
   principal: principalSchema.optional(),
+  /**
+   * The agent graph node this step visits (absent for plan steps): its own system prompt and,
+   * when it declares one, the JSON Schema its `finish_step` output must match.
+   */
+  node: z
+    .object({
+      id: z.string(),
+      visit: z.number().int().positive(),
+      systemPrompt: z.string(),
+      output: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
 });
 
 /** What the agent hands a step, as the current version. */
@@ -70,6 +82,8 @@ export const stepOutcomeSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('completed'),
     result: z.string(),
+    /** A graph node's structured output, checked against its schema (`finish_step.output`). */
+    output: z.unknown().optional(),
     rounds: count,
     progress: stepProgressSchema.optional(),
   }),

@@ -52,7 +52,7 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
   else
     conversations.append(
       STEP_CONVERSATION,
-      { role: 'system', content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt) },
+      { role: 'system', content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt, input.node) },
       { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies) },
     );
   const guards = new LoopGuards(input.guards, carry?.guards);
@@ -116,7 +116,8 @@ async function runLoop(
       // The last report rides on the outcome: no signal round trip before the step ends.
       await link.flush();
       if (end.finished === undefined) return roundsExhausted(input, end.report);
-      return { status: 'completed', result: end.finished, rounds: round, progress: end.report };
+      const output = end.output !== undefined ? { output: end.output } : {};
+      return { status: 'completed', result: end.finished, ...output, rounds: round, progress: end.report };
     }
     await link.report(end.report);
   }

@@ -1,5 +1,7 @@
 /**
- * The `finish_step` tool (docs/contracts.md#llm-protocol): how a step's model hands back its result.
+ * The `finish_step` tool (docs/contracts.md#llm-protocol): how a step's model hands back its
+ * result — and, for an agent graph node that declares one, its structured `output`, checked
+ * against the node's JSON Schema (the model hears every mismatch and tries again).
  */
 import { z } from 'zod';
 import { issueLines } from '../issue-lines';
@@ -9,18 +11,33 @@ export const finishStepArgsSchema = z.object({
   result: z.string().min(1, 'the result is empty').describe('The outcome of the step, complete and self-contained.'),
 });
 
-/** The tool as offered to the model (built on demand: only the LLM activity needs it). */
-export function finishStepTool(): LlmToolSpec {
+/** A JSON Schema, as a graph node declares its output. */
+export type OutputSchema = Record<string, unknown>;
+
+const OUTPUT_DESCRIPTION = 'The structured output this step must hand back, matching its schema exactly.';
+
+/** The tool as offered to the model (built on demand: only the LLM activity needs it); with `output` when a schema is given. */
+export function finishStepTool(output?: OutputSchema): LlmToolSpec {
+  const parameters = z.toJSONSchema(finishStepArgsSchema) as { properties?: object; required?: string[] };
   return {
     name: 'finish_step',
     description:
       'Call when the step is done, with its result. The result is all that later steps and the final answer will see.',
-    parameters: z.toJSONSchema(finishStepArgsSchema),
+    parameters: output
+      ? {
+          ...parameters,
+          properties: { ...parameters.properties, output: { ...output, description: OUTPUT_DESCRIPTION } },
+          required: [...(parameters.required ?? []), 'output'],
+        }
+      : parameters,
   };
 }
 
-/** Parses `finish_step` arguments; errors as `path: message`. */
-export function parseFinishStepArgs(raw: string): { ok: true; result: string } | { ok: false; error: string } {
+/** Parsed `finish_step` arguments: the result, and the output when a schema asked for one. */
+export type FinishStepArgs = { ok: true; result: string; output?: unknown } | { ok: false; error: string };
+
+/** Parses `finish_step` arguments; with `output`, the `output` argument must match it. Errors as `path: message`. */
+export function parseFinishStepArgs(raw: string, output?: OutputSchema): FinishStepArgs {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -28,6 +45,16 @@ export function parseFinishStepArgs(raw: string): { ok: true; result: string } |
     return { ok: false, error: 'the arguments are not valid JSON' };
   }
   const parsed = finishStepArgsSchema.safeParse(value);
-  if (parsed.success) return { ok: true, result: parsed.data.result };
-  return { ok: false, error: issueLines(parsed.error, '(arguments)').join('; ') };
+  if (!parsed.success) return { ok: false, error: issueLines(parsed.error, '(arguments)').join('; ') };
+  if (!output) return { ok: true, result: parsed.data.result };
+  const given = typeof value === 'object' && value !== null ? (value as { output?: unknown }).output : undefined;
+  if (given === undefined) return { ok: false, error: 'output: this step must hand back its structured output' };
+  const checked = outputChecker(output).safeParse(given);
+  if (!checked.success) return { ok: false, error: issueLines(checked.error, 'output', 'output').join('; ') };
+  return { ok: true, result: parsed.data.result, output: given };
+}
+
+/** The zod schema of a node's output JSON Schema (checked valid when the graph was). */
+export function outputChecker(output: OutputSchema): z.ZodType {
+  return z.fromJSONSchema(output);
 }

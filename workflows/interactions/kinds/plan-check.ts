@@ -46,7 +46,10 @@ export const planCheck = defineKind({
   check: (spec, answer, { checkPlan }) => {
     const { decision, plan } = answer;
     if (spec.decisions && !spec.decisions.includes(decision))
-      return invalid('decision', `decision: this check takes ${spec.decisions.join(' or ')} (a graph cannot be revised or edited here)`);
+      return invalid(
+        'decision',
+        `decision: this check takes ${spec.decisions.join(' or ')} (a graph cannot be revised or edited here)`,
+      );
     // Blank feedback counts as none; optional keys stay absent rather than empty.
     const feedback = answer.feedback ? { feedback: answer.feedback } : {};
     if (decision === 'revise' && !('feedback' in feedback))

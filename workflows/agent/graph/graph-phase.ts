@@ -1,0 +1,63 @@
+/**
+ * A graph agent, from its check to its end: the graph is shown at the plan check (with
+ * `confirmPlan`: confirm or cancel — a graph is not revised or edited there), then walked
+ * (graph-execution.ts) until an end node is reached; the agent's answer is that end visit's
+ * result. A long walk rolls over with its position and counters carried; the next run goes on.
+ */
+import type { AgentResult } from '../../contract/agent-contract';
+import { stepFailed, workflowFailure } from '../../contract/failures';
+import type { Graph } from '../../graph/graph-schema';
+import { startWalk, type Walk } from '../../graph/graph-walk';
+import type { ToolInfo } from '../../tools/tool-types';
+import type { AgentCarry } from '../agent-carry';
+import { finish } from '../agent-finish';
+import type { AgentRun } from '../agent-run';
+import { executeGraph } from './graph-execution';
+
+/** How the graph phase ended: the agent's result, or the carry for the next run. */
+export type GraphPhaseEnd = AgentResult | { rollOver: AgentCarry };
+
+/** The decisions a graph's plan check takes. */
+const GRAPH_DECISIONS: ('confirm' | 'cancel')[] = ['confirm', 'cancel'];
+
+export async function runGraph(
+  run: AgentRun,
+  graph: Graph,
+  tools: ToolInfo[],
+  carry?: AgentCarry,
+): Promise<GraphPhaseEnd> {
+  const { settings, state } = run;
+  if (!state.graph) {
+    state.graph = graph;
+    const nodes = graph.nodes.map((node) => node.id).join(', ');
+    run.event({ type: 'plan.created', message: `graph ${graph.name}: ${nodes}` });
+  }
+  if (carry?.resumeAt !== 'execute' && settings.mode.confirmPlan && !settings.nested) {
+    run.setPhase('awaiting_input');
+    const check =
+      run.desk.findOpen('plan.check') ??
+      run.desk.open({ kind: 'plan.check', prompt: 'Check the graph', graph, revision: 1, decisions: GRAPH_DECISIONS });
+    const answer = await run.desk.answerOf(check, true);
+    if (answer === 'roll-over') return { rollOver: run.carry('plan-check', tools) };
+    if (answer.decision !== 'confirm') return finish(run, { kind: 'cancelled', by: 'plan-check' });
+  }
+  const from: Walk = carry?.walk ? { ...carry.walk, running: [], path: state.path ?? [] } : startWalk(graph);
+  run.setPhase('executing');
+  const { outcome, walk } = await executeGraph(run, graph, from, tools);
+  switch (outcome.kind) {
+    case 'failed':
+      throw stepFailed({ stepId: outcome.stepId, code: outcome.code }, outcome.error);
+    case 'no-end':
+      throw workflowFailure('GRAPH_NO_END', `graph ${graph.name}: nothing runs and no end node was reached`);
+    case 'roll-over': {
+      const { visits, fired, endReached } = walk;
+      return {
+        rollOver: { ...run.carry('execute', tools), walk: { visits, fired, ...(endReached ? { endReached } : {}) } },
+      };
+    }
+    case 'max-iterations':
+      return finish(run, { kind: 'stopped', reason: 'max_iterations' });
+    case 'done':
+      return finish(run, { kind: 'completed', answer: run.board.get(outcome.stepId)?.result ?? '' });
+  }
+}
