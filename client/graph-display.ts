@@ -5,7 +5,7 @@
  * status of its latest, which edges the path took, and one visit of the path in words. Pure: the web page loads it through client/web/rules.ts, the CLI's
  * client/cli/render-graph.ts builds its text from it.
  */
-import type { Graph, GraphEdge, GraphNode } from '../workflows/graph/graph-schema';
+import type { Graph, GraphNode } from '../workflows/graph/graph-schema';
 import { stepDisplayStatus } from './status-display';
 
 /** The parts of a step this module reads. */
@@ -29,7 +29,7 @@ export interface NodeVisits {
 }
 
 /** An edge's condition as a label: the router's text, `output.<path> = <value as JSON>`, or '' for a plain edge. */
-export function conditionText(edge: Pick<GraphEdge, 'when'>): string {
+export function conditionText(edge: { when?: { llm: string } | { equals: { path: string; value: unknown } } }): string {
   if (!edge.when) return '';
   if ('llm' in edge.when) return edge.when.llm;
   return `output.${edge.when.equals.path} = ${JSON.stringify(edge.when.equals.value)}`;

@@ -65,11 +65,14 @@ function renderHome(root) {
       .catch((err) => (error.textContent = err.message));
   });
 
+  // `data-graphs` says how many were offered once the list was read (0 when it failed): no picker then.
   api('/api/graphs')
-    .then(({ graphs: registered }) => {
-      if (Array.isArray(registered) && registered.length > 0) graphs.replaceChildren(...graphPicker(registered, form));
-    })
-    .catch(() => {}); // no graphs to offer: the form plans as before
+    .then(({ graphs: registered }) => (Array.isArray(registered) ? registered : []))
+    .catch(() => []) // no graphs to offer: the form plans as before
+    .then((registered) => {
+      if (registered.length > 0) graphs.replaceChildren(...graphPicker(registered, form));
+      graphs.dataset.graphs = String(registered.length);
+    });
 
   const list = h('div', { id: 'agents' }, [h('p', { class: 'muted', text: 'Loading…' })]);
   root.replaceChildren(
