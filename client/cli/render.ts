@@ -127,7 +127,9 @@ export function formatSpend(spend: AgentSummary['spend']): string {
  * graph agent's path (its steps are its visits), open interactions, result or error.
  */
 export function formatState(id: string, state: AgentState): string {
-  const lines = [`${id}  ${state.phase}  revision ${state.revision}`, `task: ${state.task}`];
+  // A graph agent has no plan to revise: its graph's name stands where the revision would.
+  const shape = state.graph ? `graph ${state.graph.name}` : `revision ${state.revision}`;
+  const lines = [`${id}  ${state.phase}  ${shape}`, `task: ${state.task}`];
   for (const step of state.steps) {
     const detail = step.error ?? step.result ?? '';
     const status = stepDisplayStatus(step, state);

@@ -83,7 +83,7 @@ async function follow(
     });
     if (printer) await settledWithin(printer.ended, LIVE_TAIL_MS);
     stopLive();
-    if (!options.json) await printGraphPath(client, id);
+    if (!options.json) await printGraphPath(client, id, note);
     printOutcome(outcome, options.json ?? false);
     return exitCodeOf(outcome.status);
   } catch (err) {
@@ -117,10 +117,17 @@ function answerSource(progress: Channel, note: (message: string) => void): Answe
   return new ScriptedAnswers(new LineQueue(process.stdin), note);
 }
 
-/** A graph agent's path once it ended, each visit with its step id; nothing for a planned agent. */
-async function printGraphPath(client: AgentPort, id: string): Promise<void> {
-  const path = formatGraphPath(await client.state(id, Number.MAX_SAFE_INTEGER));
-  if (path !== undefined) printLine(`\n${path}`);
+/**
+ * A graph agent's path once it ended, each visit with its step id; nothing for a planned agent.
+ * The outcome matters more: a state that cannot be read now is a notice, not a failed run.
+ */
+async function printGraphPath(client: AgentPort, id: string, note: (message: string) => void): Promise<void> {
+  try {
+    const path = formatGraphPath(await client.state(id, Number.MAX_SAFE_INTEGER));
+    if (path !== undefined) printLine(`\n${path}`);
+  } catch (err) {
+    note(`the path of ${id} could not be read: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /**

@@ -139,6 +139,7 @@ test('cairn show prints a graph agent path after its visits', () => {
     path: walked,
   } as unknown as AgentState;
   const lines = formatState('agent-x', state).split('\n');
+  expect(lines[0]).toBe('agent-x  executing  graph review-loop');
   const at = lines.indexOf('path (graph review-loop):');
   expect(at).toBeGreaterThan(lines.findIndex((line) => line.includes('[review-2] review-2')));
   expect(lines.slice(at + 1, at + 1 + walked.length)).toEqual(formatPath({ path: walked }).split('\n'));
