@@ -196,8 +196,9 @@ function pathList(state) {
   );
   return h('div', {}, [
     h('h3', { text: 'Path' }),
-    h('ol', { class: 'graph-path' }, [
-      state.pathDropped ? h('li', { class: 'muted dropped', text: droppedLine(state.pathDropped) }) : null,
+    state.pathDropped ? h('p', { class: 'muted dropped', text: droppedLine(state.pathDropped) }) : null,
+    // Numbered as the walk counts them: after the visits no longer kept.
+    h('ol', { class: 'graph-path', start: (state.pathDropped ?? 0) + 1 }, [
       ...path.map((entry) =>
         h('li', { 'data-step-id': entry.stepId, class: running.has(entry.stepId) ? 'current' : null }, [
           h('code', { text: entry.stepId }),

@@ -8,6 +8,8 @@
  * that review running. And the start form: picking a registered graph sends `graphName` and no
  * planning modes; without registered graphs there is no picker.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
 import { reply } from '../fake-llm/replies';
@@ -22,6 +24,7 @@ import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { conditionText, pathLine } from '../../client/graph-display';
 import { waitUntil } from '../../testkit/wait-until';
 
+const ARTIFACTS = join(__dirname, '..', 'artifacts');
 const WAIT = { timeout: 30_000 };
 
 const bed = agentTestbed();
@@ -137,6 +140,8 @@ test('the review loop: the plan check draws the graph with confirm and cancel on
         );
         expect(state.path?.map((entry) => entry.stepId)).toEqual(['draft', 'review', 'revise', 'review-2']);
         expect(await page.locator('.graph-path li.current').count()).toBe(0);
+        mkdirSync(ARTIFACTS, { recursive: true });
+        await page.screenshot({ path: join(ARTIFACTS, 'agent-graph-page.png'), fullPage: true });
       });
     });
   } finally {
