@@ -19,6 +19,7 @@ import { answerOverHttp } from './http-answer';
 import { cliLog } from './cli-log';
 import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
 import { formatAgentList, formatEvent, formatState } from './render';
+import { formatGraphPath } from './render-graph';
 import { withAnswer } from '../final-answer';
 import { printError, printLine } from './terminal';
 import type { StepTranscript } from '../../workflows/contract/step-transcript';
@@ -126,7 +127,7 @@ export interface WatchOptions {
 
 /**
  * `cairn watch <id>`: timeline events until the agent ends, with the model's words printed as
- * they form (not under `--json` or `--no-live`); exits like `run` by how it ended.
+ * they form (not under `--json` or `--no-live`), then a graph agent's path; exits like `run` by how it ended.
  */
 export function watchCommand(id: string, options: WatchOptions): Promise<number> {
   return withAgents(async (agents) => {
@@ -144,8 +145,11 @@ export function watchCommand(id: string, options: WatchOptions): Promise<number>
     } finally {
       stopLive();
     }
-    const { phase } = await agents.state(id, Number.MAX_SAFE_INTEGER);
-    return isTerminalPhase(phase) ? exitCodeOf(phase) : EXIT.ok;
+    const final = await agents.state(id, Number.MAX_SAFE_INTEGER);
+    // A graph agent's path: which nodes ran, in which visit's step, and why each edge was taken.
+    const path = options.json ? undefined : formatGraphPath(final);
+    if (path !== undefined) printLine(path);
+    return isTerminalPhase(final.phase) ? exitCodeOf(final.phase) : EXIT.ok;
   });
 }
 

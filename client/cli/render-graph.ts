@@ -1,27 +1,23 @@
 /**
  * Text renderings of agent graphs for people: the graph a plan check shows (nodes with their
- * bounds, each edge with its condition) and the path a graph agent took. Pure functions.
+ * bounds, each edge with its condition) and the path a graph agent took. Pure functions; the
+ * words are client/graph-display.ts's, which the web page shows too.
  */
 import type { Graph, GraphEdge } from '../../workflows/graph/graph-schema';
 import type { AgentState } from '../../workflows/agent/agent-state';
+import { conditionText, droppedLine, graphBounds, nodeMarks, pathLine } from '../graph-display';
 
 /** An edge's condition in words: `if "…"` (router), `if output.x = v`, or nothing for a plain edge. */
 function condition(edge: GraphEdge): string {
   if (!edge.when) return '';
-  if ('llm' in edge.when) return ` if "${edge.when.llm}"`;
-  return ` if output.${edge.when.equals.path} = ${JSON.stringify(edge.when.equals.value)}`;
+  return 'llm' in edge.when ? ` if "${conditionText(edge)}"` : ` if ${conditionText(edge)}`;
 }
 
 /** The graph as a list of nodes, each with its edges out: `review [end] → revise if output.approved = false`. */
 export function formatGraph(graph: Graph): string {
-  const head = `graph ${graph.name}: entry ${graph.entry.join(', ')} · end ${graph.end.join(', ')} · at most ${graph.maxIterations} visits per node${graph.timeoutMs ? ` · timeout ${graph.timeoutMs} ms` : ''}`;
+  const head = `graph ${graph.name}: entry ${graph.entry.join(', ')} · end ${graph.end.join(', ')} · ${graphBounds(graph)}`;
   const nodes = graph.nodes.map((node) => {
-    const marks = [
-      ...(graph.entry.includes(node.id) ? ['entry'] : []),
-      ...(graph.end.includes(node.id) ? ['end'] : []),
-      ...(node.join === 'all' ? ['join all'] : []),
-      ...(node.output ? ['structured output'] : []),
-    ];
+    const marks = nodeMarks(graph, node);
     const out = graph.edges.filter((edge) => edge.from === node.id);
     const edges = out.map((edge) => `\n     → ${edge.to}${condition(edge)}`).join('');
     const title = node.title ? ` ${node.title}` : '';
@@ -30,12 +26,19 @@ export function formatGraph(graph: Graph): string {
   return [head, ...nodes].join('\n');
 }
 
-/** The path a graph agent took: `review · visit 2 → revise (output.approved equals false)`, one visit a line. */
+/**
+ * The path a graph agent took, one visit a line with its step id:
+ * `[review-2] review · visit 2 → revise (output.approved equals false)`.
+ */
 export function formatPath(state: Pick<AgentState, 'path' | 'pathDropped'>): string {
-  const dropped = state.pathDropped ? [`  … ${state.pathDropped} earlier visits`] : [];
-  const visits = (state.path ?? []).map((entry) => {
-    const edge = entry.edge ? ` → ${entry.edge.to}${entry.edge.reason ? ` (${entry.edge.reason})` : ''}` : '';
-    return `  ${entry.node} · visit ${entry.visit}${edge}`;
-  });
+  const dropped = state.pathDropped ? [`  ${droppedLine(state.pathDropped)}`] : [];
+  const visits = (state.path ?? []).map((entry) => `  [${entry.stepId}] ${pathLine(entry)}`);
   return [...dropped, ...visits].join('\n');
+}
+
+/** A graph agent's path under a heading (`path (graph review-loop):`); undefined for a planned agent. */
+export function formatGraphPath(state: Pick<AgentState, 'graph' | 'path' | 'pathDropped'>): string | undefined {
+  if (!state.graph) return undefined;
+  const path = formatPath(state);
+  return `path (graph ${state.graph.name}):${path ? `\n${path}` : ' no visit yet'}`;
 }

@@ -9,6 +9,7 @@ import type { Interaction } from '../../workflows/interactions/interaction-types
 import type { Plan } from '../../workflows/plan/plan-types';
 import type { ApprovalPreview } from '../../workflows/tools/approval-preview';
 import { stepDisplayStatus } from '../status-display';
+import { formatGraphPath } from './render-graph';
 
 const EVENT_MARKS: Partial<Record<AgentEvent['type'], string>> = {
   'step.started': '▶',
@@ -122,16 +123,20 @@ export function formatSpend(spend: AgentSummary['spend']): string {
 
 /**
  * An agent's state for people: phase, steps with status (as client/status-display.ts reads it:
- * a running step of a held agent is `paused`, a pending one of an ended agent `not run`), open
- * interactions, result or error.
+ * a running step of a held agent is `paused`, a pending one of an ended agent `not run`), a
+ * graph agent's path (its steps are its visits), open interactions, result or error.
  */
 export function formatState(id: string, state: AgentState): string {
-  const lines = [`${id}  ${state.phase}  revision ${state.revision}`, `task: ${state.task}`];
+  // A graph agent has no plan to revise: its graph's name stands where the revision would.
+  const shape = state.graph ? `graph ${state.graph.name}` : `revision ${state.revision}`;
+  const lines = [`${id}  ${state.phase}  ${shape}`, `task: ${state.task}`];
   for (const step of state.steps) {
     const detail = step.error ?? step.result ?? '';
     const status = stepDisplayStatus(step, state);
     lines.push(`  ${status.padEnd(9)} [${step.id}] ${step.title}${detail ? ` — ${oneLine(detail)}` : ''}`);
   }
+  const path = formatGraphPath(state);
+  if (path !== undefined) lines.push(path);
   for (const interaction of state.interactions.filter((i) => i.status === 'open')) {
     lines.push(`  open ${formatInteractionHeading(interaction)}`);
   }

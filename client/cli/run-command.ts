@@ -16,6 +16,7 @@ import { driveAgent, type AgentPort, type RunOutcome } from './drive-agent';
 import { isPromptExit } from './prompter';
 import { PromptingAnswers } from './prompting-answers';
 import { formatEvent, formatUsage } from './render';
+import { formatGraphPath } from './render-graph';
 import { LineQueue, ScriptedAnswers } from './scripted-answers';
 import { TtyPrompter } from './tty-prompter';
 import { graphChoice, runMode } from './graph-option';
@@ -93,6 +94,7 @@ async function follow(
     });
     if (printer) await settledWithin(printer.ended, LIVE_TAIL_MS);
     stopLive();
+    if (!options.json) await printGraphPath(client, id, note);
     printOutcome(outcome, options.json ?? false);
     return exitCodeOf(outcome.status);
   } catch (err) {
@@ -124,6 +126,19 @@ function quietWhileAsking(source: AnswerSource, printer: LivePrinter): AnswerSou
 function answerSource(progress: Channel, note: (message: string) => void): AnswerSource {
   if (process.stdin.isTTY) return new PromptingAnswers(new TtyPrompter(promptStream(progress)));
   return new ScriptedAnswers(new LineQueue(process.stdin), note);
+}
+
+/**
+ * A graph agent's path once it ended, each visit with its step id; nothing for a planned agent.
+ * The outcome matters more: a state that cannot be read now is a notice, not a failed run.
+ */
+async function printGraphPath(client: AgentPort, id: string, note: (message: string) => void): Promise<void> {
+  try {
+    const path = formatGraphPath(await client.state(id, Number.MAX_SAFE_INTEGER));
+    if (path !== undefined) printLine(`\n${path}`);
+  } catch (err) {
+    note(`the path of ${id} could not be read: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * The agent page: phase, the plan graph with live step colours, a control per open interaction,
+ * The agent page: phase, the plan graph with live step colours (a graph agent's graph with each
+ * node's visits, and the path it took), a control per open interaction,
  * the steps with their Temporal UI links, token usage, the timeline and the final answer as
  * sanitised Markdown. State always comes from the server; every event re-fetches it. Open
  * controls are kept across refreshes, so a half-typed answer is never wiped.
@@ -10,18 +11,23 @@ import { auditPanel } from './audit-panel.js';
 import { transcriptPanel } from './transcript-panel.js';
 import { confirmingButton } from './confirm.js';
 import { button, clock, h, temporalLink } from './dom.js';
-import { planGraph } from './graph.js';
+import { agentGraph, planGraph } from './graph.js';
 import { followLive } from './live-stream.js';
 import { liveView } from './live-view.js';
 import { renderMarkdown } from './markdown.js';
 import {
+  droppedLine,
+  graphBounds,
   isTerminalPhase,
+  nodeStates,
   noAnswerText,
+  pathLine,
   showsWaitingBadge,
   statusClass,
   stepDisplayStatus,
   stepHasWorkflow,
   stepWorkflowId,
+  takenEdges,
 } from './rules.js';
 import { controlFor, whoAmI } from './who.js';
 
@@ -37,6 +43,8 @@ export function renderAgentPage(main, id) {
   const header = h('div', { class: 'agent-header' });
   const interactions = h('div', { class: 'interactions', id: 'interactions' });
   const graph = h('div', { class: 'graph', id: 'graph' });
+  const graphPath = h('div', { class: 'graph-path-box', id: 'graph-path' });
+  const planHeading = h('h2', { text: 'Plan' });
   const steps = h('div', { class: 'steps', id: 'steps' });
   const answer = h('div', { class: 'answer-box', id: 'answer' });
   const usage = h('div', { class: 'usage', id: 'usage' });
@@ -57,7 +65,7 @@ export function renderAgentPage(main, id) {
     header,
     liveStatus,
     h('section', { class: 'card' }, [h('h2', { text: 'Waiting for you' }), interactions]),
-    h('section', { class: 'card' }, [h('h2', { text: 'Plan' }), liveHosts.plan, graph, steps, liveHosts.steps]),
+    h('section', { class: 'card' }, [planHeading, liveHosts.plan, graph, graphPath, steps, liveHosts.steps]),
     transcript.host,
     h('section', { class: 'card' }, [h('h2', { text: 'Answer' }), answer, liveHosts.summary]),
     h('div', { class: 'columns' }, [
@@ -122,9 +130,22 @@ export function renderAgentPage(main, id) {
     renderHeader(header, id, state, cancel, post(state.hold?.reasons.includes('pause') ? 'resume' : 'pause'));
     syncInteractions(interactions, controls, state, send);
     const statuses = Object.fromEntries(state.steps.map((/** @type {any} */ s) => [s.id, stepDisplayStatus(s, state)]));
-    graph.replaceChildren(
-      state.plan ? planGraph(state.plan.steps, statuses) : h('p', { class: 'muted', text: 'No plan yet.' }),
-    );
+    // A graph agent runs its graph, not a plan: the graph with each node's visits, and the path so far.
+    planHeading.textContent = state.graph ? `Graph ${state.graph.name}` : 'Plan';
+    if (state.graph) {
+      graph.replaceChildren(
+        h('p', {
+          class: 'muted graph-bounds',
+          text: `${state.graph.description ?? ''} (${graphBounds(state.graph)})`.trim(),
+        }),
+        agentGraph(state.graph, nodeStates(state), takenEdges(state.path ?? [])),
+      );
+      graphPath.replaceChildren(pathList(state));
+    } else {
+      graph.replaceChildren(
+        state.plan ? planGraph(state.plan.steps, statuses) : h('p', { class: 'muted', text: 'No plan yet.' }),
+      );
+    }
     steps.replaceChildren(stepTable(id, state, (stepId) => void transcript.show(stepId)));
     answer.replaceChildren(...answerParts(state));
     live.sync(state);
@@ -156,6 +177,36 @@ export function renderAgentPage(main, id) {
     stop();
     stopLive();
   };
+}
+
+/**
+ * The path a graph agent took, oldest visit first, each with its step id and the edge it left
+ * by and why; the visit running now marked `current`.
+ * @param {any} state
+ */
+function pathList(state) {
+  /** @type {any[]} */
+  const path = state.path ?? [];
+  if (path.length === 0 && !state.pathDropped)
+    return h('p', { class: 'muted path-none', text: 'No node has run yet.' });
+  const running = new Set(
+    state.steps
+      .filter((/** @type {any} */ s) => s.status === 'running' || s.status === 'waiting')
+      .map((/** @type {any} */ s) => s.id),
+  );
+  return h('div', {}, [
+    h('h3', { text: 'Path' }),
+    state.pathDropped ? h('p', { class: 'muted dropped', text: droppedLine(state.pathDropped) }) : null,
+    // Numbered as the walk counts them: after the visits no longer kept.
+    h('ol', { class: 'graph-path', start: (state.pathDropped ?? 0) + 1 }, [
+      ...path.map((entry) =>
+        h('li', { 'data-step-id': entry.stepId, class: running.has(entry.stepId) ? 'current' : null }, [
+          h('code', { text: entry.stepId }),
+          ` ${pathLine(entry)}`,
+        ]),
+      ),
+    ]),
+  ]);
 }
 
 /**

@@ -36,9 +36,12 @@ function renderHome(root) {
   const check = (/** @type {string} */ name, /** @type {string} */ label, on = false) =>
     h('label', { class: 'check' }, [h('input', { type: 'checkbox', name, checked: on }), ` ${label}`]);
   const error = h('p', { class: 'error', role: 'alert' });
+  // Filled with a picker once the server lists registered graphs; stays empty when it has none.
+  const graphs = h('div', { class: 'graph-pick' });
   const form = h('form', { id: 'new-agent' }, [
     h('label', { for: 'task', text: 'Task' }),
     task,
+    graphs,
     h('div', { class: 'checks' }, [
       check('plan', 'plan first', true),
       check('ask', 'may ask questions'),
@@ -51,12 +54,25 @@ function renderHome(root) {
     e.preventDefault();
     const flag = (/** @type {string} */ name) =>
       /** @type {HTMLInputElement} */ (form.querySelector(`[name=${name}]`)).checked;
-    const mode = { plan: flag('plan'), ask: flag('ask'), confirmPlan: flag('confirmPlan') };
+    const graphName = /** @type {HTMLSelectElement | null} */ (form.querySelector('select[name=graph]'))?.value;
+    // A graph's nodes decide what runs: no planning modes with it (the server refuses them).
+    const body = graphName
+      ? { task: task.value, graphName, mode: { confirmPlan: flag('confirmPlan') } }
+      : { task: task.value, mode: { plan: flag('plan'), ask: flag('ask'), confirmPlan: flag('confirmPlan') } };
     error.textContent = '';
-    api('/api/agents', { method: 'POST', body: { task: task.value, mode } })
+    api('/api/agents', { method: 'POST', body })
       .then(({ id }) => navigate(`/agents/${encodeURIComponent(id)}`))
       .catch((err) => (error.textContent = err.message));
   });
+
+  // `data-graphs` says how many were offered once the list was read (0 when it failed): no picker then.
+  api('/api/graphs')
+    .then(({ graphs: registered }) => (Array.isArray(registered) ? registered : []))
+    .catch(() => []) // no graphs to offer: the form plans as before
+    .then((registered) => {
+      if (registered.length > 0) graphs.replaceChildren(...graphPicker(registered, form));
+      graphs.dataset.graphs = String(registered.length);
+    });
 
   const list = h('div', { id: 'agents' }, [h('p', { class: 'muted', text: 'Loading…' })]);
   root.replaceChildren(
@@ -70,6 +86,27 @@ function renderHome(root) {
   void load();
   const timer = setInterval(load, 5000);
   return () => clearInterval(timer);
+}
+
+/**
+ * A choice of registered graph (`GET /api/graphs`): none plans the task as before; a graph runs
+ * its nodes instead, so the planning checks are off while one is picked.
+ * @param {{ name: string, description?: string }[]} registered
+ * @param {HTMLElement} form
+ */
+function graphPicker(registered, form) {
+  const none = h('option', { value: '', text: 'none: plan the task' });
+  const options = registered.map((g) =>
+    h('option', { value: g.name, text: g.description ? `${g.name}: ${g.description}` : g.name }),
+  );
+  const select = /** @type {HTMLSelectElement} */ (h('select', { id: 'graph', name: 'graph' }, [none, ...options]));
+  select.addEventListener('change', () => {
+    for (const name of ['plan', 'ask']) {
+      const box = /** @type {HTMLInputElement} */ (form.querySelector(`[name=${name}]`));
+      box.disabled = select.value !== '';
+    }
+  });
+  return [h('label', { for: 'graph', text: 'Agent graph' }), select];
 }
 
 /** @param {any[]} agents newest first */

@@ -1,7 +1,7 @@
 /**
  * The page's control for each interaction kind (docs/contracts.md#interactions-and-answers): a
  * text box (ask.query), options (ask.select), a typed form (ask.form, form-control.js), the plan
- * check, a tool approval bound to its digest, a step failure, a deadline and a budget. Every kind
+ * check (a graph agent's: its graph, confirm or cancel only — the decisions it lists), a tool approval bound to its digest, a step failure, a deadline and a budget. Every kind
  * the agent knows has one here: a unit test compares these with the kinds' modules
  * (workflows/interactions/kinds/) and with the CLI's prompts.
  */
@@ -9,6 +9,7 @@ import { button, h } from './dom.js';
 import { formControl } from './form-control.js';
 import { confirmingButton } from './confirm.js';
 import { approvalArguments, approvalChange } from './approval-preview.js';
+import { conditionText, graphBounds, nodeMarks } from './rules.js';
 
 /** @typedef {{ id: string, kind: string, prompt: string, stepId?: string, [key: string]: any }} Interaction */
 
@@ -35,45 +36,7 @@ export const KIND_CONTROLS = {
     return [h('div', { class: 'options' }, options), button('Send', () => submit({ values: chosen() }), 'primary')];
   },
   'ask.form': (i, submit) => formControl(i.fields, submit),
-  'plan.check': (i, submit) => {
-    const feedback = /** @type {HTMLTextAreaElement} */ (h('textarea', { rows: 2, 'aria-label': 'feedback' }));
-    const json = /** @type {HTMLTextAreaElement} */ (
-      h('textarea', { rows: 10, class: 'code', 'aria-label': 'plan JSON' })
-    );
-    json.value = JSON.stringify(i.plan, null, 2);
-    const jsonError = h('p', { class: 'error' });
-    const edit = () => {
-      jsonError.textContent = '';
-      try {
-        submit({ decision: 'edit', plan: JSON.parse(json.value) });
-      } catch (err) {
-        jsonError.textContent = `Not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
-      }
-    };
-    const steps = i.plan.steps.map((/** @type {any} */ s) =>
-      h('li', { text: `${s.id}: ${s.title}${s.depends_on.length ? ` (after ${s.depends_on.join(', ')})` : ''}` }),
-    );
-    return [
-      h('ol', { class: 'plan-steps' }, steps),
-      h('div', { class: 'actions' }, [button('Confirm plan', () => submit({ decision: 'confirm' }), 'primary')]),
-      h('details', {}, [
-        h('summary', { text: 'Ask for changes' }),
-        feedback,
-        button('Revise', () => submit({ decision: 'revise', feedback: feedback.value })),
-      ]),
-      h('details', {}, [h('summary', { text: 'Edit as JSON' }), json, jsonError, button('Save edited plan', edit)]),
-      // Apart from the plan's own buttons, and only after a second click: it ends the agent.
-      h('div', { class: 'actions cancel-plan' }, [
-        confirmingButton({
-          label: 'Cancel agent…',
-          question: 'Cancel this agent instead of running the plan?',
-          yes: 'Yes, cancel the agent',
-          no: 'Keep the plan check',
-          onConfirm: () => submit({ decision: 'cancel' }),
-        }),
-      ]),
-    ];
-  },
+  'plan.check': (i, submit) => (i.graph ? graphCheck(i, submit) : planCheck(i, submit)),
   'tool.approval': (i, submit) => {
     const reason = /** @type {HTMLInputElement} */ (
       h('input', { type: 'text', placeholder: 'reason (for a rejection)', 'aria-label': 'reason' })
@@ -148,3 +111,108 @@ export const KIND_CONTROLS = {
     ];
   },
 };
+
+/**
+ * A plan's check: its steps; confirm; revise with feedback; edit as JSON; cancel — each only
+ * when the check's `decisions` (if it lists them) include it.
+ * @param {Interaction} i
+ * @param {(answer: unknown) => void} submit
+ */
+function planCheck(i, submit) {
+  const allows = (/** @type {string} */ d) => !i.decisions || i.decisions.includes(d);
+  const feedback = /** @type {HTMLTextAreaElement} */ (h('textarea', { rows: 2, 'aria-label': 'feedback' }));
+  const json = /** @type {HTMLTextAreaElement} */ (
+    h('textarea', { rows: 10, class: 'code', 'aria-label': 'plan JSON' })
+  );
+  json.value = JSON.stringify(i.plan, null, 2);
+  const jsonError = h('p', { class: 'error' });
+  const edit = () => {
+    jsonError.textContent = '';
+    try {
+      submit({ decision: 'edit', plan: JSON.parse(json.value) });
+    } catch (err) {
+      jsonError.textContent = `Not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  };
+  const steps = (i.plan?.steps ?? []).map((/** @type {any} */ s) =>
+    h('li', { text: `${s.id}: ${s.title}${s.depends_on.length ? ` (after ${s.depends_on.join(', ')})` : ''}` }),
+  );
+  return [
+    h('ol', { class: 'plan-steps' }, steps),
+    allows('confirm')
+      ? h('div', { class: 'actions' }, [button('Confirm plan', () => submit({ decision: 'confirm' }), 'primary')])
+      : null,
+    allows('revise')
+      ? h('details', {}, [
+          h('summary', { text: 'Ask for changes' }),
+          feedback,
+          button('Revise', () => submit({ decision: 'revise', feedback: feedback.value })),
+        ])
+      : null,
+    allows('edit')
+      ? h('details', {}, [h('summary', { text: 'Edit as JSON' }), json, jsonError, button('Save edited plan', edit)])
+      : null,
+    allows('cancel')
+      ? cancelCheck('Cancel this agent instead of running the plan?', 'Keep the plan check', submit)
+      : null,
+  ];
+}
+
+/**
+ * A graph agent's check: the graph in words (its drawing is in the agent's graph card) — bounds,
+ * each node with its marks and its edges out with their conditions — and only the decisions the
+ * check lists (`confirm`, `cancel`): a graph is not revised or edited here.
+ * @param {Interaction} i
+ * @param {(answer: unknown) => void} submit
+ */
+function graphCheck(i, submit) {
+  const graph = i.graph;
+  const allows = (/** @type {string} */ d) => (i.decisions ?? ['confirm', 'cancel']).includes(d);
+  const nodes = graph.nodes.map((/** @type {any} */ node) => {
+    const marks = nodeMarks(graph, node);
+    const out = graph.edges.filter((/** @type {any} */ e) => e.from === node.id);
+    return h('li', { 'data-node-id': node.id }, [
+      h('strong', { text: node.title ?? node.id }),
+      ` ${node.id}${marks.length ? ` (${marks.join(', ')})` : ''}`,
+      out.length
+        ? h(
+            'ul',
+            {},
+            out.map((/** @type {any} */ e) =>
+              h('li', { class: 'graph-edge', text: `→ ${e.to}${e.when ? ` if ${conditionText(e)}` : ''}` }),
+            ),
+          )
+        : null,
+    ]);
+  });
+  return [
+    h('p', { class: 'graph-summary' }, [
+      h('strong', { text: `Graph ${graph.name}` }),
+      `: entry ${graph.entry.join(', ')} · end ${graph.end.join(', ')} · ${graphBounds(graph)}`,
+    ]),
+    graph.description ? h('p', { class: 'muted', text: graph.description }) : null,
+    h('ul', { class: 'graph-nodes' }, nodes),
+    allows('confirm')
+      ? h('div', { class: 'actions' }, [button('Confirm graph', () => submit({ decision: 'confirm' }), 'primary')])
+      : null,
+    allows('cancel') ? cancelCheck('Cancel this agent instead of running the graph?', 'Keep the check', submit) : null,
+  ];
+}
+
+/**
+ * Cancel at a check: apart from its other buttons, and only after a second click — it ends the agent.
+ * @param {string} question
+ * @param {string} no
+ * @param {(answer: unknown) => void} submit
+ */
+function cancelCheck(question, no, submit) {
+  return h('div', { class: 'actions cancel-plan' }, [
+    confirmingButton({
+      label: 'Cancel agent…',
+      question,
+      yes: 'Yes, cancel the agent',
+      no,
+      onConfirm: () => submit({ decision: 'cancel' }),
+    }),
+  ]);
+}

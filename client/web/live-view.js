@@ -25,6 +25,7 @@ const PURPOSE_LABELS = /** @type {Record<string, string>} */ ({
   plan: 'Planner',
   replan: 'Planner (revising)',
   summary: 'Final answer',
+  route: 'Router (which edge a graph agent takes)',
 });
 
 /**

@@ -3,10 +3,11 @@
  * again: the form rules an `ask.form` answer must meet (workflows/interactions/validate-form.ts,
  * the very functions the agent's answer check calls), the phases in which an agent has ended
  * and the workflow ids of its steps, how a state reads to people (client/status-display.ts,
- * which the CLI uses too), and how a server-sent events frame reads (client/sse-frame.ts, the
- * CLI's stream reader's too). The server bundles this file into one ES module,
- * `/web/rules.js`, on first request (client/http/browser-module.ts); forms.js and agent-view.js
- * import it.
+ * which the CLI uses too), how an agent graph reads (client/graph-display.ts: condition
+ * labels, node marks, loops, visits, path lines — the CLI's words too), and how a server-sent
+ * events frame reads (client/sse-frame.ts, the CLI's stream reader's too). The server bundles
+ * this file into one ES module, `/web/rules.js`, on first request (client/http/browser-module.ts);
+ * the page's modules import it.
  */
 import type { FormField } from '../../workflows/interactions/interaction-types';
 import { validateFormValues, type FieldValue } from '../../workflows/interactions/validate-form';
@@ -14,6 +15,16 @@ import { validateFormValues, type FieldValue } from '../../workflows/interaction
 export { TERMINAL_PHASES, isTerminalPhase } from '../../workflows/state/agent-phases';
 export { stepWorkflowId } from '../../workflows/contract/ids';
 export { parseFrame, readSseFrames } from '../sse-frame';
+export {
+  conditionText,
+  droppedLine,
+  graphBounds,
+  loopEdges,
+  nodeMarks,
+  nodeStates,
+  pathLine,
+  takenEdges,
+} from '../graph-display';
 export { noAnswerText, showsWaitingBadge, statusClass, stepDisplayStatus, stepHasWorkflow } from '../status-display';
 
 /** One field's value checked: what to send (nothing for an empty optional field), or the broken rule. */
