@@ -16,6 +16,7 @@ import type { LlmCallInput, LlmCallResult } from '../../workflows/llm-call-schem
 import type { LlmMessage, ModelSettings } from '../../workflows/llm-types';
 import type { Actor, StepProgress } from '../../workflows/contract/messages';
 import type { Plan } from '../../workflows/plan/plan-types';
+import type { Graph } from '../../workflows/graph/graph-schema';
 import type { StepCarry, StepInput, StepOutcome } from '../../workflows/step/step-types';
 import type { TokenUsage } from '../../workflows/state/step-run-schema';
 import type { ToolCallRecord, ToolInfo } from '../../workflows/tools/tool-types';
@@ -152,12 +153,58 @@ const [query, select, form, approval] = fullStepSpecs as [
   InteractionSpec,
 ];
 
+/** A graph with every field set: both kinds of condition, a plain edge, a join and an output schema. */
+export const fullGraph: Graph = {
+  name: 'review-loop',
+  description: 'Draft, review, revise.',
+  nodes: [
+    {
+      id: 'review',
+      title: 'Review',
+      systemPrompt: 'Review the draft.',
+      tools: ['read_file'],
+      model: fullModel,
+      output: { type: 'object', properties: { approved: { type: 'boolean' } }, required: ['approved'] },
+      join: 'any',
+    },
+    { id: 'revise', systemPrompt: 'Revise it.' },
+  ],
+  edges: [
+    { from: 'review', to: 'revise', when: { equals: { path: 'approved', value: false } } },
+    { from: 'review', to: 'revise', when: { llm: 'The draft needs work.' } },
+    // `equals` values of every JSON kind.
+    ...[
+      'no',
+      2,
+      null,
+      ['s', 2, true, null, ['t'], { a: 'b' }],
+      { s: 'x', n: 1, b: true, z: null, l: ['t'], o: { a: 'b' } },
+    ].map((value) => ({
+      from: 'review',
+      to: 'revise',
+      when: { equals: { path: 'verdict', value } },
+    })),
+    { from: 'revise', to: 'review' },
+  ],
+  entry: ['review'],
+  end: ['review'],
+  maxIterations: 3,
+  timeoutMs: 600_000,
+};
+
 export const fullInteractions: Interaction[] = [
   answered(query, { text: 'eu' }, 1),
   answered(select, { values: ['eu'] }, 2),
   answered(form, { values: { name: 'Ann', pages: 3 } }, 3),
   answered(
-    { kind: 'plan.check', prompt: 'Go?', plan: fullPlan, revision: 1 },
+    {
+      kind: 'plan.check',
+      prompt: 'Go?',
+      plan: fullPlan,
+      revision: 1,
+      graph: fullGraph,
+      decisions: ['confirm', 'cancel'],
+    },
     { decision: 'edit', feedback: 'shorter', plan: fullPlan },
     4,
   ),
@@ -195,6 +242,11 @@ export const fullState: AgentState = {
   phase: 'paused',
   task: 'a task',
   plan: fullPlan,
+  graph: fullGraph,
+  path: [
+    { node: 'review', visit: 1, stepId: 'review', edge: { to: 'revise', reason: 'output.approved equals false' } },
+  ],
+  pathDropped: 2,
   revision: 1,
   steps: [fullStepRun],
   interactions: fullInteractions,
@@ -247,6 +299,7 @@ export const fullAgentCarry: AgentCarry = {
   planner: fullConversation,
   tools: [fullTool],
   stepRoutes: { i1: { stepId: 's1', requestId: 'r1' } },
+  walk: { visits: { review: 1 }, fired: { revise: [0] }, endReached: { node: 'review', stepId: 'review' } },
 };
 
 /** An agent input with every field set, none left to its default. */
@@ -282,6 +335,8 @@ export const fullAgentInput: AgentInput = {
   },
   nested: false,
   principal: { id: 'ann', roles: ['operator'] },
+  graph: fullGraph,
+  graphName: 'review-loop',
 };
 
 export const fullAgentResults: AgentResult[] = [
@@ -303,11 +358,12 @@ export const fullStepInput: StepInput = {
   metered: true,
   budgetLeft: { tokens: 900, costUsd: 0.5 },
   principal: { id: 'ann', roles: ['operator'] },
+  node: { id: 'review', visit: 2, systemPrompt: 'Review the draft.', output: { type: 'object' } },
 };
 
 /** One outcome of each status. */
 export const fullStepOutcomes: StepOutcome[] = [
-  { status: 'completed', result: 'done', rounds: 2, progress: fullProgress },
+  { status: 'completed', result: 'done', output: { approved: true }, rounds: 2, progress: fullProgress },
   { status: 'failed', error: 'too many errors', code: 'STEP_TOOL_ERRORS', rounds: 10, progress: fullProgress },
 ];
 
@@ -339,6 +395,7 @@ export const fullLlmCallInput: LlmCallInput = {
   messages: fullConversation,
   conversation: { workflowId: 'agent-1/step-s1', runId: 'run-1', key: 'step', length: 4 },
   toolNames: ['lookup'],
+  finishOutput: { type: 'object' },
   json: true,
   schema: 'plan',
 };

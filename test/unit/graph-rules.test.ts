@@ -79,6 +79,11 @@ describe('each rule', () => {
         expected: ['duplicate_node graph.nodes[1].id'],
         says: 'node "a": duplicate id',
       },
+      bad_output_schema: {
+        graph: raw({ nodes: [node('a', { output: { type: 'object', properties: { n: { type: 'nonsense' } } } })] }),
+        expected: ['bad_output_schema graph.nodes[0].output'],
+        says: 'node "a": output is not a usable JSON Schema: Unsupported type: nonsense',
+      },
       bad_node_id: {
         graph: raw({ nodes: [node('a'), node('b-2')], edges: [{ from: 'a', to: 'b-2' }], end: ['b-2'] }),
         expected: ['bad_node_id graph.nodes[1].id'],

@@ -9,6 +9,7 @@ import type { Graph } from './graph-schema';
 import { nodeIdSchema } from './graph-schema';
 import { exitsOf } from './graph-exits';
 import { reachableSet } from './graph-reach';
+import { outputProblems } from './graph-output-rules';
 
 /** Every rule a graph can break (the codes callers and tests match). */
 export const GRAPH_RULES = [
@@ -22,6 +23,7 @@ export const GRAPH_RULES = [
   'no_end_reachable',
   'end_always_leaves',
   'join_never_fires',
+  'bad_output_schema',
 ] as const;
 /** One of {@link GRAPH_RULES}. */
 export type GraphRule = (typeof GRAPH_RULES)[number];
@@ -50,6 +52,7 @@ export function checkGraphRules(graph: Graph, options: GraphCheckOptions = {}): 
     ...exitProblems(graph),
     ...reachProblems(graph),
     ...joinProblems(graph),
+    ...outputProblems(graph).map((problem) => ({ rule: 'bad_output_schema' as const, ...problem })),
   ];
 }
 

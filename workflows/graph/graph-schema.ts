@@ -30,18 +30,17 @@ export const nodeIdSchema = stepIdSchema
 
 /** A JSON value, as `equals` compares it with a node's structured output. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-const jsonValueSchema: z.ZodType<JsonValue> = z
-  .lazy(() =>
-    z.union([
-      z.string().max(2_000),
-      z.number(),
-      z.boolean(),
-      z.null(),
-      z.array(jsonValueSchema).max(100),
-      z.record(z.string(), jsonValueSchema),
-    ]),
-  )
-  .meta({ id: 'JsonValue' }); // named, so a document generator can refer to it instead of recursing
+// Named, so a document generator can refer to it instead of recursing.
+const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() => jsonValueUnion).meta({ id: 'JsonValue' });
+// Built once (not in the getter), so every level of a nested value is checked by the same schema.
+const jsonValueUnion: z.ZodType<JsonValue> = z.union([
+  z.string().max(2_000),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(jsonValueSchema).max(100),
+  z.record(z.string(), jsonValueSchema),
+]);
 
 /** A condition decided by the `route` model call: the text the router judges. */
 const llmConditionSchema = z.strictObject({ llm: z.string().trim().min(1, 'must not be empty').max(2_000) });
