@@ -15,27 +15,9 @@
  * test/fixtures/retired.json).
  */
 
-/** Where a patch is in its lifecycle. */
-export type PatchStage = 'patched' | 'deprecated' | 'retired';
+import type { PatchInfo } from './patch-info';
 
-/** One replay gate. */
-export interface PatchInfo {
-  /** The marker id in history. */
-  id: string;
-  /** The release (package.json version) the gate arrived in. */
-  since: string;
-  stage: PatchStage;
-  /** What the new path does. */
-  feature: string;
-  /** What the old path did, which histories recorded before `since` replay. */
-  why: string;
-  /**
-   * Where the new path is replayed when no kept history can hold it: a test file that records
-   * and replays such runs itself (e.g. paths taken only on a worker with encryption keys, whose
-   * histories the kept, keyless corpus cannot decode).
-   */
-  replayedBy?: string;
-}
+export type { PatchInfo, PatchStage } from './patch-info';
 
 /** Every patch, by the name call sites use. */
 export const PATCH_INFO = {
@@ -172,6 +154,13 @@ export const PATCH_INFO = {
       'a worker with encryption keys refuses a message that arrived unencrypted (signal.rejected, or the update rejected)',
     why: 'runs before took the value as it came',
     replayedBy: 'test/integration/unencrypted-messages.test.ts',
+  },
+  replanRecheck: {
+    id: 'cairn-replan-recheck',
+    since: '0.3.0',
+    stage: 'patched',
+    feature: 'with confirmPlan, a replanned remainder goes back to the plan check, showing what changed',
+    why: 'runs before ran a replanned remainder unchecked',
   },
   tracingByHeader: {
     id: 'cairn-tracing-by-header',

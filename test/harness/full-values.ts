@@ -204,6 +204,7 @@ export const fullInteractions: Interaction[] = [
       revision: 1,
       graph: fullGraph,
       decisions: ['confirm', 'cancel'],
+      changes: { added: ['s3'], removed: ['s2'], changed: ['s1'] },
     },
     { decision: 'edit', feedback: 'shorter', plan: fullPlan },
     4,
@@ -227,6 +228,8 @@ export const fullStepRun: StepRun = {
   title: 'First',
   status: 'completed',
   result: 'done',
+  goalCheck: 'the file exists',
+  delivered: true,
   error: 'an earlier attempt failed',
   partial: 'what it had',
   usage: fullUsage,
@@ -308,7 +311,7 @@ export const fullAgentInput: AgentInput = {
   systemPrompt: 'Be brief.',
   files: ['notes.txt'],
   model: fullModel,
-  mode: { plan: true, ask: true, confirmPlan: true },
+  mode: { plan: true, ask: true, confirmPlan: true, replanAfter: 'each' },
   tools: ['read_file'],
   limits: {
     maxAsks: 2,
@@ -321,6 +324,7 @@ export const fullAgentInput: AgentInput = {
     tokenBudget: 10_000,
     costBudgetUsd: 5,
     deadlineMs: 3_600_000,
+    onRoundsExhausted: 'deliver',
   },
   onStepFailure: 'ask',
   onDeadline: 'ask',
@@ -358,12 +362,21 @@ export const fullStepInput: StepInput = {
   metered: true,
   budgetLeft: { tokens: 900, costUsd: 0.5 },
   principal: { id: 'ann', roles: ['operator'] },
+  onRoundsExhausted: 'deliver',
   node: { id: 'review', visit: 2, systemPrompt: 'Review the draft.', output: { type: 'object' } },
 };
 
 /** One outcome of each status. */
 export const fullStepOutcomes: StepOutcome[] = [
-  { status: 'completed', result: 'done', output: { approved: true }, rounds: 2, progress: fullProgress },
+  {
+    status: 'completed',
+    result: 'done',
+    output: { approved: true },
+    goalCheck: 'it holds',
+    delivered: true,
+    rounds: 2,
+    progress: fullProgress,
+  },
   { status: 'failed', error: 'too many errors', code: 'STEP_TOOL_ERRORS', rounds: 10, progress: fullProgress },
 ];
 

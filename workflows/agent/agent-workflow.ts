@@ -23,6 +23,7 @@ import { executePlan } from './execution';
 import { planTask, replan } from './planning/plan-phase';
 import { summarize } from './summary';
 import { runGraph } from './graph/graph-phase';
+import { recheckReplan } from './planning/replan-check';
 import { readToolCatalogue } from './tool-catalogue';
 import { PATCHES } from '../patches';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
@@ -84,7 +85,11 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
     if (outcome.kind === 'failed') throw stepFailed({ stepId: outcome.stepId, code: outcome.code }, outcome.error);
     if (outcome.kind === 'roll-over') return { rollOver: run.carry('execute', tools) };
     if (outcome.kind === 'done') break;
-    plan = await replan(run, plan);
+    const before = plan;
+    const checked = await recheckReplan(run, before, await replan(run, plan));
+    if (checked === 'roll-over') return { rollOver: run.carry('plan-check', tools) };
+    if (checked === 'cancelled') return finish(run, { kind: 'cancelled', by: 'plan-check' });
+    plan = checked.plan;
   }
 
   run.setPhase('summarizing');

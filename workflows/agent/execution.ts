@@ -10,6 +10,7 @@
 import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
 import type { ErrorCode } from '../contract/error-codes';
 import type { Plan } from '../plan/plan-types';
+import type { AgentSettings } from '../contract/agent-input';
 import { selectStepsToStart } from '../plan/scheduler';
 import type { StepOutcome } from '../step/step-types';
 import type { ToolInfo } from '../tools/tool-types';
@@ -25,6 +26,15 @@ export interface StepFailure {
 
 export type ExecutionOutcome =
   { kind: 'done' } | { kind: 'replan' } | { kind: 'roll-over' } | ({ kind: 'failed' } & StepFailure);
+
+/**
+ * Whether step `id` completing asks for a replan: under `replanAfter: each` while steps remain
+ * to revise; else when the plan lists it in `replan` and replans are left.
+ */
+function replanFollows(plan: Plan, id: string, settings: AgentSettings, replans: number, pending: boolean): boolean {
+  if (settings.mode.replanAfter === 'each') return pending;
+  return plan.replan.includes(id) && replans < settings.limits.maxReplans;
+}
 
 /** Runs the plan until every step settled, a replan is due, or a failure ends it. */
 export function executePlan(run: AgentRun, tools: ToolInfo[]): Promise<ExecutionOutcome> {
@@ -93,8 +103,8 @@ class Execution {
     delete this.scopes[id];
     if (outcome.progress) this.agent.progress(outcome.progress);
     if (outcome.status === 'completed') {
-      board.complete(id, outcome.result);
-      if (this.plan.replan.includes(id) && state.replans < settings.limits.maxReplans) this.replanDue = true;
+      board.complete(id, outcome.result, outcome);
+      if (replanFollows(this.plan, id, settings, state.replans, board.hasPending())) this.replanDue = true;
       return;
     }
     const cancelled = outcome.code === 'CANCELLED';

@@ -13,7 +13,7 @@ export function plannerSystemPrompt(tools: ToolInfo[], canAsk: boolean, extra?: 
     'You are the planner of an agent. Break the user task into a small plan of steps that an executor will carry out with tools.',
     'Steps run in parallel unless one depends on another; list in depends_on only the steps whose results a step really needs.',
     'Answer with ONLY a JSON object of this shape:',
-    '{"task": string, "language": the language of the task (e.g. "en"), "steps": [{"id": short id like "s1", "title": string, "description": what to do, "depends_on": [ids], "done_when"?: string}], "replan": [ids of steps after which the rest of the plan should be reconsidered]}',
+    '{"task": string, "language": the language of the task (e.g. "en"), "steps": [{"id": short id like "s1", "title": string, "description": what to do, "depends_on": [ids], "done_when": how to tell the step is done}], "replan": [ids of steps after which the rest of the plan should be reconsidered]}',
     canAsk
       ? 'If the task is ambiguous in a way that changes the plan, call ask_user first (a question, a choice, or a form). Ask only what you must.'
       : 'Do not ask questions: plan with what you know.',

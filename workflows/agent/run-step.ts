@@ -47,6 +47,7 @@ export function stepInputOf(
       maxToolErrors: settings.limits.maxToolErrors,
     },
     canAsk: !settings.nested,
+    ...(settings.limits.onRoundsExhausted === 'deliver' ? { onRoundsExhausted: 'deliver' as const } : {}),
     ...(run.meter.metered() ? { metered: true } : {}),
     ...(left ? { budgetLeft: left } : {}),
     ...(settings.systemPrompt ? { systemPrompt: settings.systemPrompt } : {}),

@@ -84,11 +84,13 @@ export class StepBoard {
     return step;
   }
 
-  /** → completed with its result. */
-  complete(id: string, result: string): void {
+  /** → completed with its result (and its goal check, or that it delivered after its rounds ran out). */
+  complete(id: string, result: string, how: { goalCheck?: string; delivered?: boolean } = {}): void {
     const step = this.move(id, 'completed');
     if (!step) return;
     step.result = result;
+    if (how.goalCheck !== undefined) step.goalCheck = how.goalCheck;
+    if (how.delivered) step.delivered = true;
     step.endedAt = workflowTime();
     this.announce({ type: 'step.finished', stepId: id, message: `${id} completed` });
   }

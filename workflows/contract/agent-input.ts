@@ -27,6 +27,8 @@ const limitsSchema = z.object({
   /** Like tokenBudget, in US dollars from the price table (a model without a price never reaches it). */
   costBudgetUsd: z.number().positive().max(1_000_000).optional(),
   deadlineMs: z.number().int().positive().optional(),
+  /** A step at `maxStepRounds` without a finish: `fail` it, or `deliver` its best answer from one last call without tools. */
+  onRoundsExhausted: z.enum(['fail', 'deliver']).default('fail'),
 });
 
 export const agentInputSchema = z.object({
@@ -39,6 +41,11 @@ export const agentInputSchema = z.object({
       plan: z.boolean().default(true),
       ask: z.boolean().default(false),
       confirmPlan: z.boolean().default(false),
+      /**
+       * When the planner revises the remaining steps: after the steps the plan lists in `replan`
+       * (`listed`, at most `limits.maxReplans`), or after every completed step (`each`, no cap).
+       */
+      replanAfter: z.enum(['listed', 'each']).default('listed'),
     })
     .prefault({}),
   /** Allow list of tool names; absent means every registered tool. */

@@ -27,6 +27,7 @@ export const AGENT_EVENT_TYPES = [
   'plan.rejected',
   'plan.repaired',
   'plan.kept',
+  'plan.updated',
   'llm.cut',
   'llm.notice',
   'step.started',

@@ -51,6 +51,10 @@ export const stepRunSchema = z.object({
   status: stepStatusSchema,
   result: z.string().optional(),
   error: z.string().optional(),
+  /** How the step's done-when holds, as its model said when it finished (`finish_step.goal_check`). */
+  goalCheck: z.string().optional(),
+  /** The step used all its rounds and delivered its best answer from one last call without tools. */
+  delivered: z.boolean().optional(),
   /** What a cancelled step had done: its latest model text and tool results, cut to 2000 characters. */
   partial: z.string().optional(),
   usage: tokenUsageSchema,

@@ -42,7 +42,9 @@ export function stepTaskMessage(
   return [
     `Overall task: ${task}`,
     `Your step (${step.id}): ${step.title}\n${step.description}`,
-    ...(step.done_when ? [`Done when: ${step.done_when}`] : []),
+    ...(step.done_when
+      ? [`Done when: ${step.done_when}\nWhen you finish, say in finish_step's goal_check how this holds.`]
+      : []),
     ...(dependencies.length
       ? [
           'Results of the steps this one depends on:',

@@ -52,7 +52,7 @@ export interface RoundContext {
 
 /** How a round ended: its report and, when the step is done, the result. */
 export type RoundEnd =
-  | { kind: 'round'; report: StepProgress; finished?: string; output?: unknown }
+  | { kind: 'round'; report: StepProgress; finished?: string; extras?: CallResult['extras'] }
   | { kind: 'failed'; code: ErrorCode; error: string; report?: StepProgress };
 
 /** What a graph node's model hears when it answers in text instead of handing back its structured output. */
@@ -93,7 +93,7 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
   // An approval says why the model wants the call: the end of its text before it (patched: a new field).
   const why = approvalWhy(reply.content);
   let finished: string | undefined;
-  let output: unknown;
+  let extras: CallResult['extras'];
   let spent = false;
   for (const [index, call] of reply.toolCalls.entries()) {
     const result = await guardedCall(ctx, call, index, spent, why);
@@ -102,7 +102,7 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     ctx.conversations.append(STEP_CONVERSATION, { role: 'tool', toolCallId: call.id, content });
     ctx.transcript.settled(round, index, outcomeOf(result.content, result.rejected), content);
     if (result.record) ctx.tools.ledger.record(result.record);
-    if (finished === undefined && result.finished !== undefined) ({ finished, output } = result);
+    if (finished === undefined && result.finished !== undefined) ({ finished, extras } = result);
     if (result.failed && ctx.guards.failed() && !spent && patched(PATCHES.stepLoopGuards)) {
       spent = true;
       ctx.guards.note(ctx.guards.budgetError(step.id));
@@ -148,7 +148,7 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
     kind: 'round',
     report,
     ...(finished !== undefined ? { finished } : {}),
-    ...(output !== undefined ? { output } : {}),
+    ...(extras ? { extras } : {}),
   };
 }
 
@@ -174,7 +174,7 @@ async function guardedCall(
  * context — head, note and latest rounds, lent under STEP_WINDOW (activity input only: the
  * commands the step sends stay the same).
  */
-function conversationToSend(ctx: RoundContext): Pick<LlmCallInput, 'messages' | 'conversation'> {
+export function conversationToSend(ctx: RoundContext): Pick<LlmCallInput, 'messages' | 'conversation'> {
   const { input } = ctx.tools;
   const budget = conversationBudget(input.model, estimateToolTokens(input.tools));
   const fitted = fitConversation(ctx.conversations.get(STEP_CONVERSATION), budget);

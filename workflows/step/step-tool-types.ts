@@ -6,6 +6,7 @@ import type { AnswerOf, SpecOf } from '../interactions/answer-types';
 import type { InteractionKind } from '../interactions/interaction-types';
 import type { PolicyDecision } from '../tools/policy-decision';
 import type { ToolCallRecord } from '../tools/tool-types';
+import type { FinishExtras } from '../tools/finish-step';
 import type { AgentLink } from './agent-link';
 import type { LoopGuards } from './loop-guards';
 import type { RoundLedger } from './round-ledger';
@@ -16,8 +17,8 @@ export interface CallResult {
   content: string;
   record?: ToolCallRecord;
   finished?: string;
-  /** With `finished`: a graph node's structured output, checked against its schema. */
-  output?: unknown;
+  /** With `finished`: a graph node's structured output (checked against its schema), a goal check. */
+  extras?: FinishExtras;
   /** The call failed in a way that counts against the step's tool error budget (a person's rejection does not). */
   failed?: boolean;
   /** A person (or the spent budget) refused the call. */

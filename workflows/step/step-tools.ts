@@ -32,11 +32,8 @@ export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall, why?
   if (call.name === FINISH_STEP) {
     const parsed = parseFinishStepArgs(call.arguments, ctx.input.node?.output);
     if (!parsed.ok) return { content: `error: ${parsed.error}`, failed: true };
-    return {
-      content: 'ok',
-      finished: parsed.result,
-      ...(parsed.output !== undefined ? { output: parsed.output } : {}),
-    };
+    const { ok: _, result, ...extras } = parsed;
+    return { content: 'ok', finished: result, ...(Object.keys(extras).length ? { extras } : {}) };
   }
   if (call.name === ASK_USER && ctx.input.canAsk) {
     const parsed = parseAskArgs(call.arguments);

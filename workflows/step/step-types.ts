@@ -61,6 +61,8 @@ export const stepInputSchema = z.object({
    * The agent graph node this step visits (absent for plan steps): its own system prompt and,
    * when it declares one, the JSON Schema its `finish_step` output must match.
    */
+  /** At `maxStepRounds` without a finish: `deliver` makes one last call without tools for the best answer. Absent: fail. */
+  onRoundsExhausted: z.enum(['fail', 'deliver']).optional(),
   node: z
     .object({
       id: z.string(),
@@ -84,6 +86,10 @@ export const stepOutcomeSchema = z.discriminatedUnion('status', [
     result: z.string(),
     /** A graph node's structured output, checked against its schema (`finish_step.output`). */
     output: z.unknown().optional(),
+    /** How the step's done-when holds, as the model said it (`finish_step.goal_check`). */
+    goalCheck: z.string().optional(),
+    /** Its rounds ran out and one last call without tools gave this result (`onRoundsExhausted: deliver`). */
+    delivered: z.literal(true).optional(),
     rounds: count,
     progress: stepProgressSchema.optional(),
   }),

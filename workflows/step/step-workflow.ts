@@ -29,6 +29,7 @@ import { carryConversation } from '../rollover/carry-conversation';
 import { AgentLink } from './agent-link';
 import { LoopGuards } from './loop-guards';
 import { partialResult } from './partial-result';
+import { deliver } from './deliver';
 import { RoundLedger, type Unreported } from './round-ledger';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { runRound, STEP_CONVERSATION, type RoundContext } from './step-round';
@@ -115,9 +116,11 @@ async function runLoop(
     if (end.finished !== undefined || round === input.maxStepRounds) {
       // The last report rides on the outcome: no signal round trip before the step ends.
       await link.flush();
-      if (end.finished === undefined) return roundsExhausted(input, end.report);
-      const output = end.output !== undefined ? { output: end.output } : {};
-      return { status: 'completed', result: end.finished, ...output, rounds: round, progress: end.report };
+      if (end.finished === undefined)
+        return input.onRoundsExhausted === 'deliver'
+          ? deliver(ctx, link, round, end.report)
+          : roundsExhausted(input, end.report);
+      return { status: 'completed', result: end.finished, ...end.extras, rounds: round, progress: end.report };
     }
     await link.report(end.report);
   }

@@ -9,7 +9,14 @@ import type { LlmToolSpec } from '../llm-types';
 
 export const finishStepArgsSchema = z.object({
   result: z.string().min(1, 'the result is empty').describe('The outcome of the step, complete and self-contained.'),
+  goal_check: z.string().max(2_000).optional().describe("How the step's done-when condition holds, when it has one."),
 });
+
+/** What a `finish_step` call hands back besides its result: a node's output, a goal check. */
+export interface FinishExtras {
+  output?: unknown;
+  goalCheck?: string;
+}
 
 /** A JSON Schema, as a graph node declares its output. */
 export type OutputSchema = Record<string, unknown>;
@@ -34,7 +41,7 @@ export function finishStepTool(output?: OutputSchema): LlmToolSpec {
 }
 
 /** Parsed `finish_step` arguments: the result, and the output when a schema asked for one. */
-export type FinishStepArgs = { ok: true; result: string; output?: unknown } | { ok: false; error: string };
+export type FinishStepArgs = ({ ok: true; result: string } & FinishExtras) | { ok: false; error: string };
 
 /** Parses `finish_step` arguments; with `output`, the `output` argument must match it. Errors as `path: message`. */
 export function parseFinishStepArgs(raw: string, output?: OutputSchema): FinishStepArgs {
@@ -46,12 +53,13 @@ export function parseFinishStepArgs(raw: string, output?: OutputSchema): FinishS
   }
   const parsed = finishStepArgsSchema.safeParse(value);
   if (!parsed.success) return { ok: false, error: issueLines(parsed.error, '(arguments)').join('; ') };
-  if (!output) return { ok: true, result: parsed.data.result };
+  const goal = parsed.data.goal_check?.trim() ? { goalCheck: parsed.data.goal_check.trim() } : {};
+  if (!output) return { ok: true, result: parsed.data.result, ...goal };
   const given = typeof value === 'object' && value !== null ? (value as { output?: unknown }).output : undefined;
   if (given === undefined) return { ok: false, error: 'output: this step must hand back its structured output' };
   const checked = outputChecker(output).safeParse(given);
   if (!checked.success) return { ok: false, error: issueLines(checked.error, 'output', 'output').join('; ') };
-  return { ok: true, result: parsed.data.result, output: given };
+  return { ok: true, result: parsed.data.result, output: given, ...goal };
 }
 
 /** The zod schema of a node's output JSON Schema (checked valid when the graph was). */

@@ -139,7 +139,7 @@ class GraphExecution {
     delete this.scopes[visit.stepId];
     if (outcome.progress) this.agent.progress(outcome.progress);
     if (outcome.status === 'completed') {
-      board.complete(visit.stepId, outcome.result);
+      board.complete(visit.stepId, outcome.result, outcome);
       await this.leave(visit, outcome.result, outcome.output);
       return;
     }

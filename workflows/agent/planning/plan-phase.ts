@@ -13,6 +13,7 @@ import { plannerSystemPrompt, plannerTaskMessage, planRevisionMessage, replanMes
 import { parsePlanOutput, parseReplanOutput } from '../../plan/check-plan';
 import { MAX_BAD_PLANS, obtainPlan } from './planner-calls';
 import { PATCHES } from '../../patches';
+import { describeChanges, planChanges } from '../../plan/plan-changes';
 
 /** How planning ended: a plan to run, a cancel at the plan check, or a roll-over while it waits. */
 export type PlanPhaseEnd = { plan: Plan } | 'cancelled' | 'roll-over';
@@ -63,7 +64,7 @@ export async function planTask(run: AgentRun, tools: ToolInfo[], resuming: boole
 }
 
 /** Asks the planner for the remaining steps, keeping the settled ones. */
-export async function replan(run: AgentRun, plan: Plan): Promise<Plan> {
+export async function replan(run: AgentRun, plan: Plan, feedback?: string): Promise<Plan> {
   const { state } = run;
   run.setPhase('replanning');
   state.replans += 1;
@@ -71,7 +72,9 @@ export async function replan(run: AgentRun, plan: Plan): Promise<Plan> {
   const settled = state.steps.filter((s) => s.status !== 'pending');
   const kept = settled.map((s) => s.id);
   const results = settled.map((s) => ({ id: s.id, title: s.title, status: s.status, result: s.result }));
-  run.conversations.append(PLANNER, { role: 'user', content: replanMessage(plan, results) });
+  const asked = replanMessage(plan, results);
+  const content = feedback ? `${asked}\n\nThe person checking the plan asks: ${feedback}` : asked;
+  run.conversations.append(PLANNER, { role: 'user', content });
   const keptIdsRepeat = patched(PATCHES.replanDropsKeptIds) ? 'drop' : 'refuse';
   let next: Plan;
   try {
@@ -90,11 +93,16 @@ export async function replan(run: AgentRun, plan: Plan): Promise<Plan> {
     return plan;
   }
   adoptPlan(run, next);
+  if (run.settings.mode.replanAfter === 'each')
+    run.event({
+      type: 'plan.updated',
+      message: `plan r${state.revision}: ${describeChanges(planChanges(plan, next))}`,
+    });
   return next;
 }
 
 /** Makes `plan` current: the revision grows, settled step runs are kept, the timeline says so. */
-function adoptPlan(run: AgentRun, plan: Plan): void {
+export function adoptPlan(run: AgentRun, plan: Plan): void {
   const { state } = run;
   state.plan = plan;
   state.revision += 1;

@@ -24,6 +24,10 @@ export const planCheck = defineKind({
     revision: z.number(),
     /** A graph agent's graph, checked instead of a plan (nodes, conditions, bounds). */
     graph: graphSchema.optional(),
+    /** A replanned remainder's check: what the replan changed since the plan last confirmed. */
+    changes: z
+      .object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) })
+      .optional(),
     /** The decisions this check takes, when not all of them: a graph's is `confirm` or `cancel`. */
     decisions: z.array(z.enum(PLAN_CHECK_DECISIONS)).optional(),
   }),
