@@ -12,6 +12,7 @@ import { askForm } from './form-answers';
 import type { Prompter } from './prompter';
 import { formatApproval, formatPlan } from './render';
 import { formatGraph } from './render-graph';
+import { describeChanges } from '../../workflows/plan/plan-changes';
 import type { Graph } from '../../workflows/graph/graph-schema';
 
 type Of<K extends InteractionKind> = Extract<Interaction, { kind: K }>;
@@ -67,9 +68,10 @@ async function askSelect(interaction: Of<'ask.select'>, { ask }: PromptContext):
 async function checkPlan(interaction: Of<'plan.check'>, context: PromptContext): Promise<unknown> {
   const { ask } = context;
   if (interaction.graph) return checkGraph(interaction, interaction.graph, context);
-  ask.show(
-    `${interaction.prompt} (revision ${interaction.revision})\n${interaction.plan ? formatPlan(interaction.plan) : ''}`,
-  );
+  // A replanned remainder's check says what the replan changed since the last confirmed plan.
+  const changes = interaction.changes ? `\nsince the last check: ${describeChanges(interaction.changes)}` : '';
+  const plan = interaction.plan ? formatPlan(interaction.plan) : '';
+  ask.show(`${interaction.prompt} (revision ${interaction.revision})${changes}\n${plan}`);
   const decision = await ask.select('Decision', [
     { value: 'confirm', name: 'confirm — run this plan' },
     { value: 'revise', name: 'revise — give the planner feedback' },

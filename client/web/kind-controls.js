@@ -137,7 +137,16 @@ function planCheck(i, submit) {
   const steps = (i.plan?.steps ?? []).map((/** @type {any} */ s) =>
     h('li', { text: `${s.id}: ${s.title}${s.depends_on.length ? ` (after ${s.depends_on.join(', ')})` : ''}` }),
   );
+  // A replanned remainder's check says what the replan changed since the last confirmed plan.
+  const changed = i.changes
+    ? /** @type {const} */ (['added', 'removed', 'changed'])
+        .filter((key) => i.changes[key].length > 0)
+        .map((key) => `${key} ${i.changes[key].join(', ')}`)
+    : [];
   return [
+    i.changes
+      ? h('p', { class: 'plan-changes', text: `Since the last check: ${changed.join('; ') || 'no change'}` })
+      : null,
     h('ol', { class: 'plan-steps' }, steps),
     allows('confirm')
       ? h('div', { class: 'actions' }, [button('Confirm plan', () => submit({ decision: 'confirm' }), 'primary')])
