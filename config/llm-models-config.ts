@@ -24,6 +24,7 @@ const maxTokensSchema = z.strictObject({
   summary: tokens.optional(),
   model: tokens.optional(),
   route: tokens.optional(),
+  verify: tokens.optional(),
 });
 
 /** How far structured output goes: a JSON Schema, any JSON object, or plain text read tolerantly. */

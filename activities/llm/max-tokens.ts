@@ -16,6 +16,8 @@ export const DEFAULT_MAX_TOKENS: Record<LlmPurpose, number> = {
   model: 2048,
   /** A router's `{ to, reason }`: short. */
   route: 512,
+  /** A checker's `{ ok, feedback }`. */
+  verify: 1024,
 };
 
 /** The `max_tokens` of a call. */

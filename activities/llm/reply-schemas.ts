@@ -5,11 +5,13 @@
 import { planJsonSchema, remainingPlanJsonSchema } from '../../workflows/plan/plan-schema';
 import type { LlmReplySchema } from '../../workflows/llm-call-schema';
 import { routeJsonSchema } from '../../workflows/graph/route-reply';
+import { verifyJsonSchema } from '../../workflows/step/verify-reply';
 
 const BUILD: Record<LlmReplySchema, () => Record<string, unknown>> = {
   plan: planJsonSchema,
   replan: remainingPlanJsonSchema,
   route: routeJsonSchema,
+  verify: verifyJsonSchema,
 };
 
 const cache: Partial<Record<LlmReplySchema, Record<string, unknown>>> = {};

@@ -230,6 +230,8 @@ export const fullStepRun: StepRun = {
   result: 'done',
   goalCheck: 'the file exists',
   delivered: true,
+  verified: false,
+  sentBack: 2,
   error: 'an earlier attempt failed',
   partial: 'what it had',
   usage: fullUsage,
@@ -311,7 +313,7 @@ export const fullAgentInput: AgentInput = {
   systemPrompt: 'Be brief.',
   files: ['notes.txt'],
   model: fullModel,
-  mode: { plan: true, ask: true, confirmPlan: true, replanAfter: 'each' },
+  mode: { plan: true, ask: true, confirmPlan: true, replanAfter: 'each', verifySteps: true },
   tools: ['read_file'],
   limits: {
     maxAsks: 2,
@@ -363,6 +365,7 @@ export const fullStepInput: StepInput = {
   budgetLeft: { tokens: 900, costUsd: 0.5 },
   principal: { id: 'ann', roles: ['operator'] },
   onRoundsExhausted: 'deliver',
+  verify: true,
   node: { id: 'review', visit: 2, systemPrompt: 'Review the draft.', output: { type: 'object' } },
 };
 
@@ -374,6 +377,8 @@ export const fullStepOutcomes: StepOutcome[] = [
     output: { approved: true },
     goalCheck: 'it holds',
     delivered: true,
+    verified: true,
+    sentBack: 1,
     rounds: 2,
     progress: fullProgress,
   },
@@ -385,6 +390,7 @@ export const fullStepCarry: StepCarry = {
   rounds: 8,
   conversation: fullConversation,
   held: true,
+  sentBack: 1,
   guards: { calls: { 'sha256:abc': 2 }, errors: 1, approvals: { 'sha256:def': 'reject' } },
   left: { tokens: 100, costUsd: 0.1 },
   transcript: {

@@ -13,6 +13,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 import { DELIVER_NOTE } from '../../workflows/step/deliver';
+import { stepWorkflowId } from '../../workflows/contract/ids';
 
 const bed = agentTestbed();
 const purposes = () => bed.llm.requests.map((r) => r.headers['x-cairn-step'] ?? r.headers['x-cairn-purpose']);
@@ -146,5 +147,62 @@ test('under confirmPlan a replanned remainder goes back to the plan check, sayin
     await handle.result();
     expect(purposes()).toEqual(['plan', 's1', 'replan', 's3', 'summary']);
     await recordHistory('agent-replan-recheck', handle);
+  });
+});
+
+test('verifySteps: the checker sends a step back once with its feedback; the second result is verified', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1', [], { done_when: 'it names three sources' })]))],
+      'step:s1': [finish('two sources'), finish('three sources')],
+      verify: [
+        reply.json({ ok: false, feedback: 'only two sources; find a third' }),
+        reply.json({ ok: true, feedback: 'three sources named' }),
+      ],
+      summary: [reply.text('done')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'verify', mode: { verifySteps: true } });
+    await handle.result();
+    const calls = bed.llm.requests.map(
+      (r) => `${r.headers['x-cairn-purpose']}${r.headers['x-cairn-step'] ? `:${r.headers['x-cairn-step']}` : ''}`,
+    );
+    expect(calls).toEqual(['plan', 'step:s1', 'verify:s1', 'step:s1', 'verify:s1', 'summary']);
+    // The checker reads the step's done-when and result; the model hears the feedback.
+    const [firstCheck] = bed.llm.requestsFor('verify');
+    expect(JSON.stringify(firstCheck?.body.messages)).toContain('Done when: it names three sources');
+    expect(JSON.stringify(firstCheck?.body.messages)).toContain('two sources');
+    const again = bed.llm.requests.filter((r) => r.headers['x-cairn-purpose'] === 'step')[1];
+    expect(JSON.stringify(again?.body.messages)).toContain('only two sources; find a third');
+    expect((await stateOf(handle)).steps[0]).toMatchObject({ result: 'three sources', verified: true, sentBack: 1 });
+  });
+});
+
+test('verifySteps: a result sent back twice stands, marked unverified', async () => {
+  const no = () => reply.json({ ok: false, feedback: 'not yet' });
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('a'), finish('b'), finish('c')],
+      verify: [no(), no(), no()],
+      summary: [reply.text('done')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'never good', mode: { verifySteps: true } });
+    await handle.result();
+    expect(bed.llm.requestsFor('verify')).toHaveLength(3);
+    expect((await stateOf(handle)).steps[0]).toMatchObject({
+      status: 'completed',
+      result: 'c',
+      verified: false,
+      sentBack: 2,
+    });
+    await recordHistory('agent-verify-steps', handle);
+    await recordHistory(
+      'step-verify-unverified',
+      bed.client.workflow.getHandle(stepWorkflowId(handle.workflowId, 's1')),
+    );
   });
 });

@@ -48,6 +48,7 @@ export function stepInputOf(
     },
     canAsk: !settings.nested,
     ...(settings.limits.onRoundsExhausted === 'deliver' ? { onRoundsExhausted: 'deliver' as const } : {}),
+    ...(settings.mode.verifySteps ? { verify: true } : {}),
     ...(run.meter.metered() ? { metered: true } : {}),
     ...(left ? { budgetLeft: left } : {}),
     ...(settings.systemPrompt ? { systemPrompt: settings.systemPrompt } : {}),

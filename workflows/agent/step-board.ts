@@ -13,6 +13,9 @@ import type { StepProgress } from '../contract/messages';
 import { workflowTime } from '../workflow-time';
 import { addToolCall, noteModel, noteStreaming, type AgentEvent, type AgentState, type StepRun } from './agent-state';
 
+/** How a step completed, beside its result. */
+type CompletedHow = { goalCheck?: string; delivered?: boolean; verified?: boolean; sentBack?: number };
+
 type Announce = (event: Omit<AgentEvent, 'seq' | 'at'>) => void;
 
 export class StepBoard {
@@ -85,12 +88,14 @@ export class StepBoard {
   }
 
   /** → completed with its result (and its goal check, or that it delivered after its rounds ran out). */
-  complete(id: string, result: string, how: { goalCheck?: string; delivered?: boolean } = {}): void {
+  complete(id: string, result: string, how: CompletedHow = {}): void {
     const step = this.move(id, 'completed');
     if (!step) return;
     step.result = result;
     if (how.goalCheck !== undefined) step.goalCheck = how.goalCheck;
     if (how.delivered) step.delivered = true;
+    if (how.verified !== undefined) step.verified = how.verified;
+    if (how.sentBack) step.sentBack = how.sentBack;
     step.endedAt = workflowTime();
     this.announce({ type: 'step.finished', stepId: id, message: `${id} completed` });
   }

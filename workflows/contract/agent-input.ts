@@ -46,6 +46,8 @@ export const agentInputSchema = z.object({
        * (`listed`, at most `limits.maxReplans`), or after every completed step (`each`, no cap).
        */
       replanAfter: z.enum(['listed', 'each']).default('listed'),
+      /** A `verify` call checks each finished step and may send it back with feedback (at most twice). */
+      verifySteps: z.boolean().default(false),
     })
     .prefault({}),
   /** Allow list of tool names; absent means every registered tool. */

@@ -55,6 +55,9 @@ export const stepRunSchema = z.object({
   goalCheck: z.string().optional(),
   /** The step used all its rounds and delivered its best answer from one last call without tools. */
   delivered: z.boolean().optional(),
+  /** With `mode.verifySteps`: whether the checker accepted the result, and how often it sent the step back. */
+  verified: z.boolean().optional(),
+  sentBack: count.optional(),
   /** What a cancelled step had done: its latest model text and tool results, cut to 2000 characters. */
   partial: z.string().optional(),
   usage: tokenUsageSchema,

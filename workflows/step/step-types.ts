@@ -63,6 +63,8 @@ export const stepInputSchema = z.object({
    */
   /** At `maxStepRounds` without a finish: `deliver` makes one last call without tools for the best answer. Absent: fail. */
   onRoundsExhausted: z.enum(['fail', 'deliver']).optional(),
+  /** A `verify` call checks the finished result and may send the step back (`mode.verifySteps`). */
+  verify: z.boolean().optional(),
   node: z
     .object({
       id: z.string(),
@@ -90,6 +92,10 @@ export const stepOutcomeSchema = z.discriminatedUnion('status', [
     goalCheck: z.string().optional(),
     /** Its rounds ran out and one last call without tools gave this result (`onRoundsExhausted: deliver`). */
     delivered: z.literal(true).optional(),
+    /** With `verify`: whether the checker accepted the result (false: it stands after the send-backs ran out). */
+    verified: z.boolean().optional(),
+    /** With `verify`: how often the checker sent the step back. */
+    sentBack: count.optional(),
     rounds: count,
     progress: stepProgressSchema.optional(),
   }),
@@ -121,6 +127,8 @@ export const stepCarrySchema = z.object({
   guards: loopGuardStateSchema.optional(),
   /** What the tree's budget had left at the agent's last word. */
   left: budgetLeftSchema.optional(),
+  /** With `verify`: how often the checker sent the step back so far. */
+  sentBack: count.optional(),
   /** The step's transcript so far (at most 64 KiB); absent from carries written before transcripts. */
   transcript: transcriptLogSchema.optional(),
 });

@@ -30,6 +30,8 @@ import { AgentLink } from './agent-link';
 import { LoopGuards } from './loop-guards';
 import { partialResult } from './partial-result';
 import { deliver } from './deliver';
+import { verifyStep } from './verify-step';
+import { MAX_SEND_BACKS, sendBackMessage } from './verify-reply';
 import { RoundLedger, type Unreported } from './round-ledger';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { runRound, STEP_CONVERSATION, type RoundContext } from './step-round';
@@ -60,7 +62,7 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
   const tools = { input, askAgent: link.ask.bind(link), ledger, link, guards };
   const transcript = new StepTranscript(step.id, carry?.transcript).serve();
   const ctx: RoundContext = { tools, conversations, toolNames, guards, transcript };
-  const loop = { round: carry?.rounds ?? 0 };
+  const loop = { round: carry?.rounds ?? 0, sentBack: carry?.sentBack ?? 0 };
   try {
     return await runLoop(ctx, link, loop, carry);
   } catch (err) {
@@ -83,7 +85,7 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
 async function runLoop(
   ctx: RoundContext,
   link: AgentLink,
-  loop: { round: number },
+  loop: { round: number; sentBack: number },
   carry: StepCarry | undefined,
 ): Promise<StepOutcome> {
   const input = ctx.tools.input;
@@ -103,6 +105,7 @@ async function runLoop(
         guards: guards.state,
         ...(link.left ? { left: link.left } : {}),
         transcript: ctx.transcript.carry,
+        ...(loop.sentBack ? { sentBack: loop.sentBack } : {}),
       };
       return await continueAsNew<typeof stepWorkflow>(input, next);
     }
@@ -113,6 +116,11 @@ async function runLoop(
       const progress = end.report ? { progress: end.report } : {};
       return { status: 'failed', code: end.code, error: end.error, rounds: round, ...progress };
     }
+    const checked = end.finished !== undefined && input.verify ? await checkResult(ctx, end, round, loop) : undefined;
+    if (checked === 'sent-back') {
+      await link.report(end.report);
+      continue;
+    }
     if (end.finished !== undefined || round === input.maxStepRounds) {
       // The last report rides on the outcome: no signal round trip before the step ends.
       await link.flush();
@@ -120,11 +128,37 @@ async function runLoop(
         return input.onRoundsExhausted === 'deliver'
           ? deliver(ctx, link, round, end.report)
           : roundsExhausted(input, end.report);
-      return { status: 'completed', result: end.finished, ...end.extras, rounds: round, progress: end.report };
+      const verdict = checked ? { verified: checked.verified, sentBack: loop.sentBack } : {};
+      return {
+        status: 'completed',
+        result: end.finished,
+        ...end.extras,
+        ...verdict,
+        rounds: round,
+        progress: end.report,
+      };
     }
     await link.report(end.report);
   }
   return roundsExhausted(input); // only when a carried run starts beyond the limit
+}
+
+/**
+ * `mode.verifySteps`: the checker judges a finished result. Not ok, with send-backs and rounds
+ * left: the model hears the feedback and the step goes on (`sent-back`); else the result stands.
+ */
+async function checkResult(
+  ctx: RoundContext,
+  end: { finished?: string; report: StepProgress },
+  round: number,
+  loop: { sentBack: number },
+): Promise<'sent-back' | { verified: boolean }> {
+  const verdict = await verifyStep(ctx, end.finished ?? '', end.report);
+  if (verdict?.ok) return { verified: true };
+  if (!verdict || loop.sentBack >= MAX_SEND_BACKS || round >= ctx.tools.input.maxStepRounds) return { verified: false };
+  loop.sentBack += 1;
+  ctx.conversations.append(STEP_CONVERSATION, { role: 'user', content: sendBackMessage(verdict.feedback) });
+  return 'sent-back';
 }
 
 /** A cancelled step's last report — what it had, the usage and calls not yet reported — or undefined when it has none. */

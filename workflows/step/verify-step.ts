@@ -1,0 +1,33 @@
+/**
+ * `mode.verifySteps`: after a step's model finished, one `verify` call judges the result. Its
+ * usage rides on the round's report; an unreadable reply leaves the result standing, unverified.
+ */
+import { llmCall } from '../activity-proxies';
+import type { StepProgress } from '../contract/messages';
+import { addUsage } from '../usage';
+import type { RoundContext } from './step-round';
+import { readVerifyReply, VERIFIER_SYSTEM_PROMPT, verifyTaskMessage, type VerifyReply } from './verify-reply';
+
+/** The checker's verdict on `result`, its usage added to `report`. */
+export async function verifyStep(
+  ctx: RoundContext,
+  result: string,
+  report: StepProgress,
+): Promise<VerifyReply | undefined> {
+  const { input, link } = ctx.tools;
+  if (link.mustWait()) await link.whenFree();
+  const reply = await llmCall(`${input.step.id} · verify`, {
+    purpose: 'verify',
+    agentId: input.agentId,
+    stepId: input.step.id,
+    messages: [
+      { role: 'system', content: VERIFIER_SYSTEM_PROMPT },
+      { role: 'user', content: verifyTaskMessage(input.task, input.step, result) },
+    ],
+    json: true,
+    schema: 'verify',
+    ...(input.model ? { model: input.model } : {}),
+  });
+  addUsage(report.usage, reply.usage);
+  return readVerifyReply(reply.content);
+}
