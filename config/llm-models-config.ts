@@ -25,6 +25,7 @@ const maxTokensSchema = z.strictObject({
   model: tokens.optional(),
   route: tokens.optional(),
   verify: tokens.optional(),
+  assess: tokens.optional(),
 });
 
 /** How far structured output goes: a JSON Schema, any JSON object, or plain text read tolerantly. */

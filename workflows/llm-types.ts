@@ -20,6 +20,8 @@ export const modelSettingsSchema = z.object({
   maxTokens: z.number().int().positive().max(1_000_000).optional(),
   /** The model's context window in tokens; conversations are cut to fit it (workflows/fit-conversation.ts). */
   contextTokens: z.number().int().min(512).max(10_000_000).optional(),
+  /** How hard a reasoning model thinks (`reasoning_effort`), where the endpoint takes it; dropped once it refuses. */
+  reasoningEffort: z.enum(['low', 'medium', 'high']).optional(),
 });
 /** Per-agent model settings (the agent input's `model`). */
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;

@@ -138,6 +138,9 @@ export function buildRequest(
     messages: messages.map(toOpenAiMessage),
     ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
     ...(m.topP !== undefined ? { top_p: m.topP } : {}),
+    ...(m.reasoningEffort !== undefined && caps.reasoningEffort !== false
+      ? { reasoning_effort: m.reasoningEffort }
+      : {}),
     max_tokens: maxTokensFor(input.purpose, model, m.maxTokens, context.models),
     ...(tools.length ? { tools: tools.map((tool) => toOpenAiTool(tool, caps.strict)) } : {}),
     ...(responseFormat ? { response_format: responseFormat } : {}),
@@ -279,5 +282,6 @@ function sentFeatures(request: ChatCompletionCreateParamsNonStreaming) {
   return {
     ...(format === 'json_schema' || format === 'json_object' ? { responseFormat: format } : {}),
     strict: strictSchema || strictTools,
+    ...(request.reasoning_effort !== undefined ? { reasoningEffort: true } : {}),
   };
 }

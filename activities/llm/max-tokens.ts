@@ -18,6 +18,8 @@ export const DEFAULT_MAX_TOKENS: Record<LlmPurpose, number> = {
   route: 512,
   /** A checker's `{ ok, feedback }`. */
   verify: 1024,
+  /** An assessor's `{ complexity }`. */
+  assess: 256,
 };
 
 /** The `max_tokens` of a call. */

@@ -16,12 +16,15 @@ export interface ModelCapabilities {
   strict: boolean;
   /** Whether tools reach the model (false: pinned so; the worker warns at start). */
   tools: boolean;
+  /** False once the endpoint refused `reasoning_effort` for the model (absent: it is sent when asked for). */
+  reasoningEffort?: boolean;
 }
 
 /** What a request carried that an endpoint may refuse. */
 export interface RequestFeatures {
   responseFormat?: ResponseFormatLevel;
   strict: boolean;
+  reasoningEffort?: boolean;
 }
 
 /** A step down: the capabilities to use from now on, and what the timeline should say. */
@@ -76,6 +79,12 @@ export function createCapabilityStore(models: LlmModelTable = {}): CapabilitySto
 function stepDown(current: ModelCapabilities, sent: RequestFeatures, message: string): Downgrade | undefined {
   if (!REFUSAL.test(message)) return undefined;
   const names = (pattern: RegExp) => pattern.test(message);
+  if (sent.reasoningEffort && names(/reasoning_effort|reasoning/i)) {
+    return {
+      next: { ...current, reasoningEffort: false },
+      notice: 'the endpoint refused reasoning_effort: sent without it',
+    };
+  }
   // OpenAI names the schema rule strict mode broke ("'required' is required to be supplied…").
   if (sent.strict && names(/strict|invalid schema|'required'|additionalProperties/i)) {
     return { next: { ...current, strict: false }, notice: 'the endpoint refused strict schemas: sent without strict' };

@@ -6,12 +6,14 @@ import { planJsonSchema, remainingPlanJsonSchema } from '../../workflows/plan/pl
 import type { LlmReplySchema } from '../../workflows/llm-call-schema';
 import { routeJsonSchema } from '../../workflows/graph/route-reply';
 import { verifyJsonSchema } from '../../workflows/step/verify-reply';
+import { assessJsonSchema } from '../../workflows/plan/assess-reply';
 
 const BUILD: Record<LlmReplySchema, () => Record<string, unknown>> = {
   plan: planJsonSchema,
   replan: remainingPlanJsonSchema,
   route: routeJsonSchema,
   verify: verifyJsonSchema,
+  assess: assessJsonSchema,
 };
 
 const cache: Partial<Record<LlmReplySchema, Record<string, unknown>>> = {};

@@ -44,6 +44,7 @@ export const fullModel: ModelSettings = {
   topP: 0.9,
   maxTokens: 1000,
   contextTokens: 8192,
+  reasoningEffort: 'high',
 };
 
 /** One message of each role, the assistant's with tool calls. */
@@ -248,6 +249,7 @@ export const fullState: AgentState = {
   task: 'a task',
   plan: fullPlan,
   graph: fullGraph,
+  assessment: { complexity: 'complex' },
   path: [
     { node: 'review', visit: 1, stepId: 'review', edge: { to: 'revise', reason: 'output.approved equals false' } },
   ],
@@ -313,7 +315,7 @@ export const fullAgentInput: AgentInput = {
   systemPrompt: 'Be brief.',
   files: ['notes.txt'],
   model: fullModel,
-  mode: { plan: true, ask: true, confirmPlan: true, replanAfter: 'each', verifySteps: true },
+  mode: { plan: true, ask: true, confirmPlan: true, replanAfter: 'each', verifySteps: true, assess: true },
   tools: ['read_file'],
   limits: {
     maxAsks: 2,

@@ -206,3 +206,40 @@ test('verifySteps: a result sent back twice stands, marked unverified', async ()
     );
   });
 });
+
+test('assess: a simple task runs as one step without a planner; a complex one plans with reasoning turned up', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      assess: [reply.json({ complexity: 'simple' })],
+      'step:task': [finish('42')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'what is 6 times 7', mode: { assess: true } });
+    expect(await handle.result()).toMatchObject({ status: 'completed', answer: '42' });
+    expect(bed.llm.requests.map((r) => r.headers['x-cairn-purpose'])).toEqual(['assess', 'step']);
+    const state = await stateOf(handle);
+    expect(state.assessment).toEqual({ complexity: 'simple' });
+    expect(state.events.find((e) => e.type === 'task.assessed')?.message).toBe('simple: one step, no plan');
+    await recordHistory('agent-assess-simple', handle);
+  });
+  bed.llm.respondWith(
+    byRoute({
+      assess: [reply.json({ complexity: 'complex' })],
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('done')],
+      summary: [reply.text('all done')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'design a database', mode: { assess: true } });
+    await handle.result();
+    const [assess, planned, stepCall] = bed.llm.requests.filter(
+      (r) => r.headers['x-cairn-agent'] === handle.workflowId,
+    );
+    expect([assess, planned, stepCall].map((r) => r?.headers['x-cairn-purpose'])).toEqual(['assess', 'plan', 'step']);
+    expect(planned?.body.reasoning_effort).toBe('high');
+    expect(stepCall?.body.reasoning_effort).toBeUndefined();
+    expect(assess?.body.reasoning_effort).toBeUndefined();
+  });
+});

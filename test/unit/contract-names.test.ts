@@ -210,7 +210,7 @@ describe('HTTP routes', () => {
 });
 
 describe('LLM request headers', () => {
-  const PURPOSES = ['plan', 'replan', 'step', 'summary', 'model', 'route', 'verify'] as const;
+  const PURPOSES = ['plan', 'replan', 'step', 'summary', 'model', 'route', 'verify', 'assess'] as const;
   // Fails to compile when LlmPurpose gains, loses or renames a value the list does not.
   type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
   const purposesMatch: Same<LlmPurpose, (typeof PURPOSES)[number]> = true;
@@ -223,7 +223,7 @@ describe('LLM request headers', () => {
     await llm.close();
   });
 
-  test('X-Cairn-Purpose (plan | replan | step | summary | model | route | verify), X-Cairn-Agent, X-Cairn-Step on the wire', async () => {
+  test('X-Cairn-Purpose (plan | replan | step | summary | model | route | verify | assess), X-Cairn-Agent, X-Cairn-Step on the wire', async () => {
     expect(purposesMatch).toBe(true);
     const config = loadConfig({ OPENAI_BASE_URL: llm.baseUrl, CAIRN_MODEL: 'scripted-model' });
     const { callLlm } = createLlmActivities({
@@ -258,6 +258,7 @@ describe('LLM request headers', () => {
       ['model', 'agent-contract-1a2b3c4d', 's2'],
       ['route', 'agent-contract-1a2b3c4d', 's2'],
       ['verify', 'agent-contract-1a2b3c4d', 's2'],
+      ['assess', 'agent-contract-1a2b3c4d', undefined],
     ]);
   });
 });

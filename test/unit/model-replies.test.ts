@@ -5,6 +5,7 @@
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { maxTokensFor } from '../../activities/llm/max-tokens';
+import { buildRequest } from '../../activities/llm/call-llm';
 import { createCapabilityStore } from '../../activities/llm/model-capabilities';
 import { readToolCalls, readUsage, stripReasoning } from '../../activities/llm/read-completion';
 import { ConfigError, loadConfig } from '../../config/config';
@@ -63,6 +64,26 @@ test('capabilities step down once per refusal named, per endpoint and model', ()
   expect(store.downgrade('e', 'm', loose, JSON_SCHEMA_REFUSAL)?.next.responseFormat).toBe('json_object');
   expect(store.downgrade('e', 'm', loose, LLAMA_CONTEXT_OVERFLOW)).toBeUndefined();
   expect(store.downgrade('e', 'm', { strict: false }, 'Internal server error')).toBeUndefined();
+});
+
+test('reasoning_effort is sent when asked for, and dropped for good once the endpoint refuses it', () => {
+  const store = createCapabilityStore();
+  const input = { purpose: 'plan' as const, agentId: 'a', model: { reasoningEffort: 'high' as const } };
+  const sent = buildRequest(input, [{ role: 'user', content: 'hi' }], [], {
+    defaultModel: 'm',
+    capabilities: store.get('e', 'm'),
+  });
+  expect(sent.reasoning_effort).toBe('high');
+  const refusal = 'Unrecognized request argument supplied: reasoning_effort';
+  expect(store.downgrade('e', 'm', { strict: false }, refusal)).toBeUndefined(); // not sent: nothing to drop
+  const step = store.downgrade('e', 'm', { strict: false, reasoningEffort: true }, refusal);
+  expect(step?.notice).toContain('refused reasoning_effort');
+  const after = buildRequest(input, [{ role: 'user', content: 'hi' }], [], {
+    defaultModel: 'm',
+    capabilities: store.get('e', 'm'),
+  });
+  expect(after.reasoning_effort).toBeUndefined();
+  expect(after.max_tokens).toBe(sent.max_tokens);
 });
 
 test('CAIRN_LLM_MODELS is checked, one line per problem', () => {

@@ -93,7 +93,9 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
   }
 
   run.setPhase('summarizing');
-  const answer = settings.mode.plan ? await summarize(run) : (state.steps[0]?.result ?? '');
+  // One step and no plan (plan off, or a task assessed simple): its result is the answer.
+  const oneStep = !settings.mode.plan || state.assessment?.complexity === 'simple';
+  const answer = oneStep ? (state.steps[0]?.result ?? '') : await summarize(run);
   return finish(run, { kind: 'completed', answer });
 }
 

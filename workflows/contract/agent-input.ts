@@ -48,6 +48,8 @@ export const agentInputSchema = z.object({
       replanAfter: z.enum(['listed', 'each']).default('listed'),
       /** A `verify` call checks each finished step and may send it back with feedback (at most twice). */
       verifySteps: z.boolean().default(false),
+      /** An `assess` call first: simple tasks run as one step, complex ones plan with reasoning turned up. */
+      assess: z.boolean().default(false),
     })
     .prefault({}),
   /** Allow list of tool names; absent means every registered tool. */

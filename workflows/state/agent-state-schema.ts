@@ -9,6 +9,7 @@ import { actorSchema } from '../interactions/answer-input-schema';
 import { interactionSchema } from '../interactions/interaction-schema';
 import { planSchema } from '../plan/plan-schema';
 import { graphSchema } from '../graph/graph-schema';
+import { COMPLEXITIES } from '../plan/assess-reply';
 import { ERROR_CODES } from '../contract/error-codes';
 import { AGENT_PHASES } from './agent-phases';
 import { stepRunSchema, tokenUsageSchema } from './step-run-schema';
@@ -28,6 +29,7 @@ export const AGENT_EVENT_TYPES = [
   'plan.repaired',
   'plan.kept',
   'plan.updated',
+  'task.assessed',
   'llm.cut',
   'llm.notice',
   'step.started',
@@ -134,6 +136,8 @@ export const agentStateSchema = z.object({
   path: z.array(pathEntrySchema).optional(),
   /** How many older visits were dropped from `path` to keep the state bounded. */
   pathDropped: count.optional(),
+  /** With `mode.assess`: how complex the task was judged (simple: one step; complex: reasoning turned up). */
+  assessment: z.object({ complexity: z.enum(COMPLEXITIES) }).optional(),
   /** The plan's revision: 1 for the first plan, one more for each revised plan. */
   revision: count,
   steps: z.array(stepRunSchema),

@@ -14,6 +14,7 @@ import { parsePlanOutput, parseReplanOutput } from '../../plan/check-plan';
 import { MAX_BAD_PLANS, obtainPlan } from './planner-calls';
 import { PATCHES } from '../../patches';
 import { describeChanges, planChanges } from '../../plan/plan-changes';
+import { assessTask } from './assess-task';
 
 /** How planning ended: a plan to run, a cancel at the plan check, or a roll-over while it waits. */
 export type PlanPhaseEnd = { plan: Plan } | 'cancelled' | 'roll-over';
@@ -25,6 +26,13 @@ export type PlanPhaseEnd = { plan: Plan } | 'cancelled' | 'roll-over';
 export async function planTask(run: AgentRun, tools: ToolInfo[], resuming: boolean): Promise<PlanPhaseEnd> {
   const { settings, state } = run;
   if (!settings.mode.plan) {
+    const plan = reactPlan(settings.task);
+    adoptPlan(run, plan);
+    return { plan };
+  }
+  // Judged simple, the task runs as one step (judged once: a continued run has the judgement).
+  const complexity = settings.mode.assess && !state.assessment ? await assessTask(run) : state.assessment?.complexity;
+  if (complexity === 'simple' && !state.plan) {
     const plan = reactPlan(settings.task);
     adoptPlan(run, plan);
     return { plan };

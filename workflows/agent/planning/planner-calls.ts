@@ -22,6 +22,10 @@ import type { AgentRun } from '../agent-run';
 import { noteModel, noteStreaming } from '../agent-state';
 import { cutReplyError, planCorrectionMessage, rejectedReplyNote } from '../prompts';
 import { PATCHES } from '../../patches';
+import { plannerModel } from './assess-task';
+import type { ModelSettings } from '../../llm-types';
+
+const withModel = (model: ModelSettings | undefined) => (model ? { model } : {});
 
 /** Bad plans in a row before the planner gives up. */
 export const MAX_BAD_PLANS = 3;
@@ -107,7 +111,7 @@ export async function obtainPlan(
       // JSON always, matching the plan's schema: questions come as ask_user calls beside it.
       json: true,
       schema: purpose,
-      ...(run.settings.model ? { model: run.settings.model } : {}),
+      ...withModel(plannerModel(run)),
     });
     run.meter.add(reply.usage);
     noteModel(run.state, reply.model);
