@@ -215,3 +215,47 @@ test('a graph with a planning mode, or breaking a graph rule, is refused with IN
     expect(((failure as WorkflowFailedError).cause as ApplicationFailure).type).toBe('INVALID_INPUT');
   });
 });
+
+test("a graph's timeoutMs is its deadline: the running visit is cancelled and the agent ends stopped (deadline)", async () => {
+  const never = gate();
+  bed.llm.respondWith(
+    byRoute({
+      'step:draft': [finishVisit('draft')],
+      'step:review': [reply.after(finishVisit('late', verdict(true)), never.opened)],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const graph = { ...reviewLoopGraph, timeoutMs: 2_000 };
+    const handle = await startAgent(bed.client, bed.config, { task: 'in time', graph });
+    expect(await handle.result()).toMatchObject({ status: 'stopped', stopReason: 'deadline' });
+    const state = await stateOf(handle);
+    expect(state.steps.map((s) => [s.id, s.status])).toEqual([
+      ['draft', 'completed'],
+      ['review', 'cancelled'],
+    ]);
+    never.open();
+  });
+});
+
+test('a graph agent cancelled mid-loop cancels its running visit and keeps the path it took', async () => {
+  const revising = gate();
+  bed.llm.respondWith(
+    byRoute({
+      'step:draft': [finishVisit('draft')],
+      'step:review': [finishVisit('no', verdict(false))],
+      'step:revise': [reply.after(finishVisit('revised'), revising.opened)],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'stop it', graph: reviewLoopGraph });
+    await bed.llm.waitForRequests(3); // draft, review, revise (in flight)
+    await handle.cancel();
+    await handle.result().catch(() => undefined);
+    const state = await stateOf(handle);
+    expect(state.phase).toBe('cancelled');
+    expect(state.path?.map((p) => p.stepId)).toEqual(['draft', 'review', 'revise']);
+    expect(state.steps.find((s) => s.id === 'revise')?.status).toBe('cancelled');
+    revising.open();
+    await expectNoNewRequests(bed.llm, 3, QUIET_WINDOW_MS);
+  });
+});
