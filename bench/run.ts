@@ -22,6 +22,7 @@ import { historyGrowth } from './history';
 import { liveOutput } from './live-output';
 import { parallelEfficiency } from './parallel-efficiency';
 import { planVisible } from './plan-visible';
+import { replanAfter } from './replan-after';
 import { chooseBenchmarks } from './choose';
 import { Report } from './report';
 
@@ -32,6 +33,7 @@ const BENCHMARKS: [string, (env: BenchEnv, report: Report) => Promise<void>][] =
   ['4. History', historyGrowth],
   ['5. Plan visible', planVisible],
   ['6. Live output', liveOutput],
+  ['7. Replan after', replanAfter],
 ];
 
 /** The closing lines: targets not met, benchmarks that crashed. */

@@ -57,16 +57,29 @@ export interface ModeOptions {
   plan: boolean;
   ask?: boolean;
   confirmPlan?: boolean;
+  /** `--replan-after`, checked with the rest of the input. */
+  replanAfter?: string;
 }
 
 /**
  * The input's `mode` for `cairn run`: without a graph every planning mode as the options say;
- * with one only `confirmPlan` (the graph's check), and `--no-plan` or `--ask` refused.
+ * with one only `confirmPlan` (the graph's check), and `--no-plan`, `--ask` or `--replan-after` refused.
+ * The mode is checked with the rest of the input (agent-options.ts `checkRunInput`).
  * @throws UsageError for a planning option given with `--graph`.
  */
-export function runMode(options: ModeOptions, withGraph: boolean): AgentInput['mode'] {
-  if (!withGraph) return { plan: options.plan, ask: options.ask ?? false, confirmPlan: options.confirmPlan ?? false };
-  const refused = [...(options.plan ? [] : ['--no-plan']), ...(options.ask ? ['--ask'] : [])];
+export function runMode(options: ModeOptions, withGraph: boolean): Record<string, unknown> {
+  if (!withGraph)
+    return {
+      plan: options.plan,
+      ask: options.ask ?? false,
+      confirmPlan: options.confirmPlan ?? false,
+      ...(options.replanAfter !== undefined ? { replanAfter: options.replanAfter } : {}),
+    };
+  const refused = [
+    ...(options.plan ? [] : ['--no-plan']),
+    ...(options.ask ? ['--ask'] : []),
+    ...(options.replanAfter !== undefined ? ['--replan-after'] : []),
+  ];
   if (refused.length > 0) {
     throw new UsageError(`${refused.join(' and ')} cannot be used with --graph: the graph's nodes decide what runs`);
   }

@@ -72,6 +72,25 @@ program
     '--graph <file|name>',
     'run an agent graph instead of a plan: a .json file, or a name registered in CAIRN_GRAPHS (see `cairn graphs`)',
   )
+  .option('--model <name>', "the model's name (default: the configured model)")
+  .option('--temperature <t>', 'sampling temperature, 0 to 2')
+  .option('--system-prompt <text>', "the agent's system prompt")
+  .option('--system-prompt-file <path>', 'read the system prompt from a file')
+  .option('--tools <a,b>', 'only these tools (comma-separated; default every registered tool, see `cairn tools`)')
+  .option('--max-step-rounds <n>', 'model rounds one step may take (default 30)')
+  .option('--max-parallel <n>', 'steps that run at once (default 4)')
+  .option('--token-budget <n>', 'tokens the agent may spend; at the limit a person is asked to raise it or stop')
+  .option('--cost-budget <usd>', 'US dollars the agent may spend (from the price table)')
+  .option('--deadline <duration>', 'stop after this long: 30m, 2h, 90s, or milliseconds')
+  .option(
+    '--replan-after <listed|each>',
+    'revise the remaining plan after the steps it lists (default) or after each step',
+  )
+  .option('--on-rounds-exhausted <fail|deliver>', 'a step out of rounds fails (default) or delivers its best answer')
+  .option(
+    '--on-step-failure <fail|continue|ask>',
+    'a failed step fails the agent (default), is skipped, or a person decides',
+  )
   .addHelpText('after', RUN_HELP)
   .action((task: string, options: RunOptions) => exitWith(runCommand(task, options)));
 

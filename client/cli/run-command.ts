@@ -20,11 +20,12 @@ import { formatGraphPath } from './render-graph';
 import { LineQueue, ScriptedAnswers } from './scripted-answers';
 import { TtyPrompter } from './tty-prompter';
 import { graphChoice, runMode } from './graph-option';
+import { agentOptions, checkRunInput, type AgentOptionFlags } from './agent-options';
 import { loadGraphRegistry } from '../graphs/load-graphs';
 import { printError, printLine, promptStream, write, type Channel } from './terminal';
 
 /** The options of `cairn run` as commander parses them (`--no-plan` sets `plan: false`). */
-export interface RunOptions {
+export interface RunOptions extends AgentOptionFlags {
   plan: boolean;
   ask?: boolean;
   confirmPlan?: boolean;
@@ -44,9 +45,13 @@ export interface RunOptions {
  * principal unless `--by` says otherwise, which the server refuses unless it is the same).
  */
 export async function runCommand(task: string, options: RunOptions): Promise<number> {
-  const mode = runMode(options, options.graph !== undefined);
+  const { fields, replanAfter } = agentOptions(options, process.cwd());
+  const mode = runMode(
+    { ...options, ...(replanAfter !== undefined ? { replanAfter } : {}) },
+    options.graph !== undefined,
+  );
   const chosen = options.graph === undefined ? {} : await graphChoice(options.graph, process.cwd());
-  const input = { task, mode, ...chosen };
+  const input = checkRunInput({ task, mode, ...fields, ...chosen });
   const target = cliApi();
   if (target) {
     // A graph's name is the server's to resolve, from its own CAIRN_GRAPHS.

@@ -6,6 +6,7 @@
 import { api, dropAddressToken } from './api.js';
 import { renderAgentPage } from './agent-view.js';
 import { clock, h } from './dom.js';
+import { startOptions } from './start-options.js';
 import { identityLine, tokenBox } from './who.js';
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
@@ -38,6 +39,7 @@ function renderHome(root) {
   const error = h('p', { class: 'error', role: 'alert' });
   // Filled with a picker once the server lists registered graphs; stays empty when it has none.
   const graphs = h('div', { class: 'graph-pick' });
+  const options = startOptions();
   const form = h('form', { id: 'new-agent' }, [
     h('label', { for: 'task', text: 'Task' }),
     task,
@@ -47,6 +49,7 @@ function renderHome(root) {
       check('ask', 'may ask questions'),
       check('confirmPlan', 'I confirm the plan'),
     ]),
+    options.element,
     h('button', { type: 'submit', class: 'primary', text: 'Start agent' }),
     error,
   ]);
@@ -56,13 +59,20 @@ function renderHome(root) {
       /** @type {HTMLInputElement} */ (form.querySelector(`[name=${name}]`)).checked;
     const graphName = /** @type {HTMLSelectElement | null} */ (form.querySelector('select[name=graph]'))?.value;
     // A graph's nodes decide what runs: no planning modes with it (the server refuses them).
+    /** @type {Record<string, any>} */
     const body = graphName
       ? { task: task.value, graphName, mode: { confirmPlan: flag('confirmPlan') } }
       : { task: task.value, mode: { plan: flag('plan'), ask: flag('ask'), confirmPlan: flag('confirmPlan') } };
+    options.addTo(body, Boolean(graphName));
     error.textContent = '';
+    options.clearErrors();
     api('/api/agents', { method: 'POST', body })
       .then(({ id }) => navigate(`/agents/${encodeURIComponent(id)}`))
-      .catch((err) => (error.textContent = err.message));
+      .catch((err) => {
+        error.textContent = err.message;
+        // A refusal naming an option's field is shown beside that field too.
+        options.showError(err.field, err.message);
+      });
   });
 
   // `data-graphs` says how many were offered once the list was read (0 when it failed): no picker then.
@@ -70,7 +80,7 @@ function renderHome(root) {
     .then(({ graphs: registered }) => (Array.isArray(registered) ? registered : []))
     .catch(() => []) // no graphs to offer: the form plans as before
     .then((registered) => {
-      if (registered.length > 0) graphs.replaceChildren(...graphPicker(registered, form));
+      if (registered.length > 0) graphs.replaceChildren(...graphPicker(registered, form, options.setGraph));
       graphs.dataset.graphs = String(registered.length);
     });
 
@@ -93,8 +103,9 @@ function renderHome(root) {
  * its nodes instead, so the planning checks are off while one is picked.
  * @param {{ name: string, description?: string }[]} registered
  * @param {HTMLElement} form
+ * @param {(on: boolean) => void} setGraph disables the options a graph refuses while one is picked
  */
-function graphPicker(registered, form) {
+function graphPicker(registered, form, setGraph) {
   const none = h('option', { value: '', text: 'none: plan the task' });
   const options = registered.map((g) =>
     h('option', { value: g.name, text: g.description ? `${g.name}: ${g.description}` : g.name }),
@@ -105,6 +116,7 @@ function graphPicker(registered, form) {
       const box = /** @type {HTMLInputElement} */ (form.querySelector(`[name=${name}]`));
       box.disabled = select.value !== '';
     }
+    setGraph(select.value !== '');
   });
   return [h('label', { for: 'graph', text: 'Agent graph' }), select];
 }

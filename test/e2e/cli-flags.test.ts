@@ -2,7 +2,9 @@
  * `cairn` flags no other test drives, through the real bin script: `run --no-plan` (plain
  * ReAct: no planner call, one step on the whole task), `answer --signal` (fire-and-forget: a
  * bad answer is not refused at the prompt but recorded as rejected by the agent, changing
- * nothing; a good one is applied) and `ls --waiting` (only agents waiting for a person).
+ * nothing; a good one is applied), `ls --waiting` (only agents waiting for a person), and the
+ * agent-option flags of `run` (model, system prompt, tools, limits, on-step-failure): what the
+ * started workflow got and what the model was sent; a bad value exits 2 before anything starts.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { answer, startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { runCairn } from '../harness/cairn-cli';
+import { startedInput } from '../harness/started-input';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
@@ -116,4 +119,58 @@ test('ls --waiting lists the agent waiting for a person and not the finished one
     await answer(waiting, check.id, { decision: 'confirm' });
     await waiting.result();
   });
+});
+
+test('run with agent options: the workflow starts with them and the model is called with them', async () => {
+  const { config, env } = cliSetup();
+  bed.llm.respondWith(byRoute({ 'step:task': [finish('terse answer')] }));
+  await withWorker(config, async () => {
+    const run = await runCairn(
+      [
+        'run',
+        'Answer directly',
+        '--no-plan',
+        '--json',
+        '--model',
+        'custom-model',
+        '--system-prompt',
+        'You answer in five words.',
+        '--tools',
+        'read_file',
+        '--max-step-rounds',
+        '3',
+        '--deadline',
+        '10m',
+        '--on-step-failure',
+        'continue',
+      ],
+      env,
+    );
+    expect(run.code).toBe(0);
+    const outcome = JSON.parse(run.stdout) as RunOutcome;
+    expect(outcome).toMatchObject({ status: 'completed', answer: 'terse answer' });
+    expect(await startedInput(bed.client, outcome.id)).toMatchObject({
+      model: { name: 'custom-model' },
+      systemPrompt: 'You answer in five words.',
+      tools: ['read_file'],
+      limits: { maxStepRounds: 3, deadlineMs: 600_000 },
+      onStepFailure: 'continue',
+    });
+    const [call] = bed.llm.requests;
+    expect(call?.body.model).toBe('custom-model');
+    expect(JSON.stringify(call?.body.messages)).toContain('You answer in five words.');
+    const offered = (call?.body.tools ?? []).map((t) => (t.type === 'function' ? t.function.name : t.type));
+    expect(offered).toContain('read_file');
+    expect(offered).not.toContain('list_files');
+  });
+});
+
+test('run with a bad option value: exit 2, one line naming the flag and field, nothing started', async () => {
+  const { env } = cliSetup();
+  const run = await runCairn(['run', 'Anything', '--max-parallel', '0'], env);
+  expect(run.code).toBe(2);
+  expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  expect(run.stderr).toContain('--max-parallel: limits.maxParallelSteps:');
+  expect(run.stdout).not.toContain('started');
+  expect(bed.llm.requests).toHaveLength(0);
 });

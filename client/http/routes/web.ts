@@ -42,6 +42,7 @@ const PAGE_FILES: Record<string, string> = {
   'approval-preview.js': 'text/javascript',
   'live-view.js': 'text/javascript',
   'transcript-panel.js': 'text/javascript',
+  'start-options.js': 'text/javascript',
   'style.css': 'text/css',
 };
 
