@@ -4,24 +4,30 @@
  * identical on replay.
  */
 import type { Plan } from '../plan/plan-types';
-import { render } from '../prompts/templates';
+import { render, type PromptTexts } from '../prompts/templates';
 import { toolCatalogue } from '../tools/tool-catalogue';
 import type { ToolInfo } from '../tools/tool-types';
 
-/** System prompt of the planner. */
-export function plannerSystemPrompt(tools: ToolInfo[], canAsk: boolean, extra?: string): string {
+/** System prompt of the planner; `texts` replace built-in templates (the operator's overrides). */
+export function plannerSystemPrompt(tools: ToolInfo[], canAsk: boolean, extra?: string, texts?: PromptTexts): string {
   return [
-    render('planner.system', {
-      ask_rule: render(canAsk ? 'planner.can_ask' : 'planner.cannot_ask'),
-      tools: toolCatalogue(tools),
-    }),
-    ...(extra ? [render('operator.instructions', { instructions: extra })] : []),
+    render(
+      'planner.system',
+      {
+        ask_rule: render(canAsk ? 'planner.can_ask' : 'planner.cannot_ask', {}, texts),
+        tools: toolCatalogue(tools),
+      },
+      texts,
+    ),
+    ...(extra ? [render('operator.instructions', { instructions: extra }, texts)] : []),
   ].join('\n\n');
 }
 
 /** The first user message of a planner conversation. */
-export function plannerTaskMessage(task: string, files?: string[]): string {
-  return files?.length ? render('planner.task_files', { task, files: files.map((f) => `- ${f}`).join('\n') }) : task;
+export function plannerTaskMessage(task: string, files?: string[], texts?: PromptTexts): string {
+  return files?.length
+    ? render('planner.task_files', { task, files: files.map((f) => `- ${f}`).join('\n') }, texts)
+    : task;
 }
 
 /** Tells the planner what was wrong with its last plan. */
@@ -65,11 +71,16 @@ export function summaryPrompt(
   task: string,
   language: string,
   results: { id: string; title: string; status: string; result?: string }[],
+  texts?: PromptTexts,
 ): string {
   return [
-    render('summary.prompt', { language, task }),
+    render('summary.prompt', { language, task }, texts),
     ...results.map((r) =>
-      render('summary.result', { id: r.id, title: r.title, status: r.status, result: r.result ?? '(no result)' }),
+      render(
+        'summary.result',
+        { id: r.id, title: r.title, status: r.status, result: r.result ?? '(no result)' },
+        texts,
+      ),
     ),
   ].join('\n\n');
 }

@@ -113,10 +113,15 @@ export function placeholders(text: string): string[] {
   return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1] ?? ''))];
 }
 
+/** Texts that replace built-in templates (an operator's overrides, already checked), by name. */
+export type PromptTexts = Readonly<Partial<Record<PromptName, string>>>;
+
 /**
- * Renders a built-in template with its variables' values. One pass: a value that itself holds
- * `{{…}}` (a task may) is inserted as it is, never rendered again.
+ * Renders a template — the override in `texts` when there is one, else the built-in — with its
+ * variables' values. One pass: a value that itself holds `{{…}}` (a task may) is inserted as it
+ * is, never rendered again.
  */
-export function render(name: PromptName, values: Readonly<Record<string, string>> = {}): string {
-  return PROMPT_TEMPLATES[name].text.replace(PLACEHOLDER, (whole, variable: string) => values[variable] ?? whole);
+export function render(name: PromptName, values: Readonly<Record<string, string>> = {}, texts?: PromptTexts): string {
+  const text = texts?.[name] ?? PROMPT_TEMPLATES[name].text;
+  return text.replace(PLACEHOLDER, (whole, variable: string) => values[variable] ?? whole);
 }

@@ -4,7 +4,7 @@
  * replay.
  */
 import type { PlanStep } from '../plan/plan-types';
-import { render } from '../prompts/templates';
+import { render, type PromptTexts } from '../prompts/templates';
 import { toolCatalogue } from '../tools/tool-catalogue';
 import type { ToolInfo } from '../tools/tool-types';
 import type { StepInput } from './step-types';
@@ -13,14 +13,24 @@ import type { StepInput } from './step-types';
 type StepNode = NonNullable<StepInput['node']>;
 
 /** System prompt of a step's ReAct loop (a graph node's: its own system prompt first). */
-export function stepSystemPrompt(tools: ToolInfo[], canAsk: boolean, extra?: string, node?: StepNode): string {
+export function stepSystemPrompt(
+  tools: ToolInfo[],
+  canAsk: boolean,
+  extra?: string,
+  node?: StepNode,
+  texts?: PromptTexts,
+): string {
   const catalogue = toolCatalogue(tools);
   return [
     node
-      ? render(node.output ? 'node.system_output' : 'node.system', { node_prompt: node.systemPrompt, tools: catalogue })
-      : render('step.system', { tools: catalogue }),
-    ...(canAsk ? [render('step.can_ask')] : []),
-    ...(extra ? [render('operator.instructions', { instructions: extra })] : []),
+      ? render(
+          node.output ? 'node.system_output' : 'node.system',
+          { node_prompt: node.systemPrompt, tools: catalogue },
+          texts,
+        )
+      : render('step.system', { tools: catalogue }, texts),
+    ...(canAsk ? [render('step.can_ask', {}, texts)] : []),
+    ...(extra ? [render('operator.instructions', { instructions: extra }, texts)] : []),
   ].join('\n\n');
 }
 
@@ -29,12 +39,13 @@ export function stepTaskMessage(
   task: string,
   step: PlanStep,
   dependencies: { id: string; title: string; result: string }[],
+  texts?: PromptTexts,
 ): string {
   return [
-    render('step.task', { task, step_id: step.id, step_title: step.title, step_description: step.description }),
-    ...(step.done_when ? [render('step.done_when', { done_when: step.done_when })] : []),
+    render('step.task', { task, step_id: step.id, step_title: step.title, step_description: step.description }, texts),
+    ...(step.done_when ? [render('step.done_when', { done_when: step.done_when }, texts)] : []),
     ...(dependencies.length
-      ? [render('step.dependencies'), ...dependencies.map((d) => render('step.dependency', { ...d }))]
+      ? [render('step.dependencies', {}, texts), ...dependencies.map((d) => render('step.dependency', { ...d }, texts))]
       : []),
   ].join('\n\n');
 }
