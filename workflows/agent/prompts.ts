@@ -4,27 +4,30 @@
  * identical on replay.
  */
 import type { Plan } from '../plan/plan-types';
+import { render, type PromptTexts } from '../prompts/templates';
 import { toolCatalogue } from '../tools/tool-catalogue';
 import type { ToolInfo } from '../tools/tool-types';
 
-/** System prompt of the planner. */
-export function plannerSystemPrompt(tools: ToolInfo[], canAsk: boolean, extra?: string): string {
+/** System prompt of the planner; `texts` replace built-in templates (the operator's overrides). */
+export function plannerSystemPrompt(tools: ToolInfo[], canAsk: boolean, extra?: string, texts?: PromptTexts): string {
   return [
-    'You are the planner of an agent. Break the user task into a small plan of steps that an executor will carry out with tools.',
-    'Steps run in parallel unless one depends on another; list in depends_on only the steps whose results a step really needs.',
-    'Answer with ONLY a JSON object of this shape:',
-    '{"task": string, "language": the language of the task (e.g. "en"), "steps": [{"id": short id like "s1", "title": string, "description": what to do, "depends_on": [ids], "done_when": how to tell the step is done}], "replan": [ids of steps after which the rest of the plan should be reconsidered]}',
-    canAsk
-      ? 'If the task is ambiguous in a way that changes the plan, call ask_user first (a question, a choice, or a form). Ask only what you must.'
-      : 'Do not ask questions: plan with what you know.',
-    `Tools the executor can use:\n${toolCatalogue(tools)}`,
-    ...(extra ? [`Instructions from the operator:\n${extra}`] : []),
+    render(
+      'planner.system',
+      {
+        ask_rule: render(canAsk ? 'planner.can_ask' : 'planner.cannot_ask', {}, texts),
+        tools: toolCatalogue(tools),
+      },
+      texts,
+    ),
+    ...(extra ? [render('operator.instructions', { instructions: extra }, texts)] : []),
   ].join('\n\n');
 }
 
 /** The first user message of a planner conversation. */
-export function plannerTaskMessage(task: string, files?: string[]): string {
-  return files?.length ? `${task}\n\nFiles to consider:\n${files.map((f) => `- ${f}`).join('\n')}` : task;
+export function plannerTaskMessage(task: string, files?: string[], texts?: PromptTexts): string {
+  return files?.length
+    ? render('planner.task_files', { task, files: files.map((f) => `- ${f}`).join('\n') }, texts)
+    : task;
 }
 
 /** Tells the planner what was wrong with its last plan. */
@@ -68,11 +71,17 @@ export function summaryPrompt(
   task: string,
   language: string,
   results: { id: string; title: string; status: string; result?: string }[],
+  texts?: PromptTexts,
 ): string {
   return [
-    `Write the final answer to the task below for the user, in the language "${language}", from the step results. Be complete but concise; use Markdown.`,
-    `Task: ${task}`,
-    ...results.map((r) => `## ${r.id} · ${r.title} (${r.status})\n${r.result ?? '(no result)'}`),
+    render('summary.prompt', { language, task }, texts),
+    ...results.map((r) =>
+      render(
+        'summary.result',
+        { id: r.id, title: r.title, status: r.status, result: r.result ?? '(no result)' },
+        texts,
+      ),
+    ),
   ].join('\n\n');
 }
 

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { IndexedEdge } from './graph-exits';
 import { issueLines } from '../issue-lines';
 import { parseJsonReply } from '../plan/json-reply';
+import { render } from '../prompts/templates';
 
 /** The router's reply. */
 export const routeReplySchema = z.strictObject({
@@ -25,11 +26,7 @@ export function routeJsonSchema(): Record<string, unknown> {
 }
 
 /** The router's system prompt. */
-export const ROUTER_SYSTEM_PROMPT = [
-  'You are the router of an agent graph. A node has finished; decide where its work goes next.',
-  'Each candidate is a node id with a condition. Choose the first candidate, in the order given, whose condition holds for the result.',
-  'Answer with a JSON object only: {"to": "<node id>" | null, "reason": "<one sentence>"}. Use null when no condition holds.',
-].join('\n');
+export const ROUTER_SYSTEM_PROMPT = render('router.system');
 
 /** The router's task: the node, its result (and structured output) and the candidates in order. */
 export function routeTaskMessage(node: string, result: string, output: unknown, candidates: IndexedEdge[]): string {
