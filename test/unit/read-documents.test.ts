@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAGE_CHARS, readFileTool } from '../../activities/tools/builtin/read-file';
 import { documentText, zipInflatedSize } from '../../activities/tools/builtin/document-text';
+import { cutOutput } from '../../workflows/tools/cut-output';
 import { makeDocx, makeDocxBomb, makePdf, makeZip } from '../harness/documents';
 
 let workspace: string;
@@ -67,7 +68,16 @@ test('long extracted text comes in pages, each saying how to get the next', asyn
   expect(third).toMatch(/^\[page 3 of 3\]\n/);
   expect(third).toContain(paragraphs.at(-1));
   expect(first).not.toContain(paragraphs.at(-1));
+  // A full page with its header is kept whole in the conversation.
+  expect(cutOutput(first)).toBe(first);
   await expect(read({ path: 'long.docx', page: 4 })).rejects.toThrow('has 3 pages; there is no page 4');
+});
+
+test('a long text file is whole without page and paged with it', async () => {
+  const text = 'x'.repeat(PAGE_CHARS + 10);
+  put('long.txt', text);
+  expect(await read({ path: 'long.txt' })).toBe(text);
+  expect(await read({ path: 'long.txt', page: 2 })).toBe(`[page 2 of 2]\n${'x'.repeat(10)}`);
 });
 
 test('a malformed PDF is refused with a message for the model', async () => {

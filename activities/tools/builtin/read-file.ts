@@ -1,7 +1,8 @@
 /**
  * `read_file { path, page? }`: reads a file inside the workspace. UTF-8 text comes back as it
  * is (up to 1 MB); PDF, DOCX and HTML are parsed to text in a bounded worker thread
- * (document-text.ts), and long extracted text is served in pages.
+ * (document-text.ts), and long extracted text is served in pages (text files too when `page` is
+ * given) small enough that a tool result is never cut.
  */
 import { z } from 'zod';
 import { defineTool } from '../define-tool';
@@ -11,8 +12,11 @@ import { readWorkspaceBytes } from './workspace-files';
 const MAX_TEXT_BYTES = 1_000_000;
 /** Documents are larger than the text they hold; the parse itself is bounded separately. */
 const MAX_DOCUMENT_BYTES = 20_000_000;
-/** Characters of extracted text per page. */
-export const PAGE_CHARS = 100_000;
+/**
+ * Characters of text per page: a page and its header line stay under the 2000 characters
+ * (cutOutput's first and last 1000) that a tool result keeps, so no page is ever cut.
+ */
+export const PAGE_CHARS = 1900;
 
 /** Page `page` (from 1) of `text`, with a line saying how to get the next one. */
 export function pageOf(shown: string, text: string, page: number | undefined): string {
@@ -29,8 +33,9 @@ export const readFileTool = defineTool({
   name: 'read_file',
   description:
     'Read a file from the workspace. Paths are relative to the workspace root. Text files come back as they are; ' +
-    'PDF, DOCX and HTML files come back as their text, in pages of 100000 characters when long ' +
-    '(the reply says "page 1 of N"; pass page for the others).',
+    `PDF, DOCX and HTML files come back as their text, in pages of ${PAGE_CHARS} characters when long ` +
+    '(the reply starts "[page 1 of N; call read_file with page: 2 for more]"). ' +
+    'Pass page to read a long text file in pages too.',
   effect: 'read',
   idempotent: true,
   input: z.object({
