@@ -109,3 +109,51 @@ export function makeDocxBomb(inflatedBytes: number): Buffer {
   tail.copy(xml, inflatedBytes - tail.length);
   return docxOf(xml);
 }
+
+const XLSX_TYPES =
+  '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+  '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+  '<Default Extension="xml" ContentType="application/xml"/>' +
+  '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+  '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
+  '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const S = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+
+/** An XLSX with one sheet named `sheet` of `rows` (strings as shared strings, numbers as numbers). */
+export function makeXlsx(sheet: string, rows: (string | number)[][]): Buffer {
+  const strings: string[] = [];
+  const column = (index: number) => String.fromCharCode(65 + index);
+  const cells = rows
+    .map((row, r) => {
+      const inner = row
+        .map((value, c) => {
+          const ref = `${column(c)}${r + 1}`;
+          if (typeof value === 'number') return `<c r="${ref}"><v>${value}</v></c>`;
+          strings.push(value);
+          return `<c r="${ref}" t="s"><v>${strings.length - 1}</v></c>`;
+        })
+        .join('');
+      return `<row r="${r + 1}">${inner}</row>`;
+    })
+    .join('');
+  const xml = (text: string) => Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>${text}`);
+  return makeZip({
+    '[Content_Types].xml': Buffer.from(XLSX_TYPES),
+    '_rels/.rels': xml(
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ),
+    'xl/workbook.xml': xml(
+      `<workbook xmlns="${S}" xmlns:r="${REL}"><sheets><sheet name="${sheet}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ),
+    'xl/_rels/workbook.xml.rels': xml(
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+        `<Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
+        `<Relationship Id="rId2" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+    ),
+    'xl/sharedStrings.xml': xml(
+      `<sst xmlns="${S}" count="${strings.length}" uniqueCount="${strings.length}">${strings.map((t) => `<si><t>${t}</t></si>`).join('')}</sst>`,
+    ),
+    'xl/worksheets/sheet1.xml': xml(`<worksheet xmlns="${S}"><sheetData>${cells}</sheetData></worksheet>`),
+  });
+}

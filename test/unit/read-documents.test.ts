@@ -1,5 +1,5 @@
 /**
- * read_file reads documents made here byte by byte: PDF, DOCX, HTML and CSV as text, long text
+ * read_file reads documents made here byte by byte: PDF, DOCX, XLSX, HTML and CSV as text, long text
  * in pages; a malformed PDF and a DOCX decompression bomb are refused with a message for the
  * model, and the next read still works.
  */
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PAGE_CHARS, readFileTool } from '../../activities/tools/builtin/read-file';
 import { documentText, zipInflatedSize } from '../../activities/tools/builtin/document-text';
 import { cutOutput } from '../../workflows/tools/cut-output';
-import { makeDocx, makeDocxBomb, makePdf, makeZip } from '../harness/documents';
+import { makeDocx, makeDocxBomb, makePdf, makeXlsx, makeZip } from '../harness/documents';
 
 let workspace: string;
 
@@ -43,6 +43,18 @@ test('a DOCX is read as its paragraphs', async () => {
   expect(text).toContain('Dear team');
   expect(text).toContain('The launch moves to May');
   expect(text).not.toContain('<w:');
+});
+
+test('an XLSX is read as comma-separated rows per sheet', async () => {
+  put(
+    'stock.xlsx',
+    makeXlsx('Stock', [
+      ['item', 'qty'],
+      ['apples, red', 3],
+      ['pears', 5],
+    ]),
+  );
+  expect(await read({ path: 'stock.xlsx' })).toBe('--- sheet Stock ---\nitem,qty\n"apples, red",3\npears,5');
 });
 
 test('HTML is read as text without markup or scripts', async () => {
@@ -93,6 +105,20 @@ test('a DOCX that inflates past the limit is refused, and the next read works', 
   await expect(read({ path: 'bomb.docx' })).rejects.toThrow(/inflates to \d+ bytes, over 256 MiB/);
   put('after.docx', makeDocx(['still here']));
   expect(await read({ path: 'after.docx' })).toContain('still here');
+});
+
+test('a DOCX bomb that declares small sizes is refused by the parser, and the next read works', async () => {
+  const bomb = makeDocxBomb(300 * 2 ** 20);
+  // Declare every entry 1000 bytes inflated (local and central headers), under the size check.
+  for (let at = 0; at < bomb.length - 4; at++) {
+    if (bomb.readUInt32LE(at) === 0x04034b50) bomb.writeUInt32LE(1000, at + 22);
+    if (bomb.readUInt32LE(at) === 0x02014b50) bomb.writeUInt32LE(1000, at + 24);
+  }
+  expect(zipInflatedSize(bomb)).toBeLessThan(2 ** 20);
+  put('liar.docx', bomb);
+  await expect(read({ path: 'liar.docx' })).rejects.toThrow(/^"liar\.docx" cannot be read as docx: /);
+  put('next.docx', makeDocx(['next one']));
+  expect(await read({ path: 'next.docx' })).toContain('next one');
 });
 
 test('a parse that outgrows the heap limit kills only its thread', async () => {

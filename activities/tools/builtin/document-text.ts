@@ -1,5 +1,5 @@
 /**
- * Text out of documents (PDF, DOCX, HTML) for `read_file`. A parser is an attack surface, so
+ * Text out of documents (PDF, DOCX, XLSX, HTML) for `read_file`. A parser is an attack surface, so
  * each file is parsed in its own worker thread with a heap limit and a deadline: a malformed
  * file, a decompression bomb or a parser hang kills only that thread, never the activity worker.
  *
@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { extname } from 'node:path';
 
 /** The kinds of file read through a parser; everything else is read as UTF-8 text. */
-export type DocumentKind = 'pdf' | 'docx' | 'html';
+export type DocumentKind = 'pdf' | 'docx' | 'xlsx' | 'html';
 
 /** Bounds of one parse. */
 export interface ParseLimits {
@@ -35,7 +35,9 @@ const startsWith = (bytes: Uint8Array, magic: string) =>
 export function documentKind(path: string, bytes: Uint8Array): DocumentKind | undefined {
   if (startsWith(bytes, '%PDF-')) return 'pdf';
   const ext = extname(path).toLowerCase();
-  if (ext === '.docx' && startsWith(bytes, 'PK\u0003\u0004')) return 'docx';
+  const zip = startsWith(bytes, 'PK\u0003\u0004');
+  if (ext === '.docx' && zip) return 'docx';
+  if (ext === '.xlsx' && zip) return 'xlsx';
   if (ext === '.html' || ext === '.htm') return 'html';
   return undefined;
 }
@@ -84,6 +86,17 @@ async function extract() {
     const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
     return value;
   }
+  if (kind === 'xlsx') {
+    const readXlsxFile = require(modules.readExcelFile).default;
+    const sheets = await readXlsxFile(Buffer.from(bytes));
+    const cell = (value) => {
+      const text = value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : String(value);
+      return /[",\\n\\r]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
+    };
+    return sheets
+      .map(({ sheet, data }) => '--- sheet ' + sheet + ' ---\\n' + data.map((row) => row.map(cell).join(',')).join('\\n'))
+      .join('\\n\\n');
+  }
   const { convert } = require(modules.htmlToText);
   return convert(Buffer.from(bytes).toString('utf8'), { wordwrap: false });
 }
@@ -101,6 +114,7 @@ function parserModules(): Record<string, string> {
     unpdf: require.resolve('unpdf'),
     mammoth: require.resolve('mammoth'),
     htmlToText: require.resolve('html-to-text'),
+    readExcelFile: require.resolve('read-excel-file/node'),
   });
 }
 
@@ -115,11 +129,11 @@ export function documentText(
   bytes: Uint8Array,
   limits: ParseLimits = PARSE_LIMITS,
 ): Promise<string> {
-  if (kind === 'docx') {
+  if (kind === 'docx' || kind === 'xlsx') {
     const inflated = zipInflatedSize(bytes);
     if (inflated > limits.inflatedMb * 2 ** 20) {
       const why = Number.isFinite(inflated) ? `it inflates to ${inflated} bytes` : 'its zip directory is unreadable';
-      return Promise.reject(new Error(`"${shown}" cannot be read as docx: ${why}, over ${limits.inflatedMb} MiB`));
+      return Promise.reject(new Error(`"${shown}" cannot be read as ${kind}: ${why}, over ${limits.inflatedMb} MiB`));
     }
   }
   const copy = new Uint8Array(bytes); // transferred to the thread: the caller's buffer stays usable

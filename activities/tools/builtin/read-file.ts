@@ -1,6 +1,6 @@
 /**
  * `read_file { path, page? }`: reads a file inside the workspace. UTF-8 text comes back as it
- * is (up to 1 MB); PDF, DOCX and HTML are parsed to text in a bounded worker thread
+ * is (up to 1 MB); PDF, DOCX, XLSX and HTML are parsed to text in a bounded worker thread
  * (document-text.ts), and long extracted text is served in pages (text files too when `page` is
  * given) small enough that a tool result is never cut.
  */
@@ -33,7 +33,7 @@ export const readFileTool = defineTool({
   name: 'read_file',
   description:
     'Read a file from the workspace. Paths are relative to the workspace root. Text files come back as they are; ' +
-    `PDF, DOCX and HTML files come back as their text, in pages of ${PAGE_CHARS} characters when long ` +
+    `PDF, DOCX, XLSX and HTML files come back as their text, in pages of ${PAGE_CHARS} characters when long ` +
     '(the reply starts "[page 1 of N; call read_file with page: 2 for more]"). ' +
     'Pass page to read a long text file in pages too.',
   effect: 'read',
