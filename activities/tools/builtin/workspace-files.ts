@@ -168,6 +168,27 @@ async function openLast(
 }
 
 /**
+ * Reads the file `path` of the workspace as bytes.
+ * @throws Error (a message fit for the model) when it is not a file inside, or over `maxBytes`.
+ */
+export async function readWorkspaceBytes(
+  workspace: string,
+  path: string,
+  maxBytes: number,
+  options: WalkOptions = {},
+): Promise<Buffer> {
+  const file = await openLast(workspace, path, false, options, (walk, at) =>
+    openChecked(walk, at, O_RDONLY | O_NONBLOCK, path),
+  );
+  return closing(file, async ({ handle }) => {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new WorkspaceError(`"${path}" is not a file in the workspace`);
+    if (info.size > maxBytes) throw new WorkspaceError(`"${path}" is ${info.size} bytes; the limit is ${maxBytes}`);
+    return handle.readFile();
+  });
+}
+
+/**
  * Reads the UTF-8 text file `path` of the workspace.
  * @throws Error (a message fit for the model) when it is not a file inside, or over `maxBytes`.
  */
@@ -177,15 +198,7 @@ export async function readWorkspaceFile(
   maxBytes: number,
   options: WalkOptions = {},
 ): Promise<string> {
-  const file = await openLast(workspace, path, false, options, (walk, at) =>
-    openChecked(walk, at, O_RDONLY | O_NONBLOCK, path),
-  );
-  return closing(file, async ({ handle }) => {
-    const info = await handle.stat();
-    if (!info.isFile()) throw new WorkspaceError(`"${path}" is not a file in the workspace`);
-    if (info.size > maxBytes) throw new WorkspaceError(`"${path}" is ${info.size} bytes; the limit is ${maxBytes}`);
-    return handle.readFile('utf8');
-  });
+  return (await readWorkspaceBytes(workspace, path, maxBytes, options)).toString('utf8');
 }
 
 /**
