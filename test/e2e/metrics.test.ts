@@ -133,6 +133,9 @@ test('/metrics after an agent run: SDK runtime metrics and Cairn’s, with the v
     return valueOf(s, 'cairn_open_interactions', { kind: 'plan.check' }) === 1 &&
       valueOf(s, 'cairn_agents', { phase: 'awaiting_input' }) === 1 &&
       valueOf(s, 'cairn_agents', { phase: 'executing' }) === 0 &&
+      // Each phase is its own visibility count, read a moment apart: the waiting agent may still
+      // be counted in planning by one read while another already has it awaiting input.
+      valueOf(s, 'cairn_agents', { phase: 'planning' }) === 0 &&
       valueOf(s, 'cairn_agents', { phase: 'summarizing' }) !== 1
       ? s
       : undefined;
