@@ -9,6 +9,7 @@ import type OpenAI from 'openai';
 import type { Redactor } from '../config/redact-secrets';
 import { askUserTool } from '../workflows/interactions/ask-user-tool';
 import type { LlmToolSpec } from '../workflows/llm-types';
+import type { PromptTexts } from '../workflows/prompts/templates';
 import { workflowBuiltins } from '../workflows/tools/builtin-tools';
 import { finishStepTool } from '../workflows/tools/finish-step';
 import { createLlmActivities } from './llm/call-llm';
@@ -49,6 +50,8 @@ export interface ActivityDeps {
   policy?: ApprovalPolicy;
   /** Which endpoints stream (CAIRN_LLM_STREAM and what endpoints refused); every one may when absent. */
   streams?: StreamSupport;
+  /** The operator's prompt texts (CAIRN_PROMPTS_FILE, checked at start); none when absent. */
+  prompts?: PromptTexts;
   /** Where model calls' deltas go as they stream (the agents' live streams); nowhere when absent. */
   live?: LivePublisher;
 }
@@ -87,6 +90,10 @@ export function createActivities(deps: ActivityDeps) {
       autoApprove: deps.autoApprove ?? [],
       ...(deps.policy ? { policy: deps.policy } : {}),
     }),
+    /** The operator's prompt texts, read once by each agent at its start (a local activity). */
+    readPrompts(): Promise<PromptTexts> {
+      return Promise.resolve(deps.prompts ?? {});
+    },
   };
 }
 

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { authEnvShape, resolveAuth, type AuthConfig } from './auth-config';
 import { loadPriceTable, priceEnvShape, type PriceTable } from './price-config';
 import { loadPolicyFile, policyEnvShape } from './policy-config';
+import { promptOverridesFrom, promptsEnvShape } from './prompts-config';
+import type { PromptTexts } from '../workflows/prompts/templates';
 import { llmModelsEnvShape, loadLlmModels, type LlmModelTable } from './llm-models-config';
 import type { ApprovalPolicy } from '../activities/policy/approval-policy';
 import { telemetryEnvShape, telemetrySettings, type TelemetryConfig } from './telemetry-config';
@@ -116,6 +118,7 @@ export const envSchema = z.object({
   ...priceEnvShape,
   ...llmModelsEnvShape,
   ...policyEnvShape,
+  ...promptsEnvShape,
   ...telemetryEnvShape,
   ...payloadEnvShape,
   ...embeddedServerEnvShape,
@@ -195,6 +198,8 @@ export interface CairnConfig {
   auth: AuthConfig;
   /** Model prices per million tokens (config/price-config.ts); empty: every cost unknown. */
   prices: PriceTable;
+  /** Built-in prompt templates replaced from CAIRN_PROMPTS_FILE (config/prompts-config.ts); empty: none. */
+  prompts: PromptTexts;
   /** The worker's metrics endpoint and tracing (config/telemetry-config.ts). */
   telemetry: TelemetryConfig;
   /** Compression and encryption of payloads (config/payload-config.ts). */
@@ -278,6 +283,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
   if ('problems' in embedded) throw new ConfigError(embedded.problems);
   const streams = streamLimits(e);
   if ('problem' in streams) throw new ConfigError([streams.problem]);
+  const prompts = promptOverridesFrom(e.CAIRN_PROMPTS_FILE);
+  if ('problem' in prompts) throw new ConfigError([prompts.problem]);
   return {
     temporal: withEmbeddedAddress(temporal.settings, embedded),
     taskQueue: e.CAIRN_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
@@ -313,6 +320,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     versioning,
     auth,
     prices: priced.prices,
+    prompts: prompts.texts,
     telemetry: telemetrySettings(e),
     payloads,
     embedded,

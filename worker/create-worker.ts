@@ -122,6 +122,7 @@ export async function createWorker({
     fetchAllow: config.tools.fetchAllow,
     tools: [...configured.tools, ...(tools ?? [])],
     prices: config.prices,
+    prompts: config.prompts,
     models: config.llm.models,
     streams: createStreamSupport(config.llm.stream),
     // Model calls' deltas go to their agents' live streams, which run on the workflow task queue.

@@ -14,7 +14,8 @@ export const { runTool, listTools, decideToolCall } = proxyActivities<Activities
 /** How a write awaiting approval would change its file (activities/tools/preview-call.ts). */
 export const { previewToolCall } = proxyActivities<Activities>(previewProfile);
 /** The tool catalogue as a local activity: it is in the worker's memory (agent/tool-catalogue.ts). */
-export const { listTools: listToolsLocally } = proxyLocalActivities<Activities>(catalogueProfile);
+export const { listTools: listToolsLocally, readPrompts: readPromptsLocally } =
+  proxyLocalActivities<Activities>(catalogueProfile);
 
 /** One model call on the LLM task queue, with a summary for the Temporal UI. */
 export function llmCall(summary: string, input: LlmCallInput): Promise<LlmCallResult> {

@@ -162,6 +162,14 @@ export const PATCH_INFO = {
     feature: 'with confirmPlan, a replanned remainder goes back to the plan check, showing what changed',
     why: 'runs before ran a replanned remainder unchecked',
   },
+  promptOverrides: {
+    id: 'cairn-prompt-overrides',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "an agent reads the operator's prompt texts (CAIRN_PROMPTS_FILE) once at its start and uses them throughout",
+    why: 'runs before used the built-in templates and read nothing',
+  },
   tracingByHeader: {
     id: 'cairn-tracing-by-header',
     since: '0.2.0',

@@ -250,6 +250,7 @@ export const fullState: AgentState = {
   plan: fullPlan,
   graph: fullGraph,
   assessment: { complexity: 'complex' },
+  prompts: { overridden: ['planner.system'] },
   path: [
     { node: 'review', visit: 1, stepId: 'review', edge: { to: 'revise', reason: 'output.approved equals false' } },
   ],
@@ -307,6 +308,7 @@ export const fullAgentCarry: AgentCarry = {
   tools: [fullTool],
   stepRoutes: { i1: { stepId: 's1', requestId: 'r1' } },
   walk: { visits: { review: 1 }, fired: { revise: [0] }, endReached: { node: 'review', stepId: 'review' } },
+  prompts: { 'planner.system': 'PLAN. {{ask_rule}} {{tools}}' },
 };
 
 /** An agent input with every field set, none left to its default. */
@@ -359,6 +361,7 @@ export const fullStepInput: StepInput = {
   dependencies: [{ id: 's1', title: 'First', result: 'the first result' }],
   tools: [fullTool],
   systemPrompt: 'Be brief.',
+  prompts: { 'step.system': 'STEP. {{tools}}' },
   model: fullModel,
   maxStepRounds: 20,
   guards: { maxToolCallsPerReply: 4, maxIdenticalCalls: 2, maxToolErrors: 5 },

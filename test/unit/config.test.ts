@@ -103,6 +103,7 @@ test('every variable is read', () => {
     },
     auth: { mode: 'tokens', apiToken: 'a-long-enough-token' },
     prices: {},
+    prompts: {},
     payloads: { compression: true },
     // No embedded server runs with an address configured; its settings keep their defaults.
     embedded: {

@@ -64,11 +64,11 @@ test.each([
   const loaded = loadPromptsFile(path);
   if (!('problem' in loaded)) throw new Error('the file was accepted');
   expect(loaded.problem).toMatch(expected);
-  expect(loaded.problem.startsWith(`prompts file ${path}: `)).toBe(true);
+  expect(loaded.problem.startsWith(`CAIRN_PROMPTS_FILE (${path}): `)).toBe(true);
   expect(loaded.problem).not.toMatch(/\n/);
 });
 
 test('an unreadable file gives one line', () => {
   const loaded = loadPromptsFile(join(dir, 'missing.json'));
-  expect('problem' in loaded && loaded.problem).toMatch(/^prompts file .*missing\.json: cannot read it: /);
+  expect('problem' in loaded && loaded.problem).toMatch(/^CAIRN_PROMPTS_FILE \(.*missing\.json\): cannot read it: /);
 });

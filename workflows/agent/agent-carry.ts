@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { llmMessageSchema } from '../llm-types';
 import { agentStateSchema } from '../state/agent-state-schema';
 import { toolInfoSchema } from '../tools/tool-types';
+import { promptTextsSchema } from '../prompts/prompt-texts';
 
 /** The key of the planner's conversation (also carried). */
 export const PLANNER = 'planner';
@@ -46,6 +47,8 @@ export const agentCarrySchema = z.object({
   tools: z.array(toolInfoSchema),
   /** Routes of step interactions still open, by interaction id. */
   stepRoutes: z.record(z.string(), stepRequestRouteSchema),
+  /** The operator's prompt texts read at the agent's start (absent: the built-in templates throughout). */
+  prompts: promptTextsSchema.optional(),
   /**
    * A graph agent's walk (graph-walk.ts) without its path, which is `state.path`: visits per
    * node, edges fired, the end reached. Nothing runs at a roll-over. Absent for planned agents.

@@ -12,6 +12,8 @@ import { parseActedRequest, parseStepProgress } from '../contract/message-payloa
 import { recordCancelUpdate, stateQuery, stepProgressSignal, type StepProgress } from '../contract/messages';
 import { carryConversation } from '../rollover/carry-conversation';
 import type { ToolInfo } from '../tools/tool-types';
+import { overriddenNames } from '../prompts/prompt-overrides';
+import type { PromptTexts } from '../prompts/templates';
 import { workflowTime } from '../workflow-time';
 import { CARRY_VERSION, PLANNER, type AgentCarry, type ResumePoint } from './agent-carry';
 import type { AgentSettings } from '../contract/agent-input';
@@ -51,6 +53,8 @@ export class AgentRun {
   /** `limits.deadlineMs` on a durable timer. */
   readonly deadline: Deadline;
   private readonly visibility: AgentVisibility;
+  /** The operator's prompt texts this agent uses (read at its start, carried); none: the built-ins. */
+  prompts?: PromptTexts;
 
   constructor(
     readonly settings: AgentSettings,
@@ -150,6 +154,14 @@ export class AgentRun {
     return info.continueAsNewSuggested || info.targetWorkerDeploymentVersionChanged;
   }
 
+  /** Takes the prompt texts read at the start (or carried), naming the overridden templates in the state. */
+  usePrompts(texts: PromptTexts | undefined): void {
+    if (texts === undefined) return;
+    this.prompts = texts;
+    const overridden = overriddenNames(texts);
+    if (overridden.length) this.state.prompts = { overridden };
+  }
+
   /** What the next run needs to resume at `resumeAt`. */
   carry(resumeAt: ResumePoint, tools: ToolInfo[]): AgentCarry {
     return {
@@ -159,6 +171,7 @@ export class AgentRun {
       planner: carryConversation(this.conversations.get(PLANNER)),
       tools,
       stepRoutes: this.desk.openRoutes(),
+      ...(this.prompts ? { prompts: this.prompts } : {}),
     };
   }
 }

@@ -25,6 +25,7 @@ import { summarize } from './summary';
 import { runGraph } from './graph/graph-phase';
 import { recheckReplan } from './planning/replan-check';
 import { readToolCatalogue } from './tool-catalogue';
+import { readPromptOverrides } from '../prompts/prompt-overrides';
 import { PATCHES } from '../patches';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 import { endingLiveStream } from '../live/end-live-stream';
@@ -69,6 +70,7 @@ const moveOn = () => makeContinueAsNewFunc<typeof agentWorkflow>({ initialVersio
 async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<RunEnd> {
   const { settings, state } = run;
   const tools: ToolInfo[] = carry?.tools ?? (await readToolCatalogue(settings.tools));
+  run.usePrompts(carry ? carry.prompts : await readPromptOverrides());
   if (settings.graph) return runGraph(run, settings.graph, tools, carry);
 
   let plan = carry?.resumeAt === 'execute' ? state.plan : undefined;

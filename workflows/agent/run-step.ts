@@ -52,6 +52,7 @@ export function stepInputOf(
     ...(run.meter.metered() ? { metered: true } : {}),
     ...(left ? { budgetLeft: left } : {}),
     ...(settings.systemPrompt ? { systemPrompt: settings.systemPrompt } : {}),
+    ...(run.prompts ? { prompts: run.prompts } : {}),
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.principal ? { principal: settings.principal } : {}),
   };

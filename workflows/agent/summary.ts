@@ -19,7 +19,7 @@ export async function summarize(run: AgentRun): Promise<string> {
   }));
   run.conversations.append('summary', {
     role: 'user',
-    content: summaryPrompt(state.plan?.task ?? settings.task, state.plan?.language ?? 'en', results),
+    content: summaryPrompt(state.plan?.task ?? settings.task, state.plan?.language ?? 'en', results, run.prompts),
   });
   // Paused or over budget: no new model call (no await at all when free: replay stays the same).
   if (run.hold.held()) await run.hold.whenFree();

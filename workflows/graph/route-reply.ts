@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { IndexedEdge } from './graph-exits';
 import { issueLines } from '../issue-lines';
 import { parseJsonReply } from '../plan/json-reply';
-import { render } from '../prompts/templates';
+import { render, type PromptTexts } from '../prompts/templates';
 
 /** The router's reply. */
 export const routeReplySchema = z.strictObject({
@@ -27,6 +27,11 @@ export function routeJsonSchema(): Record<string, unknown> {
 
 /** The router's system prompt. */
 export const ROUTER_SYSTEM_PROMPT = render('router.system');
+
+/** The router's system prompt in the agent's words: the operator's text for `router.system` when it has one. */
+export function routerSystemPrompt(texts?: PromptTexts): string {
+  return render('router.system', {}, texts);
+}
 
 /** The router's task: the node, its result (and structured output) and the candidates in order. */
 export function routeTaskMessage(node: string, result: string, output: unknown, candidates: IndexedEdge[]): string {

@@ -138,6 +138,8 @@ export const agentStateSchema = z.object({
   pathDropped: count.optional(),
   /** With `mode.assess`: how complex the task was judged (simple: one step; complex: reasoning turned up). */
   assessment: z.object({ complexity: z.enum(COMPLEXITIES) }).optional(),
+  /** The built-in prompt templates this agent uses in the operator's words (CAIRN_PROMPTS_FILE), by name. */
+  prompts: z.object({ overridden: z.array(z.string()) }).optional(),
   /** The plan's revision: 1 for the first plan, one more for each revised plan. */
   revision: count,
   steps: z.array(stepRunSchema),

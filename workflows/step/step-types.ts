@@ -17,6 +17,7 @@ import { stepProgressSchema } from '../contract/messages';
 import { planStepSchema } from '../plan/plan-schema';
 import { principalSchema } from '../principal';
 import { toolInfoSchema } from '../tools/tool-types';
+import { promptTextsSchema } from '../prompts/prompt-texts';
 import { loopGuardLimitsSchema } from '../contract/loop-guard-limits';
 import { transcriptLogSchema } from '../contract/step-transcript';
 import { loopGuardStateSchema } from './loop-guards';
@@ -45,6 +46,8 @@ export const stepInputSchema = z.object({
   dependencies: z.array(z.object({ id: z.string(), title: z.string(), result: z.string() })),
   tools: z.array(toolInfoSchema),
   systemPrompt: z.string().optional(),
+  /** The agent's prompt texts (the operator's overrides of built-in templates); absent: the built-ins. */
+  prompts: promptTextsSchema.optional(),
   model: modelSettingsSchema.optional(),
   maxStepRounds: z.number().int().min(1),
   /** Loop guard limits (the agent's `limits`); absent, as in steps started before they existed: the defaults. */

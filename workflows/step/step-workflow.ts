@@ -55,8 +55,11 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
   else
     conversations.append(
       STEP_CONVERSATION,
-      { role: 'system', content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt, input.node) },
-      { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies) },
+      {
+        role: 'system',
+        content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt, input.node, input.prompts),
+      },
+      { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies, input.prompts) },
     );
   const guards = new LoopGuards(input.guards, carry?.guards);
   const tools = { input, askAgent: link.ask.bind(link), ledger, link, guards };

@@ -12,7 +12,7 @@ import type { GraphNode } from '../../graph/graph-schema';
 import type { WalkVisit } from '../../graph/graph-walk';
 import {
   checkRouteReply,
-  ROUTER_SYSTEM_PROMPT,
+  routerSystemPrompt,
   routeCorrectionMessage,
   routeTaskMessage,
   type RouteReply,
@@ -33,7 +33,7 @@ export async function routeVisit(
   candidates: IndexedEdge[],
 ): Promise<RouteReply> {
   const messages: LlmMessage[] = [
-    { role: 'system', content: ROUTER_SYSTEM_PROMPT },
+    { role: 'system', content: routerSystemPrompt(run.prompts) },
     { role: 'user', content: routeTaskMessage(visit.node, done.result, done.output, candidates) },
   ];
   const model = node.model ?? run.settings.model;

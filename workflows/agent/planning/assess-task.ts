@@ -20,7 +20,7 @@ export async function assessTask(run: AgentRun): Promise<Complexity> {
     agentId: run.agentId,
     messages: [
       { role: 'system', content: ASSESSOR_SYSTEM_PROMPT },
-      { role: 'user', content: plannerTaskMessage(settings.task, settings.files) },
+      { role: 'user', content: plannerTaskMessage(settings.task, settings.files, run.prompts) },
     ],
     json: true,
     schema: 'assess',

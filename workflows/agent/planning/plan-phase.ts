@@ -43,8 +43,8 @@ export async function planTask(run: AgentRun, tools: ToolInfo[], resuming: boole
   } else {
     run.conversations.append(
       PLANNER,
-      { role: 'system', content: plannerSystemPrompt(tools, settings.mode.ask, settings.systemPrompt) },
-      { role: 'user', content: plannerTaskMessage(settings.task, settings.files) },
+      { role: 'system', content: plannerSystemPrompt(tools, settings.mode.ask, settings.systemPrompt, run.prompts) },
+      { role: 'user', content: plannerTaskMessage(settings.task, settings.files, run.prompts) },
     );
     plan = await obtainPlan(run, 'plan', parsePlanOutput);
     adoptPlan(run, plan);
