@@ -74,6 +74,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createLlmActivities({
       openai: deps.openai,
+      workspace: deps.workspace,
       defaultModel: deps.defaultModel,
       readConversation: deps.conversations.read,
       toolSpec: (name) => WORKFLOW_TOOLS[name] ?? registry.spec(name),

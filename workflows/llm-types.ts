@@ -22,6 +22,8 @@ export const modelSettingsSchema = z.object({
   contextTokens: z.number().int().min(512).max(10_000_000).optional(),
   /** How hard a reasoning model thinks (`reasoning_effort`), where the endpoint takes it; dropped once it refuses. */
   reasoningEffort: z.enum(['low', 'medium', 'high']).optional(),
+  /** The model sees images: an image `read_file` reads goes to it as an image part (loaded by the LLM activity). */
+  vision: z.boolean().optional(),
 });
 /** Per-agent model settings (the agent input's `model`). */
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
@@ -30,6 +32,25 @@ export type ModelSettings = z.infer<typeof modelSettingsSchema>;
 export const llmToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 /** A tool call the model made. `arguments` is the raw JSON text the model wrote. */
 export type LlmToolCall = z.infer<typeof llmToolCallSchema>;
+
+/** The image formats a vision model is sent. */
+export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+/** An image format a vision model is sent. */
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+
+/**
+ * An image in the agent's workspace, by reference: the LLM activity loads its bytes when it
+ * builds a request, so image bytes never enter workflow history. `scope: 'agent'`: the path is
+ * in the agent's own folder, else in the workspace root (agents from before per-agent folders).
+ */
+export const imageRefSchema = z.object({
+  path: z.string().min(1),
+  mediaType: z.enum(IMAGE_MEDIA_TYPES),
+  bytes: z.number().int().nonnegative(),
+  scope: z.literal('agent').optional(),
+});
+/** An image in the agent's workspace, by reference. */
+export type ImageRef = z.infer<typeof imageRefSchema>;
 
 /** One conversation message, in a provider-neutral JSON form. */
 export const llmMessageSchema = z.discriminatedUnion('role', [
@@ -40,7 +61,13 @@ export const llmMessageSchema = z.discriminatedUnion('role', [
     content: z.string().nullable(),
     toolCalls: z.array(llmToolCallSchema).optional(),
   }),
-  z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
+  z.object({
+    role: z.literal('tool'),
+    toolCallId: z.string(),
+    content: z.string(),
+    /** An image the tool read, sent to a vision model after the tool results as an image part. */
+    image: imageRefSchema.optional(),
+  }),
 ]);
 /** One conversation message, in a provider-neutral JSON form. */
 export type LlmMessage = z.infer<typeof llmMessageSchema>;

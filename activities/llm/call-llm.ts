@@ -32,12 +32,15 @@ import { replyJsonSchema } from './reply-schemas';
 import { requestCompletion } from './request-completion';
 import { cannotStreamNotice, createStreamSupport, isStreamRefusal, type StreamSupport } from './stream-support';
 import { openLiveCall, type LivePublisher } from '../live/live-call';
+import { loadImages, withImageParts, type LoadedImages } from './image-parts';
 
 const HEARTBEAT_EVERY_MS = 1_000;
 
 /** What the LLM activities need from the outside world. */
 export interface LlmDeps {
   openai: OpenAI;
+  /** The workspace root, where a vision model's images are loaded from; no images are sent without it. */
+  workspace?: string;
   /** Model name used when the agent input names none. */
   defaultModel: string;
   /** Reads a conversation lent by reference (the workflow's `conversation` query). */
@@ -116,6 +119,8 @@ function responseFormatOf(
 /** What `buildRequest` needs beyond the call: the default model, its capabilities and settings. */
 export interface RequestContext {
   defaultModel: string;
+  /** Images of a vision model's conversation, loaded from the workspace (image-parts.ts). */
+  images?: LoadedImages;
   capabilities?: ModelCapabilities;
   models?: LlmModelTable;
 }
@@ -135,7 +140,9 @@ export function buildRequest(
   const responseFormat = responseFormatOf(input, caps);
   return {
     model,
-    messages: messages.map(toOpenAiMessage),
+    messages: context.images
+      ? withImageParts(messages, messages.map(toOpenAiMessage), context.images)
+      : messages.map(toOpenAiMessage),
     ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
     ...(m.topP !== undefined ? { top_p: m.topP } : {}),
     ...(m.reasoningEffort !== undefined && caps.reasoningEffort !== false
@@ -187,6 +194,8 @@ export function createLlmActivities(deps: LlmDeps) {
       const headers: Record<string, string> = { 'X-Cairn-Purpose': input.purpose, 'X-Cairn-Agent': input.agentId };
       if (input.stepId !== undefined) headers['X-Cairn-Step'] = input.stepId;
       const messages = await conversationOf(input, deps);
+      const images =
+        input.model?.vision && deps.workspace ? await loadImages(messages, deps.workspace, input.agentId) : undefined;
       const tools = toolsOf(input, deps);
       const model = input.model?.name ?? defaultModel;
       const context = Context.current();
@@ -200,7 +209,12 @@ export function createLlmActivities(deps: LlmDeps) {
       try {
         for (let downs = 0; ; downs++) {
           const capabilities = store.get(endpoint, model);
-          request = buildRequest(input, messages, tools, { defaultModel, capabilities, models: deps.models });
+          request = buildRequest(input, messages, tools, {
+            defaultModel,
+            capabilities,
+            models: deps.models,
+            ...(images ? { images } : {}),
+          });
           const stream = streams.canStream(endpoint, model);
           live.started(stream);
           try {

@@ -73,7 +73,11 @@ export function createToolActivities({ registry, workspace, ledgerDir, autoAppro
           idempotencyKey: `${input.agentId}/${input.stepId}/${input.callId}`,
           signal: context.cancellationSignal,
         });
-        return { ok: outcome.ok, output: cutOutput(outcome.output) };
+        return {
+          ok: outcome.ok,
+          output: cutOutput(outcome.output),
+          ...(outcome.image ? { image: outcome.image } : {}),
+        };
       } finally {
         clearInterval(beat);
       }

@@ -3,6 +3,7 @@
  * model. Built-ins, user modules and (later) MCP servers all produce these.
  */
 import type { z } from 'zod';
+import type { ImageRef } from '../../workflows/llm-types';
 import type { ReadWhen } from '../../workflows/tools/tool-types';
 
 /** What a running tool gets besides its arguments. */
@@ -18,6 +19,12 @@ export interface ToolContext {
   idempotencyKey: string;
   /** Aborted when the activity is cancelled. */
   signal: AbortSignal;
+}
+
+/** What a tool returns besides plain text: the text and an image it read (by reference; `read_file`). */
+export interface ToolResult {
+  output: string;
+  image?: Omit<ImageRef, 'scope'>;
 }
 
 /** A tool the model can call. */
@@ -49,10 +56,15 @@ export interface ToolDefinition<Input = unknown> {
    * tool error — except a retryable `ApplicationFailure` (a timeout, a 5xx, a 429; its
    * `nextRetryDelay` in ms is honoured), which the activity's retry policy retries first.
    */
-  run(args: Input, context: ToolContext): Promise<string>;
+  run(args: Input, context: ToolContext): Promise<string | ToolResult>;
 }
 
 /** Defines a tool with its argument types inferred from the zod schema. */
 export function defineTool<S extends z.ZodType>(tool: ToolDefinition<z.output<S>> & { input: S }): ToolDefinition {
   return tool;
+}
+
+/** The text of what a tool returned. */
+export function toolText(result: string | ToolResult): string {
+  return typeof result === 'string' ? result : result.output;
 }

@@ -69,7 +69,8 @@ export function createToolRegistry(tools: ToolDefinition[], redact: Redactor = c
         return { ok: false, output: `invalid arguments for ${name}:\n${lines.join('\n')}` };
       }
       try {
-        return { ok: true, output: await tool.run(parsed.data, context) };
+        const result = await tool.run(parsed.data, context);
+        return typeof result === 'string' ? { ok: true, output: result } : { ok: true, ...result };
       } catch (err) {
         const text = redact(`${name} failed: ${err instanceof Error ? err.message : String(err)}`);
         // A failure the tool marks retryable (a timeout, a 5xx, a 429) fails the activity, so its

@@ -45,6 +45,7 @@ export const fullModel: ModelSettings = {
   maxTokens: 1000,
   contextTokens: 8192,
   reasoningEffort: 'high',
+  vision: true,
 };
 
 /** One message of each role, the assistant's with tool calls. */
@@ -52,7 +53,12 @@ export const fullConversation: LlmMessage[] = [
   { role: 'system', content: 'You are a step.' },
   { role: 'user', content: 'Do it.' },
   { role: 'assistant', content: 'calling', toolCalls: [{ id: 'c1', name: 'lookup', arguments: '{"key":"k"}' }] },
-  { role: 'tool', toolCallId: 'c1', content: 'found' },
+  {
+    role: 'tool',
+    toolCallId: 'c1',
+    content: 'found',
+    image: { path: 'chart.png', mediaType: 'image/png', bytes: 120, scope: 'agent' },
+  },
 ];
 
 export const fullTool: ToolInfo = {

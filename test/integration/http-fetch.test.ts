@@ -9,6 +9,7 @@ import { inspect } from 'node:util';
 import { type HttpFetchOptions, createHttpFetchTool } from '../../activities/tools/builtin/http-fetch';
 import { createToolRegistry } from '../../activities/tools/tool-registry';
 import { validateArguments } from '../../workflows/tools/validate-arguments';
+import { toolText } from '../../activities/tools/define-tool';
 
 const hits = new Map<string, number>();
 const hanging: ServerResponse[] = [];
@@ -72,7 +73,7 @@ function fetchWith(
   ctx: ReturnType<typeof context> = context(),
 ): Promise<string> {
   const tool = createHttpFetchTool(options);
-  return tool.run(tool.input.parse(args), ctx);
+  return tool.run(tool.input.parse(args), ctx).then(toolText);
 }
 
 const totalHits = (): number => [...hits.values()].reduce((sum, n) => sum + n, 0);

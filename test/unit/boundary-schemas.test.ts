@@ -255,7 +255,13 @@ const boundaries: Record<string, Boundary> = {
     schema: toolCallInputSchema,
     values: [{ agentId: 'agent-1', stepId: 's1', callId: 'c1', name: 'lookup', arguments: '{}' }],
   },
-  'runTool result': { schema: toolCallOutcomeSchema, values: [{ ok: false, output: 'no such key' }] },
+  'runTool result': {
+    schema: toolCallOutcomeSchema,
+    values: [
+      { ok: false, output: 'no such key' },
+      { ok: true, output: 'an image', image: { path: 'a.png', mediaType: 'image/png', bytes: 9, scope: 'agent' } },
+    ],
+  },
   'decideToolCall input': {
     schema: policyCallInputSchema,
     values: [

@@ -10,6 +10,7 @@ import { listFilesTool } from '../../activities/tools/builtin/list-files';
 import { readFileTool } from '../../activities/tools/builtin/read-file';
 import { writeFileTool } from '../../activities/tools/builtin/write-file';
 import type { ToolDefinition } from '../../activities/tools/define-tool';
+import { toolText } from '../../activities/tools/define-tool';
 
 let workspace: string;
 let ledgerDir: string;
@@ -21,7 +22,9 @@ beforeEach(() => {
 });
 
 const run = (tool: ToolDefinition, args: unknown, key = 'agent-1/s1/c1') =>
-  tool.run(tool.input.parse(args), { workspace, ledgerDir, idempotencyKey: key, signal: new AbortController().signal });
+  tool
+    .run(tool.input.parse(args), { workspace, ledgerDir, idempotencyKey: key, signal: new AbortController().signal })
+    .then(toolText);
 
 /** Every file under `folder` on disk, hidden ones included, with its content. */
 function everyFile(folder: string): Record<string, string> {

@@ -10,6 +10,7 @@ import { PAGE_CHARS, readFileTool } from '../../activities/tools/builtin/read-fi
 import { documentText, zipInflatedSize } from '../../activities/tools/builtin/document-text';
 import { cutOutput } from '../../workflows/tools/cut-output';
 import { makeDocx, makeDocxBomb, makePdf, makeXlsx, makeZip } from '../harness/documents';
+import { toolText } from '../../activities/tools/define-tool';
 
 let workspace: string;
 
@@ -19,12 +20,14 @@ beforeAll(() => {
 
 const put = (name: string, content: Buffer | string) => writeFileSync(join(workspace, name), content);
 const read = (args: { path: string; page?: number }) =>
-  readFileTool.run(readFileTool.input.parse(args), {
-    workspace,
-    ledgerDir: `${workspace}.ledger`,
-    idempotencyKey: 'agent/s1/c1',
-    signal: new AbortController().signal,
-  });
+  readFileTool
+    .run(readFileTool.input.parse(args), {
+      workspace,
+      ledgerDir: `${workspace}.ledger`,
+      idempotencyKey: 'agent/s1/c1',
+      signal: new AbortController().signal,
+    })
+    .then(toolText);
 
 test('a PDF is read as the text of its pages', async () => {
   put('report.pdf', makePdf(['Quarterly revenue rose', 'Costs fell sharply']));

@@ -13,6 +13,7 @@ import { readFileTool } from '../../activities/tools/builtin/read-file';
 import { writeFileTool } from '../../activities/tools/builtin/write-file';
 import { readWorkspaceFile, writeWorkspaceFile } from '../../activities/tools/builtin/workspace-files';
 import type { ToolDefinition } from '../../activities/tools/define-tool';
+import { toolText } from '../../activities/tools/define-tool';
 
 /** A workspace with the folder `sub`, and a folder outside it. */
 interface Scene {
@@ -111,12 +112,14 @@ async function atEverySwapPoint(
 }
 
 const run = (tool: ToolDefinition, args: unknown, { workspace }: Scene) =>
-  tool.run(tool.input.parse(args), {
-    workspace,
-    ledgerDir: `${workspace}.ledger`,
-    idempotencyKey: 'agent/s1/c1',
-    signal: new AbortController().signal,
-  });
+  tool
+    .run(tool.input.parse(args), {
+      workspace,
+      ledgerDir: `${workspace}.ledger`,
+      idempotencyKey: 'agent/s1/c1',
+      signal: new AbortController().signal,
+    })
+    .then(toolText);
 
 test('write_file never writes outside, whenever the folder is swapped for a symlink', async () => {
   await atEverySwapPoint(

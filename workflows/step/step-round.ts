@@ -17,7 +17,7 @@ import type { ToolInfo } from '../tools/tool-types';
 import { cleanCall } from './clean-call';
 import { type LoopGuards } from './loop-guards';
 import type { CallResult, StepToolsContext } from './step-tool-types';
-import { runToolCall } from './step-tools';
+import { runToolCall, toolMessage } from './step-tools';
 import type { StepTranscript } from './step-transcript';
 import { approvalWhy, outcomeOf } from './transcript-bounds';
 import { PATCHES } from '../patches';
@@ -96,10 +96,10 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
   let extras: CallResult['extras'];
   let spent = false;
   for (const [index, call] of reply.toolCalls.entries()) {
-    const result = await guardedCall(ctx, call, index, spent, why);
+    const { image, ...result } = await guardedCall(ctx, call, index, spent, why);
     const replaced = cleaned[index]?.replaced;
     const content = replaced ? `${result.content}\n${replaced}` : result.content;
-    ctx.conversations.append(STEP_CONVERSATION, { role: 'tool', toolCallId: call.id, content });
+    ctx.conversations.append(STEP_CONVERSATION, toolMessage(call.id, content, image));
     ctx.transcript.settled(round, index, outcomeOf(result.content, result.rejected), content);
     if (result.record) ctx.tools.ledger.record(result.record);
     if (finished === undefined && result.finished !== undefined) ({ finished, extras } = result);

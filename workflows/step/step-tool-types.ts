@@ -11,10 +11,13 @@ import type { AgentLink } from './agent-link';
 import type { LoopGuards } from './loop-guards';
 import type { RoundLedger } from './round-ledger';
 import type { StepInput } from './step-types';
+import type { ImageRef } from '../llm-types';
 
 /** What one tool call gave back: the tool message, a record, and the result if it finished. */
 export interface CallResult {
   content: string;
+  /** An image for the model to see after the tool results (a vision model only). */
+  image?: ImageRef;
   record?: ToolCallRecord;
   finished?: string;
   /** With `finished`: a graph node's structured output (checked against its schema), a goal check. */
@@ -41,6 +44,8 @@ export interface StepToolsContext {
 export interface ToolOutcome {
   ok: boolean;
   output: string;
+  /** An image the call read, by reference. */
+  image?: ImageRef;
   policy?: PolicyDecision;
   /** Refused by a person (or the spent budget): not held against the step's tool error budget. */
   rejected?: boolean;

@@ -9,7 +9,7 @@ import { ActivityFailure, isCancellation } from '@temporalio/workflow';
 import { runTool } from '../activity-proxies';
 import { parseAskArgs } from '../interactions/ask-schema';
 import { toInteractionSpec } from '../interactions/ask-user-tool';
-import type { LlmToolCall } from '../llm-types';
+import type { ImageRef, LlmMessage, LlmToolCall } from '../llm-types';
 import { callEffect } from '../tools/call-effect';
 import { parseFinishStepArgs } from '../tools/finish-step';
 import { ASK_USER, FINISH_STEP, type ToolCallRecord, type ToolInfo } from '../tools/tool-types';
@@ -19,12 +19,18 @@ import { approveCall } from './call-approval';
 import { NESTED_TOOLS, runNestedCall } from './nested-calls';
 import type { StepInput } from './step-types';
 import type { CallResult, StepToolsContext, ToolOutcome } from './step-tool-types';
+import { withImage } from './tool-images';
 
 const MAX_RECORDED_ARGUMENTS = 500;
 
 /** Names of every tool the step's model is offered. */
 export function offeredTools(input: StepInput): string[] {
   return [...input.tools.map((t) => t.name), FINISH_STEP, ...(input.canAsk ? [ASK_USER] : [])];
+}
+
+/** The tool message of a call's result, with the image it read (for a vision model). */
+export function toolMessage(toolCallId: string, content: string, image?: ImageRef): LlmMessage {
+  return { role: 'tool', toolCallId, content, ...(image ? { image } : {}) };
 }
 
 /** Carries out one tool call; `why` is what the model wrote before it (an approval shows it). */
@@ -59,8 +65,15 @@ export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall, why?
       : {}),
   };
   const failed = !outcome.ok && !outcome.rejected;
-  const content = outcome.ok ? outcome.output : `error: ${outcome.output}`;
-  return { content, record, ...(failed ? { failed } : {}), ...(outcome.rejected ? { rejected: true } : {}) };
+  const shown = outcome.ok ? withImage(outcome.output, outcome.image, ctx.input.model?.vision) : undefined;
+  const content = shown ? shown.content : `error: ${outcome.output}`;
+  return {
+    content,
+    record,
+    ...(shown?.image ? { image: shown.image } : {}),
+    ...(failed ? { failed } : {}),
+    ...(outcome.rejected ? { rejected: true } : {}),
+  };
 }
 
 /** Validates, approves and runs one call of a catalogue tool. */

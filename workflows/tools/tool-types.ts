@@ -3,6 +3,7 @@
  * the JSON crossing the `runTool` activity. Implementations live in activities/tools.
  */
 import { z } from 'zod';
+import { imageRefSchema } from '../llm-types';
 import type { toolCallRecordSchema } from '../state/step-run-schema';
 
 /**
@@ -60,7 +61,12 @@ export const toolCallInputSchema = z.object({
 export type ToolCallInput = z.infer<typeof toolCallInputSchema>;
 
 /** Outcome of a tool call (the `runTool` activity's result); `ok: false` goes back to the model as a tool error. */
-export const toolCallOutcomeSchema = z.object({ ok: z.boolean(), output: z.string() });
+export const toolCallOutcomeSchema = z.object({
+  ok: z.boolean(),
+  output: z.string(),
+  /** An image the call read (`read_file`), by reference: for a vision model. */
+  image: imageRefSchema.optional(),
+});
 /** Outcome of a tool call; `ok: false` goes back to the model as a tool error. */
 export type ToolCallOutcome = z.infer<typeof toolCallOutcomeSchema>;
 

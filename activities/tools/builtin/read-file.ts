@@ -2,11 +2,13 @@
  * `read_file { path, page? }`: reads a file inside the workspace. UTF-8 text comes back as it
  * is (up to 1 MB); PDF, DOCX, XLSX and HTML are parsed to text in a bounded worker thread
  * (document-text.ts), and long extracted text is served in pages (text files too when `page` is
- * given) small enough that a tool result is never cut.
+ * given) small enough that a tool result is never cut. A PNG, JPEG, GIF or WebP image (up to
+ * 5 MiB) comes back by reference, for a vision model to be shown (its bytes stay out of history).
  */
 import { z } from 'zod';
 import { defineTool } from '../define-tool';
 import { documentKind, documentText } from './document-text';
+import { imageMediaType, MAX_IMAGE_BYTES } from './image-kind';
 import { readWorkspaceBytes } from './workspace-files';
 
 const MAX_TEXT_BYTES = 1_000_000;
@@ -35,7 +37,7 @@ export const readFileTool = defineTool({
     'Read a file from the workspace. Paths are relative to the workspace root. Text files come back as they are; ' +
     `PDF, DOCX, XLSX and HTML files come back as their text, in pages of ${PAGE_CHARS} characters when long ` +
     '(the reply starts "[page 1 of N; call read_file with page: 2 for more]"). ' +
-    'Pass page to read a long text file in pages too.',
+    'Pass page to read a long text file in pages too. Images (PNG, JPEG, GIF, WebP) are shown to models that can see them.',
   effect: 'read',
   idempotent: true,
   input: z.object({
@@ -44,6 +46,16 @@ export const readFileTool = defineTool({
   }),
   run: async ({ path, page }, { workspace }) => {
     const bytes = await readWorkspaceBytes(workspace, path, MAX_DOCUMENT_BYTES);
+    const mediaType = imageMediaType(bytes);
+    if (mediaType !== undefined) {
+      if (bytes.length > MAX_IMAGE_BYTES) {
+        throw new Error(`"${path}" is an image of ${bytes.length} bytes; the limit is ${MAX_IMAGE_BYTES}`);
+      }
+      return {
+        output: `"${path}" is an image (${mediaType}, ${bytes.length} bytes).`,
+        image: { path, mediaType, bytes: bytes.length },
+      };
+    }
     const kind = documentKind(path, bytes);
     if (kind !== undefined) return pageOf(path, await documentText(path, kind, bytes), page);
     if (bytes.length > MAX_TEXT_BYTES) {
