@@ -18,8 +18,12 @@ const Service = z.object({
   environment: z.record(z.string(), z.string()).optional(),
   ports: z.array(z.string()).optional(),
   depends_on: z.record(z.string(), z.object({ condition: z.string() })).optional(),
+  volumes: z.array(z.string()).optional(),
 });
-const Compose = z.object({ services: z.record(z.string(), Service) });
+const Compose = z.object({
+  services: z.record(z.string(), Service),
+  volumes: z.record(z.string(), z.null()).optional(),
+});
 
 const compose = Compose.parse(parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')));
 const services = compose.services;
@@ -77,4 +81,16 @@ test('Cairn starts only after the cluster is set up', () => {
   expect(services['cairn-setup']?.depends_on?.['temporal-namespace']?.condition).toBe('service_completed_successfully');
   expect(services['temporal-namespace']?.depends_on?.temporal?.condition).toBe('service_started');
   expect(services.temporal?.depends_on?.['temporal-schema']?.condition).toBe('service_completed_successfully');
+});
+
+test('the workers and the web server share one named volume holding the workspace (uploads read by any worker)', () => {
+  const { worker, web } = services;
+  const workspace = worker?.environment?.CAIRN_WORKSPACE ?? 'unset';
+  expect(web?.environment?.CAIRN_WORKSPACE).toBe(workspace);
+  expect(web?.environment?.CAIRN_LEDGER_DIR).toBe(worker?.environment?.CAIRN_LEDGER_DIR);
+  const mountOf = (volumes: string[] | undefined) =>
+    (volumes ?? []).map((v) => v.split(':')).find(([, target]) => target && workspace.startsWith(`${target}/`));
+  const [name, target] = mountOf(worker?.volumes) ?? [];
+  expect(mountOf(web?.volumes)).toEqual([name, target]);
+  expect(Object.keys(compose.volumes ?? {})).toContain(name);
 });
