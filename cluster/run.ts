@@ -30,6 +30,7 @@ import { PlanCheckAgent } from './plan-check-agent';
 import { baseline, frontendRestart, historyKill, postgresRestart, workerKill } from './scenarios';
 import type { ClusterRun, ClusterScenario } from './under-fault';
 import { npmRunToEnd, World } from './world';
+import { runUploadCheck } from './upload-check';
 
 const ROOT = join(__dirname, '..');
 
@@ -81,6 +82,24 @@ function crashed(name: string, err: unknown, started: number): ClusterRun {
   return { result, fault: { scenario: name, fault: '?', at: '-', downMs: 0 }, struckMidRun: false };
 }
 
+/** The upload check (upload-check.ts) as a run of its own: no fault, one agent. */
+async function uploadRun(world: World): Promise<ClusterRun> {
+  const started = performance.now();
+  try {
+    const check = await runUploadCheck(world.webUrl, world.client);
+    const result = {
+      ...failedRow('upload', check.failures, 0),
+      ...check,
+      runs: 1,
+      completed: check.failures.length ? 0 : 1,
+    };
+    result.wallMs = performance.now() - started;
+    return { result, fault: { scenario: 'upload', fault: 'none', at: '-', downMs: 0 }, struckMidRun: false };
+  } catch (err) {
+    return crashed('upload', err, started);
+  }
+}
+
 async function main(): Promise<number> {
   const began = performance.now();
   const seed = chaosSeed();
@@ -123,6 +142,9 @@ async function main(): Promise<number> {
       runs.push(run);
       scenarioLines(run.result).forEach(say);
     }
+    say('\nupload...');
+    runs.push(await uploadRun(world));
+    scenarioLines(runs.at(-1)?.result ?? failedRow('upload', ['no result'], 0)).forEach(say);
     say('\nplan-check...');
     const started = performance.now();
     const faults = { struck: runs.filter((r) => r.struckMidRun).length, all: FAULTS.length };

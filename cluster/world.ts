@@ -24,6 +24,7 @@ import type { WorkerProcess } from '../testkit/worker-process';
 import { NAMESPACE, type Cluster } from './cluster';
 import { cairnDataConverter } from '../temporal/payloads/data-converter';
 import { payloadEnv, payloadSettingsFromEnv } from '../config/payload-config';
+import { withUploadCheck } from './upload-check';
 
 const ROOT = join(__dirname, '..');
 
@@ -85,10 +86,15 @@ export class World {
   static async open(cluster: Cluster, dir: string, prng: Prng): Promise<World> {
     mkdirSync(join(dir, 'workspace'), { recursive: true });
     const llm = await ScriptedLlm.start();
-    llm.respondWith(chaosScript(prng.fork()));
+    llm.respondWith(withUploadCheck(chaosScript(prng.fork())));
     const port = await freePort();
     const webUrl = `http://127.0.0.1:${port}`;
-    const web = npmRun('web', { ...World.temporalEnv(cluster), CAIRN_HTTP_PORT: String(port) });
+    // The web server stores uploads where the workers read them: the same workspace folder.
+    const web = npmRun('web', {
+      ...World.temporalEnv(cluster),
+      CAIRN_HTTP_PORT: String(port),
+      CAIRN_WORKSPACE: join(dir, 'workspace'),
+    });
     await waitUntil('npm run web listens', () => web.output().includes(`Cairn API on ${webUrl}`), {
       timeoutMs: 120_000,
       intervalMs: 200,

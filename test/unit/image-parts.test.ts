@@ -45,10 +45,9 @@ test('the newest images are sent after their tool results; older and missing one
   const out = withImageParts(messages, converted, images);
   // One user message of parts after each tool result that has a loaded (or missing) image.
   expect(out).toHaveLength(messages.length + MAX_IMAGES_PER_REQUEST);
-  const parts = out.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
-  const urls = parts.filter((p) => p.type === 'image_url');
-  expect(urls).toHaveLength(MAX_IMAGES_PER_REQUEST - 1);
-  expect(JSON.stringify(parts).match(/"The image \\"p5\.png\\" cannot be shown: /g)).toHaveLength(1);
+  const parts = JSON.stringify(out.map((m) => (Array.isArray(m.content) ? m.content : [])));
+  expect(parts.match(/"type":"image_url"/g)).toHaveLength(MAX_IMAGES_PER_REQUEST - 1);
+  expect(parts.match(/"The image \\"p5\.png\\" cannot be shown: /g)).toHaveLength(1);
   // The image parts follow the tool message that read them.
   const at = out.findIndex((m) => m.role === 'user' && Array.isArray(m.content));
   expect(out[at - 1]).toEqual({ role: 'user', content: 'tool' });
