@@ -138,6 +138,11 @@ export const agentStateSchema = z.object({
   pathDropped: count.optional(),
   /** With `mode.assess`: how complex the task was judged (simple: one step; complex: reasoning turned up). */
   assessment: z.object({ complexity: z.enum(COMPLEXITIES) }).optional(),
+  /**
+   * `agent`: the file tools work in the agent's own folder, `<CAIRN_WORKSPACE>/<agent id>/`
+   * (config/agent-workspace.ts). Absent for agents started before per-agent workspaces: the root.
+   */
+  workspace: z.literal('agent').optional(),
   /** The plan's revision: 1 for the first plan, one more for each revised plan. */
   revision: count,
   steps: z.array(stepRunSchema),
