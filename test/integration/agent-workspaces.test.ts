@@ -28,6 +28,7 @@ const workspace = mkdtempSync(join(tmpdir(), 'agent-workspaces-'));
 const bed = agentTestbed({ CAIRN_WORKSPACE: workspace, CAIRN_AUTO_APPROVE: 'write_file' });
 
 const VIEWER_TOKEN = 'token-of-the-viewer-of-this-test-0123';
+const OPERATOR_TOKEN = 'token-of-the-operator-of-this-test-0123';
 
 /** The tool message answering `callId` in the step `stepId`'s requests. */
 function toolMessage(stepId: string, callId: string): string {
@@ -39,7 +40,10 @@ function toolMessage(stepId: string, callId: string): string {
 }
 
 function appFor(): OpenAPIHono {
-  const people = [{ principal: 'vic', roles: ['viewer' as const], tokenSha256: sha256Hex(VIEWER_TOKEN) }];
+  const people = [
+    { principal: 'vic', roles: ['viewer' as const], tokenSha256: sha256Hex(VIEWER_TOKEN) },
+    { principal: 'olga', roles: ['operator' as const], tokenSha256: sha256Hex(OPERATOR_TOKEN) },
+  ];
   return createApp({
     version: 'test',
     temporalHealthy: () => Promise.resolve(true),
@@ -169,5 +173,42 @@ test('an agent writes in its own folder; another agent cannot read or list it; t
     expect(`${unknown.status} ${await codeOf(unknown)}`).toBe('404 NOT_FOUND');
     const anonymous = await get(app, `/api/agents/${a}/files/report.md`, '');
     expect(`${anonymous.status} ${await codeOf(anonymous)}`).toBe('401 UNAUTHORIZED');
+  });
+});
+
+test('an agent in the shared root (a nested agent of an agent begun before per-agent folders) writes there; the API lists none of its files', async () => {
+  const write = (path: string) => [reply.toolCall('write_file', { path, content: path }, 'w'), finish('wrote')];
+  bed.llm.respondWith(byRoute({ 'step:task': [...write('shared-note.txt'), ...write('own-note.txt')] }));
+  const app = appFor();
+  await withWorker(bed.config, async () => {
+    // As a step of such an agent starts its nested agent (straight through Temporal).
+    const shared = await startAgent(bed.client, bed.config, {
+      task: 'write in the root',
+      nested: true,
+      sharedWorkspace: true,
+      mode: { plan: false },
+    });
+    expect(await shared.result()).toMatchObject({ status: 'completed' });
+    expect((await stateOf(shared)).workspace).toBeUndefined();
+    expect(readFileSync(join(workspace, 'shared-note.txt'), 'utf8')).toBe('shared-note.txt');
+    expect(await (await get(app, `/api/agents/${shared.workflowId}/files`)).json()).toEqual({
+      files: [],
+      workspace: 'shared',
+    });
+    const download = await get(app, `/api/agents/${shared.workflowId}/files/shared-note.txt`);
+    expect(`${download.status} ${await codeOf(download)}`).toBe('404 NOT_FOUND');
+
+    // Through the HTTP API nobody can ask for the shared root: the field is dropped.
+    const started = await app.request('/api/agents', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ task: 'write my own', nested: true, sharedWorkspace: true, mode: { plan: false } }),
+    });
+    expect(started.status).toBe(201);
+    const { id } = (await started.json()) as { id: string };
+    const own = bed.client.workflow.getHandle(id);
+    await own.result();
+    expect(readFileSync(agentFile(workspace, id, 'own-note.txt'), 'utf8')).toBe('own-note.txt');
+    expect(statSync(join(workspace, 'own-note.txt'), { throwIfNoEntry: false })).toBeUndefined();
   });
 });
