@@ -7,10 +7,11 @@
  * the folder. With CAIRN_RECORD_HISTORIES=1 the writing agent's history is kept (the
  * cairn-agent-workspace patch's new path).
  */
-import { mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { AgentClient } from '../../client/agent-client';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
@@ -23,6 +24,8 @@ import { agentFile, startAgent, stateOf } from '../harness/agents';
 import { recordHistory } from '../harness/histories';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { uniqueId, withWorker } from '../harness/test-env';
+import { quietLogger } from '../harness/quiet-logger';
+import { PRELOAD_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from '../../worker/workflows-path';
 
 const workspace = mkdtempSync(join(tmpdir(), 'agent-workspaces-'));
 const bed = agentTestbed({ CAIRN_WORKSPACE: workspace, CAIRN_AUTO_APPROVE: 'write_file' });
@@ -212,3 +215,36 @@ test('an agent in the shared root (a nested agent of an agent begun before per-a
     expect(statSync(join(workspace, 'own-note.txt'), { throwIfNoEntry: false })).toBeUndefined();
   });
 });
+
+test('a nested agent started by an agent begun before per-agent folders works in the shared root like its parent', async () => {
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: join(__dirname, 'variants', 'before-agent-workspace.ts'),
+    preloadModules: PRELOAD_MODULES,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    logger: quietLogger,
+  });
+  const older = join(mkdtempSync(join(tmpdir(), 'cairn-before-workspaces-')), 'workflow-bundle.js');
+  writeFileSync(older, bundle.code);
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')])), planReply(plan([step('n1')]))],
+      'step:s1': [reply.toolCall('sub_agent', { task: 'Write a note' }, 'sa1'), finish('delegated')],
+      'step:n1': [reply.toolCall('write_file', { path: 'nested-note.txt', content: 'in the root' }, 'w'), finish('ok')],
+      summary: [reply.text('note written'), reply.text('done')],
+    }),
+  );
+  const id = uniqueId('agent-test');
+  await withWorker(
+    bed.config,
+    async () => {
+      const handle = await startAgent(bed.client, bed.config, { task: 'delegate a note' }, id);
+      expect(await handle.result()).toMatchObject({ status: 'completed' });
+      const nested = bed.client.workflow.getHandle(`${id}/step-s1/sub-sa1`);
+      expect((await stateOf(nested)).workspace).toBeUndefined();
+    },
+    undefined,
+    { workflowBundlePath: older },
+  );
+  expect(readFileSync(join(workspace, 'nested-note.txt'), 'utf8')).toBe('in the root');
+  expect(existsSync(agentWorkspaceDir(workspace, id))).toBe(false);
+}, 60_000);
