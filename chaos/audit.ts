@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { agentWorkspaceDir } from '../config/agent-workspace';
 import { intendedWrites, logFileOf } from './agent-script';
 import { journalFigures, readJournal, type JournalFigures } from './journal';
 
@@ -26,11 +27,15 @@ export interface WriteAudit extends JournalFigures {
   problems: string[];
 }
 
+/** Where an agent's `path` lies: in its own folder below the workspace root. */
+const agentFile = (workspace: string, agentId: string, path: string): string =>
+  join(agentWorkspaceDir(workspace, agentId), path);
+
 const readText = (path: string): Promise<string | undefined> => readFile(path, 'utf8').catch(() => undefined);
 
 /** How many lines the agents' `chaos_append` calls have written so far (a cheap progress probe). */
 export async function appendedLines(workspace: string, agentIds: string[]): Promise<number> {
-  const texts = await Promise.all(agentIds.map((id) => readText(join(workspace, logFileOf(id)))));
+  const texts = await Promise.all(agentIds.map((id) => readText(agentFile(workspace, id, logFileOf(id)))));
   return texts.reduce((sum, text) => sum + (text ?? '').split('\n').filter(Boolean).length, 0);
 }
 
@@ -47,7 +52,9 @@ export async function auditWrites(workspace: string, agentIds: string[]): Promis
   for (const agentId of agentIds) {
     const { lines, files } = intendedWrites(agentId);
     audit.intended += lines.length + files.length;
-    const found = ((await readText(join(workspace, logFileOf(agentId)))) ?? '').split('\n').filter(Boolean);
+    const found = ((await readText(agentFile(workspace, agentId, logFileOf(agentId)))) ?? '')
+      .split('\n')
+      .filter(Boolean);
     audit.onDisk += found.length;
     for (const line of lines) {
       const times = found.filter((l) => l === line).length;
@@ -61,7 +68,7 @@ export async function auditWrites(workspace: string, agentIds: string[]): Promis
       audit.problems.push(`unexpected line "${line}" in ${logFileOf(agentId)}`);
     }
     for (const file of files) {
-      const content = await readText(join(workspace, file.path));
+      const content = await readText(agentFile(workspace, agentId, file.path));
       if (content === file.content) audit.onDisk++;
       else {
         audit.missing++;

@@ -1,6 +1,6 @@
 /**
  * The chaos suite's user tool module (loaded by the workers through CAIRN_TOOLS): `chaos_append`
- * appends one line to a workspace file — a side effect that shows on disk every time it
+ * appends one line to a file in the agent's folder — a side effect that shows on disk every time it
  * happens, so a repeated write is visible as a repeated line. Like `write_file` it honours the
  * call's idempotency key through Cairn's ledger. It pauses before writing, between the write
  * and the ledger's record of it, and before returning, so SIGKILLs land in each window of a
@@ -20,6 +20,12 @@ import { appendJournal as journal, WORKER_ENV } from './journal';
 
 /** While this file is in the workspace, calls that have written wait before they return. */
 export const HOLD_WRITES_FILE = '.chaos-hold-writes';
+
+/**
+ * The workspace root, where the lab keeps the journal and the hold file: the worker's
+ * CAIRN_WORKSPACE. A call's own `workspace` is its agent's folder below it.
+ */
+const rootOf = (workspace: string): string => process.env.CAIRN_WORKSPACE ?? workspace;
 
 /** The worker this process is, as the lab named it (the pid when run outside the lab). */
 const worker = (): string => process.env[WORKER_ENV] ?? `pid${process.pid}`;
@@ -43,12 +49,15 @@ const appendOnce = defineTool({
       // Only reached when an earlier attempt recorded its intent and died before its result.
       alreadyDone: async () => {
         const done = (await readFile(path, 'utf8').catch(() => '')).split('\n').includes(line);
-        await journal(workspace, `${done ? 'interrupted-after-write' : 'interrupted-before-write'} ${idempotencyKey}`);
+        await journal(
+          rootOf(workspace),
+          `${done ? 'interrupted-after-write' : 'interrupted-before-write'} ${idempotencyKey}`,
+        );
         return done;
       },
     });
     await pause(Math.random() * 150); // in the ledger, not yet reported: a retry must find the result
-    while (existsSync(join(workspace, HOLD_WRITES_FILE))) await pause(20);
+    while (existsSync(join(rootOf(workspace), HOLD_WRITES_FILE))) await pause(20);
     return result;
   },
 });
@@ -60,11 +69,11 @@ const appendOnce = defineTool({
 export const chaosAppendTool: ToolDefinition = {
   ...appendOnce,
   async run(args, context) {
-    await journal(context.workspace, `call ${context.idempotencyKey} ${worker()}`);
+    await journal(rootOf(context.workspace), `call ${context.idempotencyKey} ${worker()}`);
     try {
       return await appendOnce.run(args, context);
     } finally {
-      await journal(context.workspace, `return ${context.idempotencyKey} ${worker()}`);
+      await journal(rootOf(context.workspace), `return ${context.idempotencyKey} ${worker()}`);
     }
   },
 };

@@ -9,16 +9,17 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { intendedWrites, logFileOf } from '../chaos/agent-script';
+import { agentWorkspaceDir } from '../config/agent-workspace';
 
 /** How often the disk is sampled. */
 const SAMPLE_MS = 100;
 
 async function writesOf(workspace: string, id: string): Promise<number> {
-  const log = await readFile(join(workspace, logFileOf(id)), 'utf8').catch(() => '');
+  const log = await readFile(join(agentWorkspaceDir(workspace, id), logFileOf(id)), 'utf8').catch(() => '');
   const lines = log.split('\n').filter(Boolean).length;
   const files = await Promise.all(
     intendedWrites(id).files.map((f) =>
-      stat(join(workspace, f.path)).then(
+      stat(join(agentWorkspaceDir(workspace, id), f.path)).then(
         () => 1,
         () => 0,
       ),

@@ -82,6 +82,8 @@ export const envSchema = z.object({
   CAIRN_WORKSPACE: optionalText,
   /** Folder of the idempotency ledger; must lie outside the workspace. */
   CAIRN_LEDGER_DIR: optionalText,
+  /** Days a finished agent's folder is kept after it closed (worker/workspace-retention.ts); unset: for ever. */
+  CAIRN_WORKSPACE_RETENTION_DAYS: positiveInt('a number of days').optional(),
   /** Address classes http_fetch may reach besides public ones: loopback, private, link-local. */
   CAIRN_FETCH_ALLOW: z
     .string()
@@ -161,6 +163,11 @@ export interface CairnConfig {
    * `<workspace>.ledger` — on the same disk, and as private or shared as the workspace is.
    */
   ledgerDir: string;
+  /**
+   * Days a finished agent's folder is kept after its workflow closed; workers delete older ones
+   * (worker/workspace-retention.ts). Absent: folders are kept for ever.
+   */
+  workspaceRetentionDays?: number;
   tools: {
     /** Address classes http_fetch may reach besides public addresses. */
     fetchAllow: ('loopback' | 'private' | 'link-local')[];
@@ -301,6 +308,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     },
     workspace,
     ledgerDir,
+    ...(e.CAIRN_WORKSPACE_RETENTION_DAYS ? { workspaceRetentionDays: e.CAIRN_WORKSPACE_RETENTION_DAYS } : {}),
     tools: {
       fetchAllow: e.CAIRN_FETCH_ALLOW ?? [],
       modules: listOf(e.CAIRN_TOOLS),

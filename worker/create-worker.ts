@@ -30,6 +30,7 @@ import {
   WORKFLOW_INTERCEPTOR_MODULES,
   WORKFLOWS_PATH,
 } from './workflows-path';
+import { DAY_MS, startWorkspaceRetention, temporalCloseTime } from './workspace-retention';
 
 /** Where the worker gets workflow code: a prebuilt bundle (tests) or the source folder. */
 export type WorkflowSource = Pick<WorkerOptions, 'workflowBundle'> | Pick<WorkerOptions, 'workflowsPath'>;
@@ -174,6 +175,17 @@ export async function createWorker({
     maxConcurrentActivityTaskExecutions: config.llm.concurrency,
     ...(config.llm.ratePerSecond ? { maxTaskQueueActivitiesPerSecond: config.llm.ratePerSecond } : {}),
   });
+  // Finished agents' folders older than the retention: swept now and daily, outside any workflow.
+  const retention = config.workspaceRetentionDays
+    ? startWorkspaceRetention(
+        {
+          root: config.workspace,
+          retentionMs: config.workspaceRetentionDays * DAY_MS,
+          closeTime: temporalCloseTime(activityClient),
+        },
+        Runtime.instance().logger,
+      )
+    : undefined;
   return {
     worker,
     llmWorker,
@@ -190,6 +202,7 @@ export async function createWorker({
       return result;
     },
     close: async () => {
+      retention?.stop();
       await telemetry.close();
       await configured.close();
       await demo?.close();

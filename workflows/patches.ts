@@ -21,6 +21,14 @@ export type { PatchInfo, PatchStage } from './patch-info';
 
 /** Every patch, by the name call sites use. */
 export const PATCH_INFO = {
+  agentWorkspace: {
+    id: 'cairn-agent-workspace',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "an agent's file tools work in its own folder, <CAIRN_WORKSPACE>/<agent id>/ (state.workspace 'agent'), shared by its steps and nested agents",
+    why: 'runs before had every agent work in the one shared workspace root',
+  },
   approvalPeople: {
     id: 'cairn-approval-people',
     since: '0.3.0',

@@ -3,7 +3,9 @@
  * the model's arguments before running anything, returns problems as tool errors, and cuts
  * long output to head + tail.
  */
+import { mkdir } from 'node:fs/promises';
 import { Context } from '@temporalio/activity';
+import { agentWorkspaceDir } from '../../config/agent-workspace';
 import { workflowBuiltins } from '../../workflows/tools/builtin-tools';
 import { cutOutput } from '../../workflows/tools/cut-output';
 import type { ToolCallInput, ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
@@ -21,6 +23,7 @@ const HEARTBEAT_EVERY_MS = 1_000;
 
 export interface ToolDeps {
   registry: ToolRegistry;
+  /** The workspace root (CAIRN_WORKSPACE): each agent's own folder lies below it. */
   workspace: string;
   /** Folder of the idempotency ledger, outside the workspace. */
   ledgerDir: string;
@@ -28,6 +31,17 @@ export interface ToolDeps {
   autoApprove: string[];
   /** The approval policy: with it, each call of a registered tool is decided by `decideToolCall`. */
   policy?: ApprovalPolicy;
+}
+
+/**
+ * The folder a call works in: with scope `agent`, the agent's own folder below the root (made
+ * when missing); without it — steps of agents started before per-agent folders — the root.
+ */
+async function workspaceOf(root: string, call: { agentId?: string; scope?: 'agent' }): Promise<string> {
+  if (call.scope !== 'agent' || call.agentId === undefined) return root;
+  const dir = agentWorkspaceDir(root, call.agentId);
+  await mkdir(dir, { recursive: true });
+  return dir;
 }
 
 export function createToolActivities({ registry, workspace, ledgerDir, autoApprove, policy }: ToolDeps) {
@@ -57,10 +71,14 @@ export function createToolActivities({ registry, workspace, ledgerDir, autoAppro
       return Promise.resolve(policy.decide(input));
     },
     /** How a write awaiting approval would change its file (a diff), for the people deciding; null when unknown. */
-    previewToolCall(input: PreviewCallInput): Promise<ApprovalPreview | null> {
-      return previewCall(workspace, previewCallInputSchema.parse(input));
+    async previewToolCall(input: PreviewCallInput): Promise<ApprovalPreview | null> {
+      const call = previewCallInputSchema.parse(input);
+      return previewCall(await workspaceOf(workspace, call), call);
     },
-    /** Runs one tool call with its idempotency key `<agent id>/<step id>/<call id>`. */
+    /**
+     * Runs one tool call with its idempotency key `<agent id>/<step id>/<call id>` (the ledger
+     * lies outside the workspace root, so outside every agent's folder).
+     */
     async runTool(input: ToolCallInput): Promise<ToolCallOutcome> {
       const context = Context.current();
       // Heartbeats let Temporal notice a dead worker within the heartbeat timeout (and carry
@@ -68,7 +86,7 @@ export function createToolActivities({ registry, workspace, ledgerDir, autoAppro
       const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
       try {
         const outcome = await registry.run(input.name, input.arguments, {
-          workspace,
+          workspace: await workspaceOf(workspace, input),
           ledgerDir,
           idempotencyKey: `${input.agentId}/${input.stepId}/${input.callId}`,
           signal: context.cancellationSignal,
@@ -76,7 +94,8 @@ export function createToolActivities({ registry, workspace, ledgerDir, autoAppro
         return {
           ok: outcome.ok,
           output: cutOutput(outcome.output),
-          ...(outcome.image ? { image: outcome.image } : {}),
+          // An image read in the agent's own folder is loaded from there for the model.
+          ...(outcome.image ? { image: { ...outcome.image, ...(input.scope ? { scope: input.scope } : {}) } } : {}),
         };
       } finally {
         clearInterval(beat);

@@ -27,6 +27,7 @@ import { registerGraphRoutes } from './routes/graphs';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
 import { registerStreamRoute } from './routes/stream';
 import { registerTranscriptRoute } from './routes/transcript';
+import { registerFileRoutes } from './routes/files';
 import { StreamLimiter } from './stream-limiter';
 import type { StreamLimits } from '../../config/stream-limits';
 import { registerWebRoutes } from './routes/web';
@@ -77,6 +78,11 @@ export interface AppDeps {
   log?: Log;
   /** The Temporal Web UI the page links agents and steps to; the embedded server's default UI when absent. */
   temporalUiUrl?: string;
+  /**
+   * The workspace root the workers use (CAIRN_WORKSPACE), where agents' files are listed and
+   * downloaded from (routes/files.ts); without it no agent's files are served.
+   */
+  workspace?: string;
 }
 
 /** The codec server's request limit: the Temporal UI decodes a page of history in one request. */
@@ -157,6 +163,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   registerGraphRoutes(app, deps.agents.graphs);
   registerAuditRoute(app, deps.agents);
   registerTranscriptRoute(app, deps.agents);
+  registerFileRoutes(app, deps.agents, deps.workspace);
   // One limiter for every streaming route: they all hold connections and poll.
   const streams = new StreamLimiter(deps.streamLimits);
   registerEventRoutes(app, deps.agents, eventTiming, streams, wakes);

@@ -27,6 +27,7 @@ export type ApiErrorCode =
       | 'PAYLOAD_UNDECODABLE'
       | 'DECODE_TOO_LARGE'
       | 'TOO_MANY_STREAMS'
+      | 'PATH_REFUSED'
       | 'INTERNAL'
     >;
 
@@ -56,6 +57,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   PAYLOAD_UNDECODABLE: 422,
   DECODE_TOO_LARGE: 413,
   TOO_MANY_STREAMS: 429,
+  PATH_REFUSED: 400,
   INTERNAL: 500,
 };
 

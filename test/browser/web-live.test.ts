@@ -23,9 +23,9 @@ import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { testApp } from '../harness/http-app';
 import { serveOnLoopback } from '../harness/sse-client';
-import { startAgent } from '../harness/agents';
+import { startAgent, agentFolder } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
-import { testConfig, withWorker } from '../harness/test-env';
+import { testConfig, withWorker, uniqueId } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 
 const WAIT = { timeout: 30_000 };
@@ -73,8 +73,9 @@ test("a step's words, reasoning and tool call, then the final answer, show befor
   const content = 'line one\nline two\n';
   const answer = 'The notes are written: notes.md holds two lines for the team.';
   const workspace = mkdtempSync(join(tmpdir(), 'web-live-'));
-  writeFileSync(join(workspace, 'notes.md'), 'line one\nold line\n');
   const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+  const agentId = uniqueId('agent-test');
+  writeFileSync(join(agentFolder(config, agentId), 'notes.md'), 'line one\nold line\n');
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(plan([step('s1', [], { title: 'Write notes' })]))],
@@ -94,7 +95,7 @@ test("a step's words, reasoning and tool call, then the final answer, show befor
   const served = await serveApp(config.taskQueue);
   try {
     await withWorker(config, async () => {
-      const handle = await startAgent(bed.client, config, { task: 'Write notes for the team' });
+      const handle = await startAgent(bed.client, config, { task: 'Write notes for the team' }, agentId);
       await withPage(async (page) => {
         await page.goto(`${served.url}/agents/${encodeURIComponent(handle.workflowId)}`);
 

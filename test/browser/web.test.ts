@@ -21,7 +21,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { serveOnLoopback } from '../harness/sse-client';
-import { startAgent, waitForInteraction } from '../harness/agents';
+import { startAgent, waitForInteraction, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, uniqueId, withWorker } from '../harness/test-env';
 import type { WorkerVersion } from '../../config/versioning-config';
@@ -139,7 +139,7 @@ test('a task from the page: form, plan check, approval, live graph and the Markd
       expect(await page.locator('tr[data-step-id="s1"] .temporal-link').getAttribute('href')).toContain(
         encodeURIComponent(`${agentId}/step-s1`),
       );
-      expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('hello');
+      expect(readFileSync(agentFile(workspace, agentId, 'notes.md'), 'utf8')).toBe('hello');
 
       // A reload rebuilds the page from the server's state.
       await page.reload();

@@ -13,7 +13,7 @@ import { auditOf } from '../../client/audit-entries';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { startAgent, waitForState } from '../harness/agents';
+import { startAgent, waitForState, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { rolloverServer } from '../harness/rollover-server';
 import { testConfig, withWorker } from '../harness/test-env';
@@ -51,7 +51,7 @@ test('auto-approved writes on both sides of a continue-as-new are all in the aud
       ?.firstExecutionRunId;
     expect(runId).not.toBe(first);
     expect(done.interactions.filter((i) => i.kind === 'tool.approval')).toEqual([]);
-    expect(STEPS.filter((id) => !existsSync(join(workspace, `${id}.md`)))).toEqual([]);
+    expect(STEPS.filter((id) => !existsSync(agentFile(workspace, agent.workflowId, `${id}.md`)))).toEqual([]);
     expect(
       auditOf(done)
         .filter((e) => e.kind === 'policy')

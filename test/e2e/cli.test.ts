@@ -17,7 +17,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { runCairn, spawnCairn } from '../harness/cairn-cli';
-import { startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { startAgent, stateOf, waitForInteraction, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { testConfig, withWorker } from '../harness/test-env';
@@ -58,9 +58,9 @@ test('run --ask --confirm-plan: answers an ask (after a rejection), confirms the
     expect(run.stdout).toMatch(/s1 write_file → ok/);
     expect(run.stdout).toMatch(/completed · \d+ tokens \(prompt \d+, completion \d+\)/);
     expect(run.stdout).toContain('The brief is in brief.txt.');
-    expect(readFileSync(join(workspace, 'brief.txt'), 'utf8')).toBe('for engineers');
-
     const id = /agent (\S+) started/.exec(run.stdout)?.[1] ?? '';
+    expect(readFileSync(agentFile(workspace, id, 'brief.txt'), 'utf8')).toBe('for engineers');
+
     expect(id).toMatch(/^agent-write-a-brief-/);
     const listed = await waitUntil('ls --json lists the completed agent', async () => {
       const ls = await cairn(['ls', '--json'], env);

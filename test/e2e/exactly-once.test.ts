@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { stateOf } from '../harness/agents';
+import { stateOf, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { uniqueId } from '../harness/test-env';
@@ -48,12 +48,16 @@ test('SIGKILL after the write, before completion: after restart the write happen
     workflowId: uniqueId('agent-crash'),
     args: [{ task: 'append a line' }],
   });
-  await waitUntil('the line was appended', () => existsSync(join(workspace, 'log.txt.written')), { timeoutMs: 60_000 });
+  await waitUntil(
+    'the line was appended',
+    () => existsSync(agentFile(workspace, handle.workflowId, 'log.txt.written')),
+    { timeoutMs: 60_000 },
+  );
   await workers[0]?.kill('SIGKILL');
 
   workers.push(await startWorkerProcess(env));
   await handle.result();
-  expect(readFileSync(join(workspace, 'log.txt'), 'utf8')).toBe('entry-1\n');
+  expect(readFileSync(agentFile(workspace, handle.workflowId, 'log.txt'), 'utf8')).toBe('entry-1\n');
   const history = (await bed.client.workflow.getHandle(`${handle.workflowId}/step-s1`).fetchHistory()).events ?? [];
   // The tool call itself really was retried: its one activity started a second time.
   const toolActivities = history.flatMap((e) =>

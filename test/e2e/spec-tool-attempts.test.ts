@@ -13,7 +13,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { STAMPED, STAMPS } from '../fixtures/user-tools/stamp-tools';
 import { agentTestbed } from '../harness/agent-testbed';
-import { stateOf } from '../harness/agents';
+import { stateOf, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { uniqueId } from '../harness/test-env';
@@ -52,7 +52,9 @@ test('a non-idempotent write whose activity fails is not retried: one attempt, o
     workflowId: uniqueId('agent-stamp'),
     args: [{ task: 'stamp once', onStepFailure: 'continue' }],
   });
-  await waitUntil('the stamp was written', () => existsSync(join(workspace, STAMPED)), { timeoutMs: 60_000 });
+  await waitUntil('the stamp was written', () => existsSync(agentFile(workspace, handle.workflowId, STAMPED)), {
+    timeoutMs: 60_000,
+  });
   await workers[0]?.kill('SIGKILL');
   workers.push(await startWorkerProcess(env));
 
@@ -70,7 +72,7 @@ test('a non-idempotent write whose activity fails is not retried: one attempt, o
   );
   expect(attempts).toEqual([1]);
   expect(events.some((e) => e.activityTaskTimedOutEventAttributes)).toBe(true);
-  expect(readFileSync(join(workspace, STAMPS), 'utf8')).toBe('stamp-1\n');
+  expect(readFileSync(agentFile(workspace, handle.workflowId, STAMPS), 'utf8')).toBe('stamp-1\n');
   // The step failed on the lost call rather than guessing whether it happened.
   const state = await stateOf(handle);
   expect(state.steps[0]).toMatchObject({ id: 's1', status: 'failed' });

@@ -2,7 +2,10 @@
  * Helpers for agent integration tests: start an agent on a test's queue, wait for the state
  * to reach a condition, find open interactions and answer them (plan replies: plans.ts).
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { agentWorkspaceDir } from '../../config/agent-workspace';
 import type { CairnConfig } from '../../config/config';
 import type { AgentInput } from '../../workflows/contract/agent-input';
 import type { AgentState } from '../../workflows/agent/agent-state';
@@ -14,13 +17,29 @@ import { waitUntil } from '../../testkit/wait-until';
 
 export type AgentHandle = WorkflowHandle<typeof agentWorkflow>;
 
-/** Starts an agent on the test's task queue. */
-export function startAgent(client: Client, config: CairnConfig, input: AgentInput): Promise<AgentHandle> {
-  return client.workflow.start(agentWorkflow, {
-    taskQueue: config.taskQueue,
-    workflowId: uniqueId('agent-test'),
-    args: [input],
-  });
+/** Starts an agent on the test's task queue (under `workflowId`, when a test must know it first). */
+export function startAgent(
+  client: Client,
+  config: CairnConfig,
+  input: AgentInput,
+  workflowId = uniqueId('agent-test'),
+): Promise<AgentHandle> {
+  return client.workflow.start(agentWorkflow, { taskQueue: config.taskQueue, workflowId, args: [input] });
+}
+
+/** The path of `path` in the agent's own folder below the workspace root `workspace`. */
+export function agentFile(workspace: string, agentId: string, path: string): string {
+  return join(agentWorkspaceDir(workspace, agentId), path);
+}
+
+/**
+ * The folder an agent's file tools work in: its own below the workspace root
+ * (config/agent-workspace.ts), made here so a test can put files there before the agent starts.
+ */
+export function agentFolder(config: CairnConfig, agentId: string): string {
+  const dir = agentWorkspaceDir(config.workspace, agentId);
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /** The agent's state. */

@@ -257,6 +257,7 @@ export const fullState: AgentState = {
   graph: fullGraph,
   assessment: { complexity: 'complex' },
   prompts: { overridden: ['planner.system'] },
+  workspace: 'agent',
   path: [
     { node: 'review', visit: 1, stepId: 'review', edge: { to: 'revise', reason: 'output.approved equals false' } },
   ],
@@ -350,6 +351,7 @@ export const fullAgentInput: AgentInput = {
     'tool.approval': 'admin',
   },
   nested: false,
+  sharedWorkspace: true,
   principal: { id: 'ann', roles: ['operator'] },
   graph: fullGraph,
   graphName: 'review-loop',
@@ -375,6 +377,7 @@ export const fullStepInput: StepInput = {
   metered: true,
   budgetLeft: { tokens: 900, costUsd: 0.5 },
   principal: { id: 'ann', roles: ['operator'] },
+  workspace: 'agent',
   onRoundsExhausted: 'deliver',
   verify: true,
   node: { id: 'review', visit: 2, systemPrompt: 'Review the draft.', output: { type: 'object' } },

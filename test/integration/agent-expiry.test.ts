@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { startAgent, stateOf } from '../harness/agents';
+import { startAgent, stateOf, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
 
@@ -37,7 +37,7 @@ test('an approval nobody answers reminds, expires, and is rejected; the model is
     expect(state.events.map((e) => e.type)).toEqual(
       expect.arrayContaining(['interaction.reminder', 'interaction.expired']),
     );
-    expect(existsSync(join(workspace, 'x.txt'))).toBe(false);
+    expect(existsSync(agentFile(workspace, handle.workflowId, 'x.txt'))).toBe(false);
     const second = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1')[1];
     expect(JSON.stringify(second?.body.messages.at(-1))).toContain(
       'the user rejected this call: nobody approved it in time',

@@ -18,7 +18,7 @@ import { pauseSignal, resumeSignal } from '../../workflows/contract/messages';
 import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, waitForState, agentFile } from '../harness/agents';
 import { finishVisit, stepsHeard } from '../harness/graphs';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { testConfig, withWorker } from '../harness/test-env';
@@ -63,14 +63,14 @@ test('a node whose write needs approval waits for it, then writes', async () => 
   await withWorker(config, async () => {
     const handle = await startAgent(bed.client, config, { task: 'publish a note', graph });
     const approval = await waitForInteraction(handle, 'tool.approval', 'publish');
-    expect(existsSync(join(workspace, 'note.md'))).toBe(false);
+    expect(existsSync(agentFile(workspace, handle.workflowId, 'note.md'))).toBe(false);
     // The node's tools are its allow list only.
     const offered = JSON.stringify(bed.llm.requests.find((r) => r.headers['x-cairn-step'] === 'publish')?.body.tools);
     expect(offered).toContain('write_file');
     expect(offered).not.toContain('read_file');
     await answer(handle, approval.id, { decision: 'approve', digest: approval.digest });
     expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'published' });
-    expect(readFileSync(join(workspace, 'note.md'), 'utf8')).toBe('the note');
+    expect(readFileSync(agentFile(workspace, handle.workflowId, 'note.md'), 'utf8')).toBe('the note');
     await recordHistory('agent-graph-approval', handle);
   });
 });

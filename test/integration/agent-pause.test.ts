@@ -12,7 +12,7 @@ import { AgentClient } from '../../client/agent-client';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, waitForState, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { testConfig, withWorker } from '../harness/test-env';
@@ -57,7 +57,7 @@ test('a paused agent starts no model or tool call, its approval stays answerable
     expect(answered.interactions.find((i) => i.id === approval.id)).toMatchObject({ status: 'answered', by: 'alice' });
     expect(answered.phase).toBe('paused');
     await expectNoNewRequests(bed.llm, 3, QUIET_WINDOW_MS);
-    expect(existsSync(join(workspace, 'b.txt'))).toBe(false);
+    expect(existsSync(agentFile(workspace, agent.workflowId, 'b.txt'))).toBe(false);
     return agent;
   });
 
@@ -67,7 +67,7 @@ test('a paused agent starts no model or tool call, its approval stays answerable
     async () => {
       await expectNoNewRequests(bed.llm, 3, QUIET_WINDOW_MS);
       expect((await stateOf(handle)).phase).toBe('paused');
-      expect(existsSync(join(workspace, 'b.txt'))).toBe(false);
+      expect(existsSync(agentFile(workspace, handle.workflowId, 'b.txt'))).toBe(false);
       await handle.signal(resumeSignal, { by: 'ops' });
       const result = await handle.result();
       expect(result).toMatchObject({ status: 'completed', answer: 'done' });
@@ -78,7 +78,7 @@ test('a paused agent starts no model or tool call, its approval stays answerable
     undefined,
     { identity: 'second-worker' },
   );
-  expect(readFileSync(join(workspace, 'b.txt'), 'utf8')).toBe('B');
+  expect(readFileSync(agentFile(workspace, handle.workflowId, 'b.txt'), 'utf8')).toBe('B');
   expect(state.steps.map((s) => [s.id, s.status, s.result])).toEqual([
     ['a', 'completed', 'result-a'],
     ['b', 'completed', 'wrote b'],

@@ -14,7 +14,7 @@ import { byRoute } from '../fake-llm/routes';
 import { ECHO_DESCRIPTIONS } from '../fixtures/mcp/echo-server';
 import { greetTool } from '../fixtures/user-tools/greeting-tools';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, rejection, startAgent, stateOf, waitForState } from '../harness/agents';
+import { answer, rejection, startAgent, stateOf, waitForState, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { testConfig, withWorker } from '../harness/test-env';
@@ -71,13 +71,13 @@ test('two parallel approvals: each bound to its digest and answered on its own, 
       () => rejection(handle, forB.id, { decision: 'approve', digest: otherDigest }),
     );
     expect(refused).toMatch(/other arguments/);
-    expect(existsSync(join(workspace, 'b.txt'))).toBe(false);
+    expect(existsSync(agentFile(workspace, handle.workflowId, 'b.txt'))).toBe(false);
     await answer(handle, forB.id, { decision: 'reject', digest: forB.digest, reason: 'no B today' }, 'bob');
     await answer(handle, forA.id, { decision: 'approve', digest: forA.digest }, 'alice');
     await handle.result();
 
-    expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('A');
-    expect(existsSync(join(workspace, 'b.txt'))).toBe(false);
+    expect(readFileSync(agentFile(workspace, handle.workflowId, 'a.txt'), 'utf8')).toBe('A');
+    expect(existsSync(agentFile(workspace, handle.workflowId, 'b.txt'))).toBe(false);
     expect(toolMessage('s1', 1, 'w1')).toBe('wrote 1 bytes to a.txt');
     expect(toolMessage('s2', 1, 'w2')).toMatch(/^error: the user rejected this call: no B today/);
     const audit = (await stateOf(handle)).interactions.map((i) => [i.stepId, i.status, i.by, i.answer]);

@@ -20,7 +20,7 @@ import { reply, said } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { postJson, stateOverHttp } from '../harness/http-app';
-import { answer } from '../harness/agents';
+import { answer, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { testConfig, withWorker } from '../harness/test-env';
@@ -180,6 +180,6 @@ test('the HTTP API and the client library return the update’s code and field; 
       ['ask.form', 'answered', { values: { title: 'R', pages: 3 } }],
       ['tool.approval', 'answered', { decision: 'approve', digest: approval.digest }],
     ]);
-    expect(readFileSync(join(config.workspace, WRITE.path), 'utf8')).toBe(WRITE.content);
+    expect(readFileSync(agentFile(config.workspace, id, WRITE.path), 'utf8')).toBe(WRITE.content);
   });
 });

@@ -27,6 +27,7 @@ import { expectNothingChanged } from '../harness/nothing-changed';
 import { expectReplaysItself } from '../harness/replays-itself';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { agentFile } from '../harness/agents';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-people-'));
 const workspace = join(dir, 'workspace');
@@ -143,14 +144,14 @@ test('two approvals need two people: the shared token, the same person by the pr
     const stillOpen = afterSignal.interactions.find((i) => i.id === opened.id);
     expect(stillOpen?.status).toBe('open');
     expect(stillOpen?.kind === 'tool.approval' ? stillOpen.approvals?.map((a) => a.actor.id) : []).toEqual(['ana']);
-    expect(existsSync(join(workspace, 'config/app.json'))).toBe(false);
+    expect(existsSync(agentFile(workspace, id, 'config/app.json'))).toBe(false);
 
     // Bob, another principal of the tokens file: the second person.
     expect((await post(app, answers, approve, tokens.bob)).status).toBe(200);
     await waitUntil('the agent completes', async () =>
       (await stateOf(app, id)).phase === 'completed' ? true : undefined,
     );
-    expect(readFileSync(join(workspace, 'config/app.json'), 'utf8')).toBe('{}');
+    expect(readFileSync(agentFile(workspace, id, 'config/app.json'), 'utf8')).toBe('{}');
     const { entries } = await get<{ entries: AuditEntry[] }>(app, `/api/agents/${id}/audit`);
     const approvals = entries.filter((e) => e.what.startsWith('tool.approval approved'));
     expect(approvals.map((e) => [e.actor?.id, e.actor?.authenticatedBy])).toEqual([

@@ -21,6 +21,7 @@ import { waitUntil } from '../../testkit/wait-until';
 import { recordHistory } from '../harness/histories';
 import { stepWorkflowId } from '../../workflows/contract/ids';
 import { tokenApp } from '../harness/token-app';
+import { agentFile } from '../harness/agents';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-policy-'));
 const workspace = join(dir, 'workspace');
@@ -119,8 +120,8 @@ test('an allowed write runs unasked and a denied one is refused: the model hears
     await finished(app, id);
     const state = await stateOf(app, id);
     expect(state.interactions).toEqual([]);
-    expect(readFileSync(join(workspace, 'notes/today.md'), 'utf8')).toBe('hello');
-    expect(existsSync(join(workspace, 'prod.env'))).toBe(false);
+    expect(readFileSync(agentFile(workspace, id, 'notes/today.md'), 'utf8')).toBe('hello');
+    expect(existsSync(agentFile(workspace, id, 'prod.env'))).toBe(false);
 
     // The request after the denied call carries the denial as that call's tool result.
     const stepRequests = bed.llm.requests.filter((r) => routeOf(r) === 'step:s1');
@@ -169,7 +170,7 @@ test('two approvers: the same person twice is refused, two people pass, the audi
     expect(first.status).toBe(200);
     const afterFirst = (await stateOf(app, id)).interactions.find((i) => i.id === interactionId);
     expect(afterFirst?.status).toBe('open');
-    expect(existsSync(join(workspace, 'config/app.json'))).toBe(false);
+    expect(existsSync(agentFile(workspace, id, 'config/app.json'))).toBe(false);
 
     const again = await expectNothingChanged(
       () => stateOf(app, id),
@@ -185,7 +186,7 @@ test('two approvers: the same person twice is refused, two people pass, the audi
     const second = await post(app, answers, { interactionId, answer: approve }, 'bob');
     expect(second.status).toBe(200);
     await finished(app, id);
-    expect(readFileSync(join(workspace, 'config/app.json'), 'utf8')).toBe('{}');
+    expect(readFileSync(agentFile(workspace, id, 'config/app.json'), 'utf8')).toBe('{}');
 
     const approvals = (await auditOf(app, id)).filter((e) => e.what.startsWith('tool.approval approved'));
     expect(approvals.map((e) => [e.actor?.id, e.actor?.name, e.rule])).toEqual([
@@ -248,7 +249,7 @@ test("the agent's principal is the signed-in one, never the body's; a rule's rol
     expect(refused).toEqual([403, 'ROLE_REQUIRED']);
     expect((await post(app, answers, approve, 'root')).status).toBe(200);
     await finished(app, id);
-    expect(readFileSync(join(workspace, 'deploy/b.txt'), 'utf8')).toBe('b');
+    expect(readFileSync(agentFile(workspace, id, 'deploy/b.txt'), 'utf8')).toBe('b');
     const policy = (await auditOf(app, id)).filter((e) => e.kind === 'policy');
     expect(policy.map((e) => [e.decision, e.rule])).toEqual([
       ['ask', 'default'],

@@ -33,6 +33,8 @@ const ALLOWED: Record<string, Role[]> = {
   'GET /api/agents/:id/stream': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/agents/:id/audit': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/agents/:id/steps/:stepId/transcript': ['viewer', 'operator', 'approver', 'admin'],
+  'GET /api/agents/:id/files': ['viewer', 'operator', 'approver', 'admin'],
+  'GET /api/agents/:id/files/:path{.+}': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/graphs': ['viewer', 'operator', 'approver', 'admin'],
   'POST /api/agents': ['operator', 'admin'],
   'POST /api/agents/:id/cancel': ['operator', 'admin'],
@@ -53,6 +55,8 @@ const PASSED: Record<string, number> = {
   'GET /api/agents/:id/stream': 404,
   'GET /api/agents/:id/audit': 404,
   'GET /api/agents/:id/steps/:stepId/transcript': 404,
+  'GET /api/agents/:id/files': 404,
+  'GET /api/agents/:id/files/:path{.+}': 404,
   'GET /api/graphs': 200,
   'POST /api/agents': 201,
   'POST /api/agents/:id/cancel': 404,
@@ -124,7 +128,7 @@ function servedRoutes(): string[] {
 /** Calls `route` (with `nobody` for :id) with `authorization` when given; a start uses `workflowId`. */
 async function call(route: string, authorization?: string, workflowId = uniqueId('matrix')): Promise<Response> {
   const [method = 'GET', pattern = '/'] = route.split(' ');
-  const path = pattern.replace(':id', 'nobody').replace(':stepId', 's1');
+  const path = pattern.replace(':id', 'nobody').replace(':stepId', 's1').replace(':path{.+}', 'out/notes.md');
   const headers: Record<string, string> = authorization ? { authorization } : {};
   const bodies: Record<string, unknown> = {
     'POST /api/agents': { task: 'matrix', workflowId },

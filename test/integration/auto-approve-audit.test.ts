@@ -10,7 +10,7 @@ import { auditOf } from '../../client/audit-entries';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { startAgent, waitForState } from '../harness/agents';
+import { startAgent, waitForState, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 
@@ -29,7 +29,7 @@ test('an auto-approved write runs unasked and is audited as a policy decision wi
     const agent = await startAgent(bed.client, bed.config, { task: 'Write a note' });
     const done = await waitForState(agent, 'the agent completes', (s) => s.phase === 'completed');
     expect(done.interactions.filter((i) => i.kind === 'tool.approval')).toEqual([]);
-    expect(existsSync(join(workspace, 'notes.md'))).toBe(true);
+    expect(existsSync(agentFile(workspace, agent.workflowId, 'notes.md'))).toBe(true);
     expect(auditOf(done).filter((e) => e.kind === 'policy')).toEqual([
       expect.objectContaining({
         decision: 'allow',

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../config/config';
-import { answer, startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, agentFile } from '../harness/agents';
 import { runInfo } from '../harness/run-info';
 import { closeClient, connectClient, uniqueId, withWorker } from '../harness/test-env';
 
@@ -46,6 +46,8 @@ test('every mechanism, offline, clearly labelled', async () => {
     expect(result.answer).toContain('Offline demo answer');
     const state = await stateOf(handle);
     expect(state).toMatchObject({ phase: 'completed', model: 'cairn-offline-demo', demo: true });
-    expect(readFileSync(join(workspace, 'demo', 'note.md'), 'utf8')).toContain('offline demo model');
+    expect(readFileSync(agentFile(workspace, handle.workflowId, 'demo/note.md'), 'utf8')).toContain(
+      'offline demo model',
+    );
   });
 });

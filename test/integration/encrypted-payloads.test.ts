@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,7 @@ import { lowFreePort } from '../../testkit/low-port';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
-import { answer, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { answer, waitForInteraction, type AgentHandle, agentFolder, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { scanEncryption } from '../harness/encryption-scan';
 import { runInfo } from '../harness/run-info';
@@ -134,8 +134,6 @@ const present = (text: string) => Object.values(MARKERS).filter((m) => text.incl
 test('with keys configured no marker reaches the database or the CLI without the codec; the codec server shows them all', async () => {
   const llm = await ScriptedLlm.start();
   const workspace = join(dir, 'workspace');
-  mkdirSync(workspace, { recursive: true });
-  writeFileSync(join(workspace, 'in.txt'), `the secret line: ${MARKERS.file}\n`);
   const config = testConfig(llm, {
     TEMPORAL_ADDRESS: server.address,
     CAIRN_ENCRYPTION_KEYS: `test-key:${randomBytes(32).toString('base64')}`,
@@ -179,6 +177,8 @@ test('with keys configured no marker reaches the database or the CLI without the
   try {
     const workflowId = await withWorker(config, async () => {
       const id = await agents.start({ task: `Copy the file, ask for a note and fetch the page ${MARKERS.task}` });
+      // Into the agent's own folder, named by the generated id: its step reads it only after the plan call.
+      writeFileSync(join(agentFolder(config, id), 'in.txt'), `the secret line: ${MARKERS.file}\n`);
       const handle: AgentHandle = agents.temporal.workflow.getHandle(id);
       const form = await waitForInteraction(handle, 'ask.form', 's1');
       await answer(handle, form.id, { values: { note: MARKERS.form } });
@@ -188,7 +188,7 @@ test('with keys configured no marker reaches the database or the CLI without the
     // The agent did read, write and fetch: the markers reached the model.
     const sent = JSON.stringify(llm.requests.map((r) => r.body.messages));
     expect(present(sent).sort()).toEqual(Object.values(MARKERS).sort());
-    expect(readFileSync(join(workspace, 'out.txt'), 'utf8')).toBe('copied');
+    expect(readFileSync(agentFile(workspace, workflowId, 'out.txt'), 'utf8')).toBe('copied');
     // The generated id leaves the task out.
     expect(workflowId).toMatch(/^agent-task-[a-z0-9]{8}$/);
 

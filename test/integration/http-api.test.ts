@@ -373,12 +373,19 @@ test('the OpenAPI document lists every route with its schemas', async () => {
       'get /api/agents/{id}/events',
       'get /api/agents/{id}/stream',
       'get /api/agents/{id}/steps/{stepId}/transcript',
+      'get /api/agents/{id}/files',
+      'get /api/agents/{id}/files/{path}',
       'get /api/graphs',
     ].sort(),
   );
   expect(Object.keys(doc.components.schemas.AgentInput?.properties ?? {})).toEqual(
     expect.arrayContaining(['task', 'mode', 'limits', 'model', 'graph', 'graphName']),
   );
+  expect(Object.keys(doc.components.schemas.AgentFiles?.properties ?? {}).sort()).toEqual([
+    'files',
+    'truncated',
+    'workspace',
+  ]);
   expect(Object.keys(doc.components.schemas.AnswerInput?.properties ?? {}).sort()).toEqual([
     'answer',
     'by',

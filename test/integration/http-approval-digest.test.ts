@@ -14,7 +14,7 @@ import type { AgentState } from '../../workflows/agent/agent-state';
 import { reply, said } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { startAgent, waitForInteraction } from '../harness/agents';
+import { startAgent, waitForInteraction, agentFile } from '../harness/agents';
 import { finish } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
@@ -72,7 +72,7 @@ test('an approval without its digest gets the open one filled in; a wrong digest
     expect(second.digest).not.toBe(digest);
 
     await handle.result();
-    expect(readFileSync(join(workspace, 'two.txt'), 'utf8')).toBe('second');
+    expect(readFileSync(agentFile(workspace, handle.workflowId, 'two.txt'), 'utf8')).toBe('second');
     const approvals = (await read()).interactions.filter((i) => i.kind === 'tool.approval');
     expect(approvals.map((i) => [i.status, i.answer])).toEqual([
       ['answered', { decision: 'approve', digest }],

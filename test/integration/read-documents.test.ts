@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { startAgent } from '../harness/agents';
+import { startAgent, agentFolder } from '../harness/agents';
 import { makeDocx, makeDocxBomb, makePdf } from '../harness/documents';
 import { finish, plan, planReply, step } from '../harness/plans';
-import { testConfig, withWorker } from '../harness/test-env';
+import { testConfig, withWorker, uniqueId } from '../harness/test-env';
 
 const bed = agentTestbed();
 
@@ -26,11 +26,13 @@ function toolMessage(index: number, callId: string): string {
 
 test('a step reads a PDF, a DOCX and a CSV as text; a DOCX bomb is refused and the next read works', async () => {
   const workspace = mkdtempSync(join(tmpdir(), 'documents-'));
-  writeFileSync(join(workspace, 'invoice.pdf'), makePdf(['Invoice 4711 total 99 EUR']));
-  writeFileSync(join(workspace, 'letter.docx'), makeDocx(['Dear Ada', 'Your order has shipped']));
-  writeFileSync(join(workspace, 'orders.csv'), 'id,item\n1,lamp\n');
-  writeFileSync(join(workspace, 'bomb.docx'), makeDocxBomb(300 * 2 ** 20));
   const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+  const agentId = uniqueId('agent-test');
+  const folder = agentFolder(config, agentId);
+  writeFileSync(join(folder, 'invoice.pdf'), makePdf(['Invoice 4711 total 99 EUR']));
+  writeFileSync(join(folder, 'letter.docx'), makeDocx(['Dear Ada', 'Your order has shipped']));
+  writeFileSync(join(folder, 'orders.csv'), 'id,item\n1,lamp\n');
+  writeFileSync(join(folder, 'bomb.docx'), makeDocxBomb(300 * 2 ** 20));
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(plan([step('s1')]))],
@@ -45,7 +47,7 @@ test('a step reads a PDF, a DOCX and a CSV as text; a DOCX bomb is refused and t
     }),
   );
   await withWorker(config, async () => {
-    const handle = await startAgent(bed.client, config, { task: 'read the documents' });
+    const handle = await startAgent(bed.client, config, { task: 'read the documents' }, agentId);
     expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'done' });
   });
   expect(toolMessage(1, 'pdf')).toContain('Invoice 4711 total 99 EUR');

@@ -12,7 +12,7 @@ import { CancelledFailure } from '@temporalio/common';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, waitForState, agentFile } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { LOCAL_ACTIVITY_MARKER } from '../harness/activity-attempts';
 import { recordHistory } from '../harness/histories';
@@ -47,7 +47,7 @@ test('approval: a write waits for its tool.approval, runs once approved', async 
     const approval = await waitForInteraction(handle, 'tool.approval', 's1');
     await answer(handle, approval.id, { decision: 'approve', digest: approval.digest }, 'alice');
     expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'done' });
-    expect(readFileSync(join(workspace, 'note.txt'), 'utf8')).toBe('approved');
+    expect(readFileSync(agentFile(workspace, handle.workflowId, 'note.txt'), 'utf8')).toBe('approved');
     expect((await stateOf(handle)).interactions).toEqual([
       expect.objectContaining({ kind: 'tool.approval', status: 'answered', by: 'alice', stepId: 's1' }),
     ]);

@@ -25,10 +25,10 @@ import {
 } from '../fake-llm/step-quirks';
 import { stepWorkflowId } from '../../workflows/contract/ids';
 import { agentTestbed } from '../harness/agent-testbed';
-import { answer, startAgent, stateOf, waitForInteraction, type AgentHandle } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction, type AgentHandle, agentFile } from '../harness/agents';
 import { finish } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
-import { testConfig, withWorker } from '../harness/test-env';
+import { testConfig, withWorker, uniqueId } from '../harness/test-env';
 
 const bed = agentTestbed();
 
@@ -176,8 +176,9 @@ test('an approval is asked once per digest in a step: approved runs again withou
       ],
     }),
   );
+  const agentId = uniqueId('agent-test');
   await withWorker(config, async () => {
-    const handle = await startAgent(bed.client, config, { task: 'write', mode: { plan: false } });
+    const handle = await startAgent(bed.client, config, { task: 'write', mode: { plan: false } }, agentId);
     const first = await waitForInteraction(handle, 'tool.approval');
     expect(first.arguments).toEqual(a);
     await answer(handle, first.id, { decision: 'approve', digest: first.digest });
@@ -193,7 +194,7 @@ test('an approval is asked once per digest in a step: approved runs again withou
     ]);
     await recordStep('step-guard-approval-once', handle);
   });
-  expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('A');
+  expect(readFileSync(agentFile(workspace, agentId, 'a.txt'), 'utf8')).toBe('A');
   expect(toolMessage(stepRequests()[2], 'w2')).toBe('wrote 1 bytes to a.txt');
   expect(toolMessage(stepRequests()[4], 'w4')).toMatch(
     /^error: a person already rejected this exact call in this step/,

@@ -11,9 +11,9 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { startAgent } from '../harness/agents';
+import { agentFolder, startAgent } from '../harness/agents';
 import { finish } from '../harness/plans';
-import { testConfig, withWorker } from '../harness/test-env';
+import { testConfig, uniqueId, withWorker } from '../harness/test-env';
 import { IMAGE_NOT_SEEN, IMAGE_SHOWN } from '../../workflows/step/tool-images';
 
 const bed = agentTestbed();
@@ -26,17 +26,23 @@ const PNG = Buffer.from(
 /** Runs a one-step agent that reads chart.png, and returns the messages of its second model call. */
 async function secondRequest(vision: boolean): Promise<ChatCompletionMessageParam[]> {
   const workspace = mkdtempSync(join(tmpdir(), 'vision-'));
-  writeFileSync(join(workspace, 'chart.png'), PNG);
   const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+  const agentId = uniqueId('agent-test');
+  writeFileSync(join(agentFolder(config, agentId), 'chart.png'), PNG);
   bed.llm.respondWith(
     byRoute({ 'step:task': [reply.toolCall('read_file', { path: 'chart.png' }, 'img'), finish('a single pixel')] }),
   );
   await withWorker(config, async () => {
-    const handle = await startAgent(bed.client, config, {
-      task: 'describe the chart',
-      mode: { plan: false },
-      model: { vision },
-    });
+    const handle = await startAgent(
+      bed.client,
+      config,
+      {
+        task: 'describe the chart',
+        mode: { plan: false },
+        model: { vision },
+      },
+      agentId,
+    );
     expect(await handle.result()).toMatchObject({ status: 'completed' });
     // The history holds the reference, never the bytes.
     const history = JSON.stringify(await handle.fetchHistory());

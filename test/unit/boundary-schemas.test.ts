@@ -253,7 +253,7 @@ const boundaries: Record<string, Boundary> = {
   'tool catalogue (listTools result)': { schema: toolInfoSchema, values: [fullTool] },
   'runTool input': {
     schema: toolCallInputSchema,
-    values: [{ agentId: 'agent-1', stepId: 's1', callId: 'c1', name: 'lookup', arguments: '{}' }],
+    values: [{ agentId: 'agent-1', stepId: 's1', callId: 'c1', name: 'lookup', arguments: '{}', scope: 'agent' }],
   },
   'runTool result': {
     schema: toolCallOutcomeSchema,
@@ -280,7 +280,9 @@ const boundaries: Record<string, Boundary> = {
   'live stream carry': { schema: liveStreamCarrySchema, values: [fullLiveCarry] },
   'previewToolCall input': {
     schema: previewCallInputSchema,
-    values: [{ tool: 'write_file', arguments: { path: 'notes.md', content: 'new\n' } }],
+    values: [
+      { tool: 'write_file', arguments: { path: 'notes.md', content: 'new\n' }, agentId: 'agent-1', scope: 'agent' },
+    ],
   },
   'previewToolCall result': {
     schema: approvalPreviewSchema,

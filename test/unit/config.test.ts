@@ -42,6 +42,7 @@ test('every variable is read', () => {
     CAIRN_LLM_STREAM: 'off',
     CAIRN_WORKSPACE: '/data/ws',
     CAIRN_LEDGER_DIR: '/data/ledger',
+    CAIRN_WORKSPACE_RETENTION_DAYS: '30',
     CAIRN_FETCH_ALLOW: 'loopback, private',
     CAIRN_TOOLS: './tools/a.ts,./tools/b.ts',
     CAIRN_MCP_SERVERS: '[]',
@@ -83,6 +84,7 @@ test('every variable is read', () => {
     workspace: '/data/ws',
     versioning: { enabled: true, deploymentName: 'cairn-eu', buildId: '2.0.0' },
     ledgerDir: '/data/ledger',
+    workspaceRetentionDays: 30,
     tools: {
       fetchAllow: ['loopback', 'private'],
       modules: ['./tools/a.ts', './tools/b.ts'],
@@ -160,6 +162,14 @@ test('the ledger lies beside the workspace unless set, and never inside it', () 
     'CAIRN_LEDGER_DIR: expected a folder outside CAIRN_WORKSPACE, got "/data/ws/.cairn"',
   ]);
   expect(errorLines({ CAIRN_WORKSPACE: 'ws', CAIRN_LEDGER_DIR: './ws' })).toHaveLength(1);
+});
+
+test('finished agents keep their folders for ever unless a retention in days is set', () => {
+  expect(loadConfig({}).workspaceRetentionDays).toBeUndefined();
+  expect(loadConfig({ CAIRN_WORKSPACE_RETENTION_DAYS: '7' }).workspaceRetentionDays).toBe(7);
+  expect(errorLines({ CAIRN_WORKSPACE_RETENTION_DAYS: '0' })).toEqual([
+    'CAIRN_WORKSPACE_RETENTION_DAYS: expected a number above 0, got "0"',
+  ]);
 });
 
 test('an API key alone means OpenAI itself, not the demo model', () => {

@@ -119,7 +119,8 @@ test('HTTP API: the route table lists exactly the routes the app serves under /a
         (r) =>
           r.method !== 'ALL' && (r.path.startsWith('/api/') || r.path.startsWith('/codec/') || r.path === '/healthz'),
       )
-      .map((r) => `${r.method} ${r.path}`),
+      // A parameter's own pattern (`:path{.+}`, a path across folders) is left out of its name.
+      .map((r) => `${r.method} ${r.path.replace(/\{[^/]*\}/g, '')}`),
   );
   const documented = tableRows(section(contracts, 'HTTP API')).map(([route]) => firstName(route));
   expect(documented.sort()).toEqual([...served].sort());

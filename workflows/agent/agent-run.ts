@@ -5,7 +5,7 @@
  * deadline — each built once with the one context they share (agent-context.ts), in order of
  * need. Phases change here, so visibility follows; how the agent ends is agent-ending.ts's.
  */
-import { CancellationScope, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { Conversations } from '../conversation';
 import { workflowFailure } from '../contract/failures';
 import { parseActedRequest, parseStepProgress } from '../contract/message-payloads';
@@ -35,6 +35,7 @@ import { Deadline } from './deadline';
 import { InteractionDesk } from './interaction-desk';
 import { StepBoard } from './step-board';
 import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+import { PATCHES } from '../patches';
 
 export class AgentRun {
   readonly state: AgentState;
@@ -61,6 +62,9 @@ export class AgentRun {
     carry?: AgentCarry,
   ) {
     this.state = carry?.state ?? createAgentState(settings.task);
+    // Decided once, at the first run, and carried: the agent's own folder (runs before used the
+    // root; a nested agent of such a run shares it, as its parent's steps do).
+    if (!carry && !settings.sharedWorkspace && patched(PATCHES.agentWorkspace)) this.state.workspace = 'agent';
     this.visibility = new AgentVisibility(this.state);
     // Step changes show in the current details at once (plan progress in the Temporal UI).
     this.board = new StepBoard(this.state, (event) => {

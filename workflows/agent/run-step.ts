@@ -55,6 +55,7 @@ export function stepInputOf(
     ...(run.prompts ? { prompts: run.prompts } : {}),
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.principal ? { principal: settings.principal } : {}),
+    ...(run.state.workspace ? { workspace: run.state.workspace } : {}),
   };
 }
 

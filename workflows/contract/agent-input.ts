@@ -76,6 +76,12 @@ export const agentInputSchema = z.object({
   /** Set for agents started by the `sub_agent` tool: they never wait for a plan check. */
   nested: z.boolean().default(false),
   /**
+   * Set by the step that starts a nested agent when its own agent works in the shared workspace
+   * root (started before per-agent workspaces): the nested agent works there too. The HTTP API
+   * drops it from a start's body.
+   */
+  sharedWorkspace: z.literal(true).optional(),
+  /**
    * Who started the agent, set by Cairn's HTTP API from the signed-in principal (a body value is
    * replaced): the principal approval policies judge calls for. Absent: nobody signed in.
    */

@@ -97,6 +97,12 @@ export const ERROR_CODES = [
    * principal, or the whole server, may hold (CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL / _MAX_STREAMS).
    */
   'TOO_MANY_STREAMS',
+  /**
+   * A file path that leads outside the agent's folder — absolute, climbing out with `..`, or
+   * through a symbolic link that leads out: a file tool's error starts with it, and the files
+   * route answers it with HTTP 400.
+   */
+  'PATH_REFUSED',
   /** HTTP 500: anything unexpected; the details stay in the server's log. */
   'INTERNAL',
 ] as const;

@@ -140,6 +140,11 @@ export const agentStateSchema = z.object({
   assessment: z.object({ complexity: z.enum(COMPLEXITIES) }).optional(),
   /** The built-in prompt templates this agent uses in the operator's words (CAIRN_PROMPTS_FILE), by name. */
   prompts: z.object({ overridden: z.array(z.string()) }).optional(),
+  /**
+   * `agent`: the file tools work in the agent's own folder, `<CAIRN_WORKSPACE>/<agent id>/`
+   * (config/agent-workspace.ts). Absent for agents started before per-agent workspaces: the root.
+   */
+  workspace: z.literal('agent').optional(),
   /** The plan's revision: 1 for the first plan, one more for each revised plan. */
   revision: count,
   steps: z.array(stepRunSchema),

@@ -97,7 +97,7 @@ async function previewOf(ctx: StepToolsContext, tool: ToolInfo, args: unknown): 
   try {
     const preview = await previewToolCall.executeWithOptions(
       { summary: `${ctx.input.step.id} · preview · ${tool.name}` },
-      [{ tool: tool.name, arguments: args }],
+      [{ tool: tool.name, arguments: args, ...scopeOf(ctx) }],
     );
     return preview ?? undefined;
   } catch (err) {
@@ -105,6 +105,11 @@ async function previewOf(ctx: StepToolsContext, tool: ToolInfo, args: unknown): 
     if (isCancellation(err)) throw err;
     return undefined;
   }
+}
+
+/** Where the previewed call would write: the agent's own folder, or (absent) the workspace root. */
+function scopeOf({ input }: StepToolsContext): { agentId?: string; scope?: 'agent' } {
+  return input.workspace ? { agentId: input.agentId, scope: input.workspace } : {};
 }
 
 /** Asks the worker's approval policy about one call. */

@@ -76,6 +76,8 @@ async function runSubAgent(
           // The agent's model settings (name, max_tokens…) hold for its sub-agents too.
           ...(input.model ? { model: input.model } : {}),
           ...(left ? { limits: asLimits(left) } : {}),
+          // A step of an agent in the shared root (started before per-agent folders): so is its nested agent.
+          ...(input.workspace ? {} : { sharedWorkspace: true as const }),
         },
       ],
       staticSummary: `sub-agent of ${input.step.id}: ${args.task.slice(0, 80)}`,

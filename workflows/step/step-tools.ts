@@ -100,7 +100,7 @@ async function executeCall(
   call: LlmToolCall,
   idempotent: boolean,
 ): Promise<ToolOutcome> {
-  const { step, agentId } = ctx.input;
+  const { step, agentId, workspace } = ctx.input;
   // Paused while the approval waited: the approved call starts only once the hold lifts.
   if (ctx.link.mustWait()) await ctx.link.whenFree();
   try {
@@ -110,7 +110,17 @@ async function executeCall(
         // A side effect that cannot honour its idempotency key is never retried blindly.
         ...(idempotent ? {} : { retry: { maximumAttempts: 1 } }),
       },
-      [{ agentId, stepId: step.id, callId: call.id, name: tool.name, arguments: call.arguments }],
+      [
+        {
+          agentId,
+          stepId: step.id,
+          callId: call.id,
+          name: tool.name,
+          arguments: call.arguments,
+          // The agent's own folder (config/agent-workspace.ts); steps of agents started before it: the root.
+          ...(workspace ? { scope: workspace } : {}),
+        },
+      ],
     );
   } catch (err) {
     // Retries used up on a call that is safe to repeat: the model hears of it and may try

@@ -60,6 +60,8 @@ export const stepInputSchema = z.object({
   budgetLeft: budgetLeftSchema.optional(),
   /** Who started the agent (approval policies judge calls for this principal). */
   principal: principalSchema.optional(),
+  /** `agent`: tool calls work in the agent's own folder; absent (agents started before it): the workspace root. */
+  workspace: z.literal('agent').optional(),
   /**
    * The agent graph node this step visits (absent for plan steps): its own system prompt and,
    * when it declares one, the JSON Schema its `finish_step` output must match.

@@ -25,6 +25,14 @@ export const approvalPreviewSchema = z.object({
 });
 export type ApprovalPreview = z.infer<typeof approvalPreviewSchema>;
 
-/** The `previewToolCall` activity's input: the call awaiting approval. */
-export const previewCallInputSchema = z.object({ tool: z.string().max(500), arguments: z.unknown() });
+/**
+ * The `previewToolCall` activity's input: the call awaiting approval and, with `scope` `agent`,
+ * the agent whose own folder the call would write in (absent: the workspace root).
+ */
+export const previewCallInputSchema = z.object({
+  tool: z.string().max(500),
+  arguments: z.unknown(),
+  agentId: z.string().optional(),
+  scope: z.literal('agent').optional(),
+});
 export type PreviewCallInput = z.infer<typeof previewCallInputSchema>;

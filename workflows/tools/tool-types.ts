@@ -56,6 +56,8 @@ export const toolCallInputSchema = z.object({
   name: z.string(),
   /** The JSON text the model wrote; validated by the activity before anything runs. */
   arguments: z.string(),
+  /** `agent`: the tool works in the agent's own folder (config/agent-workspace.ts); absent: the workspace root. */
+  scope: z.literal('agent').optional(),
 });
 /** Input of the `runTool` activity. */
 export type ToolCallInput = z.infer<typeof toolCallInputSchema>;

@@ -16,7 +16,7 @@
 import { constants, existsSync, type Dirent } from 'node:fs';
 import { lstat, mkdir, open, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isInside, workspaceParts } from './workspace-path';
+import { isInside, PathRefusedError, workspaceParts } from './workspace-path';
 
 const { O_CREAT, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants;
 /** O_NONBLOCK: opening a FIFO must not hang the tool; it changes nothing for files and folders. */
@@ -62,8 +62,8 @@ function codeOf(err: unknown): string | undefined {
 }
 
 /** Turns a file-system error about `shown` into a message without absolute paths. */
-function failure(err: unknown, shown: string): WorkspaceError {
-  if (err instanceof WorkspaceError) return err;
+function failure(err: unknown, shown: string): Error {
+  if (err instanceof WorkspaceError || err instanceof PathRefusedError) return err;
   const code = codeOf(err);
   const say = (what: string) => new WorkspaceError(`"${shown}" ${what}`, code);
   if (code === 'ENOENT') return say('does not exist in the workspace');
@@ -75,7 +75,7 @@ function failure(err: unknown, shown: string): WorkspaceError {
 }
 
 const leadsOutside = (shown: string) =>
-  new WorkspaceError(`"${shown}" leads outside the workspace through a symbolic link`);
+  new PathRefusedError(`"${shown}" leads outside the workspace through a symbolic link`);
 
 /** The path naming `name` inside the opened folder `dir`. */
 function childPath(walk: Walk, dir: Opened, name: string): string {
@@ -238,4 +238,70 @@ export async function listWorkspaceFolder(
       throw failure(err, path);
     }),
   );
+}
+
+/** A regular file below the workspace folder: its path (relative, `/` between folders) and size in bytes. */
+export interface WorkspaceFileEntry {
+  path: string;
+  size: number;
+}
+
+/**
+ * Every regular file below the workspace folder, sorted by path (code-unit order). Symbolic links
+ * are neither followed nor listed, nor is anything but files and folders; folders are opened by
+ * the same checked walk as reads. At most `limit` files (then `truncated`), `maxDepth` levels.
+ */
+export async function listWorkspaceTree(
+  workspace: string,
+  { limit, maxDepth = 32 }: { limit: number; maxDepth?: number },
+  options: WalkOptions = {},
+): Promise<{ files: WorkspaceFileEntry[]; truncated: boolean }> {
+  const { walk, dir } = await openFolder(workspace, [], false, options);
+  const files: WorkspaceFileEntry[] = [];
+  let truncated = false;
+  const visit = async (folder: Opened, prefix: string, depth: number): Promise<void> => {
+    const entries = await readdir(walk.viaProcFd ? fdPath(folder.handle) : folder.real, { withFileTypes: true });
+    for (const entry of entries) {
+      if (files.length >= limit) {
+        truncated = true;
+        return;
+      }
+      const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+      const at = childPath(walk, folder, entry.name);
+      if (entry.isFile()) {
+        const info = await lstat(at).catch(() => undefined); // gone meanwhile: left out
+        if (info?.isFile()) files.push({ path, size: info.size });
+      } else if (entry.isDirectory() && depth < maxDepth) {
+        const child = await openChecked(walk, at, FOLDER | O_NOFOLLOW, path).catch(() => undefined);
+        if (child) await closing(child, (opened) => visit(opened, path, depth + 1));
+      }
+    }
+  };
+  await closing(dir, (root) => visit(root, '', 1));
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, truncated };
+}
+
+/**
+ * Opens the regular file `path` of the workspace for reading, walked and checked as `read_file`
+ * reads (inside only, symbolic links leading out refused); the caller closes the handle.
+ * @throws Error (PathRefusedError for a path leading out) when it is not a file inside.
+ */
+export async function openWorkspaceFile(
+  workspace: string,
+  path: string,
+  options: WalkOptions = {},
+): Promise<{ handle: FileHandle; size: number }> {
+  const file = await openLast(workspace, path, false, options, (walk, at) =>
+    openChecked(walk, at, O_RDONLY | O_NONBLOCK, path),
+  );
+  const info = await file.handle.stat().catch(async (err: unknown) => {
+    await file.handle.close();
+    throw failure(err, path);
+  });
+  if (!info.isFile()) {
+    await file.handle.close();
+    throw new WorkspaceError(`"${path}" is not a file in the workspace`, 'EISDIR');
+  }
+  return { handle: file.handle, size: info.size };
 }

@@ -5,6 +5,17 @@
  */
 import { isAbsolute, normalize, relative, sep } from 'node:path';
 
+/** The code of a path refused for leading outside the workspace (the HTTP API answers with it too). */
+export const PATH_REFUSED = 'PATH_REFUSED';
+
+/** A path refused for leading outside the workspace; its message starts with the code, for the model. */
+export class PathRefusedError extends Error {
+  readonly code = PATH_REFUSED;
+  constructor(why: string) {
+    super(`${PATH_REFUSED}: ${why}`);
+  }
+}
+
 /** Whether `path` is `root` or lies under it (both absolute). */
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
@@ -14,11 +25,11 @@ export function isInside(root: string, path: string): boolean {
 /**
  * The components of `path` below the workspace root (none for the root itself), with `.` and
  * `..` resolved lexically, so no `..` ever reaches the file system.
- * @throws Error saying why when `path` is absolute or leaves the workspace.
+ * @throws PathRefusedError saying why when `path` is absolute or leaves the workspace.
  */
 export function workspaceParts(path: string): string[] {
-  if (isAbsolute(path)) throw new Error(`"${path}" is absolute; give a path relative to the workspace`);
+  if (isAbsolute(path)) throw new PathRefusedError(`"${path}" is absolute; give a path relative to the workspace`);
   const normal = normalize(path);
-  if (normal === '..' || normal.startsWith(`..${sep}`)) throw new Error(`"${path}" leaves the workspace`);
+  if (normal === '..' || normal.startsWith(`..${sep}`)) throw new PathRefusedError(`"${path}" leaves the workspace`);
   return normal.split(sep).filter((part) => part !== '' && part !== '.');
 }

@@ -15,6 +15,9 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   'GET /api/agents/:id/stream': 'viewer',
   'GET /api/agents/:id/audit': 'viewer',
   'GET /api/agents/:id/steps/:stepId/transcript': 'viewer',
+  // An agent's files, as its state: whoever may read the agent (the path may hold folders).
+  'GET /api/agents/:id/files': 'viewer',
+  'GET /api/agents/:id/files/:path{.+}': 'viewer',
   'GET /api/graphs': 'viewer',
   'POST /api/agents': 'operator',
   'POST /api/agents/:id/cancel': 'operator',
@@ -29,11 +32,17 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   'POST /codec/decode': 'operator',
 };
 
+/** What a path parameter matches: one segment, or its own pattern (`:path{.+}`, Hono's form). */
+function paramSource(part: string): string {
+  const own = /^:\w+\{(.+)\}$/.exec(part)?.[1];
+  return own === undefined ? '[^/]+' : `(?:${own})`;
+}
+
 const PATTERNS = Object.entries(ROUTE_ROLES).map(([route, role]) => {
   const [method = '', path = ''] = route.split(' ');
   const source = path
     .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) => (part.startsWith(':') ? paramSource(part) : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
   return { method, regex: new RegExp(`^${source}/?$`), roles: typeof role === 'string' ? [role] : role };
 });

@@ -178,8 +178,9 @@ async function modeAsSent(body: Promise<unknown>): Promise<{ mode?: AgentInput['
 /** Registers the agent routes on `app`. */
 export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void {
   app.openapi(startRoute, async (c) => {
-    // The agent's principal (what approval policies judge) is the signed-in one, never the body's.
-    const { principal: _claimed, ...parsed } = c.req.valid('json');
+    // The agent's principal (what approval policies judge) is the signed-in one, never the body's;
+    // and it works in its own folder: the shared root is only for nested agents of old agents.
+    const { principal: _claimed, sharedWorkspace: _shared, ...parsed } = c.req.valid('json');
     const { mode: _filled, ...rest } = parsed;
     const input = { ...rest, ...(await modeAsSent(c.req.json())) };
     const who = c.get('authOn')
