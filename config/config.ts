@@ -23,6 +23,7 @@ import {
 } from './embedded-server-config';
 import { hostNameList } from './host-names';
 import { streamLimits, streamLimitsEnvShape, type StreamLimits } from './stream-limits';
+import { uploadEnvShape, uploadLimits, type UploadLimits } from './upload-config';
 
 export { DEFAULT_TEMPORAL_ADDRESS } from './temporal-config';
 
@@ -111,6 +112,7 @@ export const envSchema = z.object({
   CAIRN_PUBLIC_URL: publicUrl.optional(),
   CAIRN_API_TOKEN: z.string().min(16, 'expected at least 16 characters (a guessable token is no token)').optional(),
   ...streamLimitsEnvShape,
+  ...uploadEnvShape,
   ...versioningEnvShape,
   ...authEnvShape,
   ...priceEnvShape,
@@ -180,6 +182,7 @@ export interface CairnConfig {
    * (normalised, no port) the server answers to besides the loopback names and `host`.
    * `publicUrl`: the origin browsers reach it at behind a proxy (CAIRN_PUBLIC_URL). `streams`:
    * the open streams one principal, and the server, may hold (client/http/stream-limiter.ts).
+   * `uploads`: what a multipart start may carry (config/upload-config.ts).
    */
   http: {
     host: string;
@@ -188,6 +191,7 @@ export interface CairnConfig {
     allowedHosts?: string[];
     publicUrl?: string;
     streams: StreamLimits;
+    uploads: UploadLimits;
   };
   /** Worker Deployment membership (config/versioning-config.ts); the worker entry points apply it. */
   versioning: VersioningSettings;
@@ -278,6 +282,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
   if ('problems' in embedded) throw new ConfigError(embedded.problems);
   const streams = streamLimits(e);
   if ('problem' in streams) throw new ConfigError([streams.problem]);
+  const uploads = uploadLimits(e);
+  if ('problem' in uploads) throw new ConfigError([uploads.problem]);
   return {
     temporal: withEmbeddedAddress(temporal.settings, embedded),
     taskQueue: e.CAIRN_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
@@ -309,6 +315,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       allowedHosts: e.CAIRN_HTTP_ALLOWED_HOSTS,
       ...(e.CAIRN_PUBLIC_URL ? { publicUrl: e.CAIRN_PUBLIC_URL } : {}),
       streams,
+      uploads,
     },
     versioning,
     auth,

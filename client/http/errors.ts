@@ -27,6 +27,8 @@ export type ApiErrorCode =
       | 'PAYLOAD_UNDECODABLE'
       | 'DECODE_TOO_LARGE'
       | 'TOO_MANY_STREAMS'
+      | 'UPLOAD_TOO_LARGE'
+      | 'UPLOAD_TYPE_REFUSED'
       | 'INTERNAL'
     >;
 
@@ -56,6 +58,8 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   PAYLOAD_UNDECODABLE: 422,
   DECODE_TOO_LARGE: 413,
   TOO_MANY_STREAMS: 429,
+  UPLOAD_TOO_LARGE: 413,
+  UPLOAD_TYPE_REFUSED: 415,
   INTERNAL: 500,
 };
 

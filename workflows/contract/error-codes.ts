@@ -97,6 +97,13 @@ export const ERROR_CODES = [
    * principal, or the whole server, may hold (CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL / _MAX_STREAMS).
    */
   'TOO_MANY_STREAMS',
+  /**
+   * HTTP 413: an upload is over a limit — bytes per file or per request, or files per request
+   * (CAIRN_UPLOAD_MAX_FILE_BYTES / _MAX_REQUEST_BYTES / _MAX_FILES); nothing of it is stored.
+   */
+  'UPLOAD_TOO_LARGE',
+  /** HTTP 415: an uploaded file's type is not one CAIRN_UPLOAD_TYPES accepts; nothing of the request is stored. */
+  'UPLOAD_TYPE_REFUSED',
   /** HTTP 500: anything unexpected; the details stay in the server's log. */
   'INTERNAL',
 ] as const;

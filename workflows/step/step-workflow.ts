@@ -56,7 +56,7 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
     conversations.append(
       STEP_CONVERSATION,
       { role: 'system', content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt, input.node) },
-      { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies) },
+      { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies, undefined, input.files) },
     );
   const guards = new LoopGuards(input.guards, carry?.guards);
   const tools = { input, askAgent: link.ask.bind(link), ledger, link, guards };
