@@ -17,6 +17,8 @@ import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { makeDocx, makePdf } from '../harness/documents';
 import { testApp } from '../harness/http-app';
+import { startedInput } from '../harness/started-input';
+import { tokenApp } from '../harness/token-app';
 import { multipart, startForm, type MultipartBody } from '../harness/multipart';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
@@ -279,6 +281,37 @@ describe('over a limit or of a refused type: refused with its code, nothing stor
     expect(await codeOf(res)).toBe('INVALID_INPUT');
     expect(agentFolders(root)).toEqual([]);
   });
+});
+
+test('signed in: a viewer may not start with files (nothing stored); an operator starts as herself', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'uploads-'));
+  const app = tokenApp(
+    bed.client,
+    bed.config.taskQueue,
+    [
+      { principal: 'olga', roles: ['operator'], token: 'upload-token-of-olga-operator' },
+      { principal: 'vic', roles: ['viewer'], token: 'upload-token-of-vic-the-viewer' },
+    ],
+    { uploads: { root, limits: DEFAULT_UPLOAD_LIMITS } },
+  );
+  const form = startForm({ task: 'signed in', principal: { id: 'someone-else', roles: ['admin'] } }, { 'a.txt': 'a' });
+  const viewer = await send(app, form, { authorization: 'Bearer upload-token-of-vic-the-viewer' });
+  expect(viewer.status).toBe(403);
+  expect(await codeOf(viewer)).toBe('FORBIDDEN');
+  expect(agentFolders(root)).toEqual([]);
+  const operator = await send(app, form, { authorization: 'Bearer upload-token-of-olga-operator' });
+  expect(operator.status).toBe(201);
+  const { id } = (await operator.json()) as Started;
+  try {
+    // The principal is the signed-in one, never the form's; the files are named in the input.
+    expect(await startedInput(bed.client, id)).toMatchObject({
+      task: 'signed in',
+      files: ['inputs/a.txt'],
+      principal: { id: 'olga', roles: ['operator'] },
+    });
+  } finally {
+    await terminate(id);
+  }
 });
 
 test('a server without an upload setting refuses a multipart start; a JSON start works as before', async () => {

@@ -72,7 +72,11 @@ async function formParts(c: Context): Promise<{ sent: unknown; files: SentFile[]
 /** Registers the multipart start; JSON starts go on to the route in agents.ts. */
 export function registerUploadStart(app: OpenAPIHono, agents: AgentsPort, uploads: UploadSettings | undefined): void {
   app.on('POST', UPLOAD_PATH, async (c, next) => {
-    if (!isMultipart(c.req.header('content-type'))) return next();
+    const type = c.req.header('content-type');
+    // The route documents a form body, which lets URL-encoded forms past its media-type gate: not one this takes.
+    if ((type ?? '').trim().toLowerCase().startsWith('application/x-www-form-urlencoded'))
+      throw new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'expected a JSON body, or multipart/form-data with files');
+    if (!isMultipart(type)) return next();
     if (!uploads)
       throw new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'this server takes no uploads: send the input as JSON');
     const { sent, files } = await formParts(c);
