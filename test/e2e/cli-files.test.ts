@@ -121,6 +121,40 @@ test('straight to Temporal: the files are copied into the agent folder under CAI
   });
 });
 
+test('files over a limit or of a refused type exit 2 with the code, nothing stored, through the API or not', async () => {
+  const files = localFiles();
+  writeFileSync(join(files.dir, 'big.txt'), Buffer.alloc(2 * 1024 * 1024, 'x'));
+  writeFileSync(join(files.dir, 'tool.exe'), 'MZ');
+  const root = mkdtempSync(join(tmpdir(), 'cli-files-ws-'));
+  // Over the socket: the server refuses from Content-Length, the CLI prints its status and code.
+  const limits = { ...DEFAULT_UPLOAD_LIMITS, maxFileBytes: 64 * 1024, maxRequestBytes: 1024 * 1024 };
+  const app = testApp(bed.client, bed.config.taskQueue, { uploads: { root, limits } });
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve({ server: s, port: info.port }),
+    );
+  });
+  try {
+    const big = await runCairn(['run', 'Read it', '--file', join(files.dir, 'big.txt')], {
+      CAIRN_API_URL: `http://127.0.0.1:${port}`,
+    });
+    expect([big.code, big.stderr]).toEqual([2, expect.stringContaining('413 UPLOAD_TOO_LARGE')]);
+    const exe = await runCairn(['run', 'Read it', '--file', join(files.dir, 'tool.exe')], {
+      CAIRN_API_URL: `http://127.0.0.1:${port}`,
+    });
+    expect([exe.code, exe.stderr]).toEqual([2, expect.stringContaining('415 UPLOAD_TYPE_REFUSED')]);
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  // Straight to Temporal the same checks run before anything is copied.
+  const direct = await runCairn(['run', 'Read it', '--file', join(files.dir, 'tool.exe')], {
+    CAIRN_TASK_QUEUE: bed.config.taskQueue,
+    CAIRN_WORKSPACE: root,
+  });
+  expect([direct.code, direct.stderr]).toEqual([2, expect.stringContaining('UPLOAD_TYPE_REFUSED')]);
+  expect(readdirSync(root).filter((name) => name !== STAGING_FOLDER)).toEqual([]);
+});
+
 test('a missing file, or no workspace to copy into, exits 2 before anything starts', async () => {
   const files = localFiles();
   const root = mkdtempSync(join(tmpdir(), 'cli-files-ws-'));
