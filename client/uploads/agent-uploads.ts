@@ -6,7 +6,7 @@
  * multipart start and `cairn run --file` without the API.
  */
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
 import type { UploadLimits } from '../../config/upload-config';
@@ -21,6 +21,23 @@ export const INPUTS_FOLDER = 'inputs';
  * letter or digit).
  */
 export const STAGING_FOLDER = '.cairn-uploads';
+
+/**
+ * How old a staging folder is when it is taken for one a server left behind (it stopped between
+ * staging and placing): a request's own lives for seconds.
+ */
+export const STALE_STAGING_MS = 60 * 60 * 1000;
+
+/** Removes staging folders older than STALE_STAGING_MS; best effort, never failing a request. */
+async function sweepStaging(staging: string, now = Date.now()): Promise<void> {
+  const names = await readdir(staging).catch(() => []);
+  for (const name of names) {
+    const folder = join(staging, name);
+    const info = await stat(folder).catch(() => undefined);
+    if (info && now - info.mtimeMs > STALE_STAGING_MS)
+      await rm(folder, { recursive: true, force: true }).catch(() => {});
+  }
+}
 
 /** Why a request's files are refused: over a limit (413) or of a type not accepted (415). */
 export class UploadRefusal extends Error {
@@ -91,8 +108,12 @@ export class StagedUploads {
     private readonly folder: string,
   ) {}
 
-  /** Writes `files` under `<root>/.cairn-uploads/<random>/`; on any failure nothing stays. */
+  /**
+   * Writes `files` under `<root>/.cairn-uploads/<random>/`; on any failure nothing stays. Folders
+   * a stopped server left there are swept first.
+   */
   static async stage(root: string, files: readonly CheckedFile[]): Promise<StagedUploads> {
+    await sweepStaging(join(root, STAGING_FOLDER));
     const folder = join(root, STAGING_FOLDER, randomUUID());
     await mkdir(folder, { recursive: true, mode: 0o700 });
     try {
