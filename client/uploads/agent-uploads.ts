@@ -51,11 +51,11 @@ export class UploadRefusal extends Error {
   }
 }
 
-/** One file to store: the name its sender gave, its size, and its bytes (or the local file holding them). */
+/** One file to store: the name its sender gave, its size, and its bytes (a form's Blob, or the local file holding them). */
 export interface SentFile {
   name: string;
   size: number;
-  content: Uint8Array | { path: string };
+  content: Uint8Array | Blob | { path: string };
 }
 
 /** A file that passed the checks, with the name it is stored under. */
@@ -121,6 +121,8 @@ export class StagedUploads {
         const to = join(folder, file.stored);
         // `wx`: a name is written once; the checked names are unique, so this never refuses.
         if (file.content instanceof Uint8Array) await writeFile(to, file.content, { flag: 'wx' });
+        // Streamed from the form's Blob: no second copy of the bytes in memory.
+        else if (file.content instanceof Blob) await writeFile(to, file.content.stream(), { flag: 'wx' });
         else await copyFile(file.content.path, to);
       }
     } catch (err) {

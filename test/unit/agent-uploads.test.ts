@@ -53,7 +53,9 @@ test('limits: count and size are 413s, a type outside the list a 415, naming the
 
 test('stored in the agent folder with the start; removed when the start fails', async () => {
   const root = mkdtempSync(join(tmpdir(), 'agent-uploads-'));
-  const checked = checkUploads([file('a.txt', 'alpha'), file('b.csv', 'x,y\n')], DEFAULT_UPLOAD_LIMITS);
+  // Bytes in memory, and a form's Blob (streamed to disk).
+  const blob = { name: 'b.csv', size: 4, content: new Blob(['x,y\n']) };
+  const checked = checkUploads([file('a.txt', 'alpha'), blob], DEFAULT_UPLOAD_LIMITS);
   expect(inputPaths(checked)).toEqual(['inputs/a.txt', 'inputs/b.csv']);
   let seen: string[] = [];
   const id = await storeThenStart(root, 'agent-one-1', checked, () => {
@@ -63,6 +65,7 @@ test('stored in the agent folder with the start; removed when the start fails', 
   });
   expect([id, seen]).toEqual(['agent-one-1', ['a.txt', 'b.csv']]);
   expect(readFileSync(join(agentWorkspaceDir(root, id), 'inputs', 'a.txt'), 'utf8')).toBe('alpha');
+  expect(readFileSync(join(agentWorkspaceDir(root, id), 'inputs', 'b.csv'), 'utf8')).toBe('x,y\n');
 
   const failed = storeThenStart(root, 'agent-two-2', checked, () => Promise.reject(new Error('no start')));
   await expect(failed).rejects.toThrow('no start');

@@ -54,7 +54,7 @@ async function formParts(c: Context): Promise<{ sent: unknown; files: SentFile[]
     } else if (typeof value !== 'string') {
       // A browser sends an empty file input as a nameless, empty file: nothing was chosen.
       if (value.name === '' && value.size === 0) continue;
-      files.push({ name: value.name, size: value.size, content: new Uint8Array(await value.arrayBuffer()) });
+      files.push({ name: value.name, size: value.size, content: value });
     } else {
       const why = `unexpected form field ${JSON.stringify(name)}: send the agent input as the "input" part and files as parts with a file name`;
       throw new ApiFailure('INVALID_INPUT', why, name);
