@@ -152,6 +152,8 @@ export default tseslint.config(
           'clearTimeout',
           'setInterval',
           'clearInterval',
+          'FormData',
+          'Blob',
         ].map((n) => [n, 'readonly']),
       ),
     },

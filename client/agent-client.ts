@@ -142,6 +142,15 @@ export class AgentClient {
   }
 
   /**
+   * A fresh workflow id for an agent with `task`, as `start` picks one: known before the start
+   * when something must be placed under it first (uploads go to the agent's folder).
+   */
+  newAgentId(task: string): string {
+    // Workflow ids are stored in plain text even with encryption on: then they carry no task words.
+    return agentWorkflowId(this.plainIds ? task : '', randomUUID());
+  }
+
+  /**
    * Validates the input and starts an agent; returns its workflow id. A `graphName` without a
    * `graph` is resolved from the registered graphs first, so the agent's input holds the whole
    * graph (an unknown name: ClientError `INVALID_INPUT`, field `graphName`).
@@ -150,9 +159,7 @@ export class AgentClient {
     const input = withRegisteredGraph(sent, this.graphs);
     const parsed = parseAgentInput(input);
     if (!parsed.ok) throw new ClientError('INVALID_INPUT', parsed.errors.join('; '), parsed.field || undefined);
-    // Workflow ids are stored in plain text even with encryption on: then they carry no task words.
-    const slugSource = this.plainIds ? parsed.settings.task : '';
-    const workflowId = options.workflowId ?? agentWorkflowId(slugSource, randomUUID());
+    const workflowId = options.workflowId ?? this.newAgentId(parsed.settings.task);
     try {
       await this.temporal.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW_TYPE, {
         taskQueue: this.taskQueue,

@@ -25,6 +25,7 @@ import {
 } from './embedded-server-config';
 import { hostNameList } from './host-names';
 import { streamLimits, streamLimitsEnvShape, type StreamLimits } from './stream-limits';
+import { uploadEnvShape, uploadLimits, type UploadLimits } from './upload-config';
 
 export { DEFAULT_TEMPORAL_ADDRESS } from './temporal-config';
 
@@ -115,6 +116,7 @@ export const envSchema = z.object({
   CAIRN_PUBLIC_URL: publicUrl.optional(),
   CAIRN_API_TOKEN: z.string().min(16, 'expected at least 16 characters (a guessable token is no token)').optional(),
   ...streamLimitsEnvShape,
+  ...uploadEnvShape,
   ...versioningEnvShape,
   ...authEnvShape,
   ...priceEnvShape,
@@ -190,6 +192,7 @@ export interface CairnConfig {
    * (normalised, no port) the server answers to besides the loopback names and `host`.
    * `publicUrl`: the origin browsers reach it at behind a proxy (CAIRN_PUBLIC_URL). `streams`:
    * the open streams one principal, and the server, may hold (client/http/stream-limiter.ts).
+   * `uploads`: what a multipart start may carry (config/upload-config.ts).
    */
   http: {
     host: string;
@@ -198,6 +201,7 @@ export interface CairnConfig {
     allowedHosts?: string[];
     publicUrl?: string;
     streams: StreamLimits;
+    uploads: UploadLimits;
   };
   /** Worker Deployment membership (config/versioning-config.ts); the worker entry points apply it. */
   versioning: VersioningSettings;
@@ -292,6 +296,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
   if ('problem' in streams) throw new ConfigError([streams.problem]);
   const prompts = promptOverridesFrom(e.CAIRN_PROMPTS_FILE);
   if ('problem' in prompts) throw new ConfigError([prompts.problem]);
+  const uploads = uploadLimits(e);
+  if ('problem' in uploads) throw new ConfigError([uploads.problem]);
   return {
     temporal: withEmbeddedAddress(temporal.settings, embedded),
     taskQueue: e.CAIRN_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
@@ -324,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       allowedHosts: e.CAIRN_HTTP_ALLOWED_HOSTS,
       ...(e.CAIRN_PUBLIC_URL ? { publicUrl: e.CAIRN_PUBLIC_URL } : {}),
       streams,
+      uploads,
     },
     versioning,
     auth,

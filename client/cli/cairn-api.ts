@@ -7,6 +7,7 @@
  * principal with method `cli` (docs/operations.md#authentication-and-roles). A refusal throws
  * `ApiRefusal` with the server's status, code and message.
  */
+import { openAsBlob } from 'node:fs';
 import { z } from 'zod';
 import type { AgentInput } from '../../workflows/contract/agent-input';
 import type { AgentState } from '../../workflows/agent/agent-state';
@@ -133,9 +134,18 @@ export class CairnApi {
     return (await this.call('GET', '/api/graphs', graphsBody)).graphs as unknown as RegisteredGraph[];
   }
 
-  /** Starts an agent; the server records the token's principal as who started it. */
-  async start(input: AgentInput): Promise<string> {
-    return (await this.call('POST', '/api/agents', idBody, input)).id;
+  /**
+   * Starts an agent; the server records the token's principal as who started it. With `files`
+   * the start is a multipart upload: the input as the `input` part, each file as a part with its
+   * name, stored by the server as `inputs/<name>` in the agent's folder.
+   */
+  async start(input: AgentInput, files: readonly { path: string; name: string }[] = []): Promise<string> {
+    if (files.length === 0) return (await this.call('POST', '/api/agents', idBody, input)).id;
+    const form = new FormData();
+    form.append('input', new Blob([JSON.stringify(input)], { type: 'application/json' }));
+    // Blobs backed by the files: read as the request is sent, not held in memory first.
+    for (const file of files) form.append('file', await openAsBlob(file.path), file.name);
+    return (await this.call('POST', '/api/agents', idBody, form)).id;
   }
 
   /** Answers by update; a rejected answer or a closed interaction throws ClientError, as the client library does. */
@@ -175,15 +185,17 @@ export class CairnApi {
     }
   }
 
-  /** One request; the JSON body checked by `schema`, or an ApiRefusal. */
+  /** One request (a form goes as multipart, anything else as JSON); the JSON body checked by `schema`, or an ApiRefusal. */
   private async call<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', 'x-cairn-client': 'cli' };
     if (this.target.token) headers.authorization = `Bearer ${this.target.token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    // A form sets its own Content-Type, with the boundary.
+    const form = body instanceof FormData;
+    if (body !== undefined && !form) headers['content-type'] = 'application/json';
     const res = await fetch(`${this.target.url}${path}`, {
       method,
       headers,
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { body: form ? body : JSON.stringify(body) } : {}),
     });
     const json: unknown = await res.json().catch(() => undefined);
     if (!res.ok) {

@@ -21,11 +21,14 @@ export function exitCodeOf(status: RunOutcome['status']): number {
   return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
 }
 
-/** The exit code for an error: usage and invalid input 2, anything else 1. */
+/** Refusals of what was sent, fixed by sending something else: exit 2 like a bad flag. */
+const USAGE_CODES: ReadonlySet<string> = new Set(['INVALID_INPUT', 'UPLOAD_TOO_LARGE', 'UPLOAD_TYPE_REFUSED']);
+
+/** The exit code for an error: usage, invalid input and refused files (`--file`) 2, anything else 1. */
 export function exitCodeForError(err: unknown): number {
   if (err instanceof UsageError) return EXIT.usage;
   if (err instanceof ClientError && err.code === 'INVALID_INPUT') return EXIT.usage;
-  if (err instanceof ApiRefusal && err.code === 'INVALID_INPUT') return EXIT.usage;
+  if (err instanceof ApiRefusal && USAGE_CODES.has(err.code)) return EXIT.usage;
   return EXIT.failed;
 }
 

@@ -72,6 +72,11 @@ program
     '--graph <file|name>',
     'run an agent graph instead of a plan: a .json file, or a name registered in CAIRN_GRAPHS (see `cairn graphs`)',
   )
+  .option(
+    '--file <path>',
+    'give the agent a file, stored as inputs/<name> in its folder (repeatable; through CAIRN_API_URL it is uploaded, else copied into CAIRN_WORKSPACE)',
+    (path: string, paths: string[] = []) => [...paths, path],
+  )
   .option('--model <name>', "the model's name (default: the configured model)")
   .option('--temperature <t>', 'sampling temperature, 0 to 2')
   .option('--system-prompt <text>', "the agent's system prompt")

@@ -23,6 +23,7 @@ import { graphChoice, runMode } from './graph-option';
 import { agentOptions, checkRunInput, type AgentOptionFlags } from './agent-options';
 import { loadGraphRegistry } from '../graphs/load-graphs';
 import { printError, printLine, promptStream, write, type Channel } from './terminal';
+import { localFiles, startWithLocalFiles } from './run-files';
 
 /** The options of `cairn run` as commander parses them (`--no-plan` sets `plan: false`). */
 export interface RunOptions extends AgentOptionFlags {
@@ -37,6 +38,8 @@ export interface RunOptions extends AgentOptionFlags {
   reasoning?: boolean;
   /** `--graph <file|name>`: a graph's JSON file, or a registered graph's name (graph-option.ts). */
   graph?: string;
+  /** `--file <path>`, repeatable: files the agent is given, stored as `inputs/<name>` (run-files.ts). */
+  file?: string[];
 }
 
 /**
@@ -52,11 +55,13 @@ export async function runCommand(task: string, options: RunOptions): Promise<num
   );
   const chosen = options.graph === undefined ? {} : await graphChoice(options.graph, process.cwd());
   const input = checkRunInput({ task, mode, ...fields, ...chosen });
+  // A file that is not there stops the run here, before anything starts.
+  const files = localFiles(options.file ?? [], process.cwd());
   const target = cliApi();
   if (target) {
     // A graph's name is the server's to resolve, from its own CAIRN_GRAPHS.
     const api = new CairnApi(target);
-    const id = await api.start(input);
+    const id = await api.start(input, files);
     return follow(api, id, options, options.by, (agent, listener, notice) =>
       followLiveOverHttp(target, agent, listener, notice),
     );
@@ -67,7 +72,7 @@ export async function runCommand(task: string, options: RunOptions): Promise<num
     chosen.graphName === undefined ? {} : { graphs: await loadGraphRegistry(config.graphs.module, process.cwd()) };
   const client = await AgentClient.connect(config, graphs);
   try {
-    const id = await client.start(input);
+    const id = await startWithLocalFiles(client, config, input, files);
     return await follow(client, id, options, options.by ?? defaultAnswerer(), liveFromTemporal(client));
   } finally {
     await client.close();

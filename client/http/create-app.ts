@@ -6,7 +6,7 @@
  * the client library.
  */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import type { Env } from 'hono';
+import type { Env, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AgentsPort } from './agents-port';
 import { authenticateApi, guardPage, type Authenticator } from './auth/authenticate';
@@ -23,6 +23,7 @@ import { requireAllowedHost } from './host-guard';
 import { refuseCrossSite, requestOrigin } from './origin-guard';
 import { publicOriginOf, publicSite } from './public-url';
 import { registerAgentRoutes } from './routes/agents';
+import { isUploadRequest, registerUploadStart, type UploadSettings } from './routes/agent-uploads';
 import { registerGraphRoutes } from './routes/graphs';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
 import { registerStreamRoute } from './routes/stream';
@@ -50,8 +51,13 @@ export interface AppDeps {
   apiToken?: string;
   /** Authentication and roles (auth/create-authenticator.ts); by default from `apiToken`, else none. */
   auth?: Authenticator;
-  /** Largest accepted request body in bytes; 256 KiB by default. */
+  /** Largest accepted request body in bytes; 256 KiB by default (a multipart start has its own, `uploads.limits`). */
   maxBodyBytes?: number;
+  /**
+   * Where `POST /api/agents` stores uploaded files (the workspace root, CAIRN_WORKSPACE) and what
+   * a request may carry (CAIRN_UPLOAD_*). Without it a multipart start is refused (415).
+   */
+  uploads?: UploadSettings;
   /** Event-stream polling and heartbeat; the defaults suit production. */
   eventTiming?: Partial<EventStreamTiming>;
   /**
@@ -132,7 +138,10 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   const auth = deps.auth ?? apiTokenAuthentication(deps.apiToken);
   app.use('/api/*', authenticateApi(auth));
   for (const path of ['/', '/agents/:id']) app.use(path, guardPage(auth));
-  app.use('/api/*', limitBodies(deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+  const jsonLimit = limitBodies(deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  // A start with files is held to the upload limit instead, from Content-Length before reading.
+  const uploadLimit = deps.uploads ? limitUploads(deps.uploads.limits.maxRequestBytes) : jsonLimit;
+  app.use('/api/*', limitByKind(jsonLimit, uploadLimit));
   if (payloads.codecCorsOrigin) {
     // Before authentication: a browser's preflight carries no credentials.
     app.use(
@@ -159,6 +168,8 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   const wakes = live ? new TimelineWakes(live, eventTiming) : undefined;
   // An answer or command passed to an agent here: its event streams read at once.
   if (wakes) app.use('/api/agents/:id/*', wakeAfterCommands(wakes));
+  // Before the JSON start: a multipart start is answered there, anything else goes on.
+  registerUploadStart(app, deps.agents, deps.uploads);
   registerAgentRoutes(app, deps.agents);
   registerGraphRoutes(app, deps.agents.graphs);
   registerAuditRoute(app, deps.agents);
@@ -180,6 +191,19 @@ function limitBodies(maxSize: number) {
   return bodyLimit({
     maxSize,
     onError: (c) => sendError(c, 'PAYLOAD_TOO_LARGE', `the request body exceeds ${maxSize} bytes`),
+  });
+}
+
+/** `upload` for a start with files, `json` for every other request. */
+function limitByKind(json: MiddlewareHandler, upload: MiddlewareHandler): MiddlewareHandler {
+  return (c, next) => (isUploadRequest(c) ? upload(c, next) : json(c, next));
+}
+
+/** The request limit of a start with files: past it 413 UPLOAD_TOO_LARGE, nothing read further. */
+function limitUploads(maxSize: number) {
+  return bodyLimit({
+    maxSize,
+    onError: (c) => sendError(c, 'UPLOAD_TOO_LARGE', `the upload exceeds ${maxSize} bytes per request`),
   });
 }
 

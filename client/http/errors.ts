@@ -28,6 +28,8 @@ export type ApiErrorCode =
       | 'DECODE_TOO_LARGE'
       | 'TOO_MANY_STREAMS'
       | 'PATH_REFUSED'
+      | 'UPLOAD_TOO_LARGE'
+      | 'UPLOAD_TYPE_REFUSED'
       | 'INTERNAL'
     >;
 
@@ -58,6 +60,8 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   DECODE_TOO_LARGE: 413,
   TOO_MANY_STREAMS: 429,
   PATH_REFUSED: 400,
+  UPLOAD_TOO_LARGE: 413,
+  UPLOAD_TYPE_REFUSED: 415,
   INTERNAL: 500,
 };
 

@@ -36,7 +36,29 @@ export const ErrorBody = z
 /** The agent input: the workflow's own schema. */
 export const AgentInputBody = agentInputSchema.meta({ id: 'AgentInput' });
 
-export const Started = z.object({ id: z.string() }).openapi('AgentStarted');
+export const Started = z
+  .object({
+    id: z.string(),
+    /** With files uploaded: the paths the input names them by, relative to the agent's folder (`inputs/<name>`). */
+    files: z.array(z.string()).optional(),
+  })
+  .openapi('AgentStarted');
+
+/**
+ * A start with files, as the OpenAPI document describes it: the JSON input as the `input` part,
+ * each file as a part with a file name (any field name; `file` by convention). Every field is
+ * optional here because the route's form check also sees JSON starts (it finds no form there);
+ * the multipart start itself is read in routes/agent-uploads.ts.
+ */
+export const UploadForm = z
+  .object({
+    input: z.string().optional().openapi({ description: 'The agent input as JSON' }),
+    file: z
+      .array(z.string().openapi({ format: 'binary' }))
+      .optional()
+      .openapi({ description: 'Files, each stored as inputs/<name>' }),
+  })
+  .openapi('AgentStartWithFiles');
 
 export const AgentIdParams = z.object({
   id: z

@@ -61,6 +61,7 @@ export async function serveApi(
     ...(options.temporalUiUrl ? { temporalUiUrl: options.temporalUiUrl } : {}),
     streamLimits: config.http.streams,
     workspace: config.workspace,
+    uploads: { root: config.workspace, limits: config.http.uploads },
     // A round trip to the frontend on the client's own connection (no second connection). The
     // deadline ends the connection's retries: without it a probe of a server that is down
     // answered only after some 18 seconds, past any orchestrator's probe timeout.

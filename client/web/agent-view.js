@@ -8,6 +8,7 @@
 import { ApiError, api } from './api.js';
 import { watchEvents } from './timeline-events.js';
 import { auditPanel } from './audit-panel.js';
+import { filesPanel } from './files-panel.js';
 import { transcriptPanel } from './transcript-panel.js';
 import { confirmingButton } from './confirm.js';
 import { button, clock, h, temporalLink } from './dom.js';
@@ -59,6 +60,7 @@ export function renderAgentPage(main, id) {
   const path = `/api/agents/${encodeURIComponent(id)}`;
   const live = liveView(liveHosts, (stepId) => api(`${path}/steps/${encodeURIComponent(stepId)}/transcript`));
   const audit = auditPanel(path);
+  const files = filesPanel(path);
   const transcript = transcriptPanel(id);
   main.replaceChildren(
     h('p', {}, [h('a', { href: '/', 'data-nav': true, text: '← all agents' })]),
@@ -72,6 +74,7 @@ export function renderAgentPage(main, id) {
       h('section', { class: 'card' }, [h('h2', { text: 'Token usage' }), usage]),
       h('section', { class: 'card' }, [h('h2', { text: 'Timeline' }), timelineStatus, timeline]),
     ]),
+    files.el,
     audit.el,
   );
   /** @type {Map<string, HTMLElement>} */
@@ -103,6 +106,7 @@ export function renderAgentPage(main, id) {
       delete main.dataset.stale;
       render(state);
       void audit.refresh();
+      void files.refresh();
       if (isTerminalPhase(state.phase)) stop();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'AGENT_UNAVAILABLE') {

@@ -63,16 +63,61 @@ export class ApiError extends Error {
   }
 }
 
+/** The headers every API request carries: JSON wanted, the page named, the pasted token if any. */
+function baseHeaders() {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: 'application/json', 'X-Cairn-Client': 'web' };
+  const t = token();
+  if (t) headers.Authorization = `Bearer ${t}`;
+  return headers;
+}
+
+/**
+ * Sends a multipart form (a start with files); resolves to the JSON body, or throws ApiError.
+ * The browser sets the Content-Type with its boundary.
+ * @param {string} path
+ * @param {FormData} form
+ */
+export async function apiForm(path, form) {
+  const response = await fetch(path, { method: 'POST', headers: baseHeaders(), body: form });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, body?.error ?? {});
+  return body;
+}
+
+/**
+ * Downloads `path` with the page's credentials (a plain link would carry no bearer token) and
+ * hands it to the browser as a file named `name`, through a short-lived blob link.
+ * @param {string} path
+ * @param {string} name
+ */
+export async function download(path, name) {
+  const headers = baseHeaders();
+  delete headers.Accept;
+  const response = await fetch(path, { headers });
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    throw new ApiError(response.status, body?.error ?? {});
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked once the click has been handed to the browser's download.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 /**
  * Calls the API; resolves to the JSON body, or throws ApiError.
  * @param {string} path e.g. `/api/agents`
  * @param {{ method?: string, body?: unknown }} [options]
  */
 export async function api(path, options = {}) {
-  /** @type {Record<string, string>} */
-  const headers = { Accept: 'application/json', 'X-Cairn-Client': 'web' };
-  const t = token();
-  if (t) headers.Authorization = `Bearer ${t}`;
+  const headers = baseHeaders();
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(path, {
     method: options.method ?? 'GET',

@@ -3,10 +3,11 @@
  * → the agent page), intercepts in-page links so navigation needs no reload, and keeps the
  * list fresh. Browser ES module, no build step.
  */
-import { api, dropAddressToken } from './api.js';
+import { api, apiForm, dropAddressToken } from './api.js';
 import { renderAgentPage } from './agent-view.js';
 import { clock, h } from './dom.js';
 import { startOptions } from './start-options.js';
+import { startFiles, startForm } from './start-files.js';
 import { identityLine, tokenBox } from './who.js';
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
@@ -40,10 +41,12 @@ function renderHome(root) {
   // Filled with a picker once the server lists registered graphs; stays empty when it has none.
   const graphs = h('div', { class: 'graph-pick' });
   const options = startOptions();
+  const files = startFiles();
   const form = h('form', { id: 'new-agent' }, [
     h('label', { for: 'task', text: 'Task' }),
     task,
     graphs,
+    files.element,
     h('div', { class: 'checks' }, [
       check('plan', 'plan first', true),
       check('ask', 'may ask questions'),
@@ -66,7 +69,13 @@ function renderHome(root) {
     options.addTo(body, Boolean(graphName));
     error.textContent = '';
     options.clearErrors();
-    api('/api/agents', { method: 'POST', body })
+    // With files the start is a multipart form: the input as its `input` part, each file a part.
+    const chosen = files.files();
+    const started =
+      chosen.length > 0
+        ? apiForm('/api/agents', startForm(body, chosen))
+        : api('/api/agents', { method: 'POST', body });
+    started
       .then(({ id }) => navigate(`/agents/${encodeURIComponent(id)}`))
       .catch((err) => {
         error.textContent = err.message;

@@ -366,6 +366,7 @@ export const fullStepInput: StepInput = {
   agentId: 'agent-1',
   task: 'a task',
   step: { id: 's2', title: 'Second', description: 'Do the second thing', depends_on: ['s1'], done_when: 'done' },
+  files: ['inputs/brief.pdf'],
   dependencies: [{ id: 's1', title: 'First', result: 'the first result' }],
   tools: [fullTool],
   systemPrompt: 'Be brief.',

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, loadConfig } from '../../config/config';
 import { configProblems, errorLines } from '../harness/config-errors';
 import { DEFAULT_STREAM_LIMITS } from '../../config/stream-limits';
+import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
 
 test('an empty environment gives the embedded defaults and the demo model', () => {
   const config = loadConfig({}, '/srv/cairn');
@@ -24,6 +25,7 @@ test('an empty environment gives the embedded defaults and the demo model', () =
     port: 3000,
     apiToken: undefined,
     streams: DEFAULT_STREAM_LIMITS,
+    uploads: DEFAULT_UPLOAD_LIMITS,
   });
 });
 
@@ -53,6 +55,10 @@ test('every variable is read', () => {
     CAIRN_API_TOKEN: 'a-long-enough-token',
     CAIRN_HTTP_MAX_STREAMS_PER_PRINCIPAL: '3',
     CAIRN_HTTP_MAX_STREAMS: '30',
+    CAIRN_UPLOAD_MAX_FILE_BYTES: '1000000',
+    CAIRN_UPLOAD_MAX_REQUEST_BYTES: '4000000',
+    CAIRN_UPLOAD_MAX_FILES: '5',
+    CAIRN_UPLOAD_TYPES: 'pdf,csv',
     CAIRN_METRICS_ADDRESS: '0.0.0.0:9464',
     CAIRN_METRICS_ALLOWED_HOSTS: 'scraper.internal',
     CAIRN_METRICS_POLL_MS: '5000',
@@ -98,6 +104,7 @@ test('every variable is read', () => {
       apiToken: 'a-long-enough-token',
       allowedHosts: undefined,
       streams: { perPrincipal: 3, total: 30 },
+      uploads: { maxFileBytes: 1_000_000, maxRequestBytes: 4_000_000, maxFiles: 5, types: ['pdf', 'csv'] },
     },
     telemetry: {
       metrics: { address: '0.0.0.0:9464', pollMs: 5000, allowedHosts: ['scraper.internal'] },
@@ -325,4 +332,36 @@ test('open streams per principal and in total: defaults, either set alone, and o
       expect.stringMatching(/^CAIRN_HTTP_MAX_STREAMS: expected /),
     ]);
   }
+});
+
+test('upload limits: the defaults, each variable, type lists, and a file never allowed more than its request', () => {
+  const uploads = (env: Record<string, string>) => loadConfig(env).http.uploads;
+  expect(uploads({})).toEqual(DEFAULT_UPLOAD_LIMITS);
+  expect(DEFAULT_UPLOAD_LIMITS).toMatchObject({
+    maxFileBytes: 25 * 2 ** 20,
+    maxRequestBytes: 100 * 2 ** 20,
+    maxFiles: 20,
+  });
+  expect(
+    uploads({
+      CAIRN_UPLOAD_MAX_FILE_BYTES: '1000',
+      CAIRN_UPLOAD_MAX_REQUEST_BYTES: '5000',
+      CAIRN_UPLOAD_MAX_FILES: '3',
+      CAIRN_UPLOAD_TYPES: 'PDF, .csv ,txt',
+    }),
+  ).toEqual({ maxFileBytes: 1000, maxRequestBytes: 5000, maxFiles: 3, types: ['pdf', 'csv', 'txt'] });
+  expect(uploads({ CAIRN_UPLOAD_TYPES: '*' }).types).toEqual(['*']);
+  expect(errorLines({ CAIRN_UPLOAD_MAX_FILE_BYTES: '5000', CAIRN_UPLOAD_MAX_REQUEST_BYTES: '1000' })).toEqual([
+    'CAIRN_UPLOAD_MAX_FILE_BYTES: expected at most CAIRN_UPLOAD_MAX_REQUEST_BYTES (1000), got 5000',
+  ]);
+  expect(errorLines({ CAIRN_UPLOAD_MAX_FILES: '51' })).toEqual([
+    expect.stringMatching(/^CAIRN_UPLOAD_MAX_FILES: expected at most 50/),
+  ]);
+  expect(errorLines({ CAIRN_UPLOAD_TYPES: 'pdf,../x' })).toEqual([
+    expect.stringMatching(/^CAIRN_UPLOAD_TYPES: expected file name extensions/),
+  ]);
+  for (const bad of ['0', '-1', '2.5', 'lots'])
+    expect(errorLines({ CAIRN_UPLOAD_MAX_REQUEST_BYTES: bad })).toEqual([
+      expect.stringMatching(/^CAIRN_UPLOAD_MAX_REQUEST_BYTES: expected /),
+    ]);
 });

@@ -51,6 +51,7 @@ export function stepInputOf(
     ...(settings.mode.verifySteps ? { verify: true } : {}),
     ...(run.meter.metered() ? { metered: true } : {}),
     ...(left ? { budgetLeft: left } : {}),
+    ...(settings.files?.length ? { files: settings.files } : {}),
     ...(settings.systemPrompt ? { systemPrompt: settings.systemPrompt } : {}),
     ...(run.prompts ? { prompts: run.prompts } : {}),
     ...(settings.model ? { model: settings.model } : {}),

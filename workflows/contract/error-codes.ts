@@ -103,6 +103,13 @@ export const ERROR_CODES = [
    * route answers it with HTTP 400.
    */
   'PATH_REFUSED',
+  /**
+   * HTTP 413: an upload is over a limit — bytes per file or per request, or files per request
+   * (CAIRN_UPLOAD_MAX_FILE_BYTES / _MAX_REQUEST_BYTES / _MAX_FILES); nothing of it is stored.
+   */
+  'UPLOAD_TOO_LARGE',
+  /** HTTP 415: an uploaded file's type is not one CAIRN_UPLOAD_TYPES accepts; nothing of the request is stored. */
+  'UPLOAD_TYPE_REFUSED',
   /** HTTP 500: anything unexpected; the details stay in the server's log. */
   'INTERNAL',
 ] as const;

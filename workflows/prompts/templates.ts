@@ -78,6 +78,7 @@ export const PROMPT_TEMPLATES = {
     ['done_when'],
     "Done when: {{done_when}}\nWhen you finish, say in finish_step's goal_check how this holds.",
   ),
+  'step.files': template('step.files', ['files'], 'Files given with the task (paths for read_file):\n{{files}}'),
   'step.dependencies': template('step.dependencies', [], 'Results of the steps this one depends on:'),
   'step.dependency': template('step.dependency', ['id', 'title', 'result'], '## {{id}} · {{title}}\n{{result}}'),
   'summary.prompt': template(

@@ -1,6 +1,6 @@
 /**
  * The words a step says to the model: its system prompt and its task message — its own
- * description plus the results of the steps it depends on, nothing else. Pure, so identical on
+ * description, the agent's files, and the results of the steps it depends on, nothing else. Pure, so identical on
  * replay.
  */
 import type { PlanStep } from '../plan/plan-types';
@@ -34,16 +34,21 @@ export function stepSystemPrompt(
   ].join('\n\n');
 }
 
-/** The step's own task, with the results of the steps it depends on — and nothing else. */
+/**
+ * The step's own task, the files the agent was given (a list only when there are any, so a step
+ * without files reads as it always has) and the results of the steps it depends on — nothing else.
+ */
 export function stepTaskMessage(
   task: string,
   step: PlanStep,
   dependencies: { id: string; title: string; result: string }[],
   texts?: PromptTexts,
+  files: readonly string[] = [],
 ): string {
   return [
     render('step.task', { task, step_id: step.id, step_title: step.title, step_description: step.description }, texts),
     ...(step.done_when ? [render('step.done_when', { done_when: step.done_when }, texts)] : []),
+    ...(files.length ? [render('step.files', { files: files.map((f) => `- ${f}`).join('\n') }, texts)] : []),
     ...(dependencies.length
       ? [render('step.dependencies', {}, texts), ...dependencies.map((d) => render('step.dependency', { ...d }, texts))]
       : []),

@@ -42,6 +42,11 @@ export const stepInputSchema = z.object({
   agentId: z.string(),
   task: z.string(),
   step: planStepSchema,
+  /**
+   * The files the agent's input names (uploads: `inputs/<name>`), told to the step in its task
+   * message. Absent in steps started before agents passed them on, and when there are none.
+   */
+  files: z.array(z.string()).optional(),
   /** Results of the steps this one depends on — and only those. */
   dependencies: z.array(z.object({ id: z.string(), title: z.string(), result: z.string() })),
   tools: z.array(toolInfoSchema),

@@ -59,7 +59,7 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
         role: 'system',
         content: stepSystemPrompt(input.tools, input.canAsk, input.systemPrompt, input.node, input.prompts),
       },
-      { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies, input.prompts) },
+      { role: 'user', content: stepTaskMessage(input.task, step, input.dependencies, input.prompts, input.files) },
     );
   const guards = new LoopGuards(input.guards, carry?.guards);
   const tools = { input, askAgent: link.ask.bind(link), ledger, link, guards };

@@ -4,7 +4,6 @@
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AgentsPort } from '../agents-port';
-import type { AgentInput } from '../../../workflows/contract/agent-input';
 import type { Principal } from '../auth/principal';
 import { ApiFailure } from '../errors';
 import {
@@ -21,9 +20,11 @@ import {
   ListQuery,
   Started,
   StateQuery,
+  UploadForm,
 } from '../schemas';
 import { withAnswer } from '../../final-answer';
 import { completeAnswer, mayLackDigest } from '../../complete-answer';
+import { startInput } from './start-input';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const failure = (description: string) => ({ description, content: json(ErrorBody) });
@@ -32,12 +33,22 @@ const startRoute = createRoute({
   method: 'post',
   path: '/api/agents',
   summary: 'Start an agent',
-  request: { body: { required: true, content: json(AgentInputBody) } },
+  description:
+    "The input as JSON, or as `multipart/form-data` with files: the part `input` is the JSON input, every part with a file name a file stored as `inputs/<name>` in the agent's folder and added to its `files` (answered in agent-uploads.ts).",
+  request: {
+    body: {
+      required: true,
+      content: { ...json(AgentInputBody), 'multipart/form-data': { schema: UploadForm } },
+    },
+  },
   responses: {
     201: { description: 'Started; the id is the workflow id', content: json(Started) },
     400: failure('Invalid input (INVALID_INPUT, with the field)'),
     409: failure('An agent with this id exists (CONFLICT)'),
-    415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
+    413: failure('Over the body limit (PAYLOAD_TOO_LARGE); with files, over an upload limit (UPLOAD_TOO_LARGE)'),
+    415: failure(
+      'The body is neither JSON nor a multipart form (UNSUPPORTED_MEDIA_TYPE), or a file type is refused (UPLOAD_TYPE_REFUSED)',
+    ),
   },
 });
 
@@ -164,29 +175,14 @@ async function withDigest(agents: AgentsPort, id: string, interactionId: string,
   return interaction ? completeAnswer(interaction, answer) : answer;
 }
 
-/**
- * The body's `mode` as it was sent (validated already): the parsed body has every mode filled in
- * with its default, and a graph agent refuses planning modes it is sent (`mode.plan` included),
- * so it must not be sent ones nobody asked for. No `mode` sent: none forwarded.
- */
-async function modeAsSent(body: Promise<unknown>): Promise<{ mode?: AgentInput['mode'] }> {
-  const sent: unknown = await body;
-  const mode = typeof sent === 'object' && sent !== null ? (sent as { mode?: unknown }).mode : undefined;
-  return typeof mode === 'object' && mode !== null ? { mode } : {};
-}
-
 /** Registers the agent routes on `app`. */
 export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void {
   app.openapi(startRoute, async (c) => {
-    // The agent's principal (what approval policies judge) is the signed-in one, never the body's;
-    // and it works in its own folder: the shared root is only for nested agents of old agents.
-    const { principal: _claimed, sharedWorkspace: _shared, ...parsed } = c.req.valid('json');
-    const { mode: _filled, ...rest } = parsed;
-    const input = { ...rest, ...(await modeAsSent(c.req.json())) };
-    const who = c.get('authOn')
-      ? { principal: { id: c.get('principal').id, roles: [...c.get('principal').roles] } }
-      : {};
-    return c.json({ id: await agents.start({ ...input, ...who }) }, 201);
+    const body = c.req.valid('json');
+    // Typed as either documented body; a form never gets here (agent-uploads.ts answers it).
+    if (!('task' in body)) throw new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'expected a JSON body');
+    const input = startInput(c, body, await c.req.json());
+    return c.json({ id: await agents.start(input) }, 201);
   });
   app.openapi(listRoute, async (c) => c.json({ agents: await agents.list(c.req.valid('query')) }, 200));
   app.openapi(stateRoute, async (c) => {

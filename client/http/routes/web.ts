@@ -43,6 +43,8 @@ const PAGE_FILES: Record<string, string> = {
   'live-view.js': 'text/javascript',
   'transcript-panel.js': 'text/javascript',
   'start-options.js': 'text/javascript',
+  'start-files.js': 'text/javascript',
+  'files-panel.js': 'text/javascript',
   'style.css': 'text/css',
 };
 

@@ -1,0 +1,27 @@
+/**
+ * What `POST /api/agents` hands the client library from a validated agent input, whether it came
+ * as the JSON body or as the `input` part of a multipart upload: the signed-in principal in place
+ * of any the body named, and `mode` only as it was sent.
+ */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { AgentInput, agentInputSchema } from '../../../workflows/contract/agent-input';
+
+/**
+ * The body's `mode` as it was sent (validated already): the parsed body has every mode filled in
+ * with its default, and a graph agent refuses planning modes it is sent (`mode.plan` included),
+ * so it must not be sent ones nobody asked for. No `mode` sent: none forwarded.
+ */
+function modeAsSent(sent: unknown): { mode?: AgentInput['mode'] } {
+  const mode = typeof sent === 'object' && sent !== null ? (sent as { mode?: unknown }).mode : undefined;
+  return typeof mode === 'object' && mode !== null ? { mode } : {};
+}
+
+/** The input to start: `parsed` (validated `sent`) with the principal and `mode` as above. */
+export function startInput(c: Context, parsed: z.output<typeof agentInputSchema>, sent: unknown): AgentInput {
+  // The agent's principal (what approval policies judge) is the signed-in one, never the body's;
+  // and it works in its own folder: the shared root is only for nested agents of old agents.
+  const { principal: _claimed, sharedWorkspace: _shared, mode: _filled, ...rest } = parsed;
+  const who = c.get('authOn') ? { principal: { id: c.get('principal').id, roles: [...c.get('principal').roles] } } : {};
+  return { ...rest, ...modeAsSent(sent), ...who };
+}
