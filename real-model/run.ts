@@ -25,6 +25,7 @@ import { ensureTemporalCli, startDevServer, temporalVersion } from '../scripts/d
 import { lowFreePort } from '../testkit/low-port';
 import { startWorkerProcess } from '../testkit/worker-process';
 import { AGENT_CASES, seedWorkspace, type AgentCase } from './agents';
+import { agentWorkspaceDir } from '../config/agent-workspace';
 import { AGENT_TIME_LIMIT_MS, violations, type AgentEvidence } from './checks';
 import { mechanismLines, mechanisms, verdict, type Verdict } from './evidence';
 import { MODEL_ALIAS, provisionLlama, startLlamaServer, type LlamaSizing } from './llama-server';
@@ -108,7 +109,6 @@ async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-real-model-'));
   const workspace = join(dir, 'workspace');
   mkdirSync(workspace);
-  seedWorkspace(workspace);
   const stops: (() => Promise<unknown>)[] = [];
   let outcome: Verdict = 'FAIL';
   try {
@@ -151,6 +151,8 @@ async function main(): Promise<number> {
     const agentsBegan = performance.now();
     const runOnce = async (agent: AgentCase, attempt: number) => {
       const id = `real-model-${agent.name}${attempt > 1 ? `-${attempt}` : ''}`;
+      // Each agent reads its own folder (docs/operations.md#agent-workspaces): the files go there.
+      seedWorkspace(agentWorkspaceDir(workspace, id));
       await cairn.start(agent.input, { workflowId: id });
       const count = (event: LiveEvent) => {
         if (event.type === 'delta' && typeof event.data.text === 'string' && event.data.text.length > 0)
