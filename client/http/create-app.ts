@@ -86,7 +86,7 @@ export interface AppDeps {
   temporalUiUrl?: string;
   /**
    * The workspace root the workers use (CAIRN_WORKSPACE), where agents' files are listed and
-   * downloaded from (routes/files.ts); without it no agent's files are served.
+   * downloaded from (routes/files.ts); `uploads.root` when absent; without either no agent's files are served.
    */
   workspace?: string;
 }
@@ -174,7 +174,8 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   registerGraphRoutes(app, deps.agents.graphs);
   registerAuditRoute(app, deps.agents);
   registerTranscriptRoute(app, deps.agents);
-  registerFileRoutes(app, deps.agents, deps.workspace);
+  // Files are listed from where uploads are stored: one workspace root, however it was given.
+  registerFileRoutes(app, deps.agents, deps.workspace ?? deps.uploads?.root);
   // One limiter for every streaming route: they all hold connections and poll.
   const streams = new StreamLimiter(deps.streamLimits);
   registerEventRoutes(app, deps.agents, eventTiming, streams, wakes);
