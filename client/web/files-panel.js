@@ -36,9 +36,15 @@ export function filesPanel(path) {
   };
   const refresh = () =>
     api(`${path}/files`)
-      .then(({ files }) => {
+      .then(({ files, workspace }) => {
         const all = Array.isArray(files) ? files : [];
-        if (all.length === 0) return body.replaceChildren(h('p', { class: 'muted', text: 'No files yet.' }));
+        const none =
+          workspace === 'shared'
+            ? 'This agent began before agents had folders of their own: its files are in the shared workspace.'
+            : workspace === 'none'
+              ? 'This server serves no agent files (it has no workspace folder).'
+              : 'No files yet.';
+        if (all.length === 0) return body.replaceChildren(h('p', { class: 'muted', text: none }));
         // What it wrote first: that is what people come for.
         const sorted = [...all.filter((f) => f.kind === 'output'), ...all.filter((f) => f.kind !== 'output')];
         body.replaceChildren(

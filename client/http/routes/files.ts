@@ -45,9 +45,10 @@ const AgentFiles = z
     files: z.array(AgentFile),
     /**
      * `agent`: the agent's own folder, listed; `shared`: an agent started before per-agent
-     * folders, whose files lie in the shared workspace root among others' — none are listed.
+     * folders, whose files lie in the shared workspace root among others' — none are listed;
+     * `none`: this server was given no workspace folder, so it serves no agent's files.
      */
-    workspace: z.enum(['agent', 'shared']),
+    workspace: z.enum(['agent', 'shared', 'none']),
     /** More than MAX_LISTED_FILES files: the first ones found are listed. */
     truncated: z.boolean().optional(),
   })
@@ -165,6 +166,10 @@ async function download(c: Context, agents: AgentsPort, root: string | undefined
 export function registerFileRoutes(app: OpenAPIHono, agents: AgentsPort, root: string | undefined): void {
   app.openapi(listRoute, async (c) => {
     const { id } = c.req.valid('param');
+    if (root === undefined) {
+      await agents.state(id, Number.MAX_SAFE_INTEGER); // an unknown agent is still 404
+      return c.json({ files: [], workspace: 'none' as const }, 200);
+    }
     const folder = await folderOf(agents, root, id);
     if (folder === undefined) return c.json({ files: [], workspace: 'shared' as const }, 200);
     if (!existsSync(folder)) return c.json({ files: [], workspace: 'agent' as const }, 200);
