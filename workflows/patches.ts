@@ -1,5 +1,6 @@
 /**
- * Every replay gate (`patched()` id) the workflow code uses, in one place: the id recorded in
+ * Every replay gate (`patched()` id) the workflow code uses, in one registry (this file, and one
+ * file per release from 0.3.0 on, e.g. patches-0.3.ts): the id recorded in
  * history, the release it arrived in, the feature it guards and why the old path must stay.
  * Call sites stay where the marker must land — `patched(PATCHES.nestedBudget)` — and never spell
  * an id themselves (test/unit/patch-registry.test.ts fails on one that does, and checks each
@@ -16,62 +17,18 @@
  */
 
 import type { PatchInfo } from './patch-info';
+import { PATCHES_0_3 } from './patches-0.3';
 
 export type { PatchInfo, PatchStage } from './patch-info';
 
 /** Every patch, by the name call sites use. */
 export const PATCH_INFO = {
-  agentWorkspace: {
-    id: 'cairn-agent-workspace',
-    since: '0.3.0',
-    stage: 'patched',
-    feature:
-      "an agent's file tools work in its own folder, <CAIRN_WORKSPACE>/<agent id>/ (state.workspace 'agent'), shared by its steps and nested agents",
-    why: 'runs before had every agent work in the one shared workspace root',
-  },
-  approvalPeople: {
-    id: 'cairn-approval-people',
-    since: '0.3.0',
-    stage: 'patched',
-    feature:
-      'an answer signal (straight to Temporal, naming nobody Cairn identified) cannot be one of the approvals of an approval that needs several people',
-    why: "runs before counted a signal's free-text by as one more person",
-  },
-  approvalWhy: {
-    id: 'cairn-approval-why',
-    since: '0.3.0',
-    stage: 'patched',
-    feature: "a step's tool.approval carries why: the last 1000 characters of the text the model wrote before the call",
-    why: 'runs before asked for approval without it',
-  },
-  approvalPreview: {
-    id: 'cairn-approval-preview',
-    since: '0.3.0',
-    stage: 'patched',
-    feature:
-      'a step asking a person to approve a write first asks the previewToolCall activity how the file would change, and shows it in the approval',
-    why: 'runs before opened the approval with no activity',
-  },
   approvalPolicy: {
     id: 'cairn-approval-policy',
     since: '0.2.0',
     stage: 'patched',
     feature: 'a tool call that has an approval policy asks the decideToolCall activity for its decision',
     why: 'runs before approval policies decided every approval in workflow code, with no activity',
-  },
-  liveStreamEnd: {
-    id: 'cairn-live-stream-end',
-    since: '0.3.0',
-    stage: 'patched',
-    feature: 'an agent that ends signals liveEnd to its live stream (<agent id>/stream), which then closes in-band',
-    why: 'runs before ended with no signal',
-  },
-  localToolCatalogue: {
-    id: 'cairn-local-tool-catalogue',
-    since: '0.3.0',
-    stage: 'patched',
-    feature: 'the agent reads its tool catalogue by a local activity, in the same task as the first plan call',
-    why: 'runs before scheduled a listTools activity',
   },
   nestedBudget: {
     id: 'cairn-nested-budget',
@@ -80,13 +37,6 @@ export const PATCH_INFO = {
     feature:
       "budgets reach nested agents: a sub_agent gets what is left of its parent's budget and reports its usage when cancelled",
     why: 'runs before started nested agents with no budget of their own',
-  },
-  planRepair: {
-    id: 'cairn-plan-repair',
-    since: '0.3.0',
-    stage: 'patched',
-    feature: 'after three unusable plans in a row, the latest repairable or salvageable one is used',
-    why: 'runs before failed the agent with PLAN_INVALID',
   },
   replanDropsKeptIds: {
     id: 'replan-drops-kept-ids',
@@ -138,45 +88,12 @@ export const PATCH_INFO = {
     feature: 'a cancelled step reports its partial result to the agent before it ends',
     why: 'runs before ended cancelled with nothing reported',
   },
-  strictPlanEdit: {
-    id: 'cairn-strict-plan-edit',
-    since: '0.3.0',
-    stage: 'patched',
-    feature:
-      "a plan edit sent by signal with a key the plan has not (`dependsOn`) is refused (answer.rejected), as the update's validator refuses it",
-    why: 'runs before dropped the unknown key and took the edit',
-    replayedBy: 'test/integration/plan-edit-unknown-keys.test.ts',
-  },
   tracing: {
     id: 'cairn-tracing',
     since: '0.2.0',
     stage: 'patched',
     feature: "a run is traced with Temporal's OpenTelemetry interceptors",
     why: 'runs before were never traced (tracing adds commands)',
-  },
-  unencryptedRefused: {
-    id: 'cairn-unencrypted-refused',
-    since: '0.3.0',
-    stage: 'patched',
-    feature:
-      'a worker with encryption keys refuses a message that arrived unencrypted (signal.rejected, or the update rejected)',
-    why: 'runs before took the value as it came',
-    replayedBy: 'test/integration/unencrypted-messages.test.ts',
-  },
-  replanRecheck: {
-    id: 'cairn-replan-recheck',
-    since: '0.3.0',
-    stage: 'patched',
-    feature: 'with confirmPlan, a replanned remainder goes back to the plan check, showing what changed',
-    why: 'runs before ran a replanned remainder unchecked',
-  },
-  promptOverrides: {
-    id: 'cairn-prompt-overrides',
-    since: '0.3.0',
-    stage: 'patched',
-    feature:
-      "an agent reads the operator's prompt texts (CAIRN_PROMPTS_FILE) once at its start and uses them throughout",
-    why: 'runs before used the built-in templates and read nothing',
   },
   tracingByHeader: {
     id: 'cairn-tracing-by-header',
@@ -185,6 +102,7 @@ export const PATCH_INFO = {
     feature: 'a run is traced only when its start carried a trace header',
     why: 'runs before were traced whenever tracing was on',
   },
+  ...PATCHES_0_3,
 } as const satisfies Record<string, PatchInfo>;
 
 /** The name of a patch in the registry. */

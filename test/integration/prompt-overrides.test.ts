@@ -57,7 +57,7 @@ test("the operator's texts reach the planner and the steps, and the state names 
     const summary = bed.llm.requests.find((r) => r.headers['x-cairn-purpose'] === 'summary');
     expect(JSON.stringify(summary?.body.messages)).toContain('Write the final answer to the task below');
     expect((await stateOf(handle)).prompts).toEqual({ overridden: ['planner.system', 'step.system'] });
-    await recordHistory('agent-prompt-overrides', handle);
+    await recordHistory('agent-prompts-at-once', handle);
   });
 });
 

@@ -12,13 +12,14 @@ import { ALL_PATCHES, PATCH_INFO, type PatchInfo } from '../../workflows/patches
 import { savedHistories } from '../harness/histories';
 
 const WORKFLOWS = join(__dirname, '..', '..', 'workflows');
-const REGISTRY = join(WORKFLOWS, 'patches.ts');
+/** The registry's files: the only place ids are written. */
+const REGISTRY = [join(WORKFLOWS, 'patches.ts'), join(WORKFLOWS, 'patches-0.3.ts')];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') && path !== REGISTRY ? [path] : [];
+    return path.endsWith('.ts') && !REGISTRY.includes(path) ? [path] : [];
   });
 }
 

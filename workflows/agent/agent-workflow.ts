@@ -13,7 +13,6 @@
 import { allHandlersFinished, condition, isCancellation, makeContinueAsNewFunc, patched } from '@temporalio/workflow';
 import type { AgentResult } from '../contract/agent-contract';
 import { stepFailed, workflowFailure } from '../contract/failures';
-import type { ToolInfo } from '../tools/tool-types';
 import type { AgentCarry } from './agent-carry';
 import { finish } from './agent-finish';
 import { parseAgentInput, type AgentInput } from '../contract/agent-input';
@@ -24,8 +23,7 @@ import { planTask, replan } from './planning/plan-phase';
 import { summarize } from './summary';
 import { runGraph } from './graph/graph-phase';
 import { recheckReplan } from './planning/replan-check';
-import { readToolCatalogue } from './tool-catalogue';
-import { readPromptOverrides } from '../prompts/prompt-overrides';
+import { readAgentSetup, type AgentSetup } from './agent-setup';
 import { PATCHES } from '../patches';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 import { endingLiveStream } from '../live/end-live-stream';
@@ -69,8 +67,11 @@ const moveOn = () => makeContinueAsNewFunc<typeof agentWorkflow>({ initialVersio
 /** The phases, in order; each returns early when the agent ends or rolls over. */
 async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<RunEnd> {
   const { settings, state } = run;
-  const tools: ToolInfo[] = carry?.tools ?? (await readToolCatalogue(settings.tools));
-  run.usePrompts(carry ? carry.prompts : await readPromptOverrides());
+  const setup: AgentSetup = carry
+    ? { tools: carry.tools, prompts: carry.prompts }
+    : await readAgentSetup(settings.tools);
+  run.usePrompts(setup.prompts);
+  const { tools } = setup;
   if (settings.graph) return runGraph(run, settings.graph, tools, carry);
 
   let plan = carry?.resumeAt === 'execute' ? state.plan : undefined;
