@@ -23,6 +23,7 @@ import { requireAllowedHost } from './host-guard';
 import { refuseCrossSite, requestOrigin } from './origin-guard';
 import { publicOriginOf, publicSite } from './public-url';
 import { registerAgentRoutes } from './routes/agents';
+import { registerThreadRoutes, type ThreadsPort } from './routes/threads';
 import { registerGraphRoutes } from './routes/graphs';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
 import { registerStreamRoute } from './routes/stream';
@@ -40,6 +41,8 @@ export interface AppDeps {
   version: string;
   /** The client library (or the slice of it the routes call). */
   agents: AgentsPort;
+  /** The thread client (client/thread-client.ts); without it the app has no thread routes. */
+  threads?: ThreadsPort;
   /**
    * Host names (no port) the server answers to; a request naming another is refused with 421
    * before routing, so a DNS-rebinding page cannot use the API. The loopback names by default.
@@ -154,6 +157,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   // An answer or command passed to an agent here: its event streams read at once.
   if (wakes) app.use('/api/agents/:id/*', wakeAfterCommands(wakes));
   registerAgentRoutes(app, deps.agents);
+  if (deps.threads) registerThreadRoutes(app, deps.threads);
   registerGraphRoutes(app, deps.agents.graphs);
   registerAuditRoute(app, deps.agents);
   registerTranscriptRoute(app, deps.agents);

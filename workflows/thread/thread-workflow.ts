@@ -1,0 +1,72 @@
+/**
+ * `threadWorkflow` — a conversation: each message is recorded with its sender and routed, chat
+ * (one `chat` reply) or task (an `agentWorkflow` child, thread-task.ts); messages arriving while a
+ * task turn runs meet their policy (thread-run.ts). Between turns the loop here starts queued
+ * messages, continues as new when the history has grown (carrying the turns, thread-carry.ts),
+ * and otherwise idles: a durable wait on the next message with the idle timeout as its timer,
+ * so an idle thread has no workflow task at all. When the timeout passes with nothing to do, the
+ * thread closes and says so.
+ */
+import { allHandlersFinished, condition, makeContinueAsNewFunc, workflowInfo } from '@temporalio/workflow';
+import { workflowFailure } from '../contract/failures';
+import {
+  threadInputSchema,
+  type ThreadInput,
+  type ThreadResult,
+  type ThreadSettings,
+} from '../contract/thread-contract';
+import { issueLines } from '../issue-lines';
+import { readThreadCarry, type ThreadCarry } from './thread-carry';
+import { ThreadRun } from './thread-run';
+
+export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry): Promise<ThreadResult> {
+  const parsed = threadInputSchema.safeParse(input ?? {});
+  if (!parsed.success)
+    throw workflowFailure('INVALID_INPUT', `invalid thread input: ${issueLines(parsed.error, 'input').join('; ')}`);
+  const carry = carried === undefined ? undefined : readThreadCarry(carried);
+  const run = new ThreadRun(parsed.data, carry).serve();
+  for (;;) {
+    if (run.canStartNext()) {
+      await run.startNext();
+      continue;
+    }
+    if (!run.idle()) {
+      // A turn runs or a message is being routed: wake when that changes.
+      await condition(() => run.idle() || run.canStartNext());
+      continue;
+    }
+    if (rollOverDue(parsed.data)) {
+      await condition(allHandlersFinished);
+      if (run.idle()) return await moveOn()(input, run.carry());
+      continue;
+    }
+    const seen = run.received;
+    const woke = await condition(() => run.received !== seen || !run.idle(), parsed.data.idleTimeoutMs);
+    if (!woke && run.idle()) {
+      run.closedReason = `idle for ${describeMs(parsed.data.idleTimeoutMs)}`;
+      return { status: 'closed', reason: run.closedReason };
+    }
+  }
+}
+
+/** Between turns: when the server suggests it, or the history has passed the thread's bound. */
+function rollOverDue(settings: ThreadSettings): boolean {
+  const info = workflowInfo();
+  return info.continueAsNewSuggested || info.historyLength >= settings.rollOverEvents;
+}
+
+/** Continues as new on the version current now, as agents do (agent/agent-workflow.ts). */
+const moveOn = () => makeContinueAsNewFunc<typeof threadWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' });
+
+/** A duration in words: days, hours, minutes or seconds. */
+export function describeMs(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1_000, 'second'],
+  ];
+  for (const [size, name] of units)
+    if (ms >= size && ms % size === 0) return `${ms / size} ${name}${ms / size === 1 ? '' : 's'}`;
+  return `${ms} ms`;
+}
