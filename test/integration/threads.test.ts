@@ -15,6 +15,8 @@ import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 import { ThreadClient } from '../../client/thread-client';
 import { ClientError } from '../../client/client-error';
+import { stepWorkflowId } from '../../workflows/contract/ids';
+import { stateQuery } from '../../workflows/contract/messages';
 import { threadTurnWorkflowId, type ThreadView } from '../../workflows/contract/thread-contract';
 import type { threadWorkflow } from '../../workflows/thread/thread-workflow';
 
@@ -165,6 +167,47 @@ test('while a task turn runs, a message is queued (the default) or rejected; the
     // The rejected message reached nobody: no agent, no model call.
     expect(view.turns[1]?.agentId).toBeUndefined();
     expect(wholeText(bed.llm.requestsFor('chat')[0]?.body.messages ?? [])).not.toContain('stop that');
+  });
+});
+
+test("steer: the running step's next model call hears the message, and the agent's timeline records it", async () => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [reply.after(reply.toolCall('list_files', {}), gate), finish('listed, as asked')],
+      summary: [reply.text('done')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const client = threads();
+    const { id } = await client.open({ text: 'look at the files', kind: 'task' });
+    await bed.llm.waitForRequests(2); // plan, then the step's first call, waiting at the gate
+    const steered = await client.send(id, { text: 'only the markdown ones, please', policy: 'steer', by: 'ann' });
+    expect(steered).toEqual({ messageId: 'msg-2', disposition: 'steered' });
+    const agentId = threadTurnWorkflowId(id, 1);
+    // The agent passed it on: the step has the signal before its first call returns.
+    const stepHandle = bed.client.workflow.getHandle(stepWorkflowId(agentId, 's1'));
+    await waitUntil('the step got the steer signal', async () => {
+      const history = await stepHandle.fetchHistory();
+      const names = (history.events ?? []).map((e) => e.workflowExecutionSignaledEventAttributes?.signalName);
+      return names.includes('steer') ? true : undefined;
+    });
+    release();
+    await bed.client.workflow.getHandle(agentId).result();
+    const [first, second] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
+    expect(wholeText(first?.body.messages ?? [])).not.toContain('only the markdown ones');
+    const last = second?.body.messages.at(-1);
+    expect(last?.role).toBe('user');
+    expect(last?.content).toContain('only the markdown ones, please');
+    expect(last?.content).toContain('ann');
+    const state = await bed.client.workflow.getHandle(agentId).query(stateQuery);
+    expect(state.events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
+      'ann to s1: only the markdown ones, please',
+    ]);
+    const view = await client.get(id);
+    expect(view.turns[1]).toMatchObject({ disposition: 'steered', status: 'delivered', agentId });
   });
 });
 
