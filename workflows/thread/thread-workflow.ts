@@ -35,7 +35,8 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
       await condition(() => run.idle() || run.canStartNext());
       continue;
     }
-    if (rollOverDue(parsed.data)) {
+    // Only between turns: a run that has taken no message yet idles, however long its history.
+    if (run.received > 0 && rollOverDue(parsed.data)) {
       await condition(allHandlersFinished);
       if (run.idle()) return await moveOn()(input, run.carry());
       continue;
