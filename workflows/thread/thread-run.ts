@@ -23,6 +23,7 @@ import {
 } from '../contract/thread-contract';
 import { issueLines } from '../issue-lines';
 import { describeFailure } from '../describe-failure';
+import { isUnencrypted, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 import { chatReply, routeMessage, type ThreadCalls } from './thread-calls';
 import {
   endOfFailure,
@@ -102,6 +103,7 @@ export class ThreadRun {
 
   /** The update's validator: a closed thread, a bad body or bad agent settings are refused unrecorded. */
   private check(sent: unknown): void {
+    if (isUnencrypted(sent)) throw workflowFailure('NOT_ENCRYPTED', `send: ${UNENCRYPTED_REFUSAL}`);
     if (this.closedReason !== undefined)
       throw workflowFailure('THREAD_CLOSED', `the thread has closed: ${this.closedReason}`);
     const parsed = sendInputSchema.safeParse(sent);

@@ -18,9 +18,13 @@ import {
 import { issueLines } from '../issue-lines';
 import { readThreadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadRun } from './thread-run';
+import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 
 export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry): Promise<ThreadResult> {
-  const parsed = threadInputSchema.safeParse(input ?? {});
+  // Started by someone without the encryption keys: refused, as an agent is.
+  const sent = received(input ?? {});
+  if (sent.refused) throw workflowFailure('NOT_ENCRYPTED', `the thread's input: ${UNENCRYPTED_REFUSAL}`);
+  const parsed = threadInputSchema.safeParse(sent.value);
   if (!parsed.success)
     throw workflowFailure('INVALID_INPUT', `invalid thread input: ${issueLines(parsed.error, 'input').join('; ')}`);
   const carry = carried === undefined ? undefined : readThreadCarry(carried);
