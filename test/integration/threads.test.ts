@@ -6,6 +6,7 @@
  * decides when the sender gives no kind; messages during a running turn are queued or rejected;
  * an idle thread closes after its idle timeout.
  */
+import { temporal } from '@temporalio/proto';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -14,6 +15,7 @@ import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 import { ThreadClient } from '../../client/thread-client';
+import { AgentClient } from '../../client/agent-client';
 import { ClientError } from '../../client/client-error';
 import { stepWorkflowId } from '../../workflows/contract/ids';
 import { stateQuery } from '../../workflows/contract/messages';
@@ -211,12 +213,53 @@ test("steer: the running step's next model call hears the message, and the agent
   });
 });
 
-test('an idle thread closes after its idle timeout, saying so, and refuses further messages', async () => {
+test("a turn's status follows its agent's end: cancelled from outside, failed with its error; the thread goes on", async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [reply.hang(), reply.malformedJson(), reply.malformedJson(), reply.malformedJson()],
+      chat: [reply.text('still here')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const client = threads();
+    const agents = new AgentClient(bed.client, bed.config.taskQueue);
+    const { id } = await client.open({ text: 'plan forever', kind: 'task' });
+    await bed.llm.waitForRequests(1);
+    await agents.cancel(threadTurnWorkflowId(id, 1), { by: 'ops' });
+    await waitForThread(id, 'turn 1 cancelled', (v) => v.turns[0]?.status === 'cancelled');
+    await client.send(id, { text: 'plan badly', kind: 'task' });
+    const view = await waitForThread(id, 'turn 2 failed', (v) => v.turns[1]?.status === 'failed');
+    expect(view.turns[1]?.error).toMatch(/plan/i);
+    expect(await client.send(id, { text: 'are you ok?', kind: 'chat' })).toEqual({
+      messageId: 'msg-3',
+      disposition: 'answered',
+    });
+    // Both turn agents are agents like any other: listed with the message as their task.
+    const listed = await waitUntil('the turns listed', async () => {
+      const all = await agents.list();
+      const turns = all.filter((a) => a.id.startsWith(`${id}/turn-`));
+      return turns.length === 2 ? turns : undefined;
+    });
+    expect(listed.map((a) => [a.id, a.task]).sort()).toEqual([
+      [threadTurnWorkflowId(id, 1), 'plan forever'],
+      [threadTurnWorkflowId(id, 2), 'plan badly'],
+    ]);
+  });
+});
+
+test('an idle thread waits with no workflow task, closes after its idle timeout saying so, and refuses further messages', async () => {
   await withWorker(bed.config, async () => {
     const client = threads();
     const { id, messageId } = await client.open({}, { settings: { idleTimeoutMs: 1_500 } });
     expect(messageId).toBeUndefined();
-    const result = await bed.client.workflow.getHandle<typeof threadWorkflow>(id).result();
+    const handle = bed.client.workflow.getHandle<typeof threadWorkflow>(id);
+    const result = await handle.result();
+    // Between the idle timer's start and its firing: no workflow task at all.
+    const types = ((await handle.fetchHistory()).events ?? []).map(
+      (e) => temporal.api.enums.v1.EventType[e.eventType ?? 0],
+    );
+    const idle = types.slice(types.indexOf('EVENT_TYPE_TIMER_STARTED'), types.indexOf('EVENT_TYPE_TIMER_FIRED') + 1);
+    expect(idle).toEqual(['EVENT_TYPE_TIMER_STARTED', 'EVENT_TYPE_TIMER_FIRED']);
     expect(result).toEqual({ status: 'closed', reason: 'idle for 1500 ms' });
     await expect(client.send(id, { text: 'anyone there?' })).rejects.toMatchObject({ code: 'THREAD_CLOSED' });
     await expect(client.send(id, { text: 'x' })).rejects.toBeInstanceOf(ClientError);

@@ -54,10 +54,18 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
   }
 }
 
-/** Between turns: when the server suggests it, or the history has passed the thread's bound. */
+/**
+ * Between turns: when the server suggests it, the history has passed the thread's bound, or a
+ * newer Worker Deployment version became current (the next run starts on it, as an agent's does).
+ * An idle thread learns of a new version only with its next message.
+ */
 function rollOverDue(settings: ThreadSettings): boolean {
   const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength >= settings.rollOverEvents;
+  return (
+    info.continueAsNewSuggested ||
+    info.targetWorkerDeploymentVersionChanged ||
+    info.historyLength >= settings.rollOverEvents
+  );
 }
 
 /** Continues as new on the version current now, as agents do (agent/agent-workflow.ts). */
