@@ -7,7 +7,9 @@
  * an idle thread closes after its idle timeout.
  */
 import { temporal } from '@temporalio/proto';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { reply } from '../fake-llm/replies';
+import { decompressPayload } from '../../temporal/payloads/compression-codec';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, step } from '../harness/plans';
@@ -244,6 +246,44 @@ test("a turn's status follows its agent's end: cancelled from outside, failed wi
       [threadTurnWorkflowId(id, 1), 'plan forever'],
       [threadTurnWorkflowId(id, 2), 'plan badly'],
     ]);
+  });
+});
+
+test("a thread's budget counts its calls and its turns' agents, caps a turn's own budget at what is left, and refuses messages once spent", async () => {
+  const used = (promptTokens: number, completionTokens: number) => ({ usage: { promptTokens, completionTokens } });
+  bed.llm.respondWith(
+    byRoute({
+      chat: [reply.text('first', used(600, 100)), reply.text('second', used(200, 100))],
+      plan: [{ ...planReply(plan([step('s1')])), ...used(10, 10) }],
+      'step:s1': [{ ...finish('done'), ...used(10, 10) }],
+      summary: [reply.text('sum', used(10, 10))],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const client = threads();
+    const { id } = await client.open({ text: 'hi', kind: 'chat' }, { settings: { budget: { tokens: 1_000 } } });
+    await client.send(id, { text: 'do it', kind: 'task', limits: { tokenBudget: 5_000 } });
+    const agent = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 2));
+    await agent.result();
+    const started = (await agent.fetchHistory()).events?.[0]?.workflowExecutionStartedEventAttributes;
+    const input = defaultPayloadConverter.fromPayload<{ limits?: { tokenBudget?: number } }>(
+      decompressPayload(started?.input?.payloads?.[0] ?? {}),
+    );
+    expect(input.limits?.tokenBudget).toBe(1_000 - 700);
+    await waitForThread(id, 'turn 2 counted', (v) => v.turns[1]?.status === 'completed');
+    expect(await client.send(id, { text: 'more', kind: 'chat' })).toEqual({
+      messageId: 'msg-3',
+      disposition: 'answered',
+    });
+    expect(await client.send(id, { text: 'and more', kind: 'chat' })).toEqual({
+      messageId: 'msg-4',
+      disposition: 'rejected',
+    });
+    const view = await client.get(id);
+    expect(view.usage.totalTokens).toBe(700 + 60 + 300);
+    expect(view.turns[3]?.status).toBe('rejected');
+    expect(view.turns[3]?.error).toContain('budget is spent');
+    expect(bed.llm.requestsFor('chat')).toHaveLength(2);
   });
 });
 

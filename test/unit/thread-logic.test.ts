@@ -9,6 +9,7 @@ import { checkMessageRoute, messageRouteRequest } from '../../workflows/thread/m
 import { chatMessages, MAX_CONTEXT_CHARS, turnTask, turnText } from '../../workflows/thread/thread-context';
 import { endOfFailure, endOfResult, senderPrincipal } from '../../workflows/thread/thread-task';
 import { describeMs } from '../../workflows/thread/thread-workflow';
+import { ThreadBudget } from '../../workflows/thread/thread-budget';
 
 const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
 const taskTurn = (n: number, result: string): Turn => ({
@@ -94,4 +95,25 @@ test('the idle timeout in words', () => {
   expect(describeMs(30 * 86_400_000)).toBe('30 days');
   expect(describeMs(3_600_000)).toBe('1 hour');
   expect(describeMs(1_500)).toBe('1500 ms');
+});
+
+test("a thread's budget: what is left caps a turn's own budget; spent, it refuses; none, nothing changes", () => {
+  const none = new ThreadBudget(undefined);
+  none.add({ promptTokens: 5_000, completionTokens: 0, totalTokens: 5_000, costUsd: 1 });
+  expect(none.refusal()).toBeUndefined();
+  expect(none.turnLimits({ maxReplans: 1 })).toEqual({ maxReplans: 1 });
+
+  const budget = new ThreadBudget({ tokens: 1_000, costUsd: 2 });
+  budget.add({ promptTokens: 600, completionTokens: 100, totalTokens: 700, costUsd: 0.5 });
+  expect(budget.turnLimits(undefined)).toEqual({ tokenBudget: 300, costBudgetUsd: 1.5 });
+  expect(budget.turnLimits({ tokenBudget: 100, costBudgetUsd: 9, maxReplans: 1 })).toEqual({
+    tokenBudget: 100,
+    costBudgetUsd: 1.5,
+    maxReplans: 1,
+  });
+  expect(budget.refusal()).toBeUndefined();
+  budget.add({ promptTokens: 300, completionTokens: 0, totalTokens: 300, costUsd: null });
+  expect(budget.refusal()).toMatch(/budget is spent \(1000 tokens used\)/);
+  // Carried over to the next run as it was.
+  expect(new ThreadBudget({ tokens: 1_000 }, budget.usage).refusal()).toBeDefined();
 });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { actorSchema } from '../interactions/answer-input-schema';
 import { modelSettingsSchema } from '../llm-types';
 import { principalSchema } from '../principal';
+import { tokenUsageSchema } from '../state/step-run-schema';
 
 /** Workflow type of a conversation (contract). */
 export const THREAD_WORKFLOW_TYPE = 'threadWorkflow';
@@ -105,6 +106,8 @@ export const threadViewSchema = z.object({
   /** Why a closed thread closed. */
   closedReason: z.string().optional(),
   turns: z.array(turnSchema),
+  /** What the thread spent: its own calls and its turns' agents (a failed agent's spending is not known to it). */
+  usage: tokenUsageSchema,
 });
 /** The `thread` query's answer. */
 export type ThreadView = z.infer<typeof threadViewSchema>;
@@ -118,6 +121,16 @@ export const threadInputSchema = z.object({
   model: modelSettingsSchema.optional(),
   /** Who opened it (set by Cairn's HTTP API). */
   principal: principalSchema.optional(),
+  /**
+   * A budget over all its turns: its own calls and its turns' agents. A task turn's agent gets
+   * what is left as its budget's ceiling; once it is spent, messages are refused.
+   */
+  budget: z
+    .object({
+      tokens: z.number().int().positive().optional(),
+      costUsd: z.number().positive().max(1_000_000).optional(),
+    })
+    .optional(),
 });
 /** What callers send (defaults optional). */
 export type ThreadInput = z.input<typeof threadInputSchema>;

@@ -4,7 +4,7 @@
  * replay routes and answers the same way.
  */
 import { llmCall } from '../activity-proxies';
-import type { LlmMessage, ModelSettings } from '../llm-types';
+import type { LlmMessage, ModelSettings, TokenUsage } from '../llm-types';
 import type { Turn } from '../contract/thread-contract';
 import { checkMessageRoute, messageRouteCorrection, messageRouteRequest, type MessageRoute } from './message-route';
 import { chatMessages } from './thread-context';
@@ -12,10 +12,11 @@ import { chatMessages } from './thread-context';
 /** Bad router replies in a row before the message is answered as chat. */
 export const MAX_BAD_ROUTES = 3;
 
-/** What a thread's calls need: its id (the `X-Cairn-Agent` header) and model. */
+/** What a thread's calls need: its id (the `X-Cairn-Agent` header), model, and where their usage goes. */
 export interface ThreadCalls {
   threadId: string;
   model?: ModelSettings;
+  spent: (usage: TokenUsage) => void;
 }
 
 /**
@@ -34,6 +35,7 @@ export async function routeMessage(calls: ThreadCalls, messageId: string, text: 
       schema: 'route-message',
       ...(calls.model ? { model: calls.model } : {}),
     });
+    calls.spent(reply.usage);
     const checked = checkMessageRoute(reply.content);
     if (checked.ok) return checked.route;
     if (strikes >= MAX_BAD_ROUTES)
@@ -56,5 +58,6 @@ export async function chatReply(calls: ThreadCalls, messageId: string, text: str
     messages: chatMessages(text, earlier),
     ...(calls.model ? { model: calls.model } : {}),
   });
+  calls.spent(reply.usage);
   return reply.content ?? '';
 }

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { turnSchema } from '../contract/thread-contract';
+import { tokenUsageSchema } from '../state/step-run-schema';
 import { readVersioned, type VersionedContract } from '../rollover/versioned-reader';
 
 /** The version of the carry this code writes (raise it with a frozen schema and a step up). */
@@ -18,6 +19,8 @@ export const threadCarrySchema = z.object({
   turns: z.array(turnSchema),
   /** The number the next message gets (1-based). */
   nextMessage: z.number().int().min(1),
+  /** What the thread spent so far (absent: nothing yet). */
+  usage: tokenUsageSchema.optional(),
 });
 
 /** The thread carry of the current version. */

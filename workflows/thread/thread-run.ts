@@ -18,7 +18,6 @@ import {
   type SendInput,
   type SendResult,
   type ThreadSettings,
-  type ThreadView,
   type Turn,
 } from '../contract/thread-contract';
 import { issueLines } from '../issue-lines';
@@ -35,9 +34,8 @@ import {
   type TurnEnd,
 } from './thread-task';
 import { THREAD_CARRY_VERSION, type ThreadCarry } from './thread-carry';
-
-/** The longest title taken from the first message (a model-written title comes later). */
-const TITLE_CHARS = 80;
+import { ThreadBudget } from './thread-budget';
+import { threadView } from './thread-view';
 
 /** A message waiting for the running turn to end. */
 interface Queued {
@@ -60,6 +58,8 @@ export class ThreadRun {
   /** Counts messages: the idle wait wakes on a change. */
   received = 0;
   closedReason: string | undefined;
+  /** What the thread spent, against its budget. */
+  readonly budget: ThreadBudget;
 
   constructor(
     readonly settings: ThreadSettings,
@@ -67,6 +67,7 @@ export class ThreadRun {
   ) {
     this.turns = carry?.turns ?? [];
     this.nextMessage = carry?.nextMessage ?? 1;
+    this.budget = new ThreadBudget(settings.budget, carry?.usage);
   }
 
   /** Nothing to do: no turn runs, none waits, no message is being handled. */
@@ -81,22 +82,12 @@ export class ThreadRun {
 
   /** What a run hands the next (only when idle). */
   carry(): ThreadCarry {
-    return { version: THREAD_CARRY_VERSION, turns: this.turns, nextMessage: this.nextMessage };
-  }
-
-  view(): ThreadView {
-    const first = this.turns[0]?.text ?? '';
-    return {
-      id: this.threadId,
-      title: first.length > TITLE_CHARS ? `${first.slice(0, TITLE_CHARS - 1)}…` : first,
-      status: this.closedReason === undefined ? 'open' : 'closed',
-      ...(this.closedReason !== undefined ? { closedReason: this.closedReason } : {}),
-      turns: this.turns,
-    };
+    const { turns, nextMessage } = this;
+    return { version: THREAD_CARRY_VERSION, turns, nextMessage, usage: this.budget.usage };
   }
 
   serve(): this {
-    setHandler(threadQuery, () => this.view());
+    setHandler(threadQuery, () => threadView(this.threadId, this.turns, this.budget.usage, this.closedReason));
     setHandler(sendUpdate, (sent) => this.receive(sent), { validator: (sent) => this.check(sent) });
     return this;
   }
@@ -160,11 +151,15 @@ export class ThreadRun {
 
   /** Routes a message and answers it, or starts its agent; one message at a time. */
   private async handle(turn: Turn, n: number, sent: SendInput, told?: 'queued'): Promise<SendResult> {
+    const spent = this.budget.refusal();
+    if (spent) return this.settle(turn, { disposition: told ?? 'rejected', status: 'rejected', error: spent });
     this.routing = true;
     try {
+      const { model } = this.settings;
       const calls: ThreadCalls = {
         threadId: this.threadId,
-        ...(this.settings.model ? { model: this.settings.model } : {}),
+        ...(model ? { model } : {}),
+        spent: (u) => this.budget.add(u),
       };
       const earlier = this.turns.slice(0, this.turns.indexOf(turn));
       const route = sent.kind ? { kind: sent.kind } : await routeMessage(calls, turn.messageId, sent.text);
@@ -173,11 +168,16 @@ export class ThreadRun {
         turn.reply = await chatReply(calls, turn.messageId, sent.text, earlier);
         return this.settle(turn, { disposition: told ?? 'answered', status: 'completed' });
       }
-      const input = turnInput(this.threadId, n, sent, earlier, senderPrincipal(sent, this.settings.principal));
+      const limits = this.budget.turnLimits(sent.limits);
+      const principal = senderPrincipal(sent, this.settings.principal);
+      const input = turnInput(this.threadId, n, { ...sent, ...(limits ? { limits } : {}) }, earlier, principal);
       const child = await startTurn(this.threadId, n, sent, input);
       this.running = child;
       child.result().then(
-        (result) => this.ended(turn, endOfResult(result)),
+        (result) => {
+          this.budget.add(result.usage);
+          this.ended(turn, endOfResult(result));
+        },
         (err: unknown) => this.ended(turn, endOfFailure(err)),
       );
       return this.settle(turn, { disposition: told ?? 'started', status: 'running', agentId: child.workflowId });
