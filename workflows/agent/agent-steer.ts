@@ -11,13 +11,20 @@ import { steerMessageSchema, steerSignal } from '../contract/thread-contract';
 import { issueLines } from '../issue-lines';
 import { isActiveStep } from '../plan/step-transitions';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
-import type { AgentRun } from './agent-run';
+import type { AgentEvent, AgentState } from './agent-state';
+
+/** What steering needs of an agent run (not the run itself: agent-run.ts registers this). */
+export interface SteeredAgent {
+  agentId: string;
+  state: AgentState;
+  event(event: Omit<AgentEvent, 'seq' | 'at'>): void;
+}
 
 /** The most of a steered message the timeline shows. */
 const SHOWN_CHARS = 500;
 
 /** Registers the `steer` handler of `run`. */
-export function serveSteering(run: AgentRun): void {
+export function serveSteering(run: SteeredAgent): void {
   setHandler(steerSignal, (raw) => {
     const sent = received(raw);
     const parsed = sent.refused ? undefined : steerMessageSchema.safeParse(sent.value);
