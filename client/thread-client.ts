@@ -106,9 +106,15 @@ export class ThreadClient {
     });
   }
 
-  /** Threads, newest first (one entry per thread, however often it continued as new). */
+  /**
+   * This deployment's threads (those on its task queue), newest first, one entry per thread
+   * however often it continued as new. Only its own: another deployment's memos may be encrypted
+   * under keys this one lacks.
+   */
   async list(limit = 100): Promise<ThreadSummary[]> {
-    const query = `WorkflowType = '${THREAD_WORKFLOW_TYPE}' AND ExecutionStatus != 'ContinuedAsNew'`;
+    const query =
+      `WorkflowType = '${THREAD_WORKFLOW_TYPE}' AND ExecutionStatus != 'ContinuedAsNew' ` +
+      `AND TaskQueue = ${visibilityLiteral(this.taskQueue)}`;
     const out: ThreadSummary[] = [];
     for await (const wf of this.temporal.workflow.list({ query })) {
       out.push({
@@ -138,6 +144,11 @@ export class ThreadClient {
   private guard<T>(id: string, call: Parameters<typeof withWorkflowOfKind<T>>[3]): Promise<T> {
     return withWorkflowOfKind(this.temporal, id, THREAD_KIND, call);
   }
+}
+
+/** A visibility query string literal. */
+function visibilityLiteral(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 /** The body checked as the workflow checks it, so a bad one is refused before any call. */
