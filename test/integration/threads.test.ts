@@ -287,6 +287,20 @@ test("a thread's budget counts its calls and its turns' agents, caps a turn's ow
   });
 });
 
+test('a cancelled thread cancels its running turn before it closes (the turn is abandoned on any other close)', async () => {
+  bed.llm.respondWith(byRoute({ plan: [reply.hang()] }));
+  await withWorker(bed.config, async () => {
+    const client = threads();
+    const { id } = await client.open({ text: 'plan forever', kind: 'task' });
+    await bed.llm.waitForRequests(1);
+    await bed.client.workflow.getHandle(id).cancel();
+    const agent = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
+    await expect(agent.result()).rejects.toThrow();
+    expect((await agent.describe()).status.name).toBe('CANCELLED');
+    expect((await bed.client.workflow.getHandle(id).describe()).status.name).toBe('CANCELLED');
+  });
+});
+
 test('an idle thread waits with no workflow task, closes after its idle timeout saying so, and refuses further messages', async () => {
   await withWorker(bed.config, async () => {
     const client = threads();

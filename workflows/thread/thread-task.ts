@@ -7,7 +7,7 @@
  * controlled like any other (answers, pause, cancel), so a thread closing abnormally (terminated,
  * reset, failed by a bug) must not kill work someone may be approving. A thread never closes
  * normally or continues as new while a turn runs, and a cancelled thread cancels its running
- * turn through its cancellation scope (Temporal's child cancellation, not the close policy).
+ * turn: it asks for the agent's cancellation before it closes (thread-workflow.ts), as the close alone would not.
  */
 import { ChildWorkflowFailure, ParentClosePolicy, startChild, type ChildWorkflowHandle } from '@temporalio/workflow';
 import { CancelledFailure } from '@temporalio/common';

@@ -7,7 +7,15 @@
  * so an idle thread has no workflow task at all. When the timeout passes with nothing to do, the
  * thread closes and says so.
  */
-import { allHandlersFinished, condition, makeContinueAsNewFunc, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  getExternalWorkflowHandle,
+  isCancellation,
+  makeContinueAsNewFunc,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { workflowFailure } from '../contract/failures';
 import {
   threadInputSchema,
@@ -29,6 +37,20 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
     throw workflowFailure('INVALID_INPUT', `invalid thread input: ${issueLines(parsed.error, 'input').join('; ')}`);
   const carry = carried === undefined ? undefined : readThreadCarry(carried);
   const run = new ThreadRun(parsed.data, carry).serve();
+  try {
+    return await loop(run, input, parsed.data);
+  } catch (err) {
+    // Cancelled: its running turn is cancelled too, asked before the thread closes (the turn was
+    // started with ABANDON, so the thread's close alone would leave it running).
+    const agentId = run.running?.workflowId;
+    if (isCancellation(err) && agentId !== undefined)
+      await CancellationScope.nonCancellable(() => getExternalWorkflowHandle(agentId).cancel()).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Starts queued messages, rolls over between turns, idles; returns when the idle timeout closes the thread. */
+async function loop(run: ThreadRun, input: ThreadInput, settings: ThreadSettings): Promise<ThreadResult> {
   for (;;) {
     if (run.canStartNext()) {
       await run.startNext();
@@ -40,15 +62,15 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
       continue;
     }
     // Only between turns: a run that has taken no message yet idles, however long its history.
-    if (run.received > 0 && rollOverDue(parsed.data)) {
+    if (run.received > 0 && rollOverDue(settings)) {
       await condition(allHandlersFinished);
       if (run.idle()) return await moveOn()(input, run.carry());
       continue;
     }
     const seen = run.received;
-    const woke = await condition(() => run.received !== seen || !run.idle(), parsed.data.idleTimeoutMs);
+    const woke = await condition(() => run.received !== seen || !run.idle(), settings.idleTimeoutMs);
     if (!woke && run.idle()) {
-      run.closedReason = `idle for ${describeMs(parsed.data.idleTimeoutMs)}`;
+      run.closedReason = `idle for ${describeMs(settings.idleTimeoutMs)}`;
       return { status: 'closed', reason: run.closedReason };
     }
   }
