@@ -14,6 +14,7 @@ export type ClientErrorCode = Extract<
   | 'NOT_OPEN'
   | 'CONFLICT'
   | 'AGENT_FINISHED'
+  | 'THREAD_CLOSED'
   | 'AGENT_UNAVAILABLE'
   | 'SAME_APPROVER'
   | 'ROLE_REQUIRED'

@@ -26,6 +26,8 @@ const maxTokensSchema = z.strictObject({
   route: tokens.optional(),
   verify: tokens.optional(),
   assess: tokens.optional(),
+  chat: tokens.optional(),
+  'route-message': tokens.optional(),
 });
 
 /** How far structured output goes: a JSON Schema, any JSON object, or plain text read tolerantly. */

@@ -11,6 +11,7 @@ import type * as AgentModule from './agent/agent-workflow';
 import type * as LlmCheckModule from './llm-check-workflow';
 import type * as LiveStreamModule from './live/live-stream-workflow';
 import type * as StepModule from './step/step-workflow';
+import type * as ThreadModule from './thread/thread-workflow';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- a require evaluates the module when called, an import at load */
 
@@ -40,6 +41,13 @@ export function agentStreamWorkflow(
   ...args: Parameters<typeof LiveStreamModule.agentStreamWorkflow>
 ): ReturnType<typeof LiveStreamModule.agentStreamWorkflow> {
   return (require('./live/live-stream-workflow') as typeof LiveStreamModule).agentStreamWorkflow(...args);
+}
+
+/** A conversation: messages routed to chat replies or agent turns (thread/thread-workflow.ts). */
+export function threadWorkflow(
+  ...args: Parameters<typeof ThreadModule.threadWorkflow>
+): ReturnType<typeof ThreadModule.threadWorkflow> {
+  return (require('./thread/thread-workflow') as typeof ThreadModule).threadWorkflow(...args);
 }
 
 /* eslint-enable @typescript-eslint/no-require-imports */

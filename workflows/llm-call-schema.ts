@@ -9,12 +9,23 @@ import { llmMessageSchema, llmToolCallSchema, modelSettingsSchema } from './llm-
 import { tokenUsageSchema } from './state/step-run-schema';
 
 /** Why a model call is made; sent as the `X-Cairn-Purpose` header (docs/contracts.md#llm-protocol). */
-export const llmPurposeSchema = z.enum(['plan', 'replan', 'step', 'summary', 'model', 'route', 'verify', 'assess']);
+export const llmPurposeSchema = z.enum([
+  'plan',
+  'replan',
+  'step',
+  'summary',
+  'model',
+  'route',
+  'verify',
+  'assess',
+  'chat',
+  'route-message',
+]);
 /** Why a model call is made; sent as the `X-Cairn-Purpose` header (docs/contracts.md#llm-protocol). */
 export type LlmPurpose = z.infer<typeof llmPurposeSchema>;
 
 /** Reply schemas the LLM activity knows: a whole plan, or the remaining steps of a replan. */
-export const llmReplySchemaNameSchema = z.enum(['plan', 'replan', 'route', 'verify', 'assess']);
+export const llmReplySchemaNameSchema = z.enum(['plan', 'replan', 'route', 'verify', 'assess', 'route-message']);
 /** Reply schemas the LLM activity knows: a whole plan, or the remaining steps of a replan. */
 export type LlmReplySchema = z.infer<typeof llmReplySchemaNameSchema>;
 

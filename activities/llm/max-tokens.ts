@@ -20,6 +20,10 @@ export const DEFAULT_MAX_TOKENS: Record<LlmPurpose, number> = {
   verify: 1024,
   /** An assessor's `{ complexity }`. */
   assess: 256,
+  /** A thread's chat reply: a conversational answer. */
+  chat: 2048,
+  /** A thread router's `{ kind, reason }`. */
+  'route-message': 256,
 };
 
 /** The `max_tokens` of a call. */

@@ -7,6 +7,7 @@ import type { LlmReplySchema } from '../../workflows/llm-call-schema';
 import { routeJsonSchema } from '../../workflows/graph/route-reply';
 import { verifyJsonSchema } from '../../workflows/step/verify-reply';
 import { assessJsonSchema } from '../../workflows/plan/assess-reply';
+import { messageRouteJsonSchema } from '../../workflows/thread/message-route';
 
 const BUILD: Record<LlmReplySchema, () => Record<string, unknown>> = {
   plan: planJsonSchema,
@@ -14,6 +15,7 @@ const BUILD: Record<LlmReplySchema, () => Record<string, unknown>> = {
   route: routeJsonSchema,
   verify: verifyJsonSchema,
   assess: assessJsonSchema,
+  'route-message': messageRouteJsonSchema,
 };
 
 const cache: Partial<Record<LlmReplySchema, Record<string, unknown>>> = {};

@@ -24,6 +24,7 @@ import { refuseCrossSite, requestOrigin } from './origin-guard';
 import { publicOriginOf, publicSite } from './public-url';
 import { registerAgentRoutes } from './routes/agents';
 import { isUploadRequest, registerUploadStart, type UploadSettings } from './routes/agent-uploads';
+import { registerThreadRoutes, type ThreadsPort } from './routes/threads';
 import { registerGraphRoutes } from './routes/graphs';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
 import { registerStreamRoute } from './routes/stream';
@@ -42,6 +43,8 @@ export interface AppDeps {
   version: string;
   /** The client library (or the slice of it the routes call). */
   agents: AgentsPort;
+  /** The thread client (client/thread-client.ts); without it the app has no thread routes. */
+  threads?: ThreadsPort;
   /**
    * Host names (no port) the server answers to; a request naming another is refused with 421
    * before routing, so a DNS-rebinding page cannot use the API. The loopback names by default.
@@ -171,6 +174,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   // Before the JSON start: a multipart start is answered there, anything else goes on.
   registerUploadStart(app, deps.agents, deps.uploads);
   registerAgentRoutes(app, deps.agents);
+  if (deps.threads) registerThreadRoutes(app, deps.threads);
   registerGraphRoutes(app, deps.agents.graphs);
   registerAuditRoute(app, deps.agents);
   registerTranscriptRoute(app, deps.agents);

@@ -5,6 +5,8 @@ import { serve } from '@hono/node-server';
 import type { CairnConfig } from '../../config/config';
 import { version } from '../../package.json';
 import { AgentClient } from '../agent-client';
+import { ThreadClient } from '../thread-client';
+import { encryptionOn } from '../../temporal/payloads/data-converter';
 import { createAuthenticator } from './auth/create-authenticator';
 import { createApp } from './create-app';
 import { allowedHostNames } from '../../config/host-names';
@@ -49,6 +51,7 @@ export async function serveApi(
   const app = createApp({
     version,
     agents,
+    threads: new ThreadClient(agents.temporal, config.taskQueue, !encryptionOn(config.payloads)),
     // The public URL's host is one the proxy forwards, so it is served too.
     allowedHosts: allowedHostNames(config.http.host, [
       ...(config.http.allowedHosts ?? []),

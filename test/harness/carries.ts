@@ -1,7 +1,7 @@
 /**
  * Kept carries: what a run handed the next when it continued as new, as JSON, per release —
  * `test/fixtures/carry/<release>/<scenario>.json` for an agent, `<scenario>.step.json` for a
- * step. Taken from a recorded history (the continue-as-new event's second argument, decoded
+ * step, `<scenario>.thread.json` for a thread. Taken from a recorded history (the continue-as-new event's second argument, decoded
  * with the SDK's payload converter), so a kept carry is exactly what that release's code wrote.
  * The carry tests read every kept carry of every release with the current code
  * (workflows/agent/carry-migration.ts, workflows/step/step-migration.ts).
@@ -16,12 +16,16 @@ import { decompressPayload } from '../../temporal/payloads/compression-codec';
 export const CARRIES_DIR = join(__dirname, '..', 'fixtures', 'carry');
 
 /** The workflows whose runs carry state across continue-as-new. */
-export type CarryingWorkflow = 'agent' | 'step';
+export type CarryingWorkflow = 'agent' | 'step' | 'thread';
 
-const WORKFLOW_TYPES: Record<CarryingWorkflow, string> = { agent: 'agentWorkflow', step: 'stepWorkflow' };
+const WORKFLOW_TYPES: Record<CarryingWorkflow, string> = {
+  agent: 'agentWorkflow',
+  step: 'stepWorkflow',
+  thread: 'threadWorkflow',
+};
 
 /** How a kept carry's file name ends, by workflow. */
-const SUFFIX: Record<CarryingWorkflow, string> = { agent: '.json', step: '.step.json' };
+const SUFFIX: Record<CarryingWorkflow, string> = { agent: '.json', step: '.step.json', thread: '.thread.json' };
 
 type Payload = temporal.api.common.v1.IPayload;
 
@@ -79,7 +83,7 @@ export function stepPayloadsOf(history: temporal.api.history.v1.IHistory): StepP
 }
 
 /**
- * Keeps the carry of a recorded agent or step history that continued as new, in the current
+ * Keeps the carry of a recorded agent, step or thread history that continued as new, in the current
  * release's folder, unless that scenario's carry is already kept (kept fixtures are append-only).
  */
 export function recordCarry(name: string, history: temporal.api.history.v1.IHistory): void {
@@ -110,7 +114,11 @@ export function savedCarries(): SavedCarry[] {
         .filter((f) => f.endsWith('.json'))
         .sort()
         .map((f) => {
-          const workflow: CarryingWorkflow = f.endsWith(SUFFIX.step) ? 'step' : 'agent';
+          const workflow: CarryingWorkflow = f.endsWith(SUFFIX.step)
+            ? 'step'
+            : f.endsWith(SUFFIX.thread)
+              ? 'thread'
+              : 'agent';
           return {
             release,
             name: f.slice(0, -SUFFIX[workflow].length),

@@ -2,6 +2,7 @@
  * Helpers for configuration tests: the lines `loadConfig` refuses an environment with, and an
  * agents port whose every method fails, for HTTP app tests that call no agent route.
  */
+import type { ThreadsPort } from '../../client/http/routes/threads';
 import type { AgentsPort } from '../../client/http/agents-port';
 import { ConfigError, loadConfig } from '../../config/config';
 
@@ -36,4 +37,10 @@ export function unusedAgents(why: string): AgentsPort {
     resume: unused,
     transcript: unused,
   };
+}
+
+/** A threads port for apps whose test calls no thread route: every method rejects, saying so. */
+export function unusedThreads(why: string): ThreadsPort {
+  const unused = () => Promise.reject(new Error(why));
+  return { open: unused, send: unused, get: unused, list: unused };
 }

@@ -355,10 +355,17 @@ export const fullAgentInput: AgentInput = {
   principal: { id: 'ann', roles: ['operator'] },
   graph: fullGraph,
   graphName: 'review-loop',
+  thread: { id: 'thread-notes-1a2b3c4d', turn: 2 },
 };
 
 export const fullAgentResults: AgentResult[] = [
-  { status: 'stopped', answer: 'what it had', usage: fullUsage, stopReason: 'budget' },
+  {
+    status: 'stopped',
+    answer: 'what it had',
+    usage: fullUsage,
+    stopReason: 'budget',
+    steps: [{ id: 's1', title: 'First', result: 'the first result' }],
+  },
 ];
 
 export const fullStepInput: StepInput = {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AgentClient } from '../../client/agent-client';
+import { ThreadClient } from '../../client/thread-client';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import type { Role } from '../../client/http/auth/principal';
 import { ROUTE_ROLES } from '../../client/http/auth/route-roles';
@@ -36,7 +37,11 @@ const ALLOWED: Record<string, Role[]> = {
   'GET /api/agents/:id/files': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/agents/:id/files/:path{.+}': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/graphs': ['viewer', 'operator', 'approver', 'admin'],
+  'GET /api/threads': ['viewer', 'operator', 'approver', 'admin'],
+  'GET /api/threads/:id': ['viewer', 'operator', 'approver', 'admin'],
   'POST /api/agents': ['operator', 'admin'],
+  'POST /api/threads': ['operator', 'admin'],
+  'POST /api/threads/:id/messages': ['operator', 'admin'],
   'POST /api/agents/:id/cancel': ['operator', 'admin'],
   'POST /api/agents/:id/pause': ['operator', 'admin'],
   'POST /api/agents/:id/resume': ['operator', 'admin'],
@@ -58,7 +63,12 @@ const PASSED: Record<string, number> = {
   'GET /api/agents/:id/files': 404,
   'GET /api/agents/:id/files/:path{.+}': 404,
   'GET /api/graphs': 200,
+  'GET /api/threads': 200,
+  'GET /api/threads/:id': 404,
   'POST /api/agents': 201,
+  // An empty thread: started, and nothing routed (no worker polls this queue).
+  'POST /api/threads': 201,
+  'POST /api/threads/:id/messages': 404,
   'POST /api/agents/:id/cancel': 404,
   'POST /api/agents/:id/pause': 404,
   'POST /api/agents/:id/resume': 404,
@@ -99,11 +109,13 @@ beforeAll(async () => {
     },
     '127.0.0.1',
   );
+  const queue = uniqueId('auth-matrix');
   app = createApp({
     version: 'test',
     temporalHealthy: () => Promise.resolve(true),
     // No worker polls this queue: started agents just wait, which is all a status needs.
-    agents: new AgentClient(client, uniqueId('auth-matrix')),
+    agents: new AgentClient(client, queue),
+    threads: new ThreadClient(client, queue),
     auth,
   });
 });
@@ -133,6 +145,8 @@ async function call(route: string, authorization?: string, workflowId = uniqueId
   const bodies: Record<string, unknown> = {
     'POST /api/agents': { task: 'matrix', workflowId },
     'POST /api/agents/:id/answers': { interactionId: 'i1', answer: { text: 'x' } },
+    'POST /api/threads': {},
+    'POST /api/threads/:id/messages': { text: 'x' },
     'POST /codec/encode': { payloads: [] },
     'POST /codec/decode': { payloads: [] },
   };

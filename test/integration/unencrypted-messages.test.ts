@@ -30,6 +30,9 @@ import {
   type Actor,
 } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
+import { ThreadClient } from '../../client/thread-client';
+import { sendUpdate } from '../../workflows/contract/thread-contract';
+import { threadWorkflow } from '../../workflows/thread/thread-workflow';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { startAgent, stateOf, waitForInteraction, waitForState } from '../harness/agents';
@@ -163,6 +166,34 @@ test('CAIRN_PLAINTEXT_MESSAGES=accept takes keyless messages; that run replays u
       expect((await stateOf(handle)).events.filter((e) => e.type === 'signal.rejected')).toEqual([]);
       // The same history through a refusing worker's codecs: what was taken replays as taken.
       await replayThrough(bed.config, await handle.fetchHistory(), handle.workflowId);
+    });
+  } finally {
+    await closeClient(keyed);
+  }
+});
+
+test('threads too: a keyless `send` is refused by its validator and a keyless thread fails NOT_ENCRYPTED; a keyed message goes through', async () => {
+  bed.llm.respondWith(byRoute({ chat: [reply.text('hello')] }));
+  const keyed = await connectClient(undefined, bed.config);
+  try {
+    await withWorker(bed.config, async () => {
+      const { id } = await new ThreadClient(keyed, bed.config.taskQueue, false).open();
+      const forged = keyless.workflow.getHandle<typeof threadWorkflow>(id);
+      expect(
+        await refusal(forged.executeUpdate(sendUpdate, { args: [{ text: 'hi', kind: 'chat', actor: ADMIN }] })),
+      ).toBe('NOT_ENCRYPTED');
+      const planted = await keyless.workflow.start(threadWorkflow, {
+        taskQueue: bed.config.taskQueue,
+        workflowId: uniqueId('thread-planted'),
+        args: [{}],
+      });
+      const failure = await planted.result().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(((failure as WorkflowFailedError).cause as ApplicationFailure).type).toBe('NOT_ENCRYPTED');
+      const sent = await new ThreadClient(keyed, bed.config.taskQueue, false).send(id, { text: 'hi', kind: 'chat' });
+      expect(sent).toEqual({ messageId: 'msg-1', disposition: 'answered' });
     });
   } finally {
     await closeClient(keyed);

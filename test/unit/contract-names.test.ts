@@ -12,16 +12,18 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createLlmActivities } from '../../activities/llm/call-llm';
 import { createOpenAiClient } from '../../activities/llm/openai-client';
 import { createApp } from '../../client/http/create-app';
-import { agentWorkflowId } from '../../client/workflow-id';
+import { agentWorkflowId, threadWorkflowId } from '../../client/workflow-id';
 import { DEFAULT_TASK_QUEUE, loadConfig } from '../../config/config';
 import { SEARCH_ATTRIBUTES } from '../../scripts/dev-server';
 import * as workflows from '../../workflows';
 import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
+import { THREAD_WORKFLOW_TYPE } from '../../workflows/contract/thread-contract';
 import { AGENT_PHASES } from '../../workflows/agent/agent-state';
 import { stepWorkflowId, subAgentWorkflowId } from '../../workflows/contract/ids';
 import { llmTaskQueue } from '../../workflows/contract/llm-task-queue';
 import type { LlmCallInput, LlmPurpose } from '../../workflows/llm-call-schema';
 import * as messages from '../../workflows/contract/messages';
+import * as threadContract from '../../workflows/contract/thread-contract';
 import * as searchAttributes from '../../workflows/contract/search-attributes';
 import * as liveMessages from '../../workflows/live/live-messages';
 import * as stepTranscript from '../../workflows/contract/step-transcript';
@@ -29,9 +31,9 @@ import { LIVE_STREAM_WORKFLOW_TYPE, liveStreamId } from '../../workflows/live/li
 import { eventsOf } from '../../client/live/live-events';
 import { reply } from '../fake-llm/replies';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
-import { unusedAgents } from '../harness/config-errors';
+import { unusedAgents, unusedThreads } from '../harness/config-errors';
 
-test('workflow types: agentWorkflow, stepWorkflow, agentStreamWorkflow (and the llmCheckWorkflow probe)', () => {
+test('workflow types: agentWorkflow, stepWorkflow, agentStreamWorkflow, threadWorkflow (and the llmCheckWorkflow probe)', () => {
   // The bundle registers each workflow under its export name; clients start it by function name.
   const registered = Object.entries(workflows).map(([exported, fn]) => [exported, fn.name]);
   expect(registered.sort()).toEqual([
@@ -39,7 +41,9 @@ test('workflow types: agentWorkflow, stepWorkflow, agentStreamWorkflow (and the 
     ['agentWorkflow', 'agentWorkflow'],
     ['llmCheckWorkflow', 'llmCheckWorkflow'],
     ['stepWorkflow', 'stepWorkflow'],
+    ['threadWorkflow', 'threadWorkflow'],
   ]);
+  expect(THREAD_WORKFLOW_TYPE).toBe('threadWorkflow');
   // The names the client and a step use to start agents and steps without importing them.
   expect([AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE]).toEqual(['agentWorkflow', 'stepWorkflow']);
   // The name an LLM worker starts an agent's live stream by.
@@ -109,6 +113,27 @@ test('messages: signal and update `answer`, query `state`, and the internal ones
       ['nestedBudgetSignal', 'signal', 'nestedBudget'],
     ].sort(),
   );
+});
+
+test('threads: update `send`, query `thread`, signal `steer` to a turn; ids `thread-<slug>-<short id>`, turns `<thread id>/turn-<n>`', () => {
+  const definitions = Object.entries(threadContract).flatMap(([exported, value]) =>
+    typeof value === 'object' && value !== null && 'type' in value && 'name' in value
+      ? [[exported, value.type, value.name]]
+      : [],
+  );
+  expect(definitions.sort()).toEqual(
+    [
+      ['sendUpdate', 'update', 'send'],
+      ['steerSignal', 'signal', 'steer'],
+      ['threadQuery', 'query', 'thread'],
+    ].sort(),
+  );
+  expect(threadWorkflowId('Plan the launch', '1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d')).toBe(
+    'thread-plan-the-launch-1a2b3c4d',
+  );
+  expect(threadWorkflowId('', randomUUID())).toMatch(/^thread-task-[0-9a-f]{8}$/);
+  expect(threadContract.threadTurnWorkflowId('thread-plan-1a2b3c4d', 3)).toBe('thread-plan-1a2b3c4d/turn-3');
+  expect(threadContract.threadMessageId(3)).toBe('msg-3');
 });
 
 test('a step answers the query `transcript` (its rounds, docs/contracts.md#step-transcripts)', () => {
@@ -186,12 +211,17 @@ describe('HTTP routes', () => {
     'GET /api/agents/:id/files',
     'GET /api/agents/:id/files/:path',
     'GET /api/graphs',
+    'POST /api/threads',
+    'GET /api/threads',
+    'GET /api/threads/:id',
+    'POST /api/threads/:id/messages',
     'GET /api/me',
     'GET /healthz',
     'GET /api/openapi.json',
   ];
   const agents = unusedAgents('the contract test calls no agent route');
-  const app = createApp({ version: 'contract', temporalHealthy: () => Promise.resolve(true), agents });
+  const threads = unusedThreads('the contract test calls no thread route');
+  const app = createApp({ version: 'contract', temporalHealthy: () => Promise.resolve(true), agents, threads });
 
   test('the route table serves every documented route', () => {
     // A parameter's own pattern (`:path{.+}`, a path across folders) is left out of its name.
@@ -213,7 +243,18 @@ describe('HTTP routes', () => {
 });
 
 describe('LLM request headers', () => {
-  const PURPOSES = ['plan', 'replan', 'step', 'summary', 'model', 'route', 'verify', 'assess'] as const;
+  const PURPOSES = [
+    'plan',
+    'replan',
+    'step',
+    'summary',
+    'model',
+    'route',
+    'verify',
+    'assess',
+    'chat',
+    'route-message',
+  ] as const;
   // Fails to compile when LlmPurpose gains, loses or renames a value the list does not.
   type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
   const purposesMatch: Same<LlmPurpose, (typeof PURPOSES)[number]> = true;
@@ -226,7 +267,7 @@ describe('LLM request headers', () => {
     await llm.close();
   });
 
-  test('X-Cairn-Purpose (plan | replan | step | summary | model | route | verify | assess), X-Cairn-Agent, X-Cairn-Step on the wire', async () => {
+  test('X-Cairn-Purpose (plan | replan | step | summary | model | route | verify | assess | chat | route-message), X-Cairn-Agent, X-Cairn-Step on the wire', async () => {
     expect(purposesMatch).toBe(true);
     const config = loadConfig({ OPENAI_BASE_URL: llm.baseUrl, CAIRN_MODEL: 'scripted-model' });
     const { callLlm } = createLlmActivities({
@@ -262,6 +303,8 @@ describe('LLM request headers', () => {
       ['route', 'agent-contract-1a2b3c4d', 's2'],
       ['verify', 'agent-contract-1a2b3c4d', 's2'],
       ['assess', 'agent-contract-1a2b3c4d', undefined],
+      ['chat', 'agent-contract-1a2b3c4d', undefined],
+      ['route-message', 'agent-contract-1a2b3c4d', undefined],
     ]);
   });
 });

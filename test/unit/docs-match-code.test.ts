@@ -4,6 +4,7 @@
  * table of docs/architecture.md are read back and compared with the definitions the code uses,
  * so a change to one that forgets the other fails here.
  */
+import * as threadContract from '../../workflows/contract/thread-contract';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
@@ -18,7 +19,7 @@ import { STEP_TRANSITIONS } from '../../workflows/plan/step-transitions';
 import * as searchAttributes from '../../workflows/contract/search-attributes';
 import { AGENT_EVENT_TYPES, AGENT_PHASES } from '../../workflows/state/agent-state-schema';
 import { STEP_STATUSES } from '../../workflows/state/step-run-schema';
-import { unusedAgents } from '../harness/config-errors';
+import { unusedAgents, unusedThreads } from '../harness/config-errors';
 
 const ROOT = join(__dirname, '..', '..');
 const contracts = readFileSync(join(ROOT, 'docs', 'contracts.md'), 'utf8');
@@ -70,11 +71,12 @@ test('error codes: the list of error-codes.ts, in order, each with the HTTP stat
   expect(served).toEqual(documented);
 });
 
-test('messages: every signal, update and query of messages.ts, live/live-messages.ts and the step transcript, with its kind', () => {
+test('messages: every signal, update and query of messages.ts, live/live-messages.ts, the step transcript and threads, with its kind', () => {
   const values: unknown[] = [
     ...Object.values(messages),
     ...Object.values(liveMessages),
     ...Object.values(stepTranscript),
+    ...Object.values(threadContract),
   ];
   const defined = values.flatMap((value) =>
     typeof value === 'object' && value !== null && 'type' in value && 'name' in value
@@ -112,7 +114,8 @@ test('agent state: every phase, step status and timeline event type is named', (
 
 test('HTTP API: the route table lists exactly the routes the app serves under /api, /codec and /healthz', () => {
   const agents = unusedAgents('the docs test calls no agent route');
-  const app = createApp({ version: 'docs', temporalHealthy: () => Promise.resolve(true), agents });
+  const threads = unusedThreads('the docs test calls no thread route');
+  const app = createApp({ version: 'docs', temporalHealthy: () => Promise.resolve(true), agents, threads });
   const served = new Set(
     app.routes
       .filter(

@@ -43,9 +43,15 @@ export function finish(run: AgentRun, outcome: AgentOutcome): AgentResult | Appl
   run.setPhase(phase);
   switch (outcome.kind) {
     case 'completed':
-      return { status: 'completed', answer: outcome.answer, usage: state.usage };
+      return { status: 'completed', answer: outcome.answer, usage: state.usage, ...turnSteps(run) };
     case 'stopped':
-      return { status: 'stopped', answer: state.result ?? '', usage: state.usage, stopReason: outcome.reason };
+      return {
+        status: 'stopped',
+        answer: state.result ?? '',
+        usage: state.usage,
+        stopReason: outcome.reason,
+        ...turnSteps(run),
+      };
     case 'cancelled':
       return { status: 'cancelled', usage: state.usage };
     case 'failed': {
@@ -54,6 +60,20 @@ export function finish(run: AgentRun, outcome: AgentOutcome): AgentResult | Appl
       return workflowFailure(failure.code, failure.message, ...(step ? [step] : []));
     }
   }
+}
+
+/** The longest step result a thread's turn hands back (the thread cuts its context again). */
+const TURN_RESULT_CHARS = 4_000;
+
+/** A thread's turn lists its steps and their cut results in its result; any other agent nothing. */
+function turnSteps(run: AgentRun): Pick<AgentResult, 'steps'> {
+  if (!run.settings.thread) return {};
+  const steps = run.state.steps.map((s) => ({
+    id: s.id,
+    title: s.title,
+    ...(s.result !== undefined ? { result: s.result.slice(0, TURN_RESULT_CHARS) } : {}),
+  }));
+  return { steps };
 }
 
 /** What an ending writes into the state, its timeline message, its phase and why open questions close. */

@@ -34,6 +34,7 @@ import { BudgetMeter } from './budget-meter';
 import { Deadline } from './deadline';
 import { InteractionDesk } from './interaction-desk';
 import { StepBoard } from './step-board';
+import { serveSteering } from './agent-steer';
 import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 import { PATCHES } from '../patches';
 
@@ -99,6 +100,7 @@ export class AgentRun {
     this.meter.serve();
     this.deadline.serve();
     this.conversations.serve();
+    serveSteering(this);
     setHandler(stateQuery, (args) => stateSince(this.state, args?.afterSeq));
     // Who is about to cancel: state only (no command), read by the agent's end.
     setHandler(

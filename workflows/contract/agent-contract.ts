@@ -20,6 +20,8 @@ export const agentResultSchema = z.object({
   usage: tokenUsageSchema,
   /** Why a `stopped` agent stopped: `budget` or `deadline` (as the state's `stopReason`). */
   stopReason: z.string().optional(),
+  /** A thread's turn (input `thread`): its steps, each result cut, for the thread's later turns. */
+  steps: z.array(z.object({ id: z.string(), title: z.string(), result: z.string().optional() })).optional(),
 });
 
 /** What `agentWorkflow` returns. */

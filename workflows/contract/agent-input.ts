@@ -96,6 +96,11 @@ export const agentInputSchema = z.object({
    * it into `graph` before they start the agent; a name alone is refused (workflow code reads no files).
    */
   graphName: z.string().trim().min(1).max(100).optional(),
+  /**
+   * Set when the agent runs a turn of a thread (threadWorkflow): its result then also lists its
+   * steps with their cut results, which the thread gives its later turns as context.
+   */
+  thread: z.object({ id: z.string().min(1).max(300), turn: z.number().int().min(1) }).optional(),
 });
 
 /** The planning modes a graph agent refuses: its nodes, not a planner, decide what runs. */

@@ -53,6 +53,8 @@ export const ERROR_CODES = [
   'CONFLICT',
   /** The agent has ended (completed, stopped, failed or cancelled): it cannot be paused or resumed (HTTP 409). */
   'AGENT_FINISHED',
+  /** The thread has closed (its idle timeout, or it was ended): it takes no message (HTTP 409). */
+  'THREAD_CLOSED',
   /**
    * HTTP 503: no worker answered the agent's state query in time (the workers are down, or too
    * busy); nothing changed, try again.

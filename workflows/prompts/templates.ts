@@ -101,6 +101,21 @@ export const PROMPT_TEMPLATES = {
       'Answer with a JSON object only: {"to": "<node id>" | null, "reason": "<one sentence>"}. Use null when no condition holds.',
     ].join('\n'),
   ),
+  'thread.router.system': template(
+    'thread.router.system',
+    [],
+    [
+      'You read one message of a conversation with an agent and decide how it is handled.',
+      '"chat": a question, remark or request answered in words from what is known (no tools, no files, no web).',
+      '"task": work to carry out with tools — reading or writing files, fetching pages, several steps.',
+      'Answer with a JSON object only: {"kind": "chat" | "task", "reason": "<one sentence>"}.',
+    ].join('\n'),
+  ),
+  'thread.chat.system': template(
+    'thread.chat.system',
+    [],
+    'You are a helpful assistant in a conversation. Earlier messages and the results of tasks run in it are given; answer the last message directly and briefly.',
+  ),
 } as const satisfies Record<string, PromptTemplate>;
 
 /** The name of a built-in template. */

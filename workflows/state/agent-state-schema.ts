@@ -48,6 +48,7 @@ export const AGENT_EVENT_TYPES = [
   'agent.paused',
   'agent.resumed',
   'agent.finished',
+  'message.steered',
 ] as const;
 
 /** A timeline entry; `seq` only grows, so a reader asks for `afterSeq` to get what is new. */

@@ -40,6 +40,7 @@ import { StepTranscript } from './step-transcript';
 import { STEP_CARRY_VERSION, type StepCarry, type StepInput, type StepOutcome } from './step-types';
 import { readStepCarry, readStepInput, type ReceivedStepCarry, type ReceivedStepInput } from './step-migration';
 import { PATCHES } from '../patches';
+import { StepSteering } from './step-steering';
 
 export async function stepWorkflow(received: ReceivedStepInput, carried?: ReceivedStepCarry): Promise<StepOutcome> {
   // Input and carry of any release, read as the current versions (an unreadable one fails the task, not the step).
@@ -66,8 +67,9 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
   const transcript = new StepTranscript(step.id, carry?.transcript).serve();
   const ctx: RoundContext = { tools, conversations, toolNames, guards, transcript };
   const loop = { round: carry?.rounds ?? 0, sentBack: carry?.sentBack ?? 0 };
+  const steering = new StepSteering().serve();
   try {
-    return await runLoop(ctx, link, loop, carry);
+    return await runLoop(ctx, link, loop, carry, steering);
   } catch (err) {
     // Cancelled by the agent (its deadline, a budget stop, its own cancellation, another step's
     // failure): the cancellation reached whatever the step awaited — a model or tool call, a
@@ -90,11 +92,13 @@ async function runLoop(
   link: AgentLink,
   loop: { round: number; sentBack: number },
   carry: StepCarry | undefined,
+  steering: StepSteering,
 ): Promise<StepOutcome> {
   const input = ctx.tools.input;
   const { conversations, guards } = ctx;
   const firstRound = (carry?.rounds ?? 0) + 1;
   for (let round = firstRound; round <= input.maxStepRounds; round++) {
+    steering.deliver(conversations, STEP_CONVERSATION); // messages steered in since the last call
     if (round > firstRound && workflowInfo().continueAsNewSuggested) {
       // A safe boundary: the last round is done, its report delivered, no handler running.
       await link.flush();

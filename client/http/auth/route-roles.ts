@@ -19,10 +19,15 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   'GET /api/agents/:id/files': 'viewer',
   'GET /api/agents/:id/files/:path{.+}': 'viewer',
   'GET /api/graphs': 'viewer',
+  'GET /api/threads': 'viewer',
+  'GET /api/threads/:id': 'viewer',
   'POST /api/agents': 'operator',
   'POST /api/agents/:id/cancel': 'operator',
   'POST /api/agents/:id/pause': 'operator',
   'POST /api/agents/:id/resume': 'operator',
+  // A message may start an agent under the sender's principal: as starting one.
+  'POST /api/threads': 'operator',
+  'POST /api/threads/:id/messages': 'operator',
   // Any role that may answer something (an agent's `answerRoles` may let operators steer it);
   // the workflow then checks the interaction's own role (`approver` unless named).
   'POST /api/agents/:id/answers': ['approver', 'operator'],

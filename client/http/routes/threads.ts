@@ -1,0 +1,129 @@
+/**
+ * The thread routes (docs/contracts.md#threads): open a thread (empty or with its first message),
+ * list threads, read one, send a message. Thin calls into the thread client; its coded
+ * ClientErrors become HTTP statuses in errors.ts. The sender is the signed-in principal: the
+ * workflow gets it as the message's `actor` (a task turn runs under it), never from the body.
+ */
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { ThreadClient } from '../../thread-client';
+import {
+  sendInputSchema,
+  sendResultSchema,
+  threadViewSchema,
+  type SendInput,
+} from '../../../workflows/contract/thread-contract';
+import { ApiFailure } from '../errors';
+import { ErrorBody } from '../schemas';
+
+/** The slice of the thread client the routes call. */
+export type ThreadsPort = Pick<ThreadClient, 'open' | 'send' | 'get' | 'list'>;
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+const failure = (description: string) => ({ description, content: json(ErrorBody) });
+
+/** A message as sent: the `send` body without the actor, which is the server's to set. */
+const MessageBody = sendInputSchema.omit({ actor: true }).meta({ id: 'ThreadMessage' });
+/** A new thread's body: a message whose text may be left out (an empty thread). */
+const OpenBody = MessageBody.partial({ text: true }).meta({ id: 'ThreadOpen' });
+const Opened = z.object({ id: z.string(), messageId: z.string().optional() }).openapi('ThreadOpened');
+const ThreadIdParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(400)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'thread-plan-the-launch-1a2b3c4d' }),
+});
+const ThreadList = z
+  .object({
+    threads: z.array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        status: z.string(),
+        startedAt: z.string(),
+        closedAt: z.string().optional(),
+      }),
+    ),
+  })
+  .openapi('ThreadList');
+
+const openRoute = createRoute({
+  method: 'post',
+  path: '/api/threads',
+  summary: 'Open a thread, with its first message or empty',
+  request: { body: { required: true, content: json(OpenBody) } },
+  responses: {
+    201: { description: 'Opened; the first message routed', content: json(Opened) },
+    400: failure('Invalid body (INVALID_INPUT), or a `by` not the principal (BY_MISMATCH)'),
+    415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
+  },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/api/threads',
+  summary: 'List threads, newest first',
+  responses: { 200: { description: 'The threads', content: json(ThreadList) } },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/api/threads/{id}',
+  summary: 'A thread and its turns',
+  request: { params: ThreadIdParams },
+  responses: {
+    200: { description: 'The thread', content: json(threadViewSchema.meta({ id: 'Thread' })) },
+    404: failure('No such thread (NOT_FOUND)'),
+  },
+});
+
+const sendRoute = createRoute({
+  method: 'post',
+  path: '/api/threads/{id}/messages',
+  summary: 'Send a message; answers once it is routed (answered, started, steered, queued or rejected)',
+  request: { params: ThreadIdParams, body: { required: true, content: json(MessageBody) } },
+  responses: {
+    202: { description: 'Routed', content: json(sendResultSchema.meta({ id: 'ThreadMessageRouted' })) },
+    400: failure('Invalid body (INVALID_INPUT), or a `by` not the principal (BY_MISMATCH)'),
+    404: failure('No such thread (NOT_FOUND)'),
+    409: failure('The thread has closed (THREAD_CLOSED)'),
+    415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
+  },
+});
+
+/**
+ * The message with its sender: signed in, the principal as `actor` (a body `by` naming someone
+ * else is refused with BY_MISMATCH); without authentication, the body's `by` alone.
+ */
+function fromSender<T extends { by?: string | undefined }>(c: Context, body: T): T & Pick<SendInput, 'actor'> {
+  if (!c.get('authOn')) return body;
+  const principal = c.get('principal');
+  if (body.by !== undefined && body.by !== principal.id) {
+    const why = `"by" must be the signed-in principal ${JSON.stringify(principal.id)} or left out`;
+    throw new ApiFailure('BY_MISMATCH', why, 'by');
+  }
+  const actor = {
+    id: principal.id,
+    ...(principal.name !== undefined ? { name: principal.name } : {}),
+    roles: [...principal.roles],
+    method: principal.method,
+    authenticatedBy: principal.authenticatedBy,
+  };
+  return { ...body, by: principal.id, actor };
+}
+
+/** Registers the thread routes on `app`. */
+export function registerThreadRoutes(app: OpenAPIHono, threads: ThreadsPort): void {
+  app.openapi(openRoute, async (c) => {
+    const body = fromSender(c, c.req.valid('json'));
+    const opener = body.actor ? { principal: { id: body.actor.id, roles: body.actor.roles } } : {};
+    return c.json(await threads.open(body, { settings: opener }), 201);
+  });
+  app.openapi(listRoute, async (c) => c.json({ threads: await threads.list() }, 200));
+  app.openapi(getRoute, async (c) => c.json(await threads.get(c.req.valid('param').id), 200));
+  app.openapi(sendRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(await threads.send(id, fromSender(c, c.req.valid('json'))), 202);
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * The client library of threads (docs/contracts.md#threads): open a thread (empty, or with its
+ * first message), send a message and learn what became of it, read a thread, list threads. Built
+ * on the contract's definitions (workflows/contract/thread-contract.ts), never string literals.
+ * The HTTP routes (client/http/routes/threads.ts) call it.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  ApplicationFailure,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import {
+  sendInputSchema,
+  sendUpdate,
+  threadQuery,
+  THREAD_WORKFLOW_TYPE,
+  type SendInput,
+  type SendResult,
+  type ThreadInput,
+  type ThreadView,
+} from '../workflows/contract/thread-contract';
+import type { threadWorkflow } from '../workflows/thread/thread-workflow';
+import { ClientError } from './client-error';
+import { issueLines } from '../workflows/issue-lines';
+import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery } from './unanswered-query';
+import { threadWorkflowId } from './workflow-id';
+import { withWorkflowOfKind, type WorkflowKind } from './workflow-kind-guard';
+
+/** Threads, for the guard: any other workflow id is NOT_FOUND. */
+const THREAD_KIND: WorkflowKind = { types: [THREAD_WORKFLOW_TYPE], noun: 'thread' };
+
+/** One thread in a list. */
+export interface ThreadSummary {
+  id: string;
+  title: string;
+  /** Temporal's status of its current run: RUNNING while open. */
+  status: string;
+  startedAt: string;
+  closedAt?: string;
+}
+
+/** How a thread is opened: its settings (idle timeout, model, who opened it) and, optionally, an id. */
+export interface OpenThread {
+  settings?: ThreadInput;
+  workflowId?: string;
+}
+
+export class ThreadClient {
+  /**
+   * @param plainIds false when payloads are encrypted: ids then carry no words of the message.
+   */
+  constructor(
+    readonly temporal: Client,
+    private readonly taskQueue: string,
+    private readonly plainIds = true,
+    private readonly queryTimeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
+  ) {}
+
+  /** Opens a thread; with a first message (non-empty `text`) sends it and returns its message id too. */
+  async open(first: Partial<SendInput> = {}, options: OpenThread = {}): Promise<{ id: string; messageId?: string }> {
+    const message = first.text === undefined ? undefined : checkSend(first);
+    const workflowId = options.workflowId ?? threadWorkflowId(this.plainIds ? (message?.text ?? '') : '', randomUUID());
+    const title = message?.text.slice(0, 200) ?? '';
+    try {
+      await this.temporal.workflow.start<typeof threadWorkflow>(THREAD_WORKFLOW_TYPE, {
+        taskQueue: this.taskQueue,
+        workflowId,
+        args: [options.settings ?? {}],
+        staticSummary: title ? `thread: ${title}` : 'thread',
+        memo: { title },
+      });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError)
+        throw new ClientError('CONFLICT', `a thread with id "${workflowId}" already exists`, 'workflowId');
+      throw err;
+    }
+    if (!message) return { id: workflowId };
+    const { messageId } = await this.sendTo(this.handle(workflowId), message);
+    return { id: workflowId, messageId };
+  }
+
+  /** Sends a message; resolves once it is routed. A closed thread throws `THREAD_CLOSED`. */
+  async send(id: string, body: SendInput): Promise<SendResult> {
+    const message = checkSend(body);
+    return this.guard(id, async ({ status }) => {
+      if (status.name !== 'RUNNING')
+        throw new ClientError('THREAD_CLOSED', `thread "${id}" has closed (${status.name})`);
+      return this.sendTo(this.handle(id), message);
+    });
+  }
+
+  /** The thread and its turns; `AGENT_UNAVAILABLE` when no worker answers in time. */
+  async get(id: string): Promise<ThreadView> {
+    return this.guard(id, async () => {
+      try {
+        return await this.temporal.withDeadline(Date.now() + this.queryTimeoutMs, () =>
+          this.handle(id).query(threadQuery),
+        );
+      } catch (err) {
+        if (!isUnansweredQuery(err)) throw err;
+        throw new ClientError('AGENT_UNAVAILABLE', `no worker answered thread "${id}" in time; try again`);
+      }
+    });
+  }
+
+  /**
+   * This deployment's threads (those on its task queue), newest first, one entry per thread
+   * however often it continued as new. Only its own: another deployment's memos may be encrypted
+   * under keys this one lacks.
+   */
+  async list(limit = 100): Promise<ThreadSummary[]> {
+    const query =
+      `WorkflowType = '${THREAD_WORKFLOW_TYPE}' AND ExecutionStatus != 'ContinuedAsNew' ` +
+      `AND TaskQueue = ${visibilityLiteral(this.taskQueue)}`;
+    const out: ThreadSummary[] = [];
+    for await (const wf of this.temporal.workflow.list({ query })) {
+      out.push({
+        id: wf.workflowId,
+        title: typeof wf.memo?.title === 'string' ? wf.memo.title : '',
+        status: wf.status.name,
+        startedAt: wf.startTime.toISOString(),
+        ...(wf.closeTime ? { closedAt: wf.closeTime.toISOString() } : {}),
+      });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  private async sendTo(handle: WorkflowHandle<typeof threadWorkflow>, message: SendInput): Promise<SendResult> {
+    try {
+      return await handle.executeUpdate(sendUpdate, { args: [message] });
+    } catch (err) {
+      throw refused(err) ?? err;
+    }
+  }
+
+  private handle(id: string): WorkflowHandle<typeof threadWorkflow> {
+    return this.temporal.workflow.getHandle(id);
+  }
+
+  private guard<T>(id: string, call: Parameters<typeof withWorkflowOfKind<T>>[3]): Promise<T> {
+    return withWorkflowOfKind(this.temporal, id, THREAD_KIND, call);
+  }
+}
+
+/** A visibility query string literal. */
+function visibilityLiteral(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** The body checked as the workflow checks it, so a bad one is refused before any call. */
+function checkSend(body: unknown): SendInput {
+  const parsed = sendInputSchema.safeParse(body);
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path.join('.') || undefined;
+    throw new ClientError('INVALID_INPUT', issueLines(parsed.error, 'message').join('; '), field);
+  }
+  return parsed.data;
+}
+
+/** A refused `send` as a ClientError, by the code the workflow gave it; undefined for anything else. */
+function refused(err: unknown): ClientError | undefined {
+  if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure)) return undefined;
+  const { type, message } = err.cause;
+  if (type === 'INVALID_INPUT' || type === 'THREAD_CLOSED') return new ClientError(type, message);
+  return undefined;
+}

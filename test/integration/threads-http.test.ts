@@ -1,0 +1,108 @@
+/**
+ * The thread routes (docs/contracts.md#threads) over a real thread client and Temporal server:
+ * open (with a first message or empty), read, send, list, and the coded refusals; signed in, the
+ * sender is the principal and a task turn's agent runs under it.
+ */
+import { defaultPayloadConverter } from '@temporalio/common';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { postJson, testApp } from '../harness/http-app';
+import { finish, plan, planReply, step } from '../harness/plans';
+import { withWorker } from '../harness/test-env';
+import { tokenApp } from '../harness/token-app';
+import { waitUntil } from '../../testkit/wait-until';
+import { ThreadClient } from '../../client/thread-client';
+import { decompressPayload } from '../../temporal/payloads/compression-codec';
+import { threadTurnWorkflowId, type ThreadView } from '../../workflows/contract/thread-contract';
+
+const bed = agentTestbed();
+
+test('open, send, read and list threads over HTTP; refusals are coded', async () => {
+  bed.llm.respondWith(byRoute({ chat: [reply.text('Hi!'), reply.text('Still here.')] }));
+  await withWorker(bed.config, async () => {
+    const app = testApp(bed.client, bed.config.taskQueue, {
+      threads: new ThreadClient(bed.client, bed.config.taskQueue),
+    });
+    const opened = await postJson(app, '/api/threads', { text: 'hello', kind: 'chat' });
+    expect(opened.status).toBe(201);
+    const { id, messageId } = (await opened.json()) as { id: string; messageId?: string };
+    expect(messageId).toBe('msg-1');
+    const sent = await postJson(app, `/api/threads/${id}/messages`, { text: 'you there?', kind: 'chat', by: 'bo' });
+    expect(sent.status).toBe(202);
+    expect(await sent.json()).toEqual({ messageId: 'msg-2', disposition: 'answered' });
+    const read = await app.request(`/api/threads/${id}`);
+    expect(read.status).toBe(200);
+    const view = (await read.json()) as ThreadView;
+    expect(view).toMatchObject({ id, title: 'hello', status: 'open' });
+    expect(view.turns.map((t) => [t.messageId, t.by, t.reply, t.status])).toEqual([
+      ['msg-1', undefined, 'Hi!', 'completed'],
+      ['msg-2', 'bo', 'Still here.', 'completed'],
+    ]);
+
+    const empty = await postJson(app, '/api/threads', {});
+    expect(empty.status).toBe(201);
+    const emptyBody = (await empty.json()) as { id: string; messageId?: string };
+    expect(emptyBody.messageId).toBeUndefined();
+    expect(emptyBody.id).toMatch(/^thread-task-[0-9a-f]{8}$/);
+
+    await waitUntil('both threads listed', async () => {
+      const res = await app.request('/api/threads');
+      const { threads } = (await res.json()) as { threads: { id: string; title: string }[] };
+      const found = threads.filter((t) => t.id === id || t.id === emptyBody.id);
+      return found.length === 2 ? found : undefined;
+    });
+
+    const bad = await postJson(app, `/api/threads/${id}/messages`, { text: '' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
+    const missing = await app.request('/api/threads/thread-none-00000000');
+    expect(missing.status).toBe(404);
+  });
+});
+
+test('signed in, the sender is the principal: a task turn runs under it, and a `by` naming someone else is refused', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('done it')],
+      summary: [reply.text('all done')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const people = [
+      { principal: 'ann', roles: ['operator' as const], token: 'ann-token' },
+      { principal: 'vic', roles: ['viewer' as const], token: 'vic-token' },
+    ];
+    const app = tokenApp(bed.client, bed.config.taskQueue, people, {
+      threads: new ThreadClient(bed.client, bed.config.taskQueue),
+    });
+    const ann = { authorization: 'Bearer ann-token' };
+    const opened = await postJson(app, '/api/threads', { text: 'write it', kind: 'task' }, ann);
+    expect(opened.status).toBe(201);
+    const { id } = (await opened.json()) as { id: string };
+    const agent = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
+    await agent.result();
+    const view = (await (await app.request(`/api/threads/${id}`, { headers: ann })).json()) as ThreadView;
+    expect(view.turns[0]).toMatchObject({ by: 'ann', kind: 'task', agentId: threadTurnWorkflowId(id, 1) });
+    const history = await agent.fetchHistory();
+    const input = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    expect(input).toBeDefined();
+    const { principal } = defaultPayloadConverter.fromPayload<{ principal?: unknown }>(decompressPayload(input ?? {}));
+    expect(principal).toEqual({ id: 'ann', roles: ['operator'] });
+
+    const mismatch = await postJson(app, `/api/threads/${id}/messages`, { text: 'hi', kind: 'chat', by: 'bo' }, ann);
+    expect(mismatch.status).toBe(400);
+    expect(((await mismatch.json()) as { error: { code: string } }).error.code).toBe('BY_MISMATCH');
+    const viewer = await postJson(
+      app,
+      `/api/threads/${id}/messages`,
+      { text: 'hi' },
+      { authorization: 'Bearer vic-token' },
+    );
+    expect(viewer.status).toBe(403);
+    expect((await app.request(`/api/threads/${id}`, { headers: { authorization: 'Bearer vic-token' } })).status).toBe(
+      200,
+    );
+  });
+});

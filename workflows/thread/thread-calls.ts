@@ -1,0 +1,63 @@
+/**
+ * A thread's model calls: the `route-message` decision (chat or task), with the correction loop
+ * of every decision call, and the `chat` reply. Both are recorded as activity results, so a
+ * replay routes and answers the same way.
+ */
+import { llmCall } from '../activity-proxies';
+import type { LlmMessage, ModelSettings, TokenUsage } from '../llm-types';
+import type { Turn } from '../contract/thread-contract';
+import { checkMessageRoute, messageRouteCorrection, messageRouteRequest, type MessageRoute } from './message-route';
+import { chatMessages } from './thread-context';
+
+/** Bad router replies in a row before the message is answered as chat. */
+export const MAX_BAD_ROUTES = 3;
+
+/** What a thread's calls need: its id (the `X-Cairn-Agent` header), model, and where their usage goes. */
+export interface ThreadCalls {
+  threadId: string;
+  model?: ModelSettings;
+  spent: (usage: TokenUsage) => void;
+}
+
+/**
+ * Whether message `messageId` is chat or a task, as the router decides. After three unusable
+ * replies it is answered as chat: a reply in words costs little and changes nothing, and the
+ * sender can send it again as a `task`.
+ */
+export async function routeMessage(calls: ThreadCalls, messageId: string, text: string): Promise<MessageRoute> {
+  const messages: LlmMessage[] = messageRouteRequest(text);
+  for (let strikes = 1; ; strikes++) {
+    const reply = await llmCall(`${messageId} · route-message`, {
+      purpose: 'route-message',
+      agentId: calls.threadId,
+      messages,
+      json: true,
+      schema: 'route-message',
+      ...(calls.model ? { model: calls.model } : {}),
+    });
+    calls.spent(reply.usage);
+    const checked = checkMessageRoute(reply.content);
+    if (checked.ok) return checked.route;
+    if (strikes >= MAX_BAD_ROUTES)
+      return {
+        kind: 'chat',
+        reason: `the router gave ${MAX_BAD_ROUTES} unusable replies: ${checked.errors.join('; ')}`,
+      };
+    messages.push(
+      { role: 'assistant', content: reply.content ?? '' },
+      { role: 'user', content: messageRouteCorrection(checked.errors) },
+    );
+  }
+}
+
+/** The reply in words to message `messageId`, with the earlier turns as the conversation. */
+export async function chatReply(calls: ThreadCalls, messageId: string, text: string, earlier: Turn[]): Promise<string> {
+  const reply = await llmCall(`${messageId} · chat`, {
+    purpose: 'chat',
+    agentId: calls.threadId,
+    messages: chatMessages(text, earlier),
+    ...(calls.model ? { model: calls.model } : {}),
+  });
+  calls.spent(reply.usage);
+  return reply.content ?? '';
+}

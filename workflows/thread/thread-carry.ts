@@ -1,0 +1,50 @@
+/**
+ * What a thread run hands the next when it continues as new between turns: its turns and the
+ * number of the next message. Nothing runs then (no task turn, no queue, no message being
+ * routed), so nothing else is carried. A contract between releases, versioned like the agent's
+ * (agent/agent-carry.ts, carry-migration.ts): a carry of a newer version than this code reads
+ * is refused, so the thread waits for code that can read it.
+ */
+import { z } from 'zod';
+import { turnSchema } from '../contract/thread-contract';
+import { tokenUsageSchema } from '../state/step-run-schema';
+import { readVersioned, type VersionedContract } from '../rollover/versioned-reader';
+
+/** The version of the carry this code writes (raise it with a frozen schema and a step up). */
+export const THREAD_CARRY_VERSION = 1;
+
+/** The thread carry of the current version. */
+export const threadCarrySchema = z.object({
+  version: z.literal(THREAD_CARRY_VERSION),
+  turns: z.array(turnSchema),
+  /** The number the next message gets (1-based). */
+  nextMessage: z.number().int().min(1),
+  /** What the thread spent so far (absent: nothing yet). */
+  usage: tokenUsageSchema.optional(),
+});
+
+/** The thread carry of the current version. */
+export type ThreadCarry = z.infer<typeof threadCarrySchema>;
+
+const THREAD_CARRY: VersionedContract<ThreadCarry> = {
+  name: 'thread carry',
+  version: THREAD_CARRY_VERSION,
+  schema: threadCarrySchema,
+  steps: [],
+};
+
+/** The current carry from one of any version; errors as `path: message` text. */
+export function migrateThreadCarry(raw: unknown): { ok: true; carry: ThreadCarry } | { ok: false; error: string } {
+  const read = readVersioned(THREAD_CARRY, raw);
+  return read.ok ? { ok: true, carry: read.value } : read;
+}
+
+/**
+ * The carry a run received, as the current version. Unreadable: a plain Error, which fails the
+ * workflow task, not the thread (Temporal retries it until a worker can read the carry).
+ */
+export function readThreadCarry(raw: unknown): ThreadCarry {
+  const read = migrateThreadCarry(raw);
+  if (!read.ok) throw new Error(`cannot read the carry of the previous run: ${read.error}`);
+  return read.carry;
+}

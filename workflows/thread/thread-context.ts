@@ -1,0 +1,72 @@
+/**
+ * What a thread tells the model about its earlier turns, pure so it is the same on replay: a
+ * task turn's agent gets its message followed by the earlier turns (messages, the steps of tasks
+ * with their results, replies), a chat reply the conversation as messages. Both are cut to a
+ * size bound, the oldest turns dropped first (compression of old turns comes later).
+ */
+import type { Turn } from '../contract/thread-contract';
+import type { LlmMessage } from '../llm-types';
+import { render } from '../prompts/templates';
+
+/** The most characters of earlier turns a task or a chat reply is given. */
+export const MAX_CONTEXT_CHARS = 12_000;
+
+/** The most characters of one step result or reply in the context. */
+const MAX_PART_CHARS = 2_000;
+
+/** The turns worth telling: those that were answered or ran. */
+const told = (turn: Turn): boolean => turn.status !== 'rejected' && turn.status !== 'routing';
+
+const cut = (text: string): string => (text.length > MAX_PART_CHARS ? `${text.slice(0, MAX_PART_CHARS)} …[cut]` : text);
+
+/** One earlier turn as the agent of a later task reads it. */
+export function turnText(turn: Turn): string {
+  const lines = [`[${turn.messageId}] ${turn.by ?? 'user'} (${turn.kind ?? 'message'}): ${cut(turn.text)}`];
+  for (const step of turn.steps ?? [])
+    lines.push(`  step ${step.id} "${step.title}": ${step.result !== undefined ? cut(step.result) : '(no result)'}`);
+  if (turn.reply !== undefined) lines.push(`  reply: ${cut(turn.reply)}`);
+  if (turn.kind === 'task' && turn.status !== 'completed') lines.push(`  (the task ${turn.status})`);
+  return lines.join('\n');
+}
+
+/** The newest parts that fit in `budget` characters, oldest first; whether older ones were left out. */
+function newestFitting(parts: string[], budget: number): { kept: string[]; dropped: boolean } {
+  const kept: string[] = [];
+  let used = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i] ?? '';
+    if (used + part.length > budget) return { kept: kept.reverse(), dropped: true };
+    kept.push(part);
+    used += part.length;
+  }
+  return { kept: kept.reverse(), dropped: false };
+}
+
+/** The task of a task turn's agent: the message, then the earlier turns that fit. */
+export function turnTask(text: string, earlier: Turn[]): string {
+  const { kept, dropped } = newestFitting(earlier.filter(told).map(turnText), MAX_CONTEXT_CHARS);
+  if (kept.length === 0) return text;
+  const omitted = dropped ? ['(older turns left out)'] : [];
+  return [
+    text,
+    '',
+    'Earlier in this conversation (for context; do what the message above asks):',
+    ...omitted,
+    ...kept,
+  ].join('\n');
+}
+
+/** A chat reply's conversation: the instructions, the earlier turns that fit as messages, then the message. */
+export function chatMessages(text: string, earlier: Turn[]): LlmMessage[] {
+  const pairs = earlier.filter(told).map((turn) => {
+    const answer = turn.kind === 'task' ? turnText({ ...turn, text: '' }) : (turn.reply ?? '');
+    return { user: cut(turn.text), assistant: cut(answer) };
+  });
+  const sized = pairs.map((p) => `${p.user}\n${p.assistant}`);
+  const { kept } = newestFitting(sized, MAX_CONTEXT_CHARS);
+  const history = pairs.slice(pairs.length - kept.length).flatMap((p): LlmMessage[] => [
+    { role: 'user', content: p.user },
+    { role: 'assistant', content: p.assistant },
+  ]);
+  return [{ role: 'system', content: render('thread.chat.system') }, ...history, { role: 'user', content: text }];
+}

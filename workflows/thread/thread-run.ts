@@ -1,0 +1,198 @@
+/**
+ * One run of a thread: its turns, the messages queued behind a running task turn, and the `send`
+ * and `thread` handlers. A message is recorded with its sender at once, then routed one at a
+ * time: while a task turn runs (or earlier messages wait) it meets its policy — `queue` (the
+ * default: the next turn once the running one ends), `reject`, or `steer` (handed to the running
+ * agent's steps). Otherwise it is routed (its `kind`, else the `route-message` call) and answered
+ * in words or started as an agent. The main loop (thread-workflow.ts) runs the queue and idles.
+ */
+import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { workflowFailure } from '../contract/failures';
+import { parseAgentInput } from '../contract/agent-input';
+import {
+  steerSignal,
+  sendInputSchema,
+  sendUpdate,
+  threadMessageId,
+  threadQuery,
+  type SendInput,
+  type SendResult,
+  type ThreadSettings,
+  type Turn,
+} from '../contract/thread-contract';
+import { issueLines } from '../issue-lines';
+import { describeFailure } from '../describe-failure';
+import { isUnencrypted, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+import { chatReply, routeMessage, type ThreadCalls } from './thread-calls';
+import {
+  endOfFailure,
+  endOfResult,
+  senderPrincipal,
+  startTurn,
+  turnInput,
+  type TurnAgent,
+  type TurnEnd,
+} from './thread-task';
+import { THREAD_CARRY_VERSION, type ThreadCarry } from './thread-carry';
+import { ThreadBudget } from './thread-budget';
+import { threadView } from './thread-view';
+
+/** A message waiting for the running turn to end. */
+interface Queued {
+  n: number;
+  sent: SendInput;
+}
+
+export class ThreadRun {
+  readonly threadId = workflowInfo().workflowId;
+  readonly turns: Turn[];
+  /** The number the next message gets. */
+  private nextMessage: number;
+  readonly queue: Queued[] = [];
+  /** The running task turn's agent. */
+  running: TurnAgent | undefined;
+  /** Messages whose handler has not returned yet. */
+  pending = 0;
+  /** A message is being routed (or answered): the next waits. */
+  private routing = false;
+  /** Counts messages: the idle wait wakes on a change. */
+  received = 0;
+  closedReason: string | undefined;
+  /** What the thread spent, against its budget. */
+  readonly budget: ThreadBudget;
+
+  constructor(
+    readonly settings: ThreadSettings,
+    carry: ThreadCarry | undefined,
+  ) {
+    this.turns = carry?.turns ?? [];
+    this.nextMessage = carry?.nextMessage ?? 1;
+    this.budget = new ThreadBudget(settings.budget, carry?.usage);
+  }
+
+  /** Nothing to do: no turn runs, none waits, no message is being handled. */
+  idle(): boolean {
+    return this.running === undefined && this.queue.length === 0 && this.pending === 0 && !this.routing;
+  }
+
+  /** The queue's next message may start: nothing runs and nothing is being routed. */
+  canStartNext(): boolean {
+    return this.running === undefined && !this.routing && this.queue.length > 0;
+  }
+
+  /** What a run hands the next (only when idle). */
+  carry(): ThreadCarry {
+    const { turns, nextMessage } = this;
+    return { version: THREAD_CARRY_VERSION, turns, nextMessage, usage: this.budget.usage };
+  }
+
+  serve(): this {
+    setHandler(threadQuery, () => threadView(this.threadId, this.turns, this.budget.usage, this.closedReason));
+    setHandler(sendUpdate, (sent) => this.receive(sent), { validator: (sent) => this.check(sent) });
+    return this;
+  }
+
+  /** The update's validator: a closed thread, a bad body or bad agent settings are refused unrecorded. */
+  private check(sent: unknown): void {
+    if (isUnencrypted(sent)) throw workflowFailure('NOT_ENCRYPTED', `send: ${UNENCRYPTED_REFUSAL}`);
+    if (this.closedReason !== undefined)
+      throw workflowFailure('THREAD_CLOSED', `the thread has closed: ${this.closedReason}`);
+    const parsed = sendInputSchema.safeParse(sent);
+    if (!parsed.success) throw workflowFailure('INVALID_INPUT', issueLines(parsed.error, 'message').join('; '));
+    const { text, mode, limits } = parsed.data;
+    const agent = parseAgentInput({ task: text, ...(mode ? { mode } : {}), ...(limits ? { limits } : {}) });
+    if (!agent.ok) throw workflowFailure('INVALID_INPUT', agent.errors.join('; '));
+  }
+
+  private async receive(raw: SendInput): Promise<SendResult> {
+    const sent = sendInputSchema.parse(raw);
+    const n = this.nextMessage++;
+    const by = sent.actor?.id ?? sent.by;
+    const turn: Turn = { messageId: threadMessageId(n), ...(by ? { by } : {}), text: sent.text, status: 'routing' };
+    this.turns.push(turn);
+    this.received++;
+    this.pending++;
+    try {
+      await condition(() => !this.routing);
+      if (this.running !== undefined || this.queue.length > 0) return this.meetPolicy(turn, n, sent);
+      return await this.handle(turn, n, sent);
+    } finally {
+      this.pending--;
+    }
+  }
+
+  /** A message while a task turn runs (or others wait): its policy decides. */
+  private meetPolicy(turn: Turn, n: number, sent: SendInput): SendResult {
+    const policy = sent.policy ?? 'queue';
+    if (policy === 'reject') return this.settle(turn, { disposition: 'rejected', status: 'rejected' });
+    if (policy === 'steer' && this.running !== undefined) {
+      // An agent that ended in the meantime cannot take it: the turn still says it was delivered.
+      void this.running
+        .signal(steerSignal, { text: sent.text, ...(turn.by ? { by: turn.by } : {}) })
+        .catch(() => undefined);
+      return this.settle(turn, { disposition: 'steered', status: 'delivered', agentId: this.running.workflowId });
+    }
+    this.queue.push({ n, sent });
+    return this.settle(turn, { disposition: 'queued', status: 'queued' });
+  }
+
+  private settle(turn: Turn, change: Partial<Turn> & Pick<Turn, 'disposition'>): SendResult {
+    Object.assign(turn, change);
+    return { messageId: turn.messageId, disposition: change.disposition ?? 'queued' };
+  }
+
+  /** Starts the queue's next message (the main loop calls it when `canStartNext`). */
+  async startNext(): Promise<void> {
+    const next = this.queue.shift();
+    const turn = next && this.turns.find((t) => t.messageId === threadMessageId(next.n));
+    // Its sender was told `queued` long ago: a failure is on the turn, nobody waits for it.
+    if (next && turn) await this.handle(turn, next.n, next.sent, 'queued').catch(() => undefined);
+  }
+
+  /** Routes a message and answers it, or starts its agent; one message at a time. */
+  private async handle(turn: Turn, n: number, sent: SendInput, told?: 'queued'): Promise<SendResult> {
+    const spent = this.budget.refusal();
+    if (spent) return this.settle(turn, { disposition: told ?? 'rejected', status: 'rejected', error: spent });
+    this.routing = true;
+    try {
+      const { model } = this.settings;
+      const calls: ThreadCalls = {
+        threadId: this.threadId,
+        ...(model ? { model } : {}),
+        spent: (u) => this.budget.add(u),
+      };
+      const earlier = this.turns.slice(0, this.turns.indexOf(turn));
+      const route = sent.kind ? { kind: sent.kind } : await routeMessage(calls, turn.messageId, sent.text);
+      Object.assign(turn, { kind: route.kind, ...('reason' in route ? { reason: route.reason } : {}) });
+      if (route.kind === 'chat') {
+        turn.reply = await chatReply(calls, turn.messageId, sent.text, earlier);
+        return this.settle(turn, { disposition: told ?? 'answered', status: 'completed' });
+      }
+      const limits = this.budget.turnLimits(sent.limits);
+      const principal = senderPrincipal(sent, this.settings.principal);
+      const input = turnInput(this.threadId, n, { ...sent, ...(limits ? { limits } : {}) }, earlier, principal);
+      const child = await startTurn(this.threadId, n, sent, input);
+      this.running = child;
+      child.result().then(
+        (result) => {
+          this.budget.add(result.usage);
+          this.ended(turn, endOfResult(result));
+        },
+        (err: unknown) => this.ended(turn, endOfFailure(err)),
+      );
+      return this.settle(turn, { disposition: told ?? 'started', status: 'running', agentId: child.workflowId });
+    } catch (err) {
+      // A model call or start that failed for good: the turn fails, the thread goes on, the sender hears the code.
+      const failure = describeFailure(err);
+      this.settle(turn, { disposition: told ?? 'answered', status: 'failed', error: failure.message });
+      throw workflowFailure(failure.code, failure.message);
+    } finally {
+      this.routing = false;
+    }
+  }
+
+  private ended(turn: Turn, end: TurnEnd): void {
+    Object.assign(turn, end);
+    this.running = undefined;
+  }
+}

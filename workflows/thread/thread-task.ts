@@ -1,0 +1,81 @@
+/**
+ * A task turn: an `agentWorkflow` child with id `<thread id>/turn-<n>`, its task the message
+ * followed by the earlier turns (thread-context.ts), under the sender's principal; and what its
+ * end means for the turn (pure).
+ *
+ * The child is started with ParentClosePolicy ABANDON: a turn is a whole agent, listed and
+ * controlled like any other (answers, pause, cancel), so a thread closing abnormally (terminated,
+ * reset, failed by a bug) must not kill work someone may be approving. A thread never closes
+ * normally or continues as new while a turn runs, and a cancelled thread cancels its running
+ * turn: it asks for the agent's cancellation before it closes (thread-workflow.ts), as the close alone would not.
+ */
+import { ChildWorkflowFailure, ParentClosePolicy, startChild, type ChildWorkflowHandle } from '@temporalio/workflow';
+import { CancelledFailure } from '@temporalio/common';
+import { AGENT_WORKFLOW_TYPE, type AgentResult } from '../contract/agent-contract';
+import type { AgentInput } from '../contract/agent-input';
+import { AgentAwaitingInputKey, AgentPhaseKey } from '../contract/search-attributes';
+import { threadTurnWorkflowId, type SendInput, type Turn } from '../contract/thread-contract';
+import { describeFailure } from '../describe-failure';
+import type { Principal } from '../principal';
+import { turnTask } from './thread-context';
+
+/** The agent input of message `n` run as a task. */
+export function turnInput(
+  threadId: string,
+  n: number,
+  sent: SendInput,
+  earlier: Turn[],
+  principal?: Principal,
+): AgentInput {
+  return {
+    task: turnTask(sent.text, earlier),
+    ...(sent.files ? { files: sent.files } : {}),
+    ...(sent.mode ? { mode: sent.mode } : {}),
+    ...(sent.limits ? { limits: sent.limits } : {}),
+    ...(principal ? { principal } : {}),
+    thread: { id: threadId, turn: n },
+  };
+}
+
+/** The principal a task turn runs under: its sender as the HTTP API signed them in, else the thread's. */
+export function senderPrincipal(sent: SendInput, opener?: Principal): Principal | undefined {
+  return sent.actor ? { id: sent.actor.id, roles: [...sent.actor.roles] } : opener;
+}
+
+/** A running turn's agent. */
+export type TurnAgent = ChildWorkflowHandle<(input: AgentInput) => Promise<AgentResult>>;
+
+/** Starts the agent of message `n`; resolves once it has started. */
+export function startTurn(threadId: string, n: number, sent: SendInput, input: AgentInput): Promise<TurnAgent> {
+  return startChild<(input: AgentInput) => Promise<AgentResult>>(AGENT_WORKFLOW_TYPE, {
+    workflowId: threadTurnWorkflowId(threadId, n),
+    args: [input],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    staticSummary: `turn ${n} of ${threadId}: ${sent.text.slice(0, 120)}`,
+    // As the client starts agents: the list reads the task from the memo, the phase from visibility.
+    memo: { task: sent.text.slice(0, 500), thread: threadId },
+    typedSearchAttributes: [
+      { key: AgentPhaseKey, value: input.mode?.plan === false ? 'executing' : 'planning' },
+      { key: AgentAwaitingInputKey, value: false },
+    ],
+  });
+}
+
+/** What a task turn's end records: its status, the answer as the reply, its steps, or its error. */
+export type TurnEnd = Pick<Turn, 'status' | 'reply' | 'steps' | 'error'>;
+
+/** A finished agent's result as its turn's end. */
+export function endOfResult(result: AgentResult): TurnEnd {
+  return {
+    status: result.status,
+    ...(result.answer !== undefined ? { reply: result.answer } : {}),
+    ...(result.steps ? { steps: result.steps } : {}),
+  };
+}
+
+/** A turn's agent that threw: cancelled, or failed with its error. */
+export function endOfFailure(err: unknown): TurnEnd {
+  const cause = err instanceof ChildWorkflowFailure ? err.cause : err;
+  if (cause instanceof CancelledFailure) return { status: 'cancelled' };
+  return { status: 'failed', error: describeFailure(cause ?? err).message };
+}

@@ -1,0 +1,107 @@
+/**
+ * `threadWorkflow` — a conversation: each message is recorded with its sender and routed, chat
+ * (one `chat` reply) or task (an `agentWorkflow` child, thread-task.ts); messages arriving while a
+ * task turn runs meet their policy (thread-run.ts). Between turns the loop here starts queued
+ * messages, continues as new when the history has grown (carrying the turns, thread-carry.ts),
+ * and otherwise idles: a durable wait on the next message with the idle timeout as its timer,
+ * so an idle thread has no workflow task at all. When the timeout passes with nothing to do, the
+ * thread closes and says so.
+ */
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  getExternalWorkflowHandle,
+  isCancellation,
+  makeContinueAsNewFunc,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { workflowFailure } from '../contract/failures';
+import {
+  threadInputSchema,
+  type ThreadInput,
+  type ThreadResult,
+  type ThreadSettings,
+} from '../contract/thread-contract';
+import { issueLines } from '../issue-lines';
+import { readThreadCarry, type ThreadCarry } from './thread-carry';
+import { ThreadRun } from './thread-run';
+import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+
+export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry): Promise<ThreadResult> {
+  // Started by someone without the encryption keys: refused, as an agent is.
+  const sent = received(input ?? {});
+  if (sent.refused) throw workflowFailure('NOT_ENCRYPTED', `the thread's input: ${UNENCRYPTED_REFUSAL}`);
+  const parsed = threadInputSchema.safeParse(sent.value);
+  if (!parsed.success)
+    throw workflowFailure('INVALID_INPUT', `invalid thread input: ${issueLines(parsed.error, 'input').join('; ')}`);
+  const carry = carried === undefined ? undefined : readThreadCarry(carried);
+  const run = new ThreadRun(parsed.data, carry).serve();
+  try {
+    return await loop(run, input, parsed.data);
+  } catch (err) {
+    // Cancelled: its running turn is cancelled too, asked before the thread closes (the turn was
+    // started with ABANDON, so the thread's close alone would leave it running).
+    const agentId = run.running?.workflowId;
+    if (isCancellation(err) && agentId !== undefined)
+      await CancellationScope.nonCancellable(() => getExternalWorkflowHandle(agentId).cancel()).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Starts queued messages, rolls over between turns, idles; returns when the idle timeout closes the thread. */
+async function loop(run: ThreadRun, input: ThreadInput, settings: ThreadSettings): Promise<ThreadResult> {
+  for (;;) {
+    if (run.canStartNext()) {
+      await run.startNext();
+      continue;
+    }
+    if (!run.idle()) {
+      // A turn runs or a message is being routed: wake when that changes.
+      await condition(() => run.idle() || run.canStartNext());
+      continue;
+    }
+    // Only between turns: a run that has taken no message yet idles, however long its history.
+    if (run.received > 0 && rollOverDue(settings)) {
+      await condition(allHandlersFinished);
+      if (run.idle()) return await moveOn()(input, run.carry());
+      continue;
+    }
+    const seen = run.received;
+    const woke = await condition(() => run.received !== seen || !run.idle(), settings.idleTimeoutMs);
+    if (!woke && run.idle()) {
+      run.closedReason = `idle for ${describeMs(settings.idleTimeoutMs)}`;
+      return { status: 'closed', reason: run.closedReason };
+    }
+  }
+}
+
+/**
+ * Between turns: when the server suggests it, the history has passed the thread's bound, or a
+ * newer Worker Deployment version became current (the next run starts on it, as an agent's does).
+ * An idle thread learns of a new version only with its next message.
+ */
+function rollOverDue(settings: ThreadSettings): boolean {
+  const info = workflowInfo();
+  return (
+    info.continueAsNewSuggested ||
+    info.targetWorkerDeploymentVersionChanged ||
+    info.historyLength >= settings.rollOverEvents
+  );
+}
+
+/** Continues as new on the version current now, as agents do (agent/agent-workflow.ts). */
+const moveOn = () => makeContinueAsNewFunc<typeof threadWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' });
+
+/** A duration in words: days, hours, minutes or seconds. */
+export function describeMs(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1_000, 'second'],
+  ];
+  for (const [size, name] of units)
+    if (ms >= size && ms % size === 0) return `${ms / size} ${name}${ms / size === 1 ? '' : 's'}`;
+  return `${ms} ms`;
+}
