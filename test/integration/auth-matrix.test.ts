@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AgentClient } from '../../client/agent-client';
+import { ThreadClient } from '../../client/thread-client';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import type { Role } from '../../client/http/auth/principal';
 import { ROUTE_ROLES } from '../../client/http/auth/route-roles';
@@ -39,6 +40,11 @@ const ALLOWED: Record<string, Role[]> = {
   'POST /api/agents/:id/pause': ['operator', 'admin'],
   'POST /api/agents/:id/resume': ['operator', 'admin'],
   'POST /api/agents/:id/answers': ['operator', 'approver', 'admin'],
+  'GET /api/threads': ['viewer', 'operator', 'approver', 'admin'],
+  'GET /api/threads/:id': ['viewer', 'operator', 'approver', 'admin'],
+  'POST /api/threads': ['operator', 'admin'],
+  'POST /api/threads/:id/messages': ['operator', 'admin'],
+  'POST /v1/chat/completions': ['operator', 'admin'],
   'POST /codec/encode': ['operator', 'admin'],
   'POST /codec/decode': ['operator', 'admin'],
 };
@@ -59,6 +65,13 @@ const PASSED: Record<string, number> = {
   'POST /api/agents/:id/pause': 404,
   'POST /api/agents/:id/resume': 404,
   'POST /api/agents/:id/answers': 404,
+  'GET /api/threads': 200,
+  'GET /api/threads/:id': 404,
+  // An empty thread: a first message would wait for a worker, and none polls this queue.
+  'POST /api/threads': 201,
+  'POST /api/threads/:id/messages': 404,
+  // Sent to the thread `nobody` (X-Cairn-Thread).
+  'POST /v1/chat/completions': 404,
   'POST /codec/encode': 200,
   'POST /codec/decode': 200,
 };
@@ -95,11 +108,13 @@ beforeAll(async () => {
     },
     '127.0.0.1',
   );
+  const queue = uniqueId('auth-matrix');
   app = createApp({
     version: 'test',
     temporalHealthy: () => Promise.resolve(true),
     // No worker polls this queue: started agents just wait, which is all a status needs.
-    agents: new AgentClient(client, uniqueId('auth-matrix')),
+    agents: new AgentClient(client, queue),
+    threads: new ThreadClient(client, queue),
     auth,
   });
 });
@@ -113,10 +128,10 @@ function tokenOf(role: Role): string {
   return `token-of-the-${role}-bot-0123456789`;
 }
 
-/** The served `/api` and `/codec` routes, as `METHOD /path`. */
+/** The served `/api`, `/v1` and `/codec` routes, as `METHOD /path`. */
 function servedRoutes(): string[] {
   const routes = app.routes
-    .filter((r) => r.method !== 'ALL' && (r.path.startsWith('/api/') || r.path.startsWith('/codec/')))
+    .filter((r) => r.method !== 'ALL' && ['/api/', '/v1/', '/codec/'].some((prefix) => r.path.startsWith(prefix)))
     .map((r) => `${r.method} ${r.path}`);
   return [...new Set(routes)].sort();
 }
@@ -126,8 +141,12 @@ async function call(route: string, authorization?: string, workflowId = uniqueId
   const [method = 'GET', pattern = '/'] = route.split(' ');
   const path = pattern.replace(':id', 'nobody').replace(':stepId', 's1');
   const headers: Record<string, string> = authorization ? { authorization } : {};
+  if (route === 'POST /v1/chat/completions') headers['x-cairn-thread'] = 'nobody';
   const bodies: Record<string, unknown> = {
     'POST /api/agents': { task: 'matrix', workflowId },
+    'POST /api/threads': {},
+    'POST /api/threads/:id/messages': { text: 'x' },
+    'POST /v1/chat/completions': { model: 'cairn', messages: [{ role: 'user', content: 'x' }] },
     'POST /api/agents/:id/answers': { interactionId: 'i1', answer: { text: 'x' } },
     'POST /codec/encode': { payloads: [] },
     'POST /codec/decode': { payloads: [] },
