@@ -106,7 +106,10 @@ export function describeWaiting(agentId: string, interactions: readonly Interact
 export function settledText(turn: Turn): string {
   if (turn.reply !== undefined && turn.reply !== '') return turn.reply;
   if (turn.status === 'delivered') return `Steered into the running turn (${turn.agentId ?? 'its agent'}).`;
-  if (turn.status === 'rejected') return 'Rejected: a turn is running and the message asked not to wait.';
+  if (turn.status === 'rejected')
+    return turn.error !== undefined
+      ? `Rejected: ${turn.error}`
+      : 'Rejected: a turn is running and the message asked not to wait.';
   if (turn.status === 'failed') return `The turn failed${turn.error ? `: ${turn.error}` : '.'}`;
   return `The turn ended: ${turn.status}.`;
 }
