@@ -1,8 +1,8 @@
 /**
  * `cairn chat` through the real bin script against a worker in this process and the scripted LLM,
  * stdin piped (messages one per line, and a task turn's answers as JSON lines between them):
- * a chat reply printed, then a task turn whose write approval is answered inline and whose answer
- * is printed; straight to Temporal, and through the HTTP API with a token.
+ * a chat reply printed, then a task turn whose step's question and write approval are answered
+ * inline and whose answer is printed, and nothing after `/exit` is sent; straight to Temporal, and through the HTTP API with a token.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,13 +19,14 @@ import { ThreadClient } from '../../client/thread-client';
 
 const bed = agentTestbed();
 
-/** A chat turn, then a task turn that writes a file (approved inline) and answers. */
+/** A chat turn, then a task turn whose step asks, writes a file (approved inline) and answers. */
 function script() {
   return byRoute({
     'route-message': [reply.json({ kind: 'chat', reason: 'a greeting' }), reply.json({ kind: 'task', reason: 'work' })],
     chat: [reply.text('Hello! What shall we write?')],
     plan: [planReply(plan([step('s1')]))],
     'step:s1': [
+      reply.toolCall('ask_user', { kind: 'query', prompt: 'Who reads the brief?' }, 'q1'),
       reply.toolCall('write_file', { path: 'brief.txt', content: 'for engineers' }, 'w1'),
       finish('wrote it'),
     ],
@@ -33,7 +34,15 @@ function script() {
   });
 }
 
-const STDIN = ['hi there', 'write the brief', JSON.stringify({ decision: 'approve' }), '/exit'].join('\n') + '\n';
+const STDIN =
+  [
+    'hi there',
+    'write the brief',
+    JSON.stringify({ text: 'engineers' }),
+    JSON.stringify({ decision: 'approve' }),
+    '/exit',
+    'never sent: the conversation ended',
+  ].join('\n') + '\n';
 
 /** What both ways must show: the reply, the turn's agent and approval, the answer; two turns in the thread. */
 async function expectConversation(run: { code: number | null; stdout: string; stderr: string }, workspace: string) {
@@ -47,13 +56,15 @@ async function expectConversation(run: { code: number | null; stdout: string; st
   expect(answer).toBeGreaterThan(reply);
   expect(run.stdout).toContain(`task: agent ${thread}/turn-2`);
   expect(run.stdout).toMatch(/s1 write_file → ok/);
+  expect(run.stdout).toMatch(/ask\.query: Who reads the brief\?/);
+  expect(bed.llm.heardBack('q1')).toContain('engineers');
   expect(run.stdout).toMatch(/completed · \d+ tokens/);
   expect(readFileSync(join(workspace, 'brief.txt'), 'utf8')).toBe('for engineers');
   const view = await new ThreadClient(bed.client, bed.config.taskQueue).get(thread);
   return view;
 }
 
-test('cairn chat straight to Temporal: a chat reply, then a task turn approved inline with its answer printed', async () => {
+test('cairn chat straight to Temporal: a chat reply, then a task turn (its question and approval answered inline) with its answer printed', async () => {
   const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-'));
   const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
   bed.config = config;
