@@ -167,6 +167,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   if (deps.threads) {
     registerThreadRoutes(app, deps.threads);
     registerChatCompletionsRoute(app, {
+      heartbeatMs: eventTiming.heartbeatMs,
       threads: deps.threads,
       agents: deps.agents,
       limiter: streams,

@@ -162,7 +162,8 @@ test('a task turn: its step asks (the next user message answers), its approval i
     }),
   );
   await withWorker(bed.config, async () => {
-    const { threads, server, openai } = await serveCairn();
+    // Heartbeat comments between the chunks: the openai client must read past them.
+    const { threads, server, openai } = await serveCairn({ eventTiming: { heartbeatMs: 20 } });
     try {
       const asked = await openai.chat.completions
         .create({ model: 'cairn', messages: [{ role: 'user', content: 'write a brief' }] })
@@ -207,6 +208,39 @@ test('a task turn: its step asks (the next user message answers), its approval i
       expect(view.turns.map((t) => [t.messageId, t.kind, t.status, t.reply])).toEqual([
         ['msg-1', 'task', 'completed', 'The brief is in brief.txt.'],
         ['msg-2', 'chat', 'completed', 'It went well: the brief is written.'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+test("a task turn's answer is the reply: the request waits for the turn's agent to end", async () => {
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'task', reason: 'work to do' })],
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('counted 3 files')],
+      summary: [reply.text('There are 3 files.')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const { threads, server, openai } = await serveCairn();
+    try {
+      const { data, response } = await openai.chat.completions
+        .create({ model: 'cairn', messages: [{ role: 'user', content: 'count the files' }] })
+        .withResponse();
+      const thread = response.headers.get('x-cairn-thread') ?? '';
+      expect(data.choices[0]?.message.content).toBe('There are 3 files.');
+      expect(cairnOf(data)).toMatchObject({
+        disposition: 'started',
+        kind: 'task',
+        status: 'completed',
+        agentId: threadTurnWorkflowId(thread, 1),
+      });
+      expect(cairnOf(data)?.interactions).toBeUndefined();
+      expect((await threads.get(thread)).turns.map((t) => [t.status, t.reply])).toEqual([
+        ['completed', 'There are 3 files.'],
       ]);
     } finally {
       await server.close();

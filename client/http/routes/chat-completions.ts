@@ -37,6 +37,8 @@ export interface ChatCompletionDeps {
   limiter: StreamLimiter;
   /** How often the thread and its turn's agent are looked at (ms). */
   pollMs?: number;
+  /** How often a streamed answer sends a comment while nothing else goes, so proxies keep it open (ms). */
+  heartbeatMs: number;
 }
 
 const failure = (description: string) => ({ description, content: { 'application/json': { schema: ErrorBody } } });
@@ -148,6 +150,10 @@ async function streamTurn(
     return chain;
   };
   const unfollow: (() => void)[] = [];
+  // SSE comments: OpenAI clients skip them; a task turn may think for minutes between chunks.
+  const heartbeat = setInterval(() => {
+    chain = chain.then(async () => void (await stream.write(': heartbeat\n\n'))).catch(() => stop.abort());
+  }, deps.heartbeatMs);
   void send(chunkOf(id, { role: 'assistant', content: '' }, delivered.cairn));
   try {
     const outcome = await followTurn(deps, delivered.thread, delivered.messageId, {
@@ -173,6 +179,7 @@ async function streamTurn(
     await send(chunkOf(id, {}, cairn, true));
     await send('[DONE]');
   } finally {
+    clearInterval(heartbeat);
     for (const stopLive of unfollow.splice(0)) stopLive();
     await chain;
   }
