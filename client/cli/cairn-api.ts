@@ -1,7 +1,7 @@
 /**
  * The CLI's client of Cairn's HTTP API: with CAIRN_API_URL set, every `cairn` command that reads
  * or changes agents (`ls`, `show`, `watch`, `run`, `answer`, `cancel`, `pause`, `resume`,
- * `audit`, `graphs`) goes through the server instead of straight to Temporal, sending
+ * `audit`, `graphs`, `chat`) goes through the server instead of straight to Temporal, sending
  * `Authorization: Bearer $CAIRN_TOKEN` and saying it is the CLI — so each request passes
  * authentication and its role check, and what it changes is audited under the token's
  * principal with method `cli` (docs/operations.md#authentication-and-roles). A refusal throws
@@ -21,6 +21,13 @@ import { auditEntrySchema, type AuditEntry } from '../audit-entries';
 import { stepTranscriptSchema, type StepTranscript } from '../../workflows/contract/step-transcript';
 import { ClientError, type ClientErrorCode } from '../client-error';
 import { pause } from '../follow-timeline';
+import {
+  sendResultSchema,
+  threadViewSchema,
+  type SendInput,
+  type SendResult,
+  type ThreadView,
+} from '../../workflows/contract/thread-contract';
 import type { RegisteredGraph } from '../graphs/graph-registry';
 
 /** Hosts plain `http://` may reach: this machine only (nothing crosses a network in the clear). */
@@ -85,6 +92,9 @@ const stateBody = z.looseObject({
   interactions: z.array(z.looseObject({ id: z.string() })),
 });
 const idBody = z.object({ id: z.string() });
+const openedBody = z.object({ id: z.string(), messageId: z.string().optional() });
+/** A message as the CLI sends it (the server sets who from the token). */
+export type ChatMessageBody = Pick<SendInput, 'text' | 'kind' | 'policy'>;
 const auditBody = z.object({ id: z.string(), entries: z.array(auditEntrySchema) });
 const acceptedBody = z.looseObject({ interactionId: z.string() });
 const graphsBody = z.object({
@@ -159,6 +169,21 @@ export class CairnApi {
     }
   }
 
+  /** Opens a thread with its first message; the server records the token's principal as its sender. */
+  async openThread(message: ChatMessageBody): Promise<{ id: string; messageId?: string }> {
+    return this.call('POST', '/api/threads', openedBody, message);
+  }
+
+  /** Sends a message to a thread; answers once it is routed. */
+  async sendMessage(id: string, message: ChatMessageBody): Promise<SendResult> {
+    return this.call('POST', `${threadPath(id)}/messages`, sendResultSchema, message);
+  }
+
+  /** A thread and its turns. */
+  async thread(id: string): Promise<ThreadView> {
+    return this.call('GET', threadPath(id), threadViewSchema);
+  }
+
   /** Requests cancellation, recorded under the token's principal. */
   async cancel(id: string, request: HoldRequest = {}): Promise<void> {
     await this.call('POST', `${agentPath(id)}/cancel`, idBody, request);
@@ -211,3 +236,4 @@ export class CairnApi {
 }
 
 const agentPath = (id: string) => `/api/agents/${encodeURIComponent(id)}`;
+const threadPath = (id: string) => `/api/threads/${encodeURIComponent(id)}`;

@@ -1,5 +1,5 @@
 /**
- * The `cairn` command line (docs/contracts.md#cli): `run` an agent interactively, `ls`, `show`,
+ * The `cairn` command line (docs/contracts.md#cli): `run` an agent interactively, `chat`, `ls`, `show`,
  * `watch`, `answer`, `cancel`, `pause`, `resume`, `graphs` and `tools`. Exit codes: 0 completed / done, 1 failed or error,
  * 2 bad usage or configuration, 3 cancelled (see cli-exit.ts).
  */
@@ -20,9 +20,10 @@ import {
 import { auditCommand } from './audit-command';
 import { transcriptCommand } from './transcript-command';
 import { cliLog } from './cli-log';
-import { EXIT, exitCodeForError } from './cli-exit';
+import { EXIT, UsageError, exitCodeForError } from './cli-exit';
 import { deployPromoteCommand, deployStatusCommand } from './deploy-command';
 import { runCommand, type RunOptions } from './run-command';
+import { chatCommand } from './chat-command';
 import { formatTools, listConfiguredTools } from './tools-command';
 import { graphsCommand } from './graphs-command';
 import { printLine, write } from './terminal';
@@ -53,6 +54,12 @@ const program = new Command('cairn')
   .exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage))
   // Commander's help and errors (which echo what was typed) go through the terminal boundary too.
   .configureOutput({ writeOut: (text) => write('out', text), writeErr: (text) => write('err', text) });
+
+/** `--kind` checked: chat, task, or absent. */
+function chatKind(kind: string | undefined): 'chat' | 'task' | undefined {
+  if (kind === undefined || kind === 'chat' || kind === 'task') return kind;
+  throw new UsageError(`--kind must be chat or task, not ${JSON.stringify(kind)}`);
+}
 
 /** Runs an action and exits with the code it resolves with. */
 const exitWith = (code: Promise<number>) => code.then((c) => process.exit(c));
@@ -98,6 +105,24 @@ program
   )
   .addHelpText('after', RUN_HELP)
   .action((task: string, options: RunOptions) => exitWith(runCommand(task, options)));
+
+program
+  .command('chat')
+  .description(
+    'talk to Cairn: each line a message to a thread; chat replies printed, task turns driven like `run` (questions, plan checks, approvals inline); /exit or end of input ends',
+  )
+  .option('--thread <id>', 'continue this thread (default: a new one)')
+  .option('--kind <chat|task>', 'route every message as this kind (default: the router decides)')
+  .option('--by <name>', 'who sends and answers (audit record); default <login>@cli')
+  .addHelpText(
+    'after',
+    `
+When stdin is not a terminal, each line is a message, and while a question of a task turn waits
+the next lines are its JSON answers (as for \`cairn run --help\`).`,
+  )
+  .action((options: { thread?: string; kind?: string; by?: string }) =>
+    exitWith(chatCommand({ ...options, kind: chatKind(options.kind) })),
+  );
 
 program
   .command('ls')

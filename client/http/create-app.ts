@@ -1,7 +1,8 @@
 /**
  * The HTTP API (docs/contracts.md#http-api) as a Hono app with zod-described routes, so the OpenAPI document
  * at `/api/openapi.json` is generated from the same schemas that validate requests. This file
- * wires the edge — the Host allowlist on every route, bearer auth and a body limit on `/api/*`,
+ * wires the edge — the Host allowlist on every route, bearer auth and a body limit on `/api/*`
+ * and on the OpenAI-compatible `/v1/*`,
  * coded errors, health — and the route files under routes/ hold the agent endpoints, built on
  * the client library.
  */
@@ -25,6 +26,7 @@ import { publicOriginOf, publicSite } from './public-url';
 import { registerAgentRoutes } from './routes/agents';
 import { isUploadRequest, registerUploadStart, type UploadSettings } from './routes/agent-uploads';
 import { registerThreadRoutes, type ThreadsPort } from './routes/threads';
+import { registerChatCompletionsRoute } from './routes/chat-completions';
 import { registerGraphRoutes } from './routes/graphs';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
 import { registerStreamRoute } from './routes/stream';
@@ -140,11 +142,14 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   );
   const auth = deps.auth ?? apiTokenAuthentication(deps.apiToken);
   app.use('/api/*', authenticateApi(auth));
+  // The OpenAI-compatible front door is the API under another prefix: the same sign-in and roles.
+  app.use('/v1/*', authenticateApi(auth));
   for (const path of ['/', '/agents/:id']) app.use(path, guardPage(auth));
   const jsonLimit = limitBodies(deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   // A start with files is held to the upload limit instead, from Content-Length before reading.
   const uploadLimit = deps.uploads ? limitUploads(deps.uploads.limits.maxRequestBytes) : jsonLimit;
   app.use('/api/*', limitByKind(jsonLimit, uploadLimit));
+  app.use('/v1/*', jsonLimit);
   if (payloads.codecCorsOrigin) {
     // Before authentication: a browser's preflight carries no credentials.
     app.use(
@@ -174,14 +179,23 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   // Before the JSON start: a multipart start is answered there, anything else goes on.
   registerUploadStart(app, deps.agents, deps.uploads);
   registerAgentRoutes(app, deps.agents);
-  if (deps.threads) registerThreadRoutes(app, deps.threads);
+  // One limiter for every streaming route: they all hold connections and poll.
+  const streams = new StreamLimiter(deps.streamLimits);
+  if (deps.threads) {
+    registerThreadRoutes(app, deps.threads);
+    registerChatCompletionsRoute(app, {
+      heartbeatMs: eventTiming.heartbeatMs,
+      threads: deps.threads,
+      agents: deps.agents,
+      limiter: streams,
+      ...(live ? { live } : {}),
+    });
+  }
   registerGraphRoutes(app, deps.agents.graphs);
   registerAuditRoute(app, deps.agents);
   registerTranscriptRoute(app, deps.agents);
   // Files are listed from where uploads are stored: one workspace root, however it was given.
   registerFileRoutes(app, deps.agents, deps.workspace ?? deps.uploads?.root);
-  // One limiter for every streaming route: they all hold connections and poll.
-  const streams = new StreamLimiter(deps.streamLimits);
   registerEventRoutes(app, deps.agents, eventTiming, streams, wakes);
   registerStreamRoute(app, live, { heartbeatMs: eventTiming.heartbeatMs }, streams);
   const codecAudit = deps.codecAudit ?? ((record: CodecAuditRecord) => log.info(JSON.stringify(record)));

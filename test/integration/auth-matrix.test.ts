@@ -46,6 +46,7 @@ const ALLOWED: Record<string, Role[]> = {
   'POST /api/agents/:id/pause': ['operator', 'admin'],
   'POST /api/agents/:id/resume': ['operator', 'admin'],
   'POST /api/agents/:id/answers': ['operator', 'approver', 'admin'],
+  'POST /v1/chat/completions': ['operator', 'admin'],
   'POST /codec/encode': ['operator', 'admin'],
   'POST /codec/decode': ['operator', 'admin'],
 };
@@ -73,6 +74,8 @@ const PASSED: Record<string, number> = {
   'POST /api/agents/:id/pause': 404,
   'POST /api/agents/:id/resume': 404,
   'POST /api/agents/:id/answers': 404,
+  // Sent to the thread `nobody` (X-Cairn-Thread).
+  'POST /v1/chat/completions': 404,
   'POST /codec/encode': 200,
   'POST /codec/decode': 200,
 };
@@ -129,10 +132,10 @@ function tokenOf(role: Role): string {
   return `token-of-the-${role}-bot-0123456789`;
 }
 
-/** The served `/api` and `/codec` routes, as `METHOD /path`. */
+/** The served `/api`, `/v1` and `/codec` routes, as `METHOD /path`. */
 function servedRoutes(): string[] {
   const routes = app.routes
-    .filter((r) => r.method !== 'ALL' && (r.path.startsWith('/api/') || r.path.startsWith('/codec/')))
+    .filter((r) => r.method !== 'ALL' && ['/api/', '/v1/', '/codec/'].some((prefix) => r.path.startsWith(prefix)))
     .map((r) => `${r.method} ${r.path}`);
   return [...new Set(routes)].sort();
 }
@@ -142,11 +145,13 @@ async function call(route: string, authorization?: string, workflowId = uniqueId
   const [method = 'GET', pattern = '/'] = route.split(' ');
   const path = pattern.replace(':id', 'nobody').replace(':stepId', 's1').replace(':path{.+}', 'out/notes.md');
   const headers: Record<string, string> = authorization ? { authorization } : {};
+  if (route === 'POST /v1/chat/completions') headers['x-cairn-thread'] = 'nobody';
   const bodies: Record<string, unknown> = {
     'POST /api/agents': { task: 'matrix', workflowId },
-    'POST /api/agents/:id/answers': { interactionId: 'i1', answer: { text: 'x' } },
     'POST /api/threads': {},
     'POST /api/threads/:id/messages': { text: 'x' },
+    'POST /v1/chat/completions': { model: 'cairn', messages: [{ role: 'user', content: 'x' }] },
+    'POST /api/agents/:id/answers': { interactionId: 'i1', answer: { text: 'x' } },
     'POST /codec/encode': { payloads: [] },
     'POST /codec/decode': { payloads: [] },
   };

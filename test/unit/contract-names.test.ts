@@ -215,6 +215,7 @@ describe('HTTP routes', () => {
     'GET /api/threads',
     'GET /api/threads/:id',
     'POST /api/threads/:id/messages',
+    'POST /v1/chat/completions',
     'GET /api/me',
     'GET /healthz',
     'GET /api/openapi.json',

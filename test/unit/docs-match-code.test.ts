@@ -112,7 +112,7 @@ test('agent state: every phase, step status and timeline event type is named', (
   expect(missing).toEqual([]);
 });
 
-test('HTTP API: the route table lists exactly the routes the app serves under /api, /codec and /healthz', () => {
+test('HTTP API: the route table lists exactly the routes the app serves under /api, /v1, /codec and /healthz', () => {
   const agents = unusedAgents('the docs test calls no agent route');
   const threads = unusedThreads('the docs test calls no thread route');
   const app = createApp({ version: 'docs', temporalHealthy: () => Promise.resolve(true), agents, threads });
@@ -120,7 +120,8 @@ test('HTTP API: the route table lists exactly the routes the app serves under /a
     app.routes
       .filter(
         (r) =>
-          r.method !== 'ALL' && (r.path.startsWith('/api/') || r.path.startsWith('/codec/') || r.path === '/healthz'),
+          r.method !== 'ALL' &&
+          (['/api/', '/v1/', '/codec/'].some((prefix) => r.path.startsWith(prefix)) || r.path === '/healthz'),
       )
       // A parameter's own pattern (`:path{.+}`, a path across folders) is left out of its name.
       .map((r) => `${r.method} ${r.path.replace(/\{[^/]*\}/g, '')}`),

@@ -28,6 +28,8 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   // A message may start an agent under the sender's principal: as starting one.
   'POST /api/threads': 'operator',
   'POST /api/threads/:id/messages': 'operator',
+  // The OpenAI-compatible front door sends a message (and may answer the running turn's question).
+  'POST /v1/chat/completions': 'operator',
   // Any role that may answer something (an agent's `answerRoles` may let operators steer it);
   // the workflow then checks the interaction's own role (`approver` unless named).
   'POST /api/agents/:id/answers': ['approver', 'operator'],

@@ -96,7 +96,7 @@ const sendRoute = createRoute({
  * The message with its sender: signed in, the principal as `actor` (a body `by` naming someone
  * else is refused with BY_MISMATCH); without authentication, the body's `by` alone.
  */
-function fromSender<T extends { by?: string | undefined }>(c: Context, body: T): T & Pick<SendInput, 'actor'> {
+export function fromSender<T extends { by?: string | undefined }>(c: Context, body: T): T & Pick<SendInput, 'actor'> {
   if (!c.get('authOn')) return body;
   const principal = c.get('principal');
   if (body.by !== undefined && body.by !== principal.id) {

@@ -1,0 +1,115 @@
+/**
+ * Follows one message of a thread until there is something to tell its sender: the turn has
+ * ended (a chat reply, a task turn's answer or failure, a steered or rejected message), or a
+ * person is waiting to be asked — the turn's agent (or, for a queued message, the running turn's
+ * agent it waits behind) has open interactions. Polls the thread query and the agent's state;
+ * used by the OpenAI-compatible front door and `cairn chat`.
+ */
+import type { AgentClient } from '../agent-client';
+import type { ThreadClient } from '../thread-client';
+import { pause } from '../follow-timeline';
+import type { Turn, TurnStatus } from '../../workflows/contract/thread-contract';
+import type { Interaction } from '../../workflows/interactions/interaction-types';
+
+/** The calls the follower makes. */
+export interface TurnPorts {
+  threads: Pick<ThreadClient, 'get'>;
+  agents: Pick<AgentClient, 'state'>;
+}
+
+/** The statuses after which a turn has nothing more to say to its sender. */
+const SETTLED: ReadonlySet<TurnStatus> = new Set([
+  'completed',
+  'failed',
+  'stopped',
+  'cancelled',
+  'delivered',
+  'rejected',
+]);
+
+/** Whether a turn has nothing more to say. */
+export const turnSettled = (turn: Turn): boolean => SETTLED.has(turn.status);
+
+/** Why following stopped: the turn settled, a person is asked, or the caller went away. */
+export type TurnOutcome =
+  | { kind: 'settled'; turn: Turn }
+  | { kind: 'waiting'; turn: Turn; agentId: string; interactions: Interaction[] }
+  | { kind: 'aborted'; turn?: Turn };
+
+/** How the turn moves, as followers are told (each change once). */
+export interface TurnProgress {
+  status: TurnStatus;
+  agentId?: string;
+}
+
+export interface FollowTurnOptions {
+  /** Poll interval (ms); 250 by default. */
+  pollMs?: number;
+  /** Stops following (the client went away). */
+  signal?: AbortSignal;
+  /** Told each change of the turn's status or agent. */
+  onProgress?: (progress: TurnProgress) => void;
+}
+
+/** Follows message `messageId` of thread `threadId` until it settles or waits for a person. */
+export async function followTurn(
+  ports: TurnPorts,
+  threadId: string,
+  messageId: string,
+  options: FollowTurnOptions = {},
+): Promise<TurnOutcome> {
+  let told = '';
+  let turn: Turn | undefined;
+  for (;;) {
+    if (options.signal?.aborted) return { kind: 'aborted', ...(turn ? { turn } : {}) };
+    const view = await ports.threads.get(threadId);
+    turn = view.turns.find((t) => t.messageId === messageId);
+    if (!turn) throw new Error(`thread ${threadId} has no message ${messageId}`);
+    const progress = `${turn.status} ${turn.agentId ?? ''}`;
+    if (progress !== told) {
+      told = progress;
+      options.onProgress?.({ status: turn.status, ...(turn.agentId ? { agentId: turn.agentId } : {}) });
+    }
+    if (turnSettled(turn)) return { kind: 'settled', turn };
+    const blocking = blockingAgent(turn, view.turns);
+    if (blocking) {
+      const state = await ports.agents.state(blocking, Number.MAX_SAFE_INTEGER);
+      const open = state.interactions.filter((i) => i.status === 'open');
+      if (open.length > 0) return { kind: 'waiting', turn, agentId: blocking, interactions: open };
+    }
+    if (!(await pause(options.pollMs ?? 250, options.signal))) return { kind: 'aborted', turn };
+  }
+}
+
+/** The agent whose questions hold this turn up: its own while it runs, the running turn's while it is queued. */
+export function blockingAgent(turn: Turn, turns: readonly Turn[]): string | undefined {
+  if (turn.status === 'running') return turn.agentId;
+  if (turn.status === 'queued') return runningTurn(turns)?.agentId;
+  return undefined;
+}
+
+/** The task turn that runs now, if any. */
+export function runningTurn(turns: readonly Turn[]): Turn | undefined {
+  return turns.find((t) => t.status === 'running' && t.agentId !== undefined);
+}
+
+/** What waits for a person, in words: each open interaction, and where it is answered. */
+export function describeWaiting(agentId: string, interactions: readonly Interaction[]): string {
+  const lines = interactions.map((i) => `- ${i.id} (${i.kind}): ${i.prompt}`);
+  const answerable = interactions.some((i) => i.kind === 'ask.query')
+    ? 'Your next message answers the question.'
+    : `Answer at POST /api/agents/${agentId}/answers (or in the web page).`;
+  return [`Agent ${agentId} is waiting for you:`, ...lines, answerable].join('\n');
+}
+
+/** What a settled turn says: its reply, else what became of it. */
+export function settledText(turn: Turn): string {
+  if (turn.reply !== undefined && turn.reply !== '') return turn.reply;
+  if (turn.status === 'delivered') return `Steered into the running turn (${turn.agentId ?? 'its agent'}).`;
+  if (turn.status === 'rejected')
+    return turn.error !== undefined
+      ? `Rejected: ${turn.error}`
+      : 'Rejected: a turn is running and the message asked not to wait.';
+  if (turn.status === 'failed') return `The turn failed${turn.error ? `: ${turn.error}` : '.'}`;
+  return `The turn ended: ${turn.status}.`;
+}

@@ -1,0 +1,186 @@
+/**
+ * `cairn chat`: a conversation at the terminal. Each line is a message to a thread (a new one, or
+ * `--thread <id>`); a chat reply is printed, a task turn's agent is followed as `cairn run`
+ * follows one — its timeline, and every interaction (plan check, questions, approvals) put to the
+ * person inline (driveAgent) — until the turn ends and its answer is printed; then the next
+ * line. `/exit` or the end of input ends it. When stdin is not a terminal, messages and answers
+ * come from the same lines: a message per line, and while a question waits, one JSON answer per
+ * line as for `cairn run`. With CAIRN_API_URL it goes through Cairn's HTTP API (the token's
+ * principal sends and answers), else straight to Temporal.
+ */
+import { userInfo } from 'node:os';
+import { loadConfigOrExit } from '../../config/load-config-or-exit';
+import { encryptionOn } from '../../temporal/payloads/data-converter';
+import type { SendResult, ThreadView, Turn } from '../../workflows/contract/thread-contract';
+import { AgentClient } from '../agent-client';
+import { settledText, turnSettled } from '../chat/follow-turn';
+import { pause } from '../follow-timeline';
+import { ThreadClient } from '../thread-client';
+import { InputEndedError, type AnswerSource } from './answer-source';
+import { CairnApi, cliApi, type ChatMessageBody } from './cairn-api';
+import { EXIT } from './cli-exit';
+import { driveAgent, type AgentPort } from './drive-agent';
+import { isPromptExit } from './prompter';
+import { PromptingAnswers } from './prompting-answers';
+import { formatEvent, formatUsage } from './render';
+import { LineQueue, ScriptedAnswers } from './scripted-answers';
+import { printError, printLine, promptStream } from './terminal';
+import { TtyPrompter } from './tty-prompter';
+
+/** The options of `cairn chat`. */
+export interface ChatOptions {
+  /** Continue this thread instead of opening one. */
+  thread?: string;
+  /** Route every message as this kind instead of letting the router decide. */
+  kind?: 'chat' | 'task';
+  /** Who sends and answers, straight to Temporal (through the API the token's principal). */
+  by?: string;
+}
+
+/** The thread calls the chat makes, over Temporal or the HTTP API. */
+export interface ChatThreads {
+  open(message: ChatMessageBody): Promise<{ id: string; messageId?: string }>;
+  send(id: string, message: ChatMessageBody): Promise<SendResult>;
+  get(id: string): Promise<ThreadView>;
+}
+
+/** Where messages and answers come from. */
+interface ChatInput {
+  /** The next message; undefined at the end of input. */
+  next(): Promise<string | undefined>;
+  answers: AnswerSource;
+}
+
+/** Runs the command; resolves with the exit code. */
+export async function chatCommand(options: ChatOptions): Promise<number> {
+  const target = cliApi();
+  if (target) {
+    const api = new CairnApi(target);
+    const threads: ChatThreads = {
+      open: (message) => api.openThread(message),
+      send: (id, message) => api.sendMessage(id, message),
+      get: (id) => api.thread(id),
+    };
+    return converse(threads, api, options, options.by);
+  }
+  const config = loadConfigOrExit();
+  const client = await AgentClient.connect(config);
+  try {
+    const by = options.by ?? defaultSender();
+    const direct = new ThreadClient(client.temporal, config.taskQueue, !encryptionOn(config.payloads));
+    const threads: ChatThreads = {
+      open: (message) => direct.open({ ...message, by }),
+      send: (id, message) => direct.send(id, { ...message, by }),
+      get: (id) => direct.get(id),
+    };
+    return await converse(threads, client, options, by);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The conversation loop: a line, its turn, the next line. */
+async function converse(
+  threads: ChatThreads,
+  agents: AgentPort,
+  options: ChatOptions,
+  by: string | undefined,
+): Promise<number> {
+  const input = chatInput();
+  let thread = options.thread;
+  if (thread !== undefined) printLine(`thread ${thread}: ${(await threads.get(thread)).turns.length} turns so far`);
+  try {
+    for (;;) {
+      const line = await input.next();
+      if (line === undefined || line.trim() === '/exit') return EXIT.ok;
+      if (line.trim() === '') continue;
+      const message: ChatMessageBody = { text: line, ...(options.kind ? { kind: options.kind } : {}) };
+      let messageId: string | undefined;
+      if (thread === undefined) {
+        const opened = await threads.open(message);
+        thread = opened.id;
+        messageId = opened.messageId;
+        printLine(`thread ${thread}`);
+      } else {
+        ({ messageId } = await threads.send(thread, message));
+      }
+      if (messageId === undefined) throw new Error(`thread ${thread} took the message without a message id`);
+      await followMessage(threads, agents, thread, messageId, input.answers, by);
+    }
+  } catch (err) {
+    if (err instanceof InputEndedError) {
+      printError(err.message);
+      return EXIT.usage;
+    }
+    if (isPromptExit(err)) return EXIT.interrupted;
+    throw err;
+  }
+}
+
+/** Follows one message: a chat reply printed, or its task turn's agent driven to its end and the answer printed. */
+async function followMessage(
+  threads: ChatThreads,
+  agents: AgentPort,
+  thread: string,
+  messageId: string,
+  answers: AnswerSource,
+  by: string | undefined,
+): Promise<void> {
+  let driven = false;
+  for (;;) {
+    const turn = await turnOf(threads, thread, messageId);
+    if (turnSettled(turn)) {
+      printLine(settledText(turn));
+      return;
+    }
+    if (turn.status === 'running' && turn.agentId !== undefined && !driven) {
+      printLine(`task: agent ${turn.agentId}`);
+      const outcome = await driveAgent(agents, turn.agentId, answers, {
+        ...(by !== undefined ? { by } : {}),
+        onEvent: (event) => printLine(formatEvent(event)),
+        onNotice: (notice) => printError(notice),
+      });
+      printLine(`${outcome.status} · ${formatUsage(outcome.usage)}`);
+      // The thread records the end of its turn just after the agent's: its answer comes from there.
+      driven = true;
+      continue;
+    }
+    await pause(300);
+  }
+}
+
+async function turnOf(threads: ChatThreads, thread: string, messageId: string): Promise<Turn> {
+  const turn = (await threads.get(thread)).turns.find((t) => t.messageId === messageId);
+  if (!turn) throw new Error(`thread ${thread} has no message ${messageId}`);
+  return turn;
+}
+
+/** A terminal asks with prompts; otherwise messages and JSON answers are read from the same lines. */
+function chatInput(): ChatInput {
+  if (process.stdin.isTTY) {
+    const prompter = new TtyPrompter(promptStream('out'));
+    return {
+      next: async () => {
+        try {
+          return await prompter.text('you');
+        } catch (err) {
+          // Ctrl-D or Ctrl-C at the message prompt ends the conversation.
+          if (isPromptExit(err)) return undefined;
+          throw err;
+        }
+      },
+      answers: new PromptingAnswers(prompter),
+    };
+  }
+  const lines = new LineQueue(process.stdin);
+  return { next: () => lines.next(), answers: new ScriptedAnswers(lines, (message) => printError(message)) };
+}
+
+/** Who sends by default straight to Temporal: the login name, as `<name>@cli`. */
+function defaultSender(): string {
+  try {
+    return `${userInfo().username}@cli`;
+  } catch {
+    return 'cli';
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * `POST /v1/chat/completions` (docs/contracts.md#openai-compatible-front-door): Cairn behind the
+ * OpenAI Chat Completions API, so the official `openai` clients and OpenAI-compatible chat UIs
+ * talk to threads. Model `cairn`; the last user message is the new message of the thread
+ * `X-Cairn-Thread` names (an open question of its running turn is answered by it), else of a new
+ * thread (chat-request.ts, deliver-message.ts). The answer waits for the turn: a chat reply, a
+ * task turn's answer, or — when its agent asks a person — what waits, in the content and in
+ * `cairn.interactions`. Streamed (`stream: true`): `chat.completion.chunk`s as server-sent
+ * `data:` lines ending with `data: [DONE]`, status and the agent's live events in the `cairn`
+ * field; a streamed request counts against the stream limits (429 TOO_MANY_STREAMS).
+ */
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { describeWaiting, followTurn, settledText, type TurnOutcome } from '../../chat/follow-turn';
+import type { LiveHub } from '../../live/live-hub';
+import type { AgentsPort } from '../agents-port';
+import { chatCompletionBodySchema, THREAD_HEADER, turnRequestOf } from '../chat/chat-request';
+import {
+  chunkOf,
+  completionId,
+  completionOf,
+  type CairnExtension,
+  type ChatCompletionChunk,
+} from '../chat/completion-objects';
+import { deliverMessage, type Delivered } from '../chat/deliver-message';
+import { ApiFailure } from '../errors';
+import { ErrorBody } from '../schemas';
+import { openStreamLease, type StreamLimiter } from '../stream-limiter';
+import type { ThreadsPort } from './threads';
+
+/** What the route needs. */
+export interface ChatCompletionDeps {
+  threads: ThreadsPort;
+  agents: AgentsPort;
+  /** Where a streamed task turn's live events come from; without it only status is streamed. */
+  live?: LiveHub;
+  limiter: StreamLimiter;
+  /** How often the thread and its turn's agent are looked at (ms). */
+  pollMs?: number;
+  /** How often a streamed answer sends a comment while nothing else goes, so proxies keep it open (ms). */
+  heartbeatMs: number;
+}
+
+const failure = (description: string) => ({ description, content: { 'application/json': { schema: ErrorBody } } });
+
+const ThreadHeaders = z.object({
+  'x-cairn-thread': z
+    .string()
+    .min(1)
+    .max(400)
+    .optional()
+    .openapi({
+      param: { name: 'x-cairn-thread', in: 'header' },
+      description: 'The thread to continue; a new one when absent',
+    }),
+});
+
+const route = createRoute({
+  method: 'post',
+  path: '/v1/chat/completions',
+  summary: 'OpenAI-compatible chat: the last user message goes to a thread (X-Cairn-Thread, else a new one)',
+  request: {
+    headers: ThreadHeaders,
+    body: { required: true, content: { 'application/json': { schema: chatCompletionBodySchema } } },
+  },
+  responses: {
+    200: {
+      description:
+        'A `chat.completion`, or with `stream: true` server-sent `chat.completion.chunk`s ending `data: [DONE]`; ' +
+        'the `X-Cairn-Thread` header and the `cairn` field name the thread',
+      content: {
+        'application/json': { schema: z.looseObject({ object: z.string(), cairn: z.looseObject({}) }) },
+        'text/event-stream': { schema: z.string() },
+      },
+    },
+    400: failure('Invalid body, a model other than `cairn`, or no user message (INVALID_INPUT)'),
+    404: failure('No such thread (NOT_FOUND)'),
+    409: failure('The thread has closed (THREAD_CLOSED)'),
+    429: failure('Too many streams open (TOO_MANY_STREAMS)'),
+  },
+});
+
+/** Registers the route on `app`. */
+export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatCompletionDeps): void {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json');
+    const request = turnRequestOf(body.messages);
+    if ('refused' in request) throw new ApiFailure('INVALID_INPUT', request.refused, request.field);
+    const lease = body.stream ? openStreamLease(c, deps.limiter) : undefined;
+    let delivered: Delivered;
+    try {
+      delivered = await deliverMessage(c, deps, body, request, c.req.valid('header')['x-cairn-thread']);
+    } catch (err) {
+      lease?.release();
+      throw err;
+    }
+    c.header(THREAD_HEADER, delivered.thread);
+    const id = completionId(delivered.thread, delivered.messageId, Date.now());
+    if (!lease) {
+      const outcome = await followTurn(deps, delivered.thread, delivered.messageId, {
+        signal: c.req.raw.signal,
+        ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+      });
+      const { content, cairn } = answerOf(delivered, outcome);
+      return c.json(completionOf(id, content, cairn), 200);
+    }
+    return streamSSE(c, async (stream) => {
+      try {
+        await streamTurn(stream, deps, delivered, id);
+      } finally {
+        lease.release();
+      }
+    });
+  });
+}
+
+/** The content and extension of what the turn came to. */
+function answerOf(delivered: Delivered, outcome: TurnOutcome): { content: string; cairn: CairnExtension } {
+  const turn = outcome.turn;
+  const cairn: CairnExtension = {
+    ...delivered.cairn,
+    ...(turn?.disposition && delivered.cairn.disposition === undefined ? { disposition: turn.disposition } : {}),
+    ...(turn?.kind ? { kind: turn.kind } : {}),
+    ...(turn ? { status: turn.status } : {}),
+    ...(turn?.agentId ? { agentId: turn.agentId } : {}),
+    ...(turn?.error ? { error: turn.error } : {}),
+  };
+  if (outcome.kind === 'settled') return { content: settledText(outcome.turn), cairn };
+  if (outcome.kind === 'waiting') {
+    const interactions = outcome.interactions.map((i) => ({ ...i, agentId: outcome.agentId }));
+    return { content: describeWaiting(outcome.agentId, outcome.interactions), cairn: { ...cairn, interactions } };
+  }
+  return { content: '', cairn };
+}
+
+/** Streams the turn: the ids first, status and live events as they come, the answer, the last chunk, `[DONE]`. */
+async function streamTurn(
+  stream: SSEStreamingApi,
+  deps: ChatCompletionDeps,
+  delivered: Delivered,
+  id: string,
+): Promise<void> {
+  const stop = new AbortController();
+  stream.onAbort(() => stop.abort());
+  let chain = Promise.resolve();
+  const send = (chunk: ChatCompletionChunk | '[DONE]'): Promise<void> => {
+    const data = chunk === '[DONE]' ? chunk : JSON.stringify(chunk);
+    // One write at a time, in order; a client that went away ends the follow (onAbort).
+    chain = chain.then(() => stream.writeSSE({ data })).catch(() => stop.abort());
+    return chain;
+  };
+  const unfollow: (() => void)[] = [];
+  // SSE comments: OpenAI clients skip them; a task turn may think for minutes between chunks.
+  const heartbeat = setInterval(() => {
+    chain = chain.then(async () => void (await stream.write(': heartbeat\n\n'))).catch(() => stop.abort());
+  }, deps.heartbeatMs);
+  void send(chunkOf(id, { role: 'assistant', content: '' }, delivered.cairn));
+  try {
+    const outcome = await followTurn(deps, delivered.thread, delivered.messageId, {
+      signal: stop.signal,
+      ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+      onProgress: ({ status, agentId }) => {
+        void send(chunkOf(id, {}, { status, ...(agentId ? { agentId } : {}) }));
+        // The agent's model calls as they stream: the turn's own agent, followed once.
+        if (agentId && deps.live && unfollow.length === 0 && status === 'running')
+          unfollow.push(
+            deps.live.follow(agentId, undefined, {
+              event: (event) => void send(chunkOf(id, {}, { event: { ...event } })),
+              reset: () => undefined,
+              end: () => undefined,
+            }),
+          );
+      },
+    });
+    for (const stopLive of unfollow.splice(0)) stopLive();
+    if (outcome.kind === 'aborted') return;
+    const { content, cairn } = answerOf(delivered, outcome);
+    if (content !== '') await send(chunkOf(id, { content }));
+    await send(chunkOf(id, {}, cairn, true));
+    await send('[DONE]');
+  } finally {
+    clearInterval(heartbeat);
+    for (const stopLive of unfollow.splice(0)) stopLive();
+    await chain;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * `cairn chat` through the real bin script against a worker in this process and the scripted LLM,
+ * stdin piped (messages one per line, and a task turn's answers as JSON lines between them):
+ * a chat reply printed, then a task turn whose step's question and write approval are answered
+ * inline and whose answer is printed, and nothing after `/exit` is sent; straight to Temporal, and through the HTTP API with a token.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { runCairn } from '../harness/cairn-cli';
+import { finish, plan, planReply, step } from '../harness/plans';
+import { serveOnLoopback } from '../harness/sse-client';
+import { testConfig, withWorker } from '../harness/test-env';
+import { tokenApp } from '../harness/token-app';
+import { ThreadClient } from '../../client/thread-client';
+
+const bed = agentTestbed();
+
+/** A chat turn, then a task turn whose step asks, writes a file (approved inline) and answers. */
+function script() {
+  return byRoute({
+    'route-message': [reply.json({ kind: 'chat', reason: 'a greeting' }), reply.json({ kind: 'task', reason: 'work' })],
+    chat: [reply.text('Hello! What shall we write?')],
+    plan: [planReply(plan([step('s1')]))],
+    'step:s1': [
+      reply.toolCall('ask_user', { kind: 'query', prompt: 'Who reads the brief?' }, 'q1'),
+      reply.toolCall('write_file', { path: 'brief.txt', content: 'for engineers' }, 'w1'),
+      finish('wrote it'),
+    ],
+    summary: [reply.text('The brief is in brief.txt.')],
+  });
+}
+
+const STDIN =
+  [
+    'hi there',
+    'write the brief',
+    JSON.stringify({ text: 'engineers' }),
+    JSON.stringify({ decision: 'approve' }),
+    '/exit',
+    'never sent: the conversation ended',
+  ].join('\n') + '\n';
+
+/** What both ways must show: the reply, the turn's agent and approval, the answer; two turns in the thread. */
+async function expectConversation(run: { code: number | null; stdout: string; stderr: string }, workspace: string) {
+  expect(run.stderr).not.toMatch(/error/i);
+  expect(run.code).toBe(0);
+  const thread = /^thread (thread-\S+)$/m.exec(run.stdout)?.[1] ?? '';
+  expect(thread).not.toBe('');
+  const reply = run.stdout.indexOf('Hello! What shall we write?');
+  const answer = run.stdout.indexOf('The brief is in brief.txt.');
+  expect(reply).toBeGreaterThan(-1);
+  expect(answer).toBeGreaterThan(reply);
+  expect(run.stdout).toContain(`task: agent ${thread}/turn-2`);
+  expect(run.stdout).toMatch(/s1 write_file → ok/);
+  expect(run.stdout).toMatch(/ask\.query: Who reads the brief\?/);
+  expect(bed.llm.heardBack('q1')).toContain('engineers');
+  expect(run.stdout).toMatch(/completed · \d+ tokens/);
+  expect(readFileSync(join(workspace, 'brief.txt'), 'utf8')).toBe('for engineers');
+  const view = await new ThreadClient(bed.client, bed.config.taskQueue).get(thread);
+  return view;
+}
+
+test('cairn chat straight to Temporal: a chat reply, then a task turn (its question and approval answered inline) with its answer printed', async () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-'));
+  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+  bed.config = config;
+  bed.llm.respondWith(script());
+  await withWorker(config, async () => {
+    const run = await runCairn(['chat'], { CAIRN_TASK_QUEUE: config.taskQueue, CAIRN_WORKSPACE: workspace }, STDIN);
+    const view = await expectConversation(run, workspace);
+    expect(view.turns.map((t) => [t.kind, t.status, t.reply])).toEqual([
+      ['chat', 'completed', 'Hello! What shall we write?'],
+      ['task', 'completed', 'The brief is in brief.txt.'],
+    ]);
+    expect(view.turns[0]?.by).toMatch(/@cli$|^cli$/);
+  });
+});
+
+test('cairn chat through the HTTP API: the token principal sends and approves', async () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-api-'));
+  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+  bed.config = config;
+  bed.llm.respondWith(script());
+  await withWorker(config, async () => {
+    const app = tokenApp(
+      bed.client,
+      config.taskQueue,
+      [{ principal: 'ann', roles: ['operator', 'approver'], token: 'ann-token' }],
+      { threads: new ThreadClient(bed.client, config.taskQueue) },
+    );
+    const server = await serveOnLoopback(app);
+    try {
+      const env = { CAIRN_API_URL: server.url, CAIRN_TOKEN: 'ann-token', CAIRN_TASK_QUEUE: config.taskQueue };
+      const run = await runCairn(['chat'], env, STDIN);
+      const view = await expectConversation(run, workspace);
+      expect(view.turns.map((t) => [t.by, t.kind, t.status])).toEqual([
+        ['ann', 'chat', 'completed'],
+        ['ann', 'task', 'completed'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});

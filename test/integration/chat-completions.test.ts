@@ -1,0 +1,266 @@
+/**
+ * The OpenAI-compatible front door (`POST /v1/chat/completions`) driven by the official `openai`
+ * client against Cairn's app served on a loopback port, with token sign-in, a real Temporal and
+ * the scripted fake as the model behind Cairn: a chat message and its reply, streamed and not,
+ * the thread named by header and extension and continued by `X-Cairn-Thread`; a task turn whose
+ * step asks (answered by the next user message) and wants an approval (open in `cairn`, answered
+ * through the API), after which the conversation goes on; 401 without a token, 400 for another
+ * model, 429 past the stream limit.
+ */
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { finish, plan, planReply, step } from '../harness/plans';
+import { serveOnLoopback } from '../harness/sse-client';
+import { withWorker } from '../harness/test-env';
+import { tokenApp } from '../harness/token-app';
+import { ThreadClient } from '../../client/thread-client';
+import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
+import type { AppDeps } from '../../client/http/create-app';
+
+const bed = agentTestbed();
+
+const TOKEN = 'ann-token';
+const people = [{ principal: 'ann', roles: ['operator' as const, 'approver' as const], token: TOKEN }];
+
+/** The `cairn` extension as the tests read it off a completion or a chunk. */
+const cairnOf = (value: unknown) =>
+  z
+    .object({
+      cairn: z
+        .looseObject({
+          thread: z.string().optional(),
+          messageId: z.string().optional(),
+          disposition: z.string().optional(),
+          status: z.string().optional(),
+          agentId: z.string().optional(),
+          answered: z.object({ agentId: z.string(), interactionId: z.string() }).optional(),
+          interactions: z
+            .array(z.looseObject({ id: z.string(), kind: z.string(), agentId: z.string(), prompt: z.string() }))
+            .optional(),
+        })
+        .optional(),
+    })
+    .parse(value).cairn;
+
+/** Cairn's app with the thread client, served; the openai client on its /v1. */
+async function serveCairn(extra: Partial<AppDeps> = {}) {
+  const threads = new ThreadClient(bed.client, bed.config.taskQueue);
+  const app = tokenApp(bed.client, bed.config.taskQueue, people, { threads, ...extra });
+  const server = await serveOnLoopback(app);
+  const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: TOKEN, maxRetries: 0 });
+  return { threads, server, openai };
+}
+
+test('chat through the openai client: a reply, streamed and not; X-Cairn-Thread continues the thread; 401 and 400 are coded', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [
+        reply.json({ kind: 'chat', reason: 'a greeting' }),
+        reply.json({ kind: 'chat', reason: 'small talk' }),
+      ],
+      chat: [reply.text('Hello from Cairn.'), reply.text('Streams arrive in pieces, all of them.')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const { threads, server, openai } = await serveCairn();
+    try {
+      const { data, response } = await openai.chat.completions
+        .create({
+          model: 'cairn',
+          messages: [
+            { role: 'system', content: 'Answer briefly.' },
+            { role: 'user', content: 'hi there' },
+          ],
+        })
+        .withResponse();
+      expect(data.choices[0]?.message.content).toBe('Hello from Cairn.');
+      expect(data.choices[0]?.finish_reason).toBe('stop');
+      const thread = response.headers.get('x-cairn-thread');
+      expect(thread).toMatch(/^thread-/);
+      expect(cairnOf(data)).toMatchObject({
+        thread,
+        messageId: 'msg-1',
+        disposition: 'answered',
+        kind: 'chat',
+        status: 'completed',
+      });
+      // The earlier messages of a new thread travel as context after the message.
+      const chatRequest = bed.llm.requestsFor('chat')[0]?.body.messages.at(-1)?.content;
+      expect(chatRequest).toEqual(expect.stringMatching(/^hi there\n[\s\S]*system: Answer briefly\./));
+
+      const { data: stream, response: streamed } = await openai.chat.completions
+        .create(
+          { model: 'cairn', messages: [{ role: 'user', content: 'tell me more' }], stream: true },
+          { headers: { 'X-Cairn-Thread': thread ?? '' } },
+        )
+        .withResponse();
+      expect(streamed.headers.get('x-cairn-thread')).toBe(thread);
+      let text = '';
+      const extensions = [];
+      const finishes = [];
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta.content ?? '';
+        finishes.push(chunk.choices[0]?.finish_reason ?? null);
+        extensions.push(cairnOf(chunk));
+      }
+      expect(text).toBe('Streams arrive in pieces, all of them.');
+      expect(extensions[0]).toMatchObject({ thread, messageId: 'msg-2', disposition: 'answered' });
+      expect(finishes.at(-1)).toBe('stop');
+      expect(finishes.slice(0, -1).every((f) => f === null)).toBe(true);
+
+      const view = await threads.get(thread ?? '');
+      expect(view.turns.map((t) => [t.messageId, t.by, t.kind, t.status])).toEqual([
+        ['msg-1', 'ann', 'chat', 'completed'],
+        ['msg-2', 'ann', 'chat', 'completed'],
+      ]);
+
+      const anonymous = await fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'cairn', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(anonymous.status).toBe(401);
+      expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
+      const stranger = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'not-a-token', maxRetries: 0 });
+      const refused = await stranger.chat.completions
+        .create({ model: 'cairn', messages: [{ role: 'user', content: 'hi' }] })
+        .catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
+      expect(refused).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+
+      const wrongModel = await openai.chat.completions
+        .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })
+        .catch((err: unknown) => err);
+      expect(wrongModel).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(wrongModel).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+      // Nothing reached the model for the refused requests: two routes and two replies only.
+      expect(bed.llm.requests.length).toBe(4);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+test('a task turn: its step asks (the next user message answers), its approval is open in `cairn` and answered through the API, and the conversation goes on', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [
+        reply.json({ kind: 'task', reason: 'work to do' }),
+        reply.json({ kind: 'chat', reason: 'a question about it' }),
+      ],
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [
+        reply.toolCall('ask_user', { kind: 'query', prompt: 'Who reads the brief?' }, 'q1'),
+        reply.toolCall('write_file', { path: 'brief.txt', content: 'for engineers' }, 'w1'),
+        finish('wrote brief.txt'),
+      ],
+      summary: [reply.text('The brief is in brief.txt.')],
+      chat: [reply.text('It went well: the brief is written.')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    // Heartbeat comments between the chunks: the openai client must read past them.
+    const { threads, server, openai } = await serveCairn({ eventTiming: { heartbeatMs: 20 } });
+    try {
+      const asked = await openai.chat.completions
+        .create({ model: 'cairn', messages: [{ role: 'user', content: 'write a brief' }] })
+        .withResponse();
+      const thread = asked.response.headers.get('x-cairn-thread') ?? '';
+      const agentId = threadTurnWorkflowId(thread, 1);
+      expect(cairnOf(asked.data)).toMatchObject({ disposition: 'started', kind: 'task', status: 'running', agentId });
+      expect(cairnOf(asked.data)?.interactions?.map((i) => [i.kind, i.agentId, i.prompt])).toEqual([
+        ['ask.query', agentId, 'Who reads the brief?'],
+      ]);
+      expect(asked.data.choices[0]?.message.content).toContain('Who reads the brief?');
+
+      // The next user message answers the open question; the stream then follows the turn to its approval.
+      const stream = await openai.chat.completions.create(
+        { model: 'cairn', messages: [{ role: 'user', content: 'engineers' }], stream: true },
+        { headers: { 'X-Cairn-Thread': thread } },
+      );
+      const chunks = [];
+      for await (const chunk of stream)
+        chunks.push({ text: chunk.choices[0]?.delta.content ?? '', cairn: cairnOf(chunk) });
+      expect(chunks[0]?.cairn).toMatchObject({ disposition: 'answer', answered: { agentId, interactionId: 'i1' } });
+      const last = chunks.at(-1)?.cairn;
+      expect(last?.interactions?.map((i) => [i.kind, i.agentId])).toEqual([['tool.approval', agentId]]);
+      expect(chunks.map((c) => c.text).join('')).toContain(last?.interactions?.[0]?.id ?? 'no interaction');
+      const stepHeard = bed.llm.heardBack('q1');
+      expect(stepHeard).toContain('engineers');
+
+      const approval = last?.interactions?.[0]?.id ?? '';
+      const answered = await fetch(`${server.url}/api/agents/${encodeURIComponent(agentId)}/answers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ interactionId: approval, answer: { decision: 'approve' } }),
+      });
+      expect(answered.status).toBe(200);
+
+      const after = await openai.chat.completions.create(
+        { model: 'cairn', messages: [{ role: 'user', content: 'how did it go?' }] },
+        { headers: { 'X-Cairn-Thread': thread } },
+      );
+      expect(after.choices[0]?.message.content).toBe('It went well: the brief is written.');
+      const view = await threads.get(thread);
+      expect(view.turns.map((t) => [t.messageId, t.kind, t.status, t.reply])).toEqual([
+        ['msg-1', 'task', 'completed', 'The brief is in brief.txt.'],
+        ['msg-2', 'chat', 'completed', 'It went well: the brief is written.'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+test("a task turn's answer is the reply: the request waits for the turn's agent to end", async () => {
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'task', reason: 'work to do' })],
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('counted 3 files')],
+      summary: [reply.text('There are 3 files.')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const { threads, server, openai } = await serveCairn();
+    try {
+      const { data, response } = await openai.chat.completions
+        .create({ model: 'cairn', messages: [{ role: 'user', content: 'count the files' }] })
+        .withResponse();
+      const thread = response.headers.get('x-cairn-thread') ?? '';
+      expect(data.choices[0]?.message.content).toBe('There are 3 files.');
+      expect(cairnOf(data)).toMatchObject({
+        disposition: 'started',
+        kind: 'task',
+        status: 'completed',
+        agentId: threadTurnWorkflowId(thread, 1),
+      });
+      expect(cairnOf(data)?.interactions).toBeUndefined();
+      expect((await threads.get(thread)).turns.map((t) => [t.status, t.reply])).toEqual([
+        ['completed', 'There are 3 files.'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+test('a streamed request counts against the stream limit: past it 429 TOO_MANY_STREAMS, before any message is sent', async () => {
+  bed.llm.respondWith(byRoute({}));
+  await withWorker(bed.config, async () => {
+    const { server, openai } = await serveCairn({ streamLimits: { perPrincipal: 0, total: 10 } });
+    try {
+      const refused = await openai.chat.completions
+        .create({ model: 'cairn', messages: [{ role: 'user', content: 'hi' }], stream: true })
+        .catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
+      expect(refused).toMatchObject({ status: 429, code: 'TOO_MANY_STREAMS' });
+      expect(bed.llm.requests.length).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

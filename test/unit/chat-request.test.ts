@@ -1,0 +1,67 @@
+/**
+ * The front door's reading of a Chat Completions body (client/http/chat/chat-request.ts): the
+ * last user message is the new message, the messages before it a new thread's context (newest
+ * kept), text parts joined, other parts and a missing user message refused with the field.
+ */
+import {
+  chatCompletionBodySchema,
+  firstMessageText,
+  MAX_CONTEXT_CHARS,
+  turnRequestOf,
+  type ChatMessage,
+} from '../../client/http/chat/chat-request';
+
+test('the last user message is the message; earlier ones, assistant replies after it excluded, are context', () => {
+  const messages: ChatMessage[] = [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'first' },
+    { role: 'assistant', content: 'ok' },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'second ' },
+        { type: 'text', text: 'part' },
+      ],
+    },
+    { role: 'assistant', content: null },
+  ];
+  const request = turnRequestOf(messages);
+  expect(request).toEqual({ text: 'second part', context: ['system: Be brief.', 'user: first', 'assistant: ok'] });
+  if ('refused' in request) throw new Error('refused');
+  expect(firstMessageText(request).split('\n')).toEqual([
+    'second part',
+    '',
+    'Earlier in this conversation (for context; answer the message above):',
+    'system: Be brief.',
+    'user: first',
+    'assistant: ok',
+  ]);
+  expect(firstMessageText({ text: 'alone', context: [] })).toBe('alone');
+});
+
+test('context keeps the newest messages that fit', () => {
+  const long = 'x'.repeat(MAX_CONTEXT_CHARS / 2);
+  const messages: ChatMessage[] = ['a', 'b', 'c'].map((c) => ({ role: 'user', content: `${c}${long}` }));
+  const request = turnRequestOf([...messages, { role: 'user', content: 'now' }]);
+  if ('refused' in request) throw new Error('refused');
+  expect(request.context.map((line) => line.slice(0, 7))).toEqual(['user: c']);
+});
+
+test('refusals name the field: no user message, a part that is not text', () => {
+  expect(turnRequestOf([{ role: 'system', content: 'x' }])).toMatchObject({ field: 'messages' });
+  expect(
+    turnRequestOf([{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:' } }] }]),
+  ).toMatchObject({ field: 'messages.0.content' });
+});
+
+test('the body: model must be cairn; other OpenAI parameters pass', () => {
+  const ok = chatCompletionBodySchema.safeParse({
+    model: 'cairn',
+    messages: [{ role: 'user', content: 'hi' }],
+    temperature: 0.2,
+    stream: true,
+  });
+  expect(ok.success).toBe(true);
+  const wrong = chatCompletionBodySchema.safeParse({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+  expect(wrong.success ? [] : wrong.error.issues.map((i) => i.path.join('.'))).toEqual(['model']);
+});
