@@ -47,6 +47,7 @@ export function turnView(turn) {
   let agent;
 
   let current = turn;
+  let wasSettled = SETTLED.has(turn.status);
 
   /** @param {any} t */
   const update = (t) => {
@@ -55,7 +56,9 @@ export function turnView(turn) {
     el.dataset.status = t.status;
     if (t.kind) el.dataset.kind = t.kind;
     if (disposition) el.dataset.disposition = disposition;
-    meta.replaceChildren(
+    // A steered message went into another turn's agent: it links there, it does not embed it again.
+    const steered = disposition === 'steered';
+    const line = [
       h('span', { class: 'turn-by', text: t.by ?? 'you' }),
       t.kind ? h('span', { class: 'badge turn-kind', text: t.kind }) : null,
       disposition ? h('span', { class: 'badge turn-disposition', text: disposition }) : null,
@@ -66,10 +69,11 @@ export function turnView(turn) {
             href: `/agents/${encodeURIComponent(t.agentId)}`,
             'data-nav': true,
             class: 'turn-agent-link',
-            text: 'agent page',
+            text: steered ? 'steered into this agent' : 'agent page',
           })
         : null,
-    );
+    ];
+    meta.replaceChildren(...line.filter((part) => part !== null));
     const text = t.reply ?? '';
     if (text !== shownReply || (t.error && !reply.querySelector('.turn-error'))) {
       shownReply = text;
@@ -82,7 +86,11 @@ export function turnView(turn) {
       }
       reply.replaceChildren(...parts);
     }
-    if (t.agentId && !agent) agent = embedAgent(agentBox, t.agentId, !SETTLED.has(t.status));
+    const settled = SETTLED.has(t.status);
+    if (t.agentId && !steered && !agent) agent = embedAgent(agentBox, t.agentId, !settled);
+    // Once the turn has ended its answer is above: the agent folds away (open it to look again).
+    else if (agent && settled && !wasSettled) agent.details.open = false;
+    wasSettled = settled;
   };
   update(turn);
   return {

@@ -2,9 +2,13 @@
  * Conversations on the web page in real Chromium, against the real dev server, a worker in this
  * process and the scripted LLM: a conversation started from the page, a chat message answered
  * in rendered Markdown (no planner call), then a task message whose agent opens a plan check —
- * shown inside the conversation and confirmed there, after which the turn's answer shows; the
- * turn links to its agent's own page, and the conversations list names the thread.
+ * shown inside the conversation and confirmed there, after which the turn's answer shows; a
+ * follow-up task steered from the send box while its step runs, and its write approved inline;
+ * the turn links to its agent's own page, and the conversations list names the thread.
  */
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
 import { AgentClient } from '../../client/agent-client';
@@ -17,10 +21,13 @@ import { serveOnLoopback } from '../harness/sse-client';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
+import { waitUntil } from '../../testkit/wait-until';
 
+const ARTIFACTS = join(__dirname, '..', 'artifacts');
 const WAIT = { timeout: 30_000 };
+const workspace = mkdtempSync(join(tmpdir(), 'web-threads-'));
 
-const bed = agentTestbed();
+const bed = agentTestbed({ CAIRN_WORKSPACE: workspace });
 
 jest.setTimeout(180_000);
 
@@ -31,13 +38,25 @@ const turn = (page: Page, messageId: string) => page.locator(`.turn[data-message
 const wholeText = (messages: { content?: unknown }[]): string =>
   messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
 
-test('a conversation from the page: a chat reply, then a task turn whose plan check is confirmed inline', async () => {
+/** The requests of step s1's model calls (both task turns' agents have a step s1), in order. */
+const s1Requests = () => bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
+
+test('a conversation from the page: a chat reply, a task whose plan check is confirmed inline, a follow-up steered and approved inline', async () => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
   bed.llm.respondWith(
     byRoute({
       chat: [reply.text('**Hello** from the thread.')],
-      plan: [planReply(plan([step('s1', [], { title: 'Count the files' })]))],
-      'step:s1': [finish('three files')],
-      summary: [reply.text('## Counted\n\nThere are **three** files.')],
+      plan: [
+        planReply(plan([step('s1', [], { title: 'Count the files' })])),
+        planReply(plan([step('s1', [], { title: 'Write the count' })])),
+      ],
+      'step:s1': [
+        finish('three files'),
+        reply.after(reply.toolCall('write_file', { path: 'count.txt', content: '3' }, 'w1'), gate),
+        finish('wrote count.txt'),
+      ],
+      summary: [reply.text('## Counted\n\nThere are **three** files.'), reply.text('Wrote **count.txt**.')],
     }),
   );
   const app = createApp({
@@ -77,6 +96,7 @@ test('a conversation from the page: a chat reply, then a task turn whose plan ch
       expect(await chat.locator('.turn-text').textContent()).toBe('Say hello');
       expect(await chat.locator('.turn-disposition').textContent()).toBe('answered');
       expect(await chat.getAttribute('data-status')).toBe('completed');
+      expect(await chat.locator('.turn-meta').textContent()).toBe('youchatansweredcompleted');
       expect(bed.llm.requestsFor('plan')).toHaveLength(0);
       expect(bed.llm.requestsFor('route-message')).toHaveLength(0);
 
@@ -105,6 +125,43 @@ test('a conversation from the page: a chat reply, then a task turn whose plan ch
       expect(await task.locator('.turn-answer strong').textContent()).toBe('three');
       expect(bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1')).toHaveLength(1);
       await page.locator('.send-policy').waitFor({ state: 'hidden', ...WAIT });
+
+      // A follow-up task; while its step's model call is under way, a message steered into it.
+      await page.locator('#message').fill('Write the count to count.txt');
+      await page.locator('#thread-send input[name="confirmPlan"]').uncheck();
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.locator('.send-result', { hasText: 'msg-3: started' }).waitFor(WAIT);
+      await page.locator('.send-policy').waitFor({ state: 'visible', ...WAIT });
+      await waitUntil("the follow-up's step is calling the model", () => (s1Requests().length >= 2 ? true : undefined));
+      await page.locator('#message').fill('Count only the markdown files');
+      await page.locator('#send-kind').selectOption('');
+      await page.locator('#send-policy').selectOption('steer');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.locator('.send-result', { hasText: 'msg-4: steered' }).waitFor(WAIT);
+      const steered = turn(page, 'msg-4');
+      await page.locator('.turn[data-message-id="msg-4"][data-status="delivered"]').waitFor(WAIT);
+      expect(await steered.locator('.turn-disposition').textContent()).toBe('steered');
+      // It links to the agent it went into, which the follow-up's turn already shows.
+      expect(await steered.locator('.turn-agent-details').count()).toBe(0);
+      expect(await steered.locator('.turn-agent-link').getAttribute('href')).toBe(
+        `/agents/${encodeURIComponent(threadTurnWorkflowId(threadId, 3))}`,
+      );
+
+      // The step's write waits for approval, shown in the follow-up's turn and approved there.
+      release();
+      const followUp = turn(page, 'msg-3');
+      const approval = followUp.locator('.interaction[data-kind="tool.approval"]');
+      await approval.waitFor(WAIT);
+      expect(await approval.locator('.tool-name').textContent()).toBe('write_file');
+      await approval.getByRole('button', { name: 'Approve' }).click();
+      await followUp.locator('.turn-answer strong', { hasText: 'count.txt' }).waitFor(WAIT);
+      expect(readFileSync(join(workspace, 'count.txt'), 'utf8')).toBe('3');
+      // The step heard the steer at its next model call, after the approved write.
+      const afterWrite = s1Requests()[2]?.body.messages.at(-1);
+      expect(afterWrite?.role).toBe('user');
+      expect(afterWrite?.content).toContain('Count only the markdown files');
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'conversation-page.png'), fullPage: true });
 
       // The turn links to its agent's own page.
       const agentId = threadTurnWorkflowId(threadId, 2);
