@@ -174,6 +174,13 @@ test('a conversation from the page: a chat reply, a task whose plan check is con
       // The conversations list names the thread by its first message.
       await page.getByRole('link', { name: 'Conversations' }).click();
       await page.locator(`.thread-row[data-id="${threadId}"] a`, { hasText: 'Say hello' }).waitFor(WAIT);
+
+      // Opened by its address, the conversation is rebuilt from the server, under the page's CSP.
+      const response = await page.goto(`${served.url}/threads/${encodeURIComponent(threadId)}`);
+      expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await turn(page, 'msg-2').locator('.turn-answer h2', { hasText: 'Counted' }).waitFor(WAIT);
+      expect(await page.locator('.turn').count()).toBe(4);
+      expect(await page.locator('.turn-agent-details[open]').count()).toBe(0);
     });
     expect(pageErrors).toEqual([]);
     expect(consoleErrors).toEqual([]);
