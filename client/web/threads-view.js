@@ -110,6 +110,8 @@ export function renderThreadPage(root, id, navigate) {
   return () => {
     stopped = true;
     clearTimeout(timer);
+    delete root.dataset.stale;
+    delete root.dataset.threadStatus;
     for (const turn of turns.values()) turn.stop();
   };
 }

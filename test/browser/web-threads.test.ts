@@ -3,8 +3,9 @@
  * process and the scripted LLM: a conversation started from the page, a chat message answered
  * in rendered Markdown (no planner call), then a task message whose agent opens a plan check —
  * shown inside the conversation and confirmed there, after which the turn's answer shows; a
- * follow-up task steered from the send box while its step runs, and its write approved inline;
- * the turn links to its agent's own page, and the conversations list names the thread.
+ * follow-up task steered from the send box while its step runs (and another message refused),
+ * and its write approved inline; the turn links to its agent's own page, the conversations list
+ * names the thread, and the conversation opened by its address is rebuilt from the server.
  */
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -147,6 +148,14 @@ test('a conversation from the page: a chat reply, a task whose plan check is con
         `/agents/${encodeURIComponent(threadTurnWorkflowId(threadId, 3))}`,
       );
 
+      // Another, refused while the follow-up runs: the page says so on the message.
+      await page.locator('#message').fill('And then delete everything');
+      await page.locator('#send-policy').selectOption('reject');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.locator('.send-result', { hasText: 'msg-5: rejected' }).waitFor(WAIT);
+      await page.locator('.turn[data-message-id="msg-5"][data-status="rejected"]').waitFor(WAIT);
+      expect(await turn(page, 'msg-5').locator('.turn-disposition').textContent()).toBe('rejected');
+
       // The step's write waits for approval, shown in the follow-up's turn and approved there.
       release();
       const followUp = turn(page, 'msg-3');
@@ -179,7 +188,7 @@ test('a conversation from the page: a chat reply, a task whose plan check is con
       const response = await page.goto(`${served.url}/threads/${encodeURIComponent(threadId)}`);
       expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
       await turn(page, 'msg-2').locator('.turn-answer h2', { hasText: 'Counted' }).waitFor(WAIT);
-      expect(await page.locator('.turn').count()).toBe(4);
+      expect(await page.locator('.turn').count()).toBe(5);
       expect(await page.locator('.turn-agent-details[open]').count()).toBe(0);
     });
     expect(pageErrors).toEqual([]);
