@@ -176,9 +176,18 @@ test('a conversation from the page: a chat reply, a task whose plan check is con
       const agentId = threadTurnWorkflowId(threadId, 2);
       const link = task.locator('.turn-agent-link');
       expect(await link.getAttribute('href')).toBe(`/agents/${encodeURIComponent(agentId)}`);
+      const threadReads: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === `/api/threads/${encodeURIComponent(threadId)}`)
+          threadReads.push(request.url());
+      });
       await link.click();
       await page.locator('.agent-header code.agent-id', { hasText: agentId }).waitFor(WAIT);
       await page.locator('.final-answer h2', { hasText: 'Counted' }).waitFor(WAIT);
+      // Left, the conversation is no longer read: none in three of its 1.5 s polling periods.
+      const readsWhenLeft = threadReads.length;
+      await page.waitForTimeout(4_500);
+      expect(threadReads.length).toBe(readsWhenLeft);
 
       // The conversations list names the thread by its first message.
       await page.getByRole('link', { name: 'Conversations' }).click();
