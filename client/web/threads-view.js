@@ -99,6 +99,8 @@ export function renderThreadPage(root, id, navigate) {
     }
     const result = await api(`/api/threads/${encodeURIComponent(id)}/messages`, { method: 'POST', body });
     await read();
+    // A read already under way when the message was sent may not have it yet: read once more.
+    if (!turns.has(result.messageId)) await read();
     turns.get(result.messageId)?.sent(result.disposition);
     return `${result.messageId}: ${result.disposition}`;
   });
