@@ -1,13 +1,16 @@
 /**
  * Entry of the Cairn page: routes by path (`/` → submit a task and list agents, `/agents/:id`
- * → the agent page), intercepts in-page links so navigation needs no reload, and keeps the
- * list fresh. Browser ES module, no build step.
+ * → the agent page, `/threads` → the conversations, `/threads/:id` → one conversation),
+ * intercepts in-page links so navigation needs no reload, and keeps the list fresh. Browser ES
+ * module, no build step.
  */
 import { api, apiForm, dropAddressToken } from './api.js';
 import { renderAgentPage } from './agent-view.js';
 import { clock, h } from './dom.js';
 import { startOptions } from './start-options.js';
 import { startFiles, startForm } from './start-files.js';
+import { renderThreadList } from './thread-list.js';
+import { renderThreadPage } from './threads-view.js';
 import { identityLine, tokenBox } from './who.js';
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
@@ -18,12 +21,22 @@ let leave = () => {};
 function route() {
   leave();
   const match = /^\/agents\/([^/]+)\/?$/.exec(location.pathname);
-  leave = match ? renderAgentPage(main, decodeURIComponent(match[1] ?? '')) : renderHome(main);
+  const thread = /^\/threads\/([^/]+)\/?$/.exec(location.pathname);
+  if (match) leave = renderAgentPage(main, decodeURIComponent(match[1] ?? ''));
+  else if (thread) {
+    const id = decodeURIComponent(thread[1] ?? '');
+    leave = renderThreadPage(main, id === 'new' ? null : id, navigate);
+  } else if (/^\/threads\/?$/.test(location.pathname)) leave = renderThreadList(main, navigate);
+  else leave = renderHome(main);
 }
 
-/** @param {string} path */
-export function navigate(path) {
-  history.pushState(null, '', path);
+/**
+ * @param {string} path
+ * @param {boolean} [replace] in place of the current entry (a new conversation once opened)
+ */
+export function navigate(path, replace = false) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
   route();
 }
 

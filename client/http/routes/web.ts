@@ -1,5 +1,5 @@
 /**
- * The web page: one HTML shell for `/` and `/agents/:id`
+ * The web page: one HTML shell for `/`, `/agents/:id`, `/threads` and `/threads/:id`
  * (routing happens in the browser), its ES modules and stylesheet from client/web/, the
  * workflows' own rules as one browser module (`/web/rules.js`, bundled in memory from
  * client/web/rules.ts on first request) and the browser builds of dagre, marked and DOMPurify
@@ -45,6 +45,9 @@ const PAGE_FILES: Record<string, string> = {
   'start-options.js': 'text/javascript',
   'start-files.js': 'text/javascript',
   'files-panel.js': 'text/javascript',
+  'thread-list.js': 'text/javascript',
+  'threads-view.js': 'text/javascript',
+  'thread-turn.js': 'text/javascript',
   'style.css': 'text/css',
 };
 
@@ -91,6 +94,8 @@ export function registerWebRoutes<E extends Env>(app: Hono<E>, options: WebOptio
   };
   app.get('/', page);
   app.get('/agents/:id', page);
+  app.get('/threads', page);
+  app.get('/threads/:id', page);
 
   for (const [name, type] of Object.entries(PAGE_FILES)) {
     app.get(`/web/${name}`, async (c) => sendFile(c, join(WEB_DIR, name), type, 'no-cache'));

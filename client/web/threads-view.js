@@ -1,0 +1,215 @@
+/**
+ * The conversation view (`/threads/:id`, or `/threads/new` before the first message): the turns
+ * in order (thread-turn.js: each message, its reply, a task turn's agent inline) and a send box —
+ * the text, its kind (auto lets the thread's router decide, or chat / task), the agent's checks
+ * for a task, and while a task turn runs what to do with the message (queue / steer / reject).
+ * A new conversation is opened by its first message (`POST /api/threads`); later ones go to
+ * `POST /api/threads/:id/messages`, and what became of each (`disposition`) shows on it.
+ *
+ * The thread is read again (`GET /api/threads/:id`) every POLL_MS while the view is shown: the
+ * thread offers no event stream yet, and a poll is simple and survives reconnects. Leaving the
+ * view stops the polling and every embedded agent's live updates.
+ */
+import { ApiError, api } from './api.js';
+import { h, temporalLink } from './dom.js';
+import { turnView } from './thread-turn.js';
+
+/** How often an open conversation is read again. */
+const POLL_MS = 1500;
+
+/**
+ * Renders conversation `id` (null: a new one, not yet opened) into `root`; returns a function
+ * that stops its polling and live updates.
+ * @param {HTMLElement} root
+ * @param {string | null} id
+ * @param {(path: string, replace?: boolean) => void} navigate
+ */
+export function renderThreadPage(root, id, navigate) {
+  const header = h('div', { class: 'thread-header' });
+  const turnsBox = h('div', { class: 'turns', id: 'turns' });
+  const box = sendBox();
+  root.replaceChildren(
+    h('p', {}, [h('a', { href: '/threads', 'data-nav': true, text: '← all conversations' })]),
+    header,
+    h('section', { class: 'card' }, [turnsBox]),
+    h('section', { class: 'card' }, [h('h2', { text: 'Send' }), box.form]),
+  );
+  /** @type {Map<string, import('./thread-turn.js').TurnView>} */
+  const turns = new Map();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  let stopped = false;
+
+  /** @param {any} view */
+  const render = (view) => {
+    root.dataset.threadStatus = view.status;
+    header.replaceChildren(
+      h('h1', { class: 'task thread-title', text: view.title || 'Conversation' }),
+      h('p', { class: 'meta' }, [
+        h('span', {
+          class: `phase ${view.status === 'open' ? 'phase-executing' : 'phase-completed'}`,
+          text: view.status,
+        }),
+        view.closedReason ? h('span', { class: 'muted', text: view.closedReason }) : null,
+        h('code', { class: 'thread-id', text: view.id }),
+        temporalLink(view.id, 'Open in Temporal UI'),
+      ]),
+    );
+    for (const turn of view.turns) {
+      const shown = turns.get(turn.messageId);
+      if (shown) shown.update(turn);
+      else {
+        const made = turnView(turn);
+        turns.set(turn.messageId, made);
+        turnsBox.append(made.el);
+      }
+    }
+    if (view.turns.length === 0) turnsBox.replaceChildren(h('p', { class: 'muted none', text: 'No messages yet.' }));
+    else turnsBox.querySelector('.none')?.remove();
+    box.setRunning(view.turns.some((/** @type {any} */ t) => t.kind === 'task' && t.status === 'running'));
+    box.setClosed(view.status === 'closed');
+  };
+
+  /** Reads the thread once and shows it. */
+  const readOnce = async () => {
+    if (id === null) return;
+    try {
+      render(await api(`/api/threads/${encodeURIComponent(id)}`));
+      delete root.dataset.stale;
+    } catch (err) {
+      // No worker answered in time: keep what is shown and read again at the next tick.
+      if (err instanceof ApiError && err.code === 'AGENT_UNAVAILABLE') root.dataset.stale = 'true';
+      else header.replaceChildren(h('p', { class: 'error', text: err instanceof Error ? err.message : String(err) }));
+    }
+  };
+  /** @type {Promise<void> | null} */
+  let reading = null;
+  /** One read at a time: a read asked for during another waits for that one. */
+  const read = () => (reading ??= readOnce().finally(() => (reading = null)));
+  const loop = async () => {
+    await read();
+    if (!stopped) timer = setTimeout(() => void loop(), POLL_MS);
+  };
+
+  box.onSend(async (body) => {
+    if (id === null) {
+      const opened = await api('/api/threads', { method: 'POST', body });
+      navigate(`/threads/${encodeURIComponent(opened.id)}`, true);
+      return `${opened.messageId ?? 'message'} sent`;
+    }
+    const result = await api(`/api/threads/${encodeURIComponent(id)}/messages`, { method: 'POST', body });
+    await read();
+    // A read already under way when the message was sent may not have it yet: read once more.
+    if (!turns.has(result.messageId)) await read();
+    turns.get(result.messageId)?.sent(result.disposition);
+    return `${result.messageId}: ${result.disposition}`;
+  });
+
+  if (id === null) {
+    header.replaceChildren(h('h1', { class: 'task thread-title', text: 'New conversation' }));
+    turnsBox.replaceChildren(h('p', { class: 'muted none', text: 'Say something to start.' }));
+  } else void loop();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    delete root.dataset.stale;
+    delete root.dataset.threadStatus;
+    for (const turn of turns.values()) turn.stop();
+  };
+}
+
+/**
+ * The send box. `onSend(fn)` sets what a submit does: `fn(body)` resolves to a line saying what
+ * became of the message (shown under the box) or throws the server's refusal (shown too).
+ */
+function sendBox() {
+  const text = /** @type {HTMLTextAreaElement} */ (
+    h('textarea', { id: 'message', name: 'text', rows: 3, required: true, placeholder: 'Ask, or give a task…' })
+  );
+  const select = (/** @type {string} */ name, /** @type {[string, string][]} */ options) =>
+    /** @type {HTMLSelectElement} */ (
+      h(
+        'select',
+        { id: `send-${name}`, name },
+        options.map(([value, label]) => h('option', { value, text: label })),
+      )
+    );
+  const kind = select('kind', [
+    ['', 'auto: the thread decides'],
+    ['chat', 'chat: answer in words'],
+    ['task', 'task: run an agent'],
+  ]);
+  const policy = select('policy', [
+    ['queue', 'queue: next turn'],
+    ['steer', 'steer the running task'],
+    ['reject', 'reject it'],
+  ]);
+  const check = (/** @type {string} */ name, /** @type {string} */ label) =>
+    h('label', { class: 'check' }, [h('input', { type: 'checkbox', name }), ` ${label}`]);
+  const policyRow = h('label', { class: 'send-policy', hidden: true }, ['While a task runs: ', policy]);
+  const taskChecks = h('div', { class: 'checks task-checks' }, [
+    check('confirmPlan', 'I confirm the plan (task)'),
+    check('ask', 'may ask questions (task)'),
+  ]);
+  const submit = h('button', { type: 'submit', class: 'primary', text: 'Send' });
+  const result = h('p', { class: 'muted send-result', role: 'status' });
+  const error = h('p', { class: 'error', role: 'alert' });
+  const form = h('form', { id: 'thread-send' }, [
+    text,
+    h('div', { class: 'send-options' }, [h('label', { for: 'send-kind', text: 'Kind ' }), kind, policyRow]),
+    taskChecks,
+    submit,
+    result,
+    error,
+  ]);
+  kind.addEventListener('change', () => (taskChecks.hidden = kind.value === 'chat'));
+  let running = false;
+  let sending = false;
+  let closed = false;
+  /** @type {(body: Record<string, unknown>) => Promise<string>} */
+  let send = async () => '';
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const flag = (/** @type {string} */ name) =>
+      /** @type {HTMLInputElement} */ (form.querySelector(`input[name=${name}]`)).checked;
+    /** @type {Record<string, unknown>} */
+    const body = { text: text.value };
+    if (kind.value) body.kind = kind.value;
+    if (running) body.policy = policy.value;
+    if (kind.value !== 'chat' && (flag('confirmPlan') || flag('ask')))
+      body.mode = { confirmPlan: flag('confirmPlan'), ask: flag('ask') };
+    error.textContent = '';
+    result.textContent = 'Sending…';
+    sending = true;
+    submit.disabled = true;
+    send(body)
+      .then((line) => {
+        result.textContent = line;
+        text.value = '';
+      })
+      .catch((err) => {
+        result.textContent = '';
+        error.textContent = err instanceof Error ? err.message : String(err);
+      })
+      .finally(() => {
+        sending = false;
+        submit.disabled = closed;
+      });
+  });
+  return {
+    form,
+    /** @param {(body: Record<string, unknown>) => Promise<string>} fn */
+    onSend: (fn) => (send = fn),
+    /** @param {boolean} on a task turn runs: the message's policy matters */
+    setRunning: (on) => {
+      running = on;
+      policyRow.hidden = !on;
+    },
+    /** @param {boolean} closed the thread takes no more messages */
+    setClosed: (on) => {
+      closed = on;
+      submit.disabled = closed || sending;
+      if (closed) result.textContent = 'This conversation has closed.';
+    },
+  };
+}
