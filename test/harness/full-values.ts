@@ -82,8 +82,16 @@ export const fullPlan: Plan = {
   steps: [
     { id: 's1', title: 'First', description: 'Do the first thing', depends_on: [], done_when: 'it is done' },
     { id: 's2', title: 'Second', description: 'Do the second thing', depends_on: ['s1'], done_when: 'also done' },
+    {
+      id: 's0',
+      title: 'Earlier',
+      description: 'Done earlier',
+      depends_on: [],
+      reused: { agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's0' },
+    },
   ],
   replan: ['s1'],
+  reuse: [{ agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's9' }],
 };
 
 export const fullProgress: StepProgress = {
@@ -235,6 +243,7 @@ export const fullStepRun: StepRun = {
   sentBack: 2,
   error: 'an earlier attempt failed',
   partial: 'what it had',
+  reused: { agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's1' },
   usage: fullUsage,
   toolCalls: [fullToolCallRecord],
   toolCallCount: 1,
@@ -346,6 +355,9 @@ export const fullAgentInput: AgentInput = {
   graph: fullGraph,
   graphName: 'review-loop',
   thread: { id: 'thread-notes-1a2b3c4d', turn: 2 },
+  context: {
+    reusable: [{ agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's1', title: 'First', result: 'the first result' }],
+  },
 };
 
 export const fullAgentResults: AgentResult[] = [
@@ -362,7 +374,14 @@ export const fullStepInput: StepInput = {
   version: 1,
   agentId: 'agent-1',
   task: 'a task',
-  step: { id: 's2', title: 'Second', description: 'Do the second thing', depends_on: ['s1'], done_when: 'done' },
+  step: {
+    id: 's2',
+    title: 'Second',
+    description: 'Do the second thing',
+    depends_on: ['s1'],
+    done_when: 'done',
+    reused: { agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's2' },
+  },
   dependencies: [{ id: 's1', title: 'First', result: 'the first result' }],
   tools: [fullTool],
   systemPrompt: 'Be brief.',

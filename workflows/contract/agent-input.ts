@@ -10,6 +10,7 @@ import { principalSchema } from '../principal';
 import { DEFAULT_LOOP_GUARDS } from './loop-guard-limits';
 import { graphSchema } from '../graph/graph-schema';
 import { checkGraphRules } from '../graph/graph-rules';
+import { MAX_REUSABLE_STEPS, reusableStepSchema } from '../plan/plan-reuse';
 
 const limitsSchema = z.object({
   /** Clarifying questions while planning; the mission caps it at 3. */
@@ -95,6 +96,11 @@ export const agentInputSchema = z.object({
    * steps with their cut results, which the thread gives its later turns as context.
    */
   thread: z.object({ id: z.string().min(1).max(300), turn: z.number().int().min(1) }).optional(),
+  /**
+   * What a thread's earlier turns leave this one (set by threadWorkflow): `reusable`, their
+   * finished steps, which its plan may adopt with `reuse` instead of running them again.
+   */
+  context: z.object({ reusable: z.array(reusableStepSchema).max(MAX_REUSABLE_STEPS).default([]) }).optional(),
 });
 
 /** The planning modes a graph agent refuses: its nodes, not a planner, decide what runs. */

@@ -5,6 +5,7 @@
  * schema of a message payload does; the state test checks that a real state loses nothing.
  */
 import { z } from 'zod';
+import { reuseRefSchema } from '../plan/plan-schema';
 
 /** A count: a whole number, never negative. */
 const count = z.number().int('must be a whole number').nonnegative('must not be negative');
@@ -58,6 +59,8 @@ export const stepRunSchema = z.object({
   /** With `mode.verifySteps`: whether the checker accepted the result, and how often it sent the step back. */
   verified: z.boolean().optional(),
   sentBack: count.optional(),
+  /** A step adopted from an earlier turn (`reuse`): it never ran here, its result is that step's. */
+  reused: reuseRefSchema.optional(),
   /** What a cancelled step had done: its latest model text and tool results, cut to 2000 characters. */
   partial: z.string().optional(),
   usage: tokenUsageSchema,

@@ -17,7 +17,7 @@ import { AgentAwaitingInputKey, AgentPhaseKey } from '../contract/search-attribu
 import { threadTurnWorkflowId, type SendInput, type Turn } from '../contract/thread-contract';
 import { describeFailure } from '../describe-failure';
 import type { Principal } from '../principal';
-import { turnTask } from './thread-context';
+import { reusableSteps, turnTask } from './thread-context';
 
 /** The agent input of message `n` run as a task. */
 export function turnInput(
@@ -27,6 +27,7 @@ export function turnInput(
   earlier: Turn[],
   principal?: Principal,
 ): AgentInput {
+  const reusable = reusableSteps(earlier);
   return {
     task: turnTask(sent.text, earlier),
     ...(sent.files ? { files: sent.files } : {}),
@@ -34,6 +35,7 @@ export function turnInput(
     ...(sent.limits ? { limits: sent.limits } : {}),
     ...(principal ? { principal } : {}),
     thread: { id: threadId, turn: n },
+    ...(reusable.length ? { context: { reusable } } : {}),
   };
 }
 
