@@ -11,6 +11,7 @@ import { plannerTurnMessage, plannerTaskMessage } from '../../workflows/agent/pr
 import { reusableSteps } from '../../workflows/thread/thread-context';
 import type { Turn } from '../../workflows/contract/thread-contract';
 import { plan, step } from '../harness/plans';
+import { formatPlan } from '../../client/cli/render';
 
 const offered: ReusableStep[] = [
   { agentId: 'thread-a/turn-1', stepId: 's1', title: 'Find the price', result: '$10 per seat' },
@@ -131,4 +132,17 @@ test("the planner's message lists the offered steps by reference after the task;
   expect(message).toContain(`${'x'.repeat(300)} …`);
   expect(message).not.toContain('x'.repeat(301));
   expect(message).toContain('"reuse": [{"agentId": string, "stepId": string}]');
+});
+
+test('the CLI shows an adopted step as reused, and a new one without the marker', () => {
+  const check = checkPlanValue(
+    plan([step('s2', ['s1'])], { reuse: [{ agentId: 'thread-a/turn-1', stepId: 's1' }] }),
+    offered,
+  );
+  if (!check.ok) throw new Error(check.errors.join('; '));
+  const [adopted, fresh] = formatPlan(check.plan)
+    .split('\n')
+    .filter((line) => /^\s*\d+\./.test(line));
+  expect(adopted).toBe(' 1. [s1] Find the price [reused: s1 of thread-a/turn-1]');
+  expect(fresh).toBe(' 2. [s2] Step s2 (after s1)');
 });
