@@ -19,6 +19,7 @@ import type { Plan } from '../../workflows/plan/plan-types';
 import type { Graph } from '../../workflows/graph/graph-schema';
 import type { StepCarry, StepInput, StepOutcome } from '../../workflows/step/step-types';
 import type { TokenUsage } from '../../workflows/state/step-run-schema';
+import type { EarlierApproval } from '../../workflows/tools/approval-reuse';
 import type { ToolCallRecord, ToolInfo } from '../../workflows/tools/tool-types';
 
 export const fullActor: Actor = {
@@ -74,6 +75,18 @@ export const fullToolCallRecord: ToolCallRecord = {
   outcome: 'ok',
   durationMs: 12,
   policy: { decision: 'allow', rule: 'reads', at: 1_700_000_000_000 },
+  approvalReused: { agentId: 'thread-notes-1a2b3c4d/turn-1', interactionId: 'i2', by: ['ann'], at: 1_700_000_000_000 },
+};
+
+/** An approval given in an earlier turn of a thread. */
+export const fullEarlierApproval: EarlierApproval = {
+  agentId: 'thread-notes-1a2b3c4d/turn-1',
+  interactionId: 'i2',
+  tool: 'write_file',
+  digest: 'sha256:abc',
+  role: 'approver',
+  approvers: 2,
+  by: ['ann', 'bob'],
 };
 
 export const fullPlan: Plan = {
@@ -303,6 +316,7 @@ export const fullState: AgentState = {
       rule: 'writes',
       tool: 'write_file',
       stepId: 's1',
+      interactionId: 'i2',
     },
   ],
   decisionsDropped: 3,
@@ -357,6 +371,7 @@ export const fullAgentInput: AgentInput = {
   thread: { id: 'thread-notes-1a2b3c4d', turn: 2 },
   context: {
     reusable: [{ agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's1', title: 'First', result: 'the first result' }],
+    approvals: [fullEarlierApproval],
   },
 };
 
@@ -367,6 +382,7 @@ export const fullAgentResults: AgentResult[] = [
     usage: fullUsage,
     stopReason: 'budget',
     steps: [{ id: 's1', title: 'First', result: 'the first result' }],
+    approvals: [fullEarlierApproval],
   },
 ];
 
@@ -384,6 +400,7 @@ export const fullStepInput: StepInput = {
   },
   dependencies: [{ id: 's1', title: 'First', result: 'the first result' }],
   tools: [fullTool],
+  approvals: [fullEarlierApproval],
   systemPrompt: 'Be brief.',
   model: fullModel,
   maxStepRounds: 20,

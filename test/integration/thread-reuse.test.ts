@@ -4,6 +4,8 @@
  * its plan adopts one by reference, and that step starts completed with its result — never run
  * again (no step child, no model call, no tool call) — while a new step depending on it gets
  * that result; the plan check shows it as reused; a reuse naming no offered step is corrected.
+ * A write approved in an earlier turn runs unasked when a later turn makes the same call under
+ * the same policy outcome, audited as reused from that interaction; another call is asked.
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { reply } from '../fake-llm/replies';
@@ -19,6 +21,12 @@ import { stepWorkflowId } from '../../workflows/contract/ids';
 import { stateQuery } from '../../workflows/contract/messages';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
 import { REUSE_UNKNOWN } from '../../workflows/plan/plan-reuse';
+import { approvalDigest } from '../../workflows/tools/approval-digest';
+import { auditOf } from '../../client/audit-entries';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testConfig } from '../harness/test-env';
 
 const bed = agentTestbed();
 
@@ -94,5 +102,61 @@ test("a follow-up's plan adopts an earlier step: it starts completed and never r
     expect([s1?.attempts, s1?.rounds, s1?.toolCalls]).toEqual([0, 0, []]);
     expect(state.events.map((e) => e.message)).toContain(`s1 reused: step s1 of ${first}`);
     await recordHistory('thread-reuse-turn', handle);
+  });
+});
+
+test('a write approved in an earlier turn runs unasked in a later one for the same digest, audited as reused; another call is asked', async () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'thread-approvals-'));
+  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+  const write = { path: 'notes.txt', content: 'Notion: $10/seat' };
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('w1')])), planReply(plan([step('w2')]))],
+      'step:w1': [reply.toolCall('write_file', write, 'c1'), finish('written')],
+      'step:w2': [
+        reply.toolCall('write_file', write, 'c2'),
+        reply.toolCall('write_file', { ...write, content: 'something else' }, 'c3'),
+        finish('written again'),
+      ],
+      summary: [reply.text('saved'), reply.text('saved again')],
+    }),
+  );
+  await withWorker(config, async () => {
+    const client = new ThreadClient(bed.client, config.taskQueue);
+    const { id } = await client.open({ text: 'save the price', kind: 'task' });
+    const first: AgentHandle = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
+    const asked = await waitForInteraction(first, 'tool.approval');
+    expect(asked.digest).toBe(approvalDigest('write_file', write));
+    await answer(first, asked.id, { decision: 'approve', digest: asked.digest }, 'ann');
+    await first.result();
+    await waitUntil('turn 1 recorded', async () =>
+      (await client.get(id)).turns[0]?.status === 'completed' ? true : undefined,
+    );
+
+    await client.send(id, { text: 'save it again', kind: 'task' });
+    const second: AgentHandle = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 2));
+    // The same call runs unasked; a different one is asked as ever.
+    const other = await waitForInteraction(second, 'tool.approval');
+    expect(other.digest).toBe(approvalDigest('write_file', { ...write, content: 'something else' }));
+    await answer(second, other.id, { decision: 'reject', digest: other.digest }, 'ann');
+    await second.result();
+    const state = await second.query(stateQuery);
+    expect(state.interactions.filter((i) => i.kind === 'tool.approval').map((i) => i.id)).toEqual([other.id]);
+    const calls = state.steps.find((s) => s.id === 'w2')?.toolCalls ?? [];
+    expect(calls.map((c) => [c.callId, c.outcome, c.approvalReused?.interactionId])).toEqual([
+      ['c2', 'ok', asked.id],
+      ['c3', 'error', undefined],
+    ]);
+    // It ran: the tool's own answer came back.
+    expect(bed.llm.heardBack('c2')).toBe(`wrote ${write.content.length} bytes to notes.txt`);
+    const reused = auditOf(state).filter((e) => e.kind === 'approval.reused');
+    expect(reused).toEqual([
+      expect.objectContaining({ interactionId: asked.id, decision: 'approve', tool: 'write_file', stepId: 'w2' }),
+    ]);
+    expect(reused[0]?.what).toContain(`reused from ${asked.id} of ${threadTurnWorkflowId(id, 1)} (approved by ann)`);
+    await recordHistory(
+      'thread-approval-reused-step',
+      bed.client.workflow.getHandle(stepWorkflowId(second.workflowId, 'w2')),
+    );
   });
 });

@@ -54,6 +54,7 @@ export function stepInputOf(
     ...(settings.systemPrompt ? { systemPrompt: settings.systemPrompt } : {}),
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.principal ? { principal: settings.principal } : {}),
+    ...(settings.context?.approvals.length ? { approvals: settings.context.approvals } : {}),
   };
 }
 

@@ -43,6 +43,10 @@ export const toolCallRecordSchema = z.object({
   durationMs: z.number().nonnegative(),
   /** The approval policy's decision on the call (workflow time `at`), when the worker has a policy. */
   policy: z.object({ decision: z.enum(['allow', 'ask', 'deny']), rule: z.string(), at: z.number() }).optional(),
+  /** Run unasked on an approval given in an earlier turn of the thread: that turn's agent, interaction and approvers. */
+  approvalReused: z
+    .object({ agentId: z.string(), interactionId: z.string(), by: z.array(z.string()), at: z.number() })
+    .optional(),
 });
 
 /** One step run. `toolCalls` holds the most recent calls only; `toolCallCount` counts them all. */

@@ -13,6 +13,7 @@ import {
   MAX_REUSABLE_TITLE_CHARS,
   type ReusableStep,
 } from '../plan/plan-reuse';
+import { MAX_EARLIER_APPROVALS, type EarlierApproval } from '../tools/approval-reuse';
 
 /** The most characters of earlier turns a task or a chat reply is given. */
 export const MAX_CONTEXT_CHARS = 12_000;
@@ -95,4 +96,9 @@ export function reusableSteps(earlier: Turn[]): ReusableStep[] {
     }
   }
   return steps.slice(-MAX_REUSABLE_STEPS);
+}
+
+/** The tool calls people approved in the earlier turns (approval-reuse.ts), the newest that fit the bound. */
+export function earlierApprovals(earlier: Turn[]): EarlierApproval[] {
+  return earlier.flatMap((turn) => turn.approvals ?? []).slice(-MAX_EARLIER_APPROVALS);
 }
