@@ -64,6 +64,9 @@ function keptDecisions(decisions: NonNullable<AgentState['decisions']>, dropped:
   const entries = decisions.map((d): AuditEntry => {
     // A pause, resume or cancellation through Cairn's HTTP API names its actor.
     const who = d.actor ? { by: d.actor.id, actor: d.actor } : {};
+    // An approval reused from an earlier turn of the thread names the interaction that gave it.
+    if (d.kind === 'approval.reused')
+      return { at: d.at, what: d.what, kind: d.kind, by: 'reused', ...policyFields(d), interactionId: d.interactionId };
     if (d.kind !== 'policy') return { at: d.at, what: d.what, ...who };
     return { at: d.at, what: d.what, kind: 'policy', by: 'policy', ...policyFields(d) };
   });

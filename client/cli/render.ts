@@ -32,14 +32,16 @@ export function formatEvent(event: AgentEvent): string {
   return `${time} ${mark} ${where}${event.message}`;
 }
 
-/** The plan as a numbered list: `1. [s1] Title (after s0)` with the description indented. */
+/** The plan as a numbered list: `1. [s1] Title (after s0)` with the description indented; an adopted step says `[reused: …]`. */
 export function formatPlan(plan: Plan): string {
   return plan.steps
     .map((step, index) => {
       const after = step.depends_on.length > 0 ? ` (after ${step.depends_on.join(', ')})` : '';
       const doneWhen = step.done_when ? `\n     done when: ${step.done_when}` : '';
       const replan = plan.replan.includes(step.id) ? ' [replan after]' : '';
-      return `${String(index + 1).padStart(2)}. [${step.id}] ${step.title}${after}${replan}\n     ${step.description}${doneWhen}`;
+      // An adopted earlier step: done already, it will not run.
+      const reused = step.reused ? ` [reused: ${step.reused.stepId} of ${step.reused.agentId}]` : '';
+      return `${String(index + 1).padStart(2)}. [${step.id}] ${step.title}${after}${replan}${reused}\n     ${step.description}${doneWhen}`;
     })
     .join('\n');
 }

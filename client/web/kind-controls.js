@@ -135,7 +135,9 @@ function planCheck(i, submit) {
     }
   };
   const steps = (i.plan?.steps ?? []).map((/** @type {any} */ s) =>
-    h('li', { text: `${s.id}: ${s.title}${s.depends_on.length ? ` (after ${s.depends_on.join(', ')})` : ''}` }),
+    h('li', {
+      text: `${s.id}: ${s.title}${s.depends_on.length ? ` (after ${s.depends_on.join(', ')})` : ''}${s.reused ? ` — reused from ${s.reused.agentId}` : ''}`,
+    }),
   );
   // A replanned remainder's check says what the replan changed since the last confirmed plan.
   const changed = i.changes

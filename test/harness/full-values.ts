@@ -19,6 +19,7 @@ import type { Plan } from '../../workflows/plan/plan-types';
 import type { Graph } from '../../workflows/graph/graph-schema';
 import type { StepCarry, StepInput, StepOutcome } from '../../workflows/step/step-types';
 import type { TokenUsage } from '../../workflows/state/step-run-schema';
+import type { EarlierApproval } from '../../workflows/tools/approval-reuse';
 import type { ToolCallRecord, ToolInfo } from '../../workflows/tools/tool-types';
 
 export const fullActor: Actor = {
@@ -80,6 +81,18 @@ export const fullToolCallRecord: ToolCallRecord = {
   outcome: 'ok',
   durationMs: 12,
   policy: { decision: 'allow', rule: 'reads', at: 1_700_000_000_000 },
+  approvalReused: { agentId: 'thread-notes-1a2b3c4d/turn-1', interactionId: 'i2', by: ['ann'], at: 1_700_000_000_000 },
+};
+
+/** An approval given in an earlier turn of a thread. */
+export const fullEarlierApproval: EarlierApproval = {
+  agentId: 'thread-notes-1a2b3c4d/turn-1',
+  interactionId: 'i2',
+  tool: 'write_file',
+  digest: 'sha256:abc',
+  role: 'approver',
+  approvers: 2,
+  by: ['ann', 'bob'],
 };
 
 export const fullPlan: Plan = {
@@ -88,8 +101,16 @@ export const fullPlan: Plan = {
   steps: [
     { id: 's1', title: 'First', description: 'Do the first thing', depends_on: [], done_when: 'it is done' },
     { id: 's2', title: 'Second', description: 'Do the second thing', depends_on: ['s1'], done_when: 'also done' },
+    {
+      id: 's0',
+      title: 'Earlier',
+      description: 'Done earlier',
+      depends_on: [],
+      reused: { agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's0' },
+    },
   ],
   replan: ['s1'],
+  reuse: [{ agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's9' }],
 };
 
 export const fullProgress: StepProgress = {
@@ -241,6 +262,7 @@ export const fullStepRun: StepRun = {
   sentBack: 2,
   error: 'an earlier attempt failed',
   partial: 'what it had',
+  reused: { agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's1' },
   usage: fullUsage,
   toolCalls: [fullToolCallRecord],
   toolCallCount: 1,
@@ -302,6 +324,7 @@ export const fullState: AgentState = {
       rule: 'writes',
       tool: 'write_file',
       stepId: 's1',
+      interactionId: 'i2',
     },
   ],
   decisionsDropped: 3,
@@ -356,6 +379,10 @@ export const fullAgentInput: AgentInput = {
   graph: fullGraph,
   graphName: 'review-loop',
   thread: { id: 'thread-notes-1a2b3c4d', turn: 2 },
+  context: {
+    reusable: [{ agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's1', title: 'First', result: 'the first result' }],
+    approvals: [fullEarlierApproval],
+  },
 };
 
 export const fullAgentResults: AgentResult[] = [
@@ -365,6 +392,7 @@ export const fullAgentResults: AgentResult[] = [
     usage: fullUsage,
     stopReason: 'budget',
     steps: [{ id: 's1', title: 'First', result: 'the first result' }],
+    approvals: [fullEarlierApproval],
   },
 ];
 
@@ -372,10 +400,18 @@ export const fullStepInput: StepInput = {
   version: 1,
   agentId: 'agent-1',
   task: 'a task',
-  step: { id: 's2', title: 'Second', description: 'Do the second thing', depends_on: ['s1'], done_when: 'done' },
+  step: {
+    id: 's2',
+    title: 'Second',
+    description: 'Do the second thing',
+    depends_on: ['s1'],
+    done_when: 'done',
+    reused: { agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's2' },
+  },
   files: ['inputs/brief.pdf'],
   dependencies: [{ id: 's1', title: 'First', result: 'the first result' }],
   tools: [fullTool],
+  approvals: [fullEarlierApproval],
   systemPrompt: 'Be brief.',
   prompts: { 'step.system': 'STEP. {{tools}}' },
   model: fullModel,

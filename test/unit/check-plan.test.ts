@@ -302,8 +302,8 @@ describe("checkEditedPlanValue: a person's edit", () => {
     expect(checked).toEqual({
       ok: false,
       errors: [
-        "notes: unknown key; a plan's keys are task, language, steps, replan",
-        "steps.1.dependsOn: unknown key; a step's keys are id, title, description, depends_on, done_when",
+        "notes: unknown key; a plan's keys are task, language, steps, replan, reuse",
+        "steps.1.dependsOn: unknown key; a step's keys are id, title, description, depends_on, done_when, reused",
       ],
       field: 'notes',
     });
@@ -316,7 +316,7 @@ describe("checkEditedPlanValue: a person's edit", () => {
     const checked = checkEditedPlanValue(value);
     expect(checked.ok).toBe(false);
     expect(errorsOf(checked)).toEqual([
-      "steps.0.dependsOn: unknown key; a step's keys are id, title, description, depends_on, done_when",
+      "steps.0.dependsOn: unknown key; a step's keys are id, title, description, depends_on, done_when, reused",
       ...errorsOf(checkPlanValue(value)),
     ]);
     expect(errorsOf(checkPlanValue(value))).toEqual(['step "a": depends on unknown step "x"']);

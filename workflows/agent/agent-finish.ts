@@ -14,6 +14,7 @@ import type { AgentRun } from './agent-run';
 import type { AgentPhase } from './agent-state';
 import { cancelRequester } from './cancel-attribution';
 import { mechanicalSummary } from './prompts';
+import { approvalsGiven } from '../tools/approval-reuse';
 
 /** Every way an agent ends. */
 export type AgentOutcome =
@@ -65,7 +66,7 @@ export function finish(run: AgentRun, outcome: AgentOutcome): AgentResult | Appl
 /** The longest step result a thread's turn hands back (the thread cuts its context again). */
 const TURN_RESULT_CHARS = 4_000;
 
-/** A thread's turn lists its steps and their cut results in its result; any other agent nothing. */
+/** A thread's turn lists its steps and their cut results, and the calls people approved; any other agent nothing. */
 function turnSteps(run: AgentRun): Pick<AgentResult, 'steps'> {
   if (!run.settings.thread) return {};
   const steps = run.state.steps.map((s) => ({
@@ -73,7 +74,8 @@ function turnSteps(run: AgentRun): Pick<AgentResult, 'steps'> {
     title: s.title,
     ...(s.result !== undefined ? { result: s.result.slice(0, TURN_RESULT_CHARS) } : {}),
   }));
-  return { steps };
+  const approvals = approvalsGiven(run.agentId, run.state.interactions);
+  return { steps, ...(approvals.length ? { approvals } : {}) };
 }
 
 /** What an ending writes into the state, its timeline message, its phase and why open questions close. */

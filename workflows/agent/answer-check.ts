@@ -11,8 +11,12 @@ import { validateAnswer } from '../interactions/validate-answer';
 import { PATCHES } from '../patches';
 import { checkEditedPlanValue, checkPlanValue } from '../plan/check-plan';
 import type { PlanCheck } from '../plan/plan-types';
+import type { ReusableStep } from '../plan/plan-reuse';
 import type { AgentState } from './agent-state';
 import { approvesForSeveral, notAnotherPerson } from './distinct-approvers';
+
+/** Checks an edited plan, which may adopt the agent's reusable steps (plan-reuse.ts). */
+export type PlanChecker = (value: unknown, reusable?: readonly ReusableStep[]) => PlanCheck;
 
 /**
  * Checks an answer against its interaction and the answering rules. `planCheck` checks an
@@ -50,10 +54,10 @@ export function refusedAsPerson(state: AgentState, input: AnswerInput): AnswerCh
  * refuses it — behind a replay gate, since runs before it took such an edit (the key dropped).
  * The gate is asked only when the two checks disagree, so no other run records its marker.
  */
-export function signalPlanCheck(value: unknown): PlanCheck {
-  const strict = checkEditedPlanValue(value);
+export function signalPlanCheck(value: unknown, reusable?: readonly ReusableStep[]): PlanCheck {
+  const strict = checkEditedPlanValue(value, reusable);
   if (strict.ok || strict.field === undefined) return strict;
-  const lenient = checkPlanValue(value);
+  const lenient = checkPlanValue(value, reusable);
   if (!lenient.ok) return strict;
   return patched(PATCHES.strictPlanEdit) ? strict : lenient;
 }

@@ -39,9 +39,19 @@ export function logDecisionEvent(state: AgentState, event: AgentEvent): void {
   keep(state, { at: event.at, what: event.message, kind, ...(event.actor ? { actor: event.actor } : {}) });
 }
 
-/** Keeps the approval policy's decision on a step's tool call, when a policy decided it. */
+/** Keeps the approval policy's decision on a step's tool call, when a policy decided it, and an approval it reused. */
 export function logPolicyDecision(state: AgentState, stepId: string, call: ToolCallRecord): void {
-  const { policy } = call;
+  const { policy, approvalReused: reused } = call;
+  if (reused)
+    keep(state, {
+      at: reused.at,
+      what: `tool.approval of ${call.name} reused from ${reused.interactionId} of ${reused.agentId} (approved by ${reused.by.join(', ')})`,
+      kind: 'approval.reused',
+      decision: 'approve',
+      tool: call.name,
+      stepId,
+      interactionId: reused.interactionId,
+    });
   if (!policy) return;
   keep(state, {
     at: policy.at,

@@ -13,8 +13,7 @@ import { parseAnswerInput, parseStepInteraction } from '../contract/message-payl
 import { untrustedActor } from './signal-actor';
 import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal } from '../contract/messages';
 import type { AnswerAccepted } from '../contract/messages';
-import { checkEditedPlanValue } from '../plan/check-plan';
-import type { PlanCheck } from '../plan/plan-types';
+import { checkEditedPlanValue, checkPlanValue } from '../plan/check-plan';
 import { PATCHES } from '../patches';
 import { workflowTime } from '../workflow-time';
 import { armExpiry, type Forward } from './interaction-expiry';
@@ -23,7 +22,7 @@ import { openInteraction, openInteractions, recordAnswer } from './agent-state';
 import type { AgentContext } from './agent-context';
 import type { StepBoard } from './step-board';
 import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
-import { checkAnswer, refusedAsPerson, signalPlanCheck } from './answer-check';
+import { checkAnswer, refusedAsPerson, signalPlanCheck, type PlanChecker } from './answer-check';
 
 export class InteractionDesk {
   constructor(
@@ -144,11 +143,12 @@ export class InteractionDesk {
     return Object.fromEntries(Object.entries(this.routes).filter(([id]) => open.has(id)));
   }
 
-  /** Parses an answer payload, then checks it against the interaction it names. */
-  private vet(raw: unknown, planCheck: (value: unknown) => PlanCheck): { input?: AnswerInput; check: AnswerCheck } {
+  /** Parses an answer payload, then checks it against the interaction it names (a plan with the turn's reusable steps). */
+  private vet(raw: unknown, planCheck: PlanChecker): { input?: AnswerInput; check: AnswerCheck } {
     const parsed = parseAnswerInput(raw);
+    const check = (value: unknown) => planCheck(value, this.ctx.settings.context?.reusable);
     return parsed.ok
-      ? { input: parsed.value, check: checkAnswer(this.ctx.state, parsed.value, planCheck) }
+      ? { input: parsed.value, check: checkAnswer(this.ctx.state, parsed.value, check) }
       : { check: parsed };
   }
 
@@ -158,7 +158,7 @@ export class InteractionDesk {
 
   /** Records a valid answer (the audit record) and forwards a step's answer to the step. */
   private async accept(input: AnswerInput): Promise<AnswerAccepted> {
-    const check = checkAnswer(this.ctx.state, input);
+    const check = checkAnswer(this.ctx.state, input, (v) => checkPlanValue(v, this.ctx.settings.context?.reusable));
     if (!check.ok) throw answerRejection(check);
     const interaction = this.ctx.state.interactions.find((i) => i.id === input.interactionId);
     if (!interaction) throw workflowFailure('NOT_OPEN', `no interaction "${input.interactionId}"`);

@@ -4,6 +4,7 @@
  * identical on replay.
  */
 import type { Plan } from '../plan/plan-types';
+import type { ReusableStep } from '../plan/plan-reuse';
 import { render, type PromptTexts } from '../prompts/templates';
 import { toolCatalogue } from '../tools/tool-catalogue';
 import type { ToolInfo } from '../tools/tool-types';
@@ -28,6 +29,29 @@ export function plannerTaskMessage(task: string, files?: string[], texts?: Promp
   return files?.length
     ? render('planner.task_files', { task, files: files.map((f) => `- ${f}`).join('\n') }, texts)
     : task;
+}
+
+/** How much of an offered step's result the planner's list shows (the task carries the turns in full). */
+const REUSABLE_PREVIEW_CHARS = 300;
+
+/**
+ * The planner's task message in a thread's turn: the task message, then the earlier turns'
+ * finished steps it may adopt with `reuse` (plan-reuse.ts); without any, the task message alone.
+ */
+export function plannerTurnMessage(
+  task: string,
+  files: string[] | undefined,
+  reusable: readonly ReusableStep[] = [],
+  texts?: PromptTexts,
+): string {
+  const message = plannerTaskMessage(task, files, texts);
+  if (reusable.length === 0) return message;
+  const steps = reusable.map((r) => {
+    const result =
+      r.result.length > REUSABLE_PREVIEW_CHARS ? `${r.result.slice(0, REUSABLE_PREVIEW_CHARS)} …` : r.result;
+    return render('planner.reusable_step', { agent_id: r.agentId, step_id: r.stepId, title: r.title, result }, texts);
+  });
+  return `${message}\n\n${render('planner.reusable', { steps: steps.join('\n') }, texts)}`;
 }
 
 /** Tells the planner what was wrong with its last plan. */

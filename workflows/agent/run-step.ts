@@ -57,6 +57,7 @@ export function stepInputOf(
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.principal ? { principal: settings.principal } : {}),
     ...(run.state.workspace ? { workspace: run.state.workspace } : {}),
+    ...(settings.context?.approvals.length ? { approvals: settings.context.approvals } : {}),
   };
 }
 

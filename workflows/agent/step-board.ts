@@ -9,6 +9,7 @@ import type { Plan, StepStatus } from '../plan/plan-types';
 import { canMoveStep, isActiveStep } from '../plan/step-transitions';
 import { stepsToSkip } from '../plan/scheduler';
 import { addUsage, zeroUsage } from '../usage';
+import { findReusable, type ReusableStep } from '../plan/plan-reuse';
 import type { StepProgress } from '../contract/messages';
 import { workflowTime } from '../workflow-time';
 import { addToolCall, noteModel, noteStreaming, type AgentEvent, type AgentState, type StepRun } from './agent-state';
@@ -17,6 +18,17 @@ import { addToolCall, noteModel, noteStreaming, type AgentEvent, type AgentState
 type CompletedHow = { goalCheck?: string; delivered?: boolean; verified?: boolean; sentBack?: number };
 
 type Announce = (event: Omit<AgentEvent, 'seq' | 'at'>) => void;
+
+/** A run of step `id` that has not started. */
+const pendingRun = (id: string, title: string): StepRun => ({
+  id,
+  title,
+  status: 'pending',
+  usage: zeroUsage(),
+  toolCalls: [],
+  rounds: 0,
+  attempts: 0,
+});
 
 export class StepBoard {
   constructor(
@@ -44,27 +56,38 @@ export class StepBoard {
     return this.state.steps.some((s) => isActiveStep(s.status));
   }
 
-  /** Makes `plan` the board: settled runs of the same step ids are kept, the rest start pending. */
-  adopt(plan: Plan): void {
+  /**
+   * Makes `plan` the board: settled runs of the same step ids are kept, the rest start pending —
+   * but a step adopted from an earlier turn (`reused`, among `reusable`) starts completed with
+   * that step's result, and never runs.
+   */
+  adopt(plan: Plan, reusable: readonly ReusableStep[] = []): void {
     const previous = this.state.steps;
     this.state.steps = plan.steps.map(
       (step) =>
-        previous.find((p) => p.id === step.id && p.status !== 'pending') ?? {
-          id: step.id,
-          title: step.title,
-          status: 'pending',
-          usage: zeroUsage(),
-          toolCalls: [],
-          rounds: 0,
-          attempts: 0,
-        },
+        // An adopted run stays only while the plan still adopts that same step (a revision may drop it).
+        previous.find(
+          (p) => p.id === step.id && p.status !== 'pending' && p.reused?.agentId === step.reused?.agentId,
+        ) ??
+        this.reused(step.id, step.reused && findReusable(reusable, step.reused)) ??
+        pendingRun(step.id, step.title),
     );
+  }
+
+  /** The completed run of step `id`, adopted from `found` (announced), if found. */
+  private reused(id: string, found: ReusableStep | undefined): StepRun | undefined {
+    if (!found) return undefined;
+    const { agentId, stepId, result } = found;
+    this.announce({ type: 'step.finished', stepId: id, message: `${id} reused: step ${stepId} of ${agentId}` });
+    const at = workflowTime();
+    const done = { status: 'completed' as const, result, reused: { agentId, stepId }, startedAt: at, endedAt: at };
+    return { ...pendingRun(id, found.title || id), ...done };
   }
 
   /** Puts a new pending run on the board (a graph visit), unless one of that id is there. */
   add(id: string, title: string): void {
     if (this.get(id)) return;
-    this.state.steps.push({ id, title, status: 'pending', usage: zeroUsage(), toolCalls: [], rounds: 0, attempts: 0 });
+    this.state.steps.push(pendingRun(id, title));
   }
 
   /** Drops settled runs, oldest first, but those `keep` names, until at most `max` settled runs remain. */
@@ -132,10 +155,6 @@ export class StepBoard {
     }
   }
 
-  /**
-   * Records a step's round report (usage, tool calls) on its run and in the agent's totals; a
-   * cancelled step's last report also leaves its partial result on the run.
-   */
   /**
    * Records a step's round report: rounds, partial result, model, usage (the step's and the
    * agent's total), tool calls and notices. False when no such step is on the board. The budget

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { AgentInput } from './agent-input';
 import { tokenUsageSchema } from '../state/step-run-schema';
+import { earlierApprovalSchema, MAX_EARLIER_APPROVALS } from '../tools/approval-reuse';
 
 /** Workflow type of an agent task (contract). */
 export const AGENT_WORKFLOW_TYPE = 'agentWorkflow';
@@ -22,6 +23,8 @@ export const agentResultSchema = z.object({
   stopReason: z.string().optional(),
   /** A thread's turn (input `thread`): its steps, each result cut, for the thread's later turns. */
   steps: z.array(z.object({ id: z.string(), title: z.string(), result: z.string().optional() })).optional(),
+  /** A thread's turn: the tool calls people approved in it, which later turns need not ask again. */
+  approvals: z.array(earlierApprovalSchema).max(MAX_EARLIER_APPROVALS).optional(),
 });
 
 /** What `agentWorkflow` returns. */

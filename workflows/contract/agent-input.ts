@@ -10,6 +10,8 @@ import { principalSchema } from '../principal';
 import { DEFAULT_LOOP_GUARDS } from './loop-guard-limits';
 import { graphSchema } from '../graph/graph-schema';
 import { checkGraphRules } from '../graph/graph-rules';
+import { MAX_REUSABLE_STEPS, reusableStepSchema } from '../plan/plan-reuse';
+import { earlierApprovalSchema, MAX_EARLIER_APPROVALS } from '../tools/approval-reuse';
 
 const limitsSchema = z.object({
   /** Clarifying questions while planning; the mission caps it at 3. */
@@ -101,6 +103,18 @@ export const agentInputSchema = z.object({
    * steps with their cut results, which the thread gives its later turns as context.
    */
   thread: z.object({ id: z.string().min(1).max(300), turn: z.number().int().min(1) }).optional(),
+  /**
+   * What a thread's earlier turns leave this one (set by threadWorkflow): `reusable`, their
+   * finished steps, which its plan may adopt with `reuse` instead of running them again, and
+   * `approvals`, the calls people approved (tools/approval-reuse.ts).
+   */
+  context: z
+    .object({
+      reusable: z.array(reusableStepSchema).max(MAX_REUSABLE_STEPS).default([]),
+      /** Tool calls people approved in earlier turns: the same call under the same policy outcome is not asked again. */
+      approvals: z.array(earlierApprovalSchema).max(MAX_EARLIER_APPROVALS).default([]),
+    })
+    .optional(),
 });
 
 /** The planning modes a graph agent refuses: its nodes, not a planner, decide what runs. */

@@ -10,6 +10,7 @@ import { actorSchema } from '../interactions/answer-input-schema';
 import { modelSettingsSchema } from '../llm-types';
 import { principalSchema } from '../principal';
 import { tokenUsageSchema } from '../state/step-run-schema';
+import { earlierApprovalSchema } from '../tools/approval-reuse';
 
 /** Workflow type of a conversation (contract). */
 export const THREAD_WORKFLOW_TYPE = 'threadWorkflow';
@@ -94,6 +95,8 @@ export const turnSchema = z.object({
   error: z.string().optional(),
   /** A finished task turn's steps (titles and cut results). */
   steps: z.array(turnStepSchema).optional(),
+  /** A finished task turn's approved tool calls, which later turns need not ask again. */
+  approvals: z.array(earlierApprovalSchema).optional(),
 });
 /** One message of a thread and what became of it. */
 export type Turn = z.infer<typeof turnSchema>;

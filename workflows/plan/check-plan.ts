@@ -11,6 +11,7 @@ import type { Plan, PlanCheck } from './plan-types';
 import { checkGraph, unique, type PlanGraph } from './plan-graph-rules';
 import { closedPrefixes, parseJsonReply } from './json-reply';
 import { repairGraph } from './plan-graph-repair';
+import { adoptReuse, type ReusableStep } from './plan-reuse';
 
 /**
  * Checks a value (parsed JSON) against the plan schema and the DAG rules.
@@ -20,14 +21,18 @@ import { repairGraph } from './plan-graph-repair';
  * depends on unknown step "x"`, `step "s1": depends on itself`, `cycle: s1 → s2 → s1` (each
  * arrow reads "depends on"; one cycle per group of steps that depend on each other), and
  * `replan: unknown step "x"`. When the shape is wrong the DAG rules still run on the readable
- * part, so one correction round can fix everything.
+ * part, so one correction round can fix everything. Steps the plan adopts (`reuse`, plan-reuse.ts)
+ * must be among `reusable`; they join the steps before the DAG rules run.
  */
-export function checkPlanValue(value: unknown): PlanCheck {
+export function checkPlanValue(value: unknown, reusable: readonly ReusableStep[] = []): PlanCheck {
   const parsed = planSchema.safeParse(value);
   if (parsed.success) {
-    const plan: Plan = parsed.data;
-    const errors = checkGraph(plan);
-    return errors.length === 0 ? { ok: true, plan } : { ok: false, errors, repaired: repairGraph(plan) };
+    const adopted = adoptReuse(parsed.data, reusable);
+    const plan: Plan = adopted.plan;
+    const errors = [...adopted.errors, ...checkGraph(plan)];
+    if (errors.length === 0) return { ok: true, plan };
+    // A wrong reuse is the planner's to fix: no repair guesses which step it meant.
+    return adopted.errors.length ? { ok: false, errors } : { ok: false, errors, repaired: repairGraph(plan) };
   }
   const graph = readGraphLoosely(value);
   return { ok: false, errors: [...formatIssues(parsed.error), ...(graph ? checkGraph(graph) : [])] };
@@ -40,9 +45,9 @@ export function checkPlanValue(value: unknown): PlanCheck {
  * dropping it would run a plan other than the one they confirmed. `field` is the path of the first
  * unknown key (`steps.1.dependsOn`); every other rule is reported alongside.
  */
-export function checkEditedPlanValue(value: unknown): PlanCheck {
+export function checkEditedPlanValue(value: unknown, reusable: readonly ReusableStep[] = []): PlanCheck {
   const unknown = unknownPlanKeys(value);
-  const check = checkPlanValue(value);
+  const check = checkPlanValue(value, reusable);
   if (unknown.length === 0) return check;
   const lines = unknown.map(({ path, owner }) => `${path}: unknown key; ${owner}`);
   return { ok: false, errors: [...lines, ...(check.ok ? [] : check.errors)], field: unknown[0]?.path ?? '' };
@@ -73,9 +78,9 @@ function unknownPlanKeys(value: unknown): { path: string; owner: string }[] {
  * Parses the model's message content as a plan, tolerantly: raw JSON, JSON in a ``` or ```json
  * fence, or JSON wrapped in prose (the outermost `{...}` is taken). Then {@link checkPlanValue}.
  */
-export function parsePlanOutput(content: string | null): PlanCheck {
+export function parsePlanOutput(content: string | null, reusable: readonly ReusableStep[] = []): PlanCheck {
   const reply = parseJsonReply(content);
-  return reply.ok ? checkPlanValue(reply.value) : { ok: false, errors: [reply.error] };
+  return reply.ok ? checkPlanValue(reply.value, reusable) : { ok: false, errors: [reply.error] };
 }
 
 /**
@@ -109,6 +114,7 @@ export function mergeReplan(
   kept: string[],
   remaining: unknown,
   keptIdsRepeat: 'refuse' | 'drop' = 'refuse',
+  reusable: readonly ReusableStep[] = [],
 ): PlanCheck {
   const parsed = remainingPlanSchema.safeParse(remaining);
   if (!parsed.success) return { ok: false, errors: formatIssues(parsed.error) };
@@ -123,12 +129,16 @@ export function mergeReplan(
           (id) => `step "${id}": this id belongs to a step that is already done and kept; give new steps new ids`,
         )),
   ];
-  const check = checkPlanValue({
-    task: next.task?.trim() ? next.task : current.task,
-    language: next.language?.trim() ? next.language : current.language,
-    steps: [...current.steps.filter((step) => keptIds.has(step.id)), ...next.steps.filter((s) => !keptIds.has(s.id))],
-    replan: next.replan,
-  });
+  const check = checkPlanValue(
+    {
+      task: next.task?.trim() ? next.task : current.task,
+      language: next.language?.trim() ? next.language : current.language,
+      steps: [...current.steps.filter((step) => keptIds.has(step.id)), ...next.steps.filter((s) => !keptIds.has(s.id))],
+      replan: next.replan,
+      ...(next.reuse ? { reuse: next.reuse } : {}),
+    },
+    reusable,
+  );
   if (errors.length === 0) return check;
   // Not repairable: the errors above are about the kept steps, which no repair may touch.
   return { ok: false, errors: [...errors, ...(check.ok ? [] : check.errors)] };
@@ -140,9 +150,12 @@ export function parseReplanOutput(
   kept: string[],
   content: string | null,
   keptIdsRepeat: 'refuse' | 'drop' = 'refuse',
+  reusable: readonly ReusableStep[] = [],
 ): PlanCheck {
   const reply = parseJsonReply(content);
-  return reply.ok ? mergeReplan(current, kept, reply.value, keptIdsRepeat) : { ok: false, errors: [reply.error] };
+  return reply.ok
+    ? mergeReplan(current, kept, reply.value, keptIdsRepeat, reusable)
+    : { ok: false, errors: [reply.error] };
 }
 
 /**

@@ -24,6 +24,12 @@ export const stepIdSchema = z
   .refine((id) => !(id in Object.prototype), 'must not be a name JavaScript objects reserve, like "constructor"')
   .describe('Unique step id: letters, digits, "_" and "-" only');
 
+/** An earlier step named by the agent that ran it and its id there (a plan's `reuse`, a step's `reused`). */
+export const reuseRefSchema = z.object({
+  agentId: z.string().min(1).max(300).describe('The agent (a thread turn) that ran the step'),
+  stepId: stepIdSchema,
+});
+
 /** One step of a plan. */
 export const planStepSchema = z.object({
   id: stepIdSchema,
@@ -34,6 +40,7 @@ export const planStepSchema = z.object({
     .default([])
     .describe('Ids of the steps whose results this step needs; it starts when they all completed'),
   done_when: z.string().optional().describe('How to tell that the step is done'),
+  reused: reuseRefSchema.optional().describe('Set by Cairn on a step adopted through "reuse"; write "reuse" instead'),
 });
 
 /** The steps array: at least one step, at most {@link MAX_PLAN_STEPS}. */
@@ -52,6 +59,11 @@ export const planSchema = z.object({
   language: z.string().default('en').describe('Language of the task, e.g. "en"; the summary uses it'),
   steps: stepsSchema,
   replan: z.array(z.string()).default([]).describe('Ids of steps after whose completion the remaining plan is revised'),
+  reuse: z
+    .array(reuseRefSchema)
+    .max(MAX_PLAN_STEPS)
+    .optional()
+    .describe('Earlier finished steps to adopt as completed steps of this plan (under their stepId), never run again'),
 });
 
 /**

@@ -41,6 +41,17 @@ export const PROMPT_TEMPLATES = {
   ),
   'planner.cannot_ask': template('planner.cannot_ask', [], 'Do not ask questions: plan with what you know.'),
   'planner.task_files': template('planner.task_files', ['task', 'files'], '{{task}}', 'Files to consider:\n{{files}}'),
+  'planner.reusable': template(
+    'planner.reusable',
+    ['steps'],
+    'Steps finished earlier in this conversation, which this plan may adopt instead of doing them again:\n{{steps}}',
+    'To adopt one, list it in the plan\'s "reuse": [{"agentId": string, "stepId": string}]. An adopted step counts as completed with its result, under its stepId: do not add a step that redoes it; new steps may depend on it by that id. Mentioning a result in a description is not adopting it.',
+  ),
+  'planner.reusable_step': template(
+    'planner.reusable_step',
+    ['agent_id', 'step_id', 'title', 'result'],
+    '- {"agentId": "{{agent_id}}", "stepId": "{{step_id}}"} {{title}}: {{result}}',
+  ),
   'operator.instructions': template(
     'operator.instructions',
     ['instructions'],

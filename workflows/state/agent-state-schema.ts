@@ -86,7 +86,7 @@ export const cancelRequestSchema = z.object({
 });
 
 /** The kinds of decision the audit keeps besides answers (decision-log.ts). */
-export const DECISION_KINDS = ['pause', 'resume', 'end', 'policy'] as const;
+export const DECISION_KINDS = ['pause', 'resume', 'end', 'policy', 'approval.reused'] as const;
 
 /**
  * One decision kept for the audit, outliving the timeline's window and a step's recent calls:
@@ -102,6 +102,8 @@ export const decisionRecordSchema = z.object({
   rule: z.string().optional(),
   tool: z.string().optional(),
   stepId: z.string().optional(),
+  /** An approval reused from an earlier turn: the interaction that gave it. */
+  interactionId: z.string().optional(),
 });
 
 /**

@@ -5,6 +5,7 @@
  * schema of a message payload does; the state test checks that a real state loses nothing.
  */
 import { z } from 'zod';
+import { reuseRefSchema } from '../plan/plan-schema';
 
 /** A count: a whole number, never negative. */
 const count = z.number().int('must be a whole number').nonnegative('must not be negative');
@@ -42,6 +43,10 @@ export const toolCallRecordSchema = z.object({
   durationMs: z.number().nonnegative(),
   /** The approval policy's decision on the call (workflow time `at`), when the worker has a policy. */
   policy: z.object({ decision: z.enum(['allow', 'ask', 'deny']), rule: z.string(), at: z.number() }).optional(),
+  /** Run unasked on an approval given in an earlier turn of the thread: that turn's agent, interaction and approvers. */
+  approvalReused: z
+    .object({ agentId: z.string(), interactionId: z.string(), by: z.array(z.string()), at: z.number() })
+    .optional(),
 });
 
 /** One step run. `toolCalls` holds the most recent calls only; `toolCallCount` counts them all. */
@@ -58,6 +63,8 @@ export const stepRunSchema = z.object({
   /** With `mode.verifySteps`: whether the checker accepted the result, and how often it sent the step back. */
   verified: z.boolean().optional(),
   sentBack: count.optional(),
+  /** A step adopted from an earlier turn (`reuse`): it never ran here, its result is that step's. */
+  reused: reuseRefSchema.optional(),
   /** What a cancelled step had done: its latest model text and tool results, cut to 2000 characters. */
   partial: z.string().optional(),
   usage: tokenUsageSchema,

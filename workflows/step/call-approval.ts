@@ -14,9 +14,14 @@ import type { CallEffect } from '../tools/call-effect';
 import { AUTO_APPROVE_RULE, type PolicyDecision } from '../tools/policy-decision';
 import type { ToolInfo } from '../tools/tool-types';
 import type { StepToolsContext, ToolOutcome } from './step-tool-types';
+import { matchingApproval, type EarlierApproval } from '../tools/approval-reuse';
 
-/** The call may run (with the policy decision to record, if one decided), or it may not (its outcome). */
-export type Approval = { run: true; policy?: PolicyDecision } | { run: false; outcome: ToolOutcome };
+/**
+ * The call may run (with the policy decision to record, if one decided, and the earlier approval
+ * it runs on, if one stands for it), or it may not (its outcome).
+ */
+export type Approval =
+  { run: true; policy?: PolicyDecision; reused?: EarlierApproval } | { run: false; outcome: ToolOutcome };
 
 /**
  * Decides whether `call` of `tool` (arguments `args`, effect `effect`) may run; `why`, the model's
@@ -65,6 +70,15 @@ async function askPerson(
     if (decided === 'approve') return undefined;
     const output = 'a person already rejected this exact call in this step. Find another way or finish without it.';
     return { run: false, outcome: { ok: false, output, ...(policy ? { policy } : {}) } };
+  }
+  // Approved in an earlier turn of the thread for this very call, under the same policy outcome.
+  const earlier = matchingApproval(ctx.input.approvals, digest, { role: policy?.role, approvers: policy?.approvers });
+  if (earlier) {
+    const who = earlier.by.join(', ');
+    ctx.guards?.note(
+      `${tool.name} ${digest}: approved in ${earlier.interactionId} of ${earlier.agentId} (${who}), not asked again`,
+    );
+    return { run: true, ...(policy ? { policy } : {}), reused: earlier };
   }
   const preview = shown.effect === 'write' ? await previewOf(ctx, tool, args) : undefined;
   const answer = await ctx.askAgent<'tool.approval'>(call.id, {

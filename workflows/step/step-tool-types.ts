@@ -2,6 +2,7 @@
  * What a step's tool calls share: the context they run in and what a call gives back
  * (step-tools.ts runs calls; call-approval.ts and nested-calls.ts decide and run parts of them).
  */
+import type { EarlierApproval } from '../tools/approval-reuse';
 import type { AnswerOf, SpecOf } from '../interactions/answer-types';
 import type { InteractionKind } from '../interactions/interaction-types';
 import type { PolicyDecision } from '../tools/policy-decision';
@@ -49,4 +50,6 @@ export interface ToolOutcome {
   policy?: PolicyDecision;
   /** Refused by a person (or the spent budget): not held against the step's tool error budget. */
   rejected?: boolean;
+  /** Run on an approval given in an earlier turn of the thread (approval-reuse.ts), not asked again. */
+  reusedApproval?: EarlierApproval;
 }

@@ -18,6 +18,7 @@ import { workflowTime } from '../workflow-time';
 import { approveCall } from './call-approval';
 import { NESTED_TOOLS, runNestedCall } from './nested-calls';
 import type { StepInput } from './step-types';
+import type { EarlierApproval } from '../tools/approval-reuse';
 import type { CallResult, StepToolsContext, ToolOutcome } from './step-tool-types';
 import { withImage } from './tool-images';
 
@@ -63,6 +64,7 @@ export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall, why?
     ...(outcome.policy
       ? { policy: { decision: outcome.policy.decision, rule: outcome.policy.rule, at: started } }
       : {}),
+    ...(outcome.reusedApproval ? { approvalReused: reusedOf(outcome.reusedApproval, started) } : {}),
   };
   const failed = !outcome.ok && !outcome.rejected;
   const shown = outcome.ok ? withImage(outcome.output, outcome.image, ctx.input.model?.vision) : undefined;
@@ -75,6 +77,9 @@ export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall, why?
     ...(outcome.rejected ? { rejected: true } : {}),
   };
 }
+
+/** What a call's record says of the earlier approval it ran on. */
+const reusedOf = ({ agentId, interactionId, by }: EarlierApproval, at: number) => ({ agentId, interactionId, by, at });
 
 /** Validates, approves and runs one call of a catalogue tool. */
 async function runCatalogueTool(
@@ -90,7 +95,8 @@ async function runCatalogueTool(
   const approval = await approveCall(ctx, tool, call, checked.value, effect, why);
   if (!approval.run) return approval.outcome;
   const outcome = await executeCall(ctx, tool, call, effect.idempotent);
-  return approval.policy ? { ...outcome, policy: approval.policy } : outcome;
+  const reused = approval.reused ? { reusedApproval: approval.reused } : {};
+  return approval.policy ? { ...outcome, policy: approval.policy, ...reused } : { ...outcome, ...reused };
 }
 
 /** Runs an approved call as the `runTool` activity. */

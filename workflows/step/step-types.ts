@@ -16,6 +16,7 @@ import { llmMessageSchema, modelSettingsSchema } from '../llm-types';
 import { stepProgressSchema } from '../contract/messages';
 import { planStepSchema } from '../plan/plan-schema';
 import { principalSchema } from '../principal';
+import { earlierApprovalSchema } from '../tools/approval-reuse';
 import { toolInfoSchema } from '../tools/tool-types';
 import { promptTextsSchema } from '../prompts/prompt-texts';
 import { loopGuardLimitsSchema } from '../contract/loop-guard-limits';
@@ -67,6 +68,8 @@ export const stepInputSchema = z.object({
   principal: principalSchema.optional(),
   /** `agent`: tool calls work in the agent's own folder; absent (agents started before it): the workspace root. */
   workspace: z.literal('agent').optional(),
+  /** Calls people approved in a thread's earlier turns: the same call under the same policy outcome runs unasked. */
+  approvals: z.array(earlierApprovalSchema).optional(),
   /**
    * The agent graph node this step visits (absent for plan steps): its own system prompt and,
    * when it declares one, the JSON Schema its `finish_step` output must match.

@@ -7,6 +7,13 @@
 import type { Turn } from '../contract/thread-contract';
 import type { LlmMessage } from '../llm-types';
 import { render } from '../prompts/templates';
+import {
+  MAX_REUSABLE_RESULT_CHARS,
+  MAX_REUSABLE_STEPS,
+  MAX_REUSABLE_TITLE_CHARS,
+  type ReusableStep,
+} from '../plan/plan-reuse';
+import { MAX_EARLIER_APPROVALS, type EarlierApproval } from '../tools/approval-reuse';
 
 /** The most characters of earlier turns a task or a chat reply is given. */
 export const MAX_CONTEXT_CHARS = 12_000;
@@ -69,4 +76,29 @@ export function chatMessages(text: string, earlier: Turn[]): LlmMessage[] {
     { role: 'assistant', content: p.assistant },
   ]);
   return [{ role: 'system', content: render('thread.chat.system') }, ...history, { role: 'user', content: text }];
+}
+
+/**
+ * The finished steps of the earlier task turns, which a later turn's plan may adopt (`reuse`,
+ * plan-reuse.ts): each step with a result, under the agent that ran it; the newest that fit the bound.
+ */
+export function reusableSteps(earlier: Turn[]): ReusableStep[] {
+  const steps: ReusableStep[] = [];
+  for (const { agentId, steps: done } of earlier) {
+    if (agentId === undefined) continue;
+    for (const { id, title, result } of done ?? []) {
+      if (result === undefined) continue;
+      const cut = {
+        title: title.slice(0, MAX_REUSABLE_TITLE_CHARS),
+        result: result.slice(0, MAX_REUSABLE_RESULT_CHARS),
+      };
+      steps.push({ agentId, stepId: id, ...cut });
+    }
+  }
+  return steps.slice(-MAX_REUSABLE_STEPS);
+}
+
+/** The tool calls people approved in the earlier turns (approval-reuse.ts), the newest that fit the bound. */
+export function earlierApprovals(earlier: Turn[]): EarlierApproval[] {
+  return earlier.flatMap((turn) => turn.approvals ?? []).slice(-MAX_EARLIER_APPROVALS);
 }

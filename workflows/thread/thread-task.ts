@@ -17,7 +17,7 @@ import { AgentAwaitingInputKey, AgentPhaseKey } from '../contract/search-attribu
 import { threadTurnWorkflowId, type SendInput, type Turn } from '../contract/thread-contract';
 import { describeFailure } from '../describe-failure';
 import type { Principal } from '../principal';
-import { turnTask } from './thread-context';
+import { earlierApprovals, reusableSteps, turnTask } from './thread-context';
 
 /** The agent input of message `n` run as a task. */
 export function turnInput(
@@ -27,6 +27,9 @@ export function turnInput(
   earlier: Turn[],
   principal?: Principal,
 ): AgentInput {
+  const reusable = reusableSteps(earlier);
+  const approvals = earlierApprovals(earlier);
+  const context = { ...(reusable.length ? { reusable } : {}), ...(approvals.length ? { approvals } : {}) };
   return {
     task: turnTask(sent.text, earlier),
     ...(sent.files ? { files: sent.files } : {}),
@@ -34,6 +37,7 @@ export function turnInput(
     ...(sent.limits ? { limits: sent.limits } : {}),
     ...(principal ? { principal } : {}),
     thread: { id: threadId, turn: n },
+    ...(reusable.length || approvals.length ? { context } : {}),
   };
 }
 
@@ -62,7 +66,7 @@ export function startTurn(threadId: string, n: number, sent: SendInput, input: A
 }
 
 /** What a task turn's end records: its status, the answer as the reply, its steps, or its error. */
-export type TurnEnd = Pick<Turn, 'status' | 'reply' | 'steps' | 'error'>;
+export type TurnEnd = Pick<Turn, 'status' | 'reply' | 'steps' | 'error' | 'approvals'>;
 
 /** A finished agent's result as its turn's end. */
 export function endOfResult(result: AgentResult): TurnEnd {
@@ -70,6 +74,7 @@ export function endOfResult(result: AgentResult): TurnEnd {
     status: result.status,
     ...(result.answer !== undefined ? { reply: result.answer } : {}),
     ...(result.steps ? { steps: result.steps } : {}),
+    ...(result.approvals ? { approvals: result.approvals } : {}),
   };
 }
 

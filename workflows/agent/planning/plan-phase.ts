@@ -9,7 +9,7 @@ import type { Plan } from '../../plan/plan-types';
 import type { ToolInfo } from '../../tools/tool-types';
 import { PLANNER } from '../agent-carry';
 import type { AgentRun } from '../agent-run';
-import { plannerSystemPrompt, plannerTaskMessage, planRevisionMessage, replanMessage } from '../prompts';
+import { plannerSystemPrompt, plannerTurnMessage, planRevisionMessage, replanMessage } from '../prompts';
 import { parsePlanOutput, parseReplanOutput } from '../../plan/check-plan';
 import { MAX_BAD_PLANS, obtainPlan } from './planner-calls';
 import { PATCHES } from '../../patches';
@@ -37,6 +37,8 @@ export async function planTask(run: AgentRun, tools: ToolInfo[], resuming: boole
     adoptPlan(run, plan);
     return { plan };
   }
+  // A thread's turn: the earlier turns' finished steps its plan may adopt (`reuse`).
+  const reusable = settings.context?.reusable ?? [];
   let plan: Plan;
   if (resuming && state.plan) {
     plan = state.plan;
@@ -44,9 +46,9 @@ export async function planTask(run: AgentRun, tools: ToolInfo[], resuming: boole
     run.conversations.append(
       PLANNER,
       { role: 'system', content: plannerSystemPrompt(tools, settings.mode.ask, settings.systemPrompt, run.prompts) },
-      { role: 'user', content: plannerTaskMessage(settings.task, settings.files, run.prompts) },
+      { role: 'user', content: plannerTurnMessage(settings.task, settings.files, reusable, run.prompts) },
     );
-    plan = await obtainPlan(run, 'plan', parsePlanOutput);
+    plan = await obtainPlan(run, 'plan', (content) => parsePlanOutput(content, reusable));
     adoptPlan(run, plan);
   }
   while (settings.mode.confirmPlan && !settings.nested) {
@@ -65,7 +67,7 @@ export async function planTask(run: AgentRun, tools: ToolInfo[], resuming: boole
     }
     run.setPhase('planning');
     run.conversations.append(PLANNER, { role: 'user', content: planRevisionMessage(answer.feedback ?? '') });
-    plan = await obtainPlan(run, 'plan', parsePlanOutput);
+    plan = await obtainPlan(run, 'plan', (content) => parsePlanOutput(content, reusable));
     adoptPlan(run, plan);
   }
   return { plan };
@@ -86,7 +88,8 @@ export async function replan(run: AgentRun, plan: Plan, feedback?: string): Prom
   const keptIdsRepeat = patched(PATCHES.replanDropsKeptIds) ? 'drop' : 'refuse';
   let next: Plan;
   try {
-    next = await obtainPlan(run, 'replan', (content) => parseReplanOutput(plan, kept, content, keptIdsRepeat));
+    const reusable = run.settings.context?.reusable;
+    next = await obtainPlan(run, 'replan', (c) => parseReplanOutput(plan, kept, c, keptIdsRepeat, reusable));
   } catch (err) {
     // Finished work must not be lost to a replanner that cannot produce a plan: go on as planned.
     if (!(err instanceof ApplicationFailure && err.type === 'PLAN_INVALID') || !patched(PATCHES.replanKeepsPlan))
@@ -114,7 +117,7 @@ export function adoptPlan(run: AgentRun, plan: Plan): void {
   const { state } = run;
   state.plan = plan;
   state.revision += 1;
-  run.board.adopt(plan);
+  run.board.adopt(plan, run.settings.context?.reusable);
   run.event({
     type: state.revision === 1 ? 'plan.created' : 'plan.revised',
     message: `plan r${state.revision}: ${plan.steps.map((s) => s.id).join(', ')}`,

@@ -1,0 +1,86 @@
+/**
+ * Approvals reused across a thread's turns, the pure parts: which approvals a turn hands on (the
+ * approved tool approvals, with who approved), which of them stands for a later call (same
+ * digest, same role, same number of approvers), and that the thread passes the newest on.
+ */
+import { approvalsGiven, matchingApproval, MAX_EARLIER_APPROVALS } from '../../workflows/tools/approval-reuse';
+import { earlierApprovals } from '../../workflows/thread/thread-context';
+import type { Interaction } from '../../workflows/interactions/interaction-types';
+import type { Turn } from '../../workflows/contract/thread-contract';
+import { fullActor } from '../harness/full-values';
+
+const approval = (id: string, decision: 'approve' | 'reject', extra: Partial<Interaction> = {}): Interaction =>
+  ({
+    id,
+    kind: 'tool.approval',
+    prompt: 'Allow write_file?',
+    tool: 'write_file',
+    arguments: { path: 'a.txt' },
+    digest: `sha256:${id}`,
+    status: 'answered',
+    createdAt: 1,
+    answeredAt: 2,
+    answer: { decision, digest: `sha256:${id}` },
+    by: 'ann',
+    actor: fullActor,
+    ...extra,
+  }) as Interaction;
+
+test('a turn hands on the calls people approved, with who approved and the policy outcome', () => {
+  const given = approvalsGiven('t/turn-1', [
+    approval('i1', 'approve'),
+    approval('i2', 'reject'),
+    approval('i3', 'approve', {
+      role: 'finance',
+      approvers: 2,
+      approvals: [
+        { actor: { ...fullActor, id: 'bob' }, at: 1 },
+        { actor: { ...fullActor, id: 'cy' }, at: 2 },
+      ],
+    }),
+    approval('i4', 'approve', { status: 'open' }),
+  ]);
+  expect(given).toEqual([
+    { agentId: 't/turn-1', interactionId: 'i1', tool: 'write_file', digest: 'sha256:i1', approvers: 1, by: ['ann'] },
+    {
+      agentId: 't/turn-1',
+      interactionId: 'i3',
+      tool: 'write_file',
+      digest: 'sha256:i3',
+      role: 'finance',
+      approvers: 2,
+      by: ['bob', 'cy'],
+    },
+  ]);
+});
+
+test('an earlier approval stands only for the same digest under the same role and number of approvers', () => {
+  const given = approvalsGiven('t/turn-1', [
+    approval('i1', 'approve'),
+    approval('i3', 'approve', { role: 'finance', approvers: 2 }),
+  ]);
+  expect(matchingApproval(given, 'sha256:i1', {})?.interactionId).toBe('i1');
+  expect(matchingApproval(given, 'sha256:i1', { approvers: 1 })?.interactionId).toBe('i1');
+  expect(matchingApproval(given, 'sha256:i1', { role: 'finance' })).toBeUndefined();
+  expect(matchingApproval(given, 'sha256:i1', { approvers: 2 })).toBeUndefined();
+  expect(matchingApproval(given, 'sha256:other', {})).toBeUndefined();
+  expect(matchingApproval(given, 'sha256:i3', { role: 'finance', approvers: 2 })?.interactionId).toBe('i3');
+  expect(matchingApproval(given, 'sha256:i3', { role: 'finance' })).toBeUndefined();
+  expect(matchingApproval(undefined, 'sha256:i1', {})).toBeUndefined();
+});
+
+test('the thread passes on the approvals of its earlier turns, the newest that fit', () => {
+  const turn = (n: number, count: number): Turn => ({
+    messageId: `msg-${n}`,
+    text: 'x',
+    status: 'completed',
+    approvals: approvalsGiven(
+      `t/turn-${n}`,
+      Array.from({ length: count }, (_, i) => approval(`i${i + 1}`, 'approve')),
+    ),
+  });
+  expect(earlierApprovals([turn(1, 2), { messageId: 'msg-2', text: 'hi', status: 'completed' }]).length).toBe(2);
+  const bounded = earlierApprovals([turn(1, 30), turn(2, 30)]);
+  expect(bounded).toHaveLength(MAX_EARLIER_APPROVALS);
+  expect(bounded.at(-1)).toMatchObject({ agentId: 't/turn-2', interactionId: 'i30' });
+});
