@@ -88,7 +88,7 @@ test('list by AgentAwaitingInput returns exactly the waiting agent; answers, wat
     expect(await described.staticSummary()).toBe('Needs a human');
     // Operators read what each activity is for in the Temporal UI.
     const summaries = (id: string) => activitySummaries(bed.client.workflow.getHandle(id));
-    expect(await summaries(waiting)).toEqual(['tool catalogue', 'plan r1', 'summary']);
+    expect(await summaries(waiting)).toEqual(['tool catalogue', 'prompt templates', 'plan r1', 'summary']);
     expect(await summaries(`${waiting}/step-s1`)).toEqual(['s1 · round 1']);
     const child = await bed.client.workflow.getHandle(`${waiting}/step-s1`).describe();
     expect(await child.staticSummary()).toBe('s1 · Step s1');

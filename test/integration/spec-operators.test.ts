@@ -79,7 +79,7 @@ test('activity summaries name step and tool; current details follow the plan fro
     expect(atEnd.match(/- ● /g)).toHaveLength(3);
 
     const child = (id: string) => bed.client.workflow.getHandle(`${handle.workflowId}/step-${id}`);
-    expect(await activitySummaries(handle)).toEqual(['tool catalogue', 'plan r1', 'summary']);
+    expect(await activitySummaries(handle)).toEqual(['tool catalogue', 'prompt templates', 'plan r1', 'summary']);
     expect(await activitySummaries(child('s1'))).toEqual([
       's1 · round 1',
       's1 · lookup',
