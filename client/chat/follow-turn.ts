@@ -8,7 +8,7 @@
 import type { AgentClient } from '../agent-client';
 import type { ThreadClient } from '../thread-client';
 import { pause } from '../follow-timeline';
-import type { Turn, TurnStatus } from '../../workflows/contract/thread-contract';
+import { turnStatusSchema, type Turn, type TurnStatus } from '../../workflows/contract/thread-contract';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 
 /** The calls the follower makes. */
@@ -18,14 +18,7 @@ export interface TurnPorts {
 }
 
 /** The statuses after which a turn has nothing more to say to its sender. */
-const SETTLED: ReadonlySet<TurnStatus> = new Set([
-  'completed',
-  'failed',
-  'stopped',
-  'cancelled',
-  'delivered',
-  'rejected',
-]);
+const SETTLED: ReadonlySet<TurnStatus> = new Set(turnStatusSchema.exclude(['routing', 'queued', 'running']).options);
 
 /** Whether a turn has nothing more to say. */
 export const turnSettled = (turn: Turn): boolean => SETTLED.has(turn.status);
