@@ -23,6 +23,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
 import { waitUntil } from '../../testkit/wait-until';
+import { agentFile } from '../harness/agents';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
 const WAIT = { timeout: 30_000 };
@@ -164,7 +165,8 @@ test('a conversation from the page: a chat reply, a task whose plan check is con
       expect(await approval.locator('.tool-name').textContent()).toBe('write_file');
       await approval.getByRole('button', { name: 'Approve' }).click();
       await followUp.locator('.turn-answer strong', { hasText: 'count.txt' }).waitFor(WAIT);
-      expect(readFileSync(join(workspace, 'count.txt'), 'utf8')).toBe('3');
+      // A thread's turns share the thread's folder.
+      expect(readFileSync(agentFile(workspace, threadId, 'count.txt'), 'utf8')).toBe('3');
       // The step heard the steer at its next model call, after the approved write.
       const afterWrite = s1Requests()[2]?.body.messages.at(-1);
       expect(afterWrite?.role).toBe('user');

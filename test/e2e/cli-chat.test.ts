@@ -16,6 +16,7 @@ import { serveOnLoopback } from '../harness/sse-client';
 import { testConfig, withWorker } from '../harness/test-env';
 import { tokenApp } from '../harness/token-app';
 import { ThreadClient } from '../../client/thread-client';
+import { agentFile } from '../harness/agents';
 
 const bed = agentTestbed();
 
@@ -59,7 +60,8 @@ async function expectConversation(run: { code: number | null; stdout: string; st
   expect(run.stdout).toMatch(/ask\.query: Who reads the brief\?/);
   expect(bed.llm.heardBack('q1')).toContain('engineers');
   expect(run.stdout).toMatch(/completed · \d+ tokens/);
-  expect(readFileSync(join(workspace, 'brief.txt'), 'utf8')).toBe('for engineers');
+  // A thread's turns share the thread's folder.
+  expect(readFileSync(agentFile(workspace, thread, 'brief.txt'), 'utf8')).toBe('for engineers');
   const view = await new ThreadClient(bed.client, bed.config.taskQueue).get(thread);
   return view;
 }
