@@ -57,7 +57,7 @@ const LAST_ATTEMPT_START_MS = 7.5 * 60_000;
  */
 const WORKER_LLM_ENV = {
   CAIRN_LLM_MODELS: JSON.stringify({
-    '*': { maxTokens: { plan: 512, replan: 512, step: 192, summary: 192, model: 192 } },
+    '*': { maxTokens: { plan: 768, replan: 768, step: 192, summary: 192, model: 192 } },
   }),
   CAIRN_LLM_TIMEOUT_MS: '180000',
 };
