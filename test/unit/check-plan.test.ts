@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { checkEditedPlanValue, checkPlanValue, mergeReplan, parsePlanOutput } from '../../workflows/plan/check-plan';
 import { NO_CONTENT_ERROR } from '../../workflows/plan/json-reply';
-import { planJsonSchema } from '../../workflows/plan/plan-schema';
+import { PLAN_REPLY_BOUNDS, planJsonSchema, remainingPlanJsonSchema } from '../../workflows/plan/plan-schema';
 import type { Plan, PlanCheck, PlanStep } from '../../workflows/plan/plan-types';
 
 const step = (id: string, depends_on: string[] = [], extra: Partial<PlanStep> = {}): PlanStep => ({
@@ -229,6 +229,31 @@ test('planJsonSchema is derived from the schema', () => {
   const steps = (planJson.properties as Record<string, { items: { required: string[] } } | undefined>).steps;
   expect(steps?.items.required).toEqual(expect.arrayContaining<string>(['id', 'title', 'description']));
   expect(JSON.stringify(steps)).toContain('^[A-Za-z0-9_-]+$');
+});
+
+test('the reply format bounds what a repeating model can write, and leaves out what Cairn sets', () => {
+  for (const schema of [planJsonSchema(), remainingPlanJsonSchema()]) {
+    const props = schema.properties as Record<
+      string,
+      { maxLength?: number; items?: { properties: Record<string, { maxLength?: number; maxItems?: number }> } }
+    >;
+    const stepProps = props.steps?.items?.properties ?? {};
+    expect(stepProps.title?.maxLength).toBe(PLAN_REPLY_BOUNDS.title);
+    expect(stepProps.description?.maxLength).toBe(PLAN_REPLY_BOUNDS.description);
+    expect(stepProps.done_when?.maxLength).toBe(PLAN_REPLY_BOUNDS.doneWhen);
+    expect(stepProps.depends_on?.maxItems).toBe(PLAN_REPLY_BOUNDS.dependsOn);
+    expect(props.task?.maxLength).toBe(PLAN_REPLY_BOUNDS.task);
+    expect(Object.keys(stepProps)).not.toContain('reused');
+  }
+  // The parse stays wider than the format: a plan written before the bounds still checks.
+  const long = plan([
+    {
+      ...step('a'),
+      title: 't'.repeat(PLAN_REPLY_BOUNDS.title + 1),
+      description: 'd'.repeat(PLAN_REPLY_BOUNDS.description + 1),
+    },
+  ]);
+  expect(checkPlanValue(long).ok).toBe(true);
 });
 
 // ---- properties over random DAGs ----------------------------------------------------------

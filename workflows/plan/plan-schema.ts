@@ -77,15 +77,49 @@ export const remainingPlanSchema = planSchema.extend({
 });
 
 /**
- * JSON Schema of {@link planSchema}, derived (never hand-written) for the LLM's response format.
+ * Bounds the reply format puts on a plan's texts, beyond what the parse checks. A model decoding
+ * under a grammar (llama.cpp and other local servers turn the JSON Schema into one) that starts
+ * repeating itself inside a string or a `depends_on` list is made to close it, so its reply ends
+ * as JSON within its token budget instead of being cut off. The parse keeps accepting longer
+ * texts: plans recorded before these bounds, and endpoints that only take a JSON object, stay valid.
+ */
+export const PLAN_REPLY_BOUNDS = { task: 1000, title: 120, description: 1000, doneWhen: 300, dependsOn: 20 } as const;
+
+/** A step as the planner writes it: bounded texts, and no `reused` marker (Cairn sets that). */
+const planStepReplySchema = planStepSchema.omit({ reused: true }).extend({
+  title: planStepSchema.shape.title.max(PLAN_REPLY_BOUNDS.title),
+  description: planStepSchema.shape.description.max(PLAN_REPLY_BOUNDS.description),
+  depends_on: z
+    .array(z.string())
+    .max(PLAN_REPLY_BOUNDS.dependsOn)
+    .default([])
+    .describe('Ids of the steps whose results this step needs; it starts when they all completed'),
+  done_when: z.string().max(PLAN_REPLY_BOUNDS.doneWhen).optional().describe('How to tell that the step is done'),
+});
+
+/** The plan as the reply format asks for it (see {@link PLAN_REPLY_BOUNDS}). */
+const planReplySchema = planSchema.extend({
+  task: planSchema.shape.task.max(PLAN_REPLY_BOUNDS.task),
+  steps: z.array(planStepReplySchema).min(1).max(MAX_PLAN_STEPS),
+});
+
+/**
+ * JSON Schema of {@link planSchema} as the planner's reply format asks for it, derived (never
+ * hand-written) for the LLM's response format.
  * A function, not a constant: workflow modules load once per workflow, and deriving it there
  * would cost every agent and step the conversion.
  */
 export function planJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(planSchema);
+  return z.toJSONSchema(planReplySchema);
 }
 
-/** JSON Schema of {@link remainingPlanSchema}: what the replanner's reply must match. */
+/** JSON Schema of {@link remainingPlanSchema}, bounded like {@link planJsonSchema}: what the replanner's reply must match. */
 export function remainingPlanJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(remainingPlanSchema);
+  return z.toJSONSchema(
+    planReplySchema.extend({
+      task: planReplySchema.shape.task.optional(),
+      language: z.string().optional(),
+      steps: z.array(planStepReplySchema).max(MAX_PLAN_STEPS),
+    }),
+  );
 }
