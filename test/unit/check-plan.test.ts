@@ -242,6 +242,8 @@ test('the reply format bounds what a repeating model can write, and leaves out w
     expect(stepProps.description?.maxLength).toBe(PLAN_REPLY_BOUNDS.description);
     expect(stepProps.done_when?.maxLength).toBe(PLAN_REPLY_BOUNDS.doneWhen);
     expect(stepProps.depends_on?.maxItems).toBe(PLAN_REPLY_BOUNDS.dependsOn);
+    expect(JSON.stringify(stepProps.depends_on)).toContain('^[A-Za-z0-9_-]+$');
+    expect(JSON.stringify(props.replan)).toContain('"maxLength":40');
     expect(props.task?.maxLength).toBe(PLAN_REPLY_BOUNDS.task);
     expect(Object.keys(stepProps)).not.toContain('reused');
   }

@@ -79,9 +79,10 @@ export const remainingPlanSchema = planSchema.extend({
 /**
  * Bounds the reply format puts on a plan's texts, beyond what the parse checks. A model decoding
  * under a grammar (llama.cpp and other local servers turn the JSON Schema into one) that starts
- * repeating itself inside a string or a `depends_on` list is made to close it, so its reply ends
- * as JSON within its token budget instead of being cut off. The parse keeps accepting longer
- * texts: plans recorded before these bounds, and endpoints that only take a JSON object, stay valid.
+ * repeating itself inside a string or a list of step ids (held to the step id pattern there) is
+ * made to close it, so its reply ends as JSON within its token budget instead of being cut off.
+ * The parse keeps accepting longer texts: plans recorded before these bounds, and endpoints that
+ * only take a JSON object, stay valid.
  */
 export const PLAN_REPLY_BOUNDS = { task: 1000, title: 120, description: 1000, doneWhen: 300, dependsOn: 20 } as const;
 
@@ -90,7 +91,7 @@ const planStepReplySchema = planStepSchema.omit({ reused: true }).extend({
   title: planStepSchema.shape.title.max(PLAN_REPLY_BOUNDS.title),
   description: planStepSchema.shape.description.max(PLAN_REPLY_BOUNDS.description),
   depends_on: z
-    .array(z.string())
+    .array(stepIdSchema)
     .max(PLAN_REPLY_BOUNDS.dependsOn)
     .default([])
     .describe('Ids of the steps whose results this step needs; it starts when they all completed'),
@@ -101,6 +102,11 @@ const planStepReplySchema = planStepSchema.omit({ reused: true }).extend({
 const planReplySchema = planSchema.extend({
   task: planSchema.shape.task.max(PLAN_REPLY_BOUNDS.task),
   steps: z.array(planStepReplySchema).min(1).max(MAX_PLAN_STEPS),
+  replan: z
+    .array(stepIdSchema)
+    .max(MAX_PLAN_STEPS)
+    .default([])
+    .describe('Ids of steps after whose completion the remaining plan is revised'),
 });
 
 /**
