@@ -3,8 +3,9 @@
  * process and the scripted LLM: a conversation started from the page, a chat message answered
  * in rendered Markdown (no planner call), then a task message whose agent opens a plan check —
  * shown inside the conversation and confirmed there, after which the turn's answer shows; a
- * follow-up task steered from the send box while its step runs (and another message refused),
- * and its write approved inline; the turn links to its agent's own page, the conversations list
+ * follow-up task whose plan adopts the first task's step (shown reused in its plan check, never run
+ * again, its result handed to the new step), steered from the send box while its step runs (and
+ * another message refused), and its write approved inline; the turn links to its agent's own page, the conversations list
  * names the thread, and the conversation opened by its address is rebuilt from the server.
  */
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { AgentClient } from '../../client/agent-client';
 import { ThreadClient } from '../../client/thread-client';
 import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
-import { byRoute } from '../fake-llm/routes';
+import { byRoute, routeOf } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { serveOnLoopback } from '../harness/sse-client';
 import { finish, plan, planReply, step } from '../harness/plans';
@@ -40,26 +41,34 @@ const turn = (page: Page, messageId: string) => page.locator(`.turn[data-message
 const wholeText = (messages: { content?: unknown }[]): string =>
   messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
 
-/** The requests of step s1's model calls (both task turns' agents have a step s1), in order. */
-const s1Requests = () => bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
+/** The requests of a step's model calls, in order. */
+const stepRequests = (stepId: string) => bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === stepId);
 
-test('a conversation from the page: a chat reply, a task whose plan check is confirmed inline, a follow-up steered and approved inline', async () => {
+test('a conversation from the page: a chat reply, a task whose plan check is confirmed inline, a follow-up that reuses its result, steered and approved inline', async () => {
+  let threadId = '';
+  /** The first task turn's agent (the thread's second message). */
+  const firstTurn = () => threadTurnWorkflowId(threadId, 2);
   let release = () => undefined as void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  bed.llm.respondWith(
-    byRoute({
-      chat: [reply.text('**Hello** from the thread.')],
-      plan: [
-        planReply(plan([step('s1', [], { title: 'Count the files' })])),
-        planReply(plan([step('s1', [], { title: 'Write the count' })])),
-      ],
-      'step:s1': [
-        finish('three files'),
-        reply.after(reply.toolCall('write_file', { path: 'count.txt', content: '3' }, 'w1'), gate),
-        finish('wrote count.txt'),
-      ],
-      summary: [reply.text('## Counted\n\nThere are **three** files.'), reply.text('Wrote **count.txt**.')],
-    }),
+  const scripted = byRoute({
+    chat: [reply.text('**Hello** from the thread.')],
+    plan: [planReply(plan([step('s1', [], { title: 'Count the files' })]))],
+    'step:s1': [finish('three files')],
+    'step:s2': [
+      reply.after(reply.toolCall('write_file', { path: 'count.txt', content: '3' }, 'w1'), gate),
+      finish('wrote count.txt'),
+    ],
+    summary: [reply.text('## Counted\n\nThere are **three** files.'), reply.text('Wrote **count.txt**.')],
+  });
+  let plans = 0;
+  // The follow-up's plan names the first task turn, known once the page made the thread: it
+  // adopts that turn's count (never run again) and writes it.
+  bed.llm.respondWith((request) =>
+    routeOf(request) === 'plan' && ++plans === 2
+      ? planReply(
+          plan([step('s2', ['s1'], { title: 'Write the count' })], { reuse: [{ agentId: firstTurn(), stepId: 's1' }] }),
+        )
+      : scripted(request),
   );
   const app = createApp({
     version: 'test',
@@ -90,7 +99,7 @@ test('a conversation from the page: a chat reply, a task whose plan check is con
       await page.locator('#send-kind').selectOption('chat');
       await page.getByRole('button', { name: 'Send' }).click();
       await page.waitForURL(/\/threads\/thread-/, WAIT);
-      const threadId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+      threadId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
 
       // The chat reply, rendered Markdown, under the message; answered without a plan.
       const chat = turn(page, 'msg-1');
@@ -125,16 +134,23 @@ test('a conversation from the page: a chat reply, a task whose plan check is con
       await task.locator('.turn-answer h2', { hasText: 'Counted' }).waitFor(WAIT);
       await page.locator('.turn[data-message-id="msg-2"][data-status="completed"]').waitFor(WAIT);
       expect(await task.locator('.turn-answer strong').textContent()).toBe('three');
-      expect(bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1')).toHaveLength(1);
+      expect(stepRequests('s1')).toHaveLength(1);
       await page.locator('.send-policy').waitFor({ state: 'hidden', ...WAIT });
 
-      // A follow-up task; while its step's model call is under way, a message steered into it.
+      // A follow-up task: its plan check shows the first task's count adopted, not run again.
       await page.locator('#message').fill('Write the count to count.txt');
-      await page.locator('#thread-send input[name="confirmPlan"]').uncheck();
       await page.getByRole('button', { name: 'Send' }).click();
       await page.locator('.send-result', { hasText: 'msg-3: started' }).waitFor(WAIT);
+      const followUpCheck = turn(page, 'msg-3').locator('.interaction[data-kind="plan.check"]');
+      await followUpCheck.waitFor(WAIT);
+      expect(await followUpCheck.textContent()).toContain(`s1: Count the files — reused from ${firstTurn()}`);
+      expect(wholeText(bed.llm.requestsFor('plan')[1]?.body.messages ?? [])).toContain('three files');
+      await followUpCheck.getByRole('button', { name: 'Confirm plan' }).click();
+      // While its new step's model call is under way, a message steered into it.
       await page.locator('.send-policy').waitFor({ state: 'visible', ...WAIT });
-      await waitUntil("the follow-up's step is calling the model", () => (s1Requests().length >= 2 ? true : undefined));
+      await waitUntil("the follow-up's step is calling the model", () =>
+        stepRequests('s2').length >= 1 ? true : undefined,
+      );
       await page.locator('#message').fill('Count only the markdown files');
       await page.locator('#send-kind').selectOption('');
       await page.locator('#send-policy').selectOption('steer');
@@ -167,8 +183,11 @@ test('a conversation from the page: a chat reply, a task whose plan check is con
       await followUp.locator('.turn-answer strong', { hasText: 'count.txt' }).waitFor(WAIT);
       // A thread's turns share the thread's folder.
       expect(readFileSync(agentFile(workspace, threadId, 'count.txt'), 'utf8')).toBe('3');
-      // The step heard the steer at its next model call, after the approved write.
-      const afterWrite = s1Requests()[2]?.body.messages.at(-1);
+      // The adopted step never ran again; the new one got its result, and heard the steer at its
+      // next model call, after the approved write.
+      expect(stepRequests('s1')).toHaveLength(1);
+      expect(wholeText(stepRequests('s2')[0]?.body.messages ?? [])).toContain('three files');
+      const afterWrite = stepRequests('s2')[1]?.body.messages.at(-1);
       expect(afterWrite?.role).toBe('user');
       expect(afterWrite?.content).toContain('Count only the markdown files');
       mkdirSync(ARTIFACTS, { recursive: true });
