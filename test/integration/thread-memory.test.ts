@@ -7,6 +7,7 @@
  * and carries of this release); a failed `compress` or an empty `title` leaves the mechanical ones.
  */
 import type { WorkflowHandle } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -88,6 +89,11 @@ test('the first message gets one title call (memo, list and query); past the thr
       return row?.title === 'Lorem ipsum, at length' ? row : undefined;
     });
     expect(listed.status).toBe('RUNNING');
+    // The Temporal UI's current details name it too (each run sets them again).
+    const metadata = await bed.client.workflow
+      .getHandle(id)
+      .query<temporal.api.sdk.v1.IWorkflowMetadata>('__temporal_workflow_metadata');
+    expect(metadata.currentDetails).toBe('**Lorem ipsum, at length**');
 
     // One fold, after the third turn, of the two oldest: the request names them, not the third.
     const compressed = bed.llm.requestsFor('compress');
