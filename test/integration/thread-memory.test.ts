@@ -145,8 +145,9 @@ test('a compress call that fails leaves a mechanical summary; an empty title rep
     }),
   );
   await withWorker(bed.config, async () => {
-    const client = threads();
-    const { id } = await client.open({}, { settings: { compressAtChars: 600 } });
+    // The threshold as an operator sets it for every thread opened (CAIRN_THREAD_COMPRESS_CHARS).
+    const client = new ThreadClient(bed.client, bed.config.taskQueue, true, undefined, { compressAtChars: 600 });
+    const { id } = await client.open({});
     for (const text of texts) await client.send(id, { text, kind: 'chat' });
     const view = await waitForThread(id, 'the summary', (v) => v.summary !== undefined);
     expect(bed.llm.requestsFor('compress')).toHaveLength(1);
