@@ -51,12 +51,15 @@ export interface OpenThread {
 export class ThreadClient {
   /**
    * @param plainIds false when payloads are encrypted: ids then carry no words of the message.
+   * @param defaults settings of every thread opened here (e.g. `compressAtChars` from
+   *   CAIRN_THREAD_COMPRESS_CHARS); an `open`'s own settings win.
    */
   constructor(
     readonly temporal: Client,
     private readonly taskQueue: string,
     private readonly plainIds = true,
     private readonly queryTimeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
+    private readonly defaults: ThreadInput = {},
   ) {}
 
   /** Opens a thread; with a first message (non-empty `text`) sends it and returns its message id too. */
@@ -68,7 +71,7 @@ export class ThreadClient {
       await this.temporal.workflow.start<typeof threadWorkflow>(THREAD_WORKFLOW_TYPE, {
         taskQueue: this.taskQueue,
         workflowId,
-        args: [options.settings ?? {}],
+        args: [{ ...this.defaults, ...options.settings }],
         staticSummary: title ? `thread: ${title}` : 'thread',
         memo: { title },
       });

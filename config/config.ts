@@ -85,6 +85,11 @@ export const envSchema = z.object({
   CAIRN_LEDGER_DIR: optionalText,
   /** Days a finished agent's folder is kept after it closed (worker/workspace-retention.ts); unset: for ever. */
   CAIRN_WORKSPACE_RETENTION_DAYS: positiveInt('a number of days').optional(),
+  /** Characters of earlier turns past which a thread folds the oldest into its summary (threads opened here). */
+  CAIRN_THREAD_COMPRESS_CHARS: positiveInt('a number of characters')
+    .min(500, 'expected at least 500')
+    .max(1_000_000, 'expected at most 1000000')
+    .optional(),
   /** Address classes http_fetch may reach besides public ones: loopback, private, link-local. */
   CAIRN_FETCH_ALLOW: z
     .string()
@@ -170,6 +175,8 @@ export interface CairnConfig {
    * (worker/workspace-retention.ts). Absent: folders are kept for ever.
    */
   workspaceRetentionDays?: number;
+  /** Settings of the threads this process opens (absent: the thread input's defaults). */
+  threads: { compressAtChars?: number };
   tools: {
     /** Address classes http_fetch may reach besides public addresses. */
     fetchAllow: ('loopback' | 'private' | 'link-local')[];
@@ -315,6 +322,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     workspace,
     ledgerDir,
     ...(e.CAIRN_WORKSPACE_RETENTION_DAYS ? { workspaceRetentionDays: e.CAIRN_WORKSPACE_RETENTION_DAYS } : {}),
+    threads: e.CAIRN_THREAD_COMPRESS_CHARS ? { compressAtChars: e.CAIRN_THREAD_COMPRESS_CHARS } : {},
     tools: {
       fetchAllow: e.CAIRN_FETCH_ALLOW ?? [],
       modules: listOf(e.CAIRN_TOOLS),

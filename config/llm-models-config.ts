@@ -28,6 +28,8 @@ const maxTokensSchema = z.strictObject({
   assess: tokens.optional(),
   chat: tokens.optional(),
   'route-message': tokens.optional(),
+  compress: tokens.optional(),
+  title: tokens.optional(),
 });
 
 /** How far structured output goes: a JSON Schema, any JSON object, or plain text read tolerantly. */

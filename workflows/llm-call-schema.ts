@@ -20,6 +20,8 @@ export const llmPurposeSchema = z.enum([
   'assess',
   'chat',
   'route-message',
+  'compress',
+  'title',
 ]);
 /** Why a model call is made; sent as the `X-Cairn-Purpose` header (docs/contracts.md#llm-protocol). */
 export type LlmPurpose = z.infer<typeof llmPurposeSchema>;

@@ -99,4 +99,20 @@ export const PATCHES_0_3 = {
     feature: 'an agent reads its tool catalogue and prompt texts together, with no patch call after a local activity',
     why: 'runs before read the catalogue, then called a patch and read the texts (a patch marker that cannot replay after a split task)',
   },
+  threadTitle: {
+    id: 'cairn-thread-title',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "a thread's title comes from one `title` call once its first message is routed, written to its memo and current details",
+    why: 'runs before showed the first message, cut, and made no call',
+  },
+  threadCompress: {
+    id: 'cairn-thread-compress',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "between turns, a thread's oldest turns past compressAtChars are folded into a summary by one `compress` call (mechanical when it fails)",
+    why: 'runs before kept every turn and made no call',
+  },
 } as const satisfies Record<string, PatchInfo>;

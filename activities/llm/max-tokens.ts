@@ -24,6 +24,10 @@ export const DEFAULT_MAX_TOKENS: Record<LlmPurpose, number> = {
   chat: 2048,
   /** A thread router's `{ kind, reason }`. */
   'route-message': 256,
+  /** A thread's summary of its older turns (thread-compress.ts). */
+  compress: 1024,
+  /** A thread's title: a few words. */
+  title: 64,
 };
 
 /** The `max_tokens` of a call. */

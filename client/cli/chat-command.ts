@@ -67,7 +67,13 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const client = await AgentClient.connect(config);
   try {
     const by = options.by ?? defaultSender();
-    const direct = new ThreadClient(client.temporal, config.taskQueue, !encryptionOn(config.payloads));
+    const direct = new ThreadClient(
+      client.temporal,
+      config.taskQueue,
+      !encryptionOn(config.payloads),
+      undefined,
+      config.threads,
+    );
     const threads: ChatThreads = {
       open: (message) => direct.open({ ...message, by }),
       send: (id, message) => direct.send(id, { ...message, by }),

@@ -51,7 +51,13 @@ export async function serveApi(
   const app = createApp({
     version,
     agents,
-    threads: new ThreadClient(agents.temporal, config.taskQueue, !encryptionOn(config.payloads)),
+    threads: new ThreadClient(
+      agents.temporal,
+      config.taskQueue,
+      !encryptionOn(config.payloads),
+      undefined,
+      config.threads,
+    ),
     // The public URL's host is one the proxy forwards, so it is served too.
     allowedHosts: allowedHostNames(config.http.host, [
       ...(config.http.allowedHosts ?? []),

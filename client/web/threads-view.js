@@ -54,6 +54,7 @@ export function renderThreadPage(root, id, navigate) {
         h('code', { class: 'thread-id', text: view.id }),
         temporalLink(view.id, 'Open in Temporal UI'),
       ]),
+      ...(view.summary ? [summaryNote(view.summary)] : []),
     );
     for (const turn of view.turns) {
       const shown = turns.get(turn.messageId);
@@ -212,4 +213,15 @@ function sendBox() {
       if (closed) result.textContent = 'This conversation has closed.';
     },
   };
+}
+
+/**
+ * The older turns folded into the thread's summary: no longer listed, so said here (the whole
+ * summary on hover).
+ * @param {{ text: string, turns: number, through: string }} summary
+ */
+function summaryNote(summary) {
+  const text = summary.text.length > 280 ? `${summary.text.slice(0, 279)}…` : summary.text;
+  const count = `${summary.turns} earlier message${summary.turns === 1 ? '' : 's'} (through ${summary.through})`;
+  return h('p', { class: 'muted thread-summary', title: summary.text, text: `${count}, summarized: ${text}` });
 }

@@ -27,7 +27,7 @@ import {
   writeChunk,
 } from '../../llm-servers/chat-completions-stream';
 import { callerOf, DEFAULT_HOLD_TIMEOUT_MS, describeMatch, HoldRegistry, type Hold } from './holds';
-import type { MessageReply, ScriptedReply } from './replies';
+import { reply, type MessageReply, type ScriptedReply } from './replies';
 
 /** A request the fake received. */
 export interface RecordedRequest {
@@ -200,7 +200,7 @@ export class ScriptedLlm {
         errorBody(STREAM_REFUSAL, { type: 'invalid_request_error', code: 'unsupported_parameter' }),
       );
     }
-    const scripted = this.handler?.(recorded) ?? this.queue.shift();
+    const scripted = this.handler?.(recorded) ?? unscriptedTitle(recorded) ?? this.queue.shift();
     if (!scripted) {
       this.unscripted.push(recorded);
       const message = `${SCRIPT_EXHAUSTED} at request #${recorded.index}`;
@@ -327,4 +327,17 @@ function completion(request: RecordedRequest, scripted: MessageReply): ChatCompl
     ...(scripted.usage ? { usage: scripted.usage } : {}),
     ...(scripted.quirks ? { quirks: scripted.quirks } : {}),
   });
+}
+
+/**
+ * A thread's `title` call that the test did not script: answered with the first message itself
+ * (its first line, at most 80 characters — what the thread shows before and without a title), so
+ * every thread test need not script the call it makes after its first message. Tests of titles
+ * script their own (a `title` route of `byRoute`, or a reply function).
+ */
+function unscriptedTitle(request: RecordedRequest): MessageReply | undefined {
+  if (request.headers['x-cairn-purpose'] !== 'title') return undefined;
+  const first = request.body.messages.at(-1)?.content;
+  const line = (typeof first === 'string' ? first : '').trim().split('\n')[0] ?? '';
+  return reply.text(line.length > 80 ? `${line.slice(0, 79)}…` : line);
 }

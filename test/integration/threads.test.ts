@@ -254,6 +254,8 @@ test("a thread's budget counts its calls and its turns' agents, caps a turn's ow
   bed.llm.respondWith(
     byRoute({
       chat: [reply.text('first', used(600, 100)), reply.text('second', used(200, 100))],
+      // The title call after the first message, free here so the sums below are the turns' alone.
+      title: [reply.text('Budgets', used(0, 0))],
       plan: [{ ...planReply(plan([step('s1')])), ...used(10, 10) }],
       'step:s1': [{ ...finish('done'), ...used(10, 10) }],
       summary: [reply.text('sum', used(10, 10))],

@@ -45,6 +45,7 @@ test('every variable is read', () => {
     CAIRN_WORKSPACE: '/data/ws',
     CAIRN_LEDGER_DIR: '/data/ledger',
     CAIRN_WORKSPACE_RETENTION_DAYS: '30',
+    CAIRN_THREAD_COMPRESS_CHARS: '20000',
     CAIRN_FETCH_ALLOW: 'loopback, private',
     CAIRN_TOOLS: './tools/a.ts,./tools/b.ts',
     CAIRN_MCP_SERVERS: '[]',
@@ -91,6 +92,7 @@ test('every variable is read', () => {
     versioning: { enabled: true, deploymentName: 'cairn-eu', buildId: '2.0.0' },
     ledgerDir: '/data/ledger',
     workspaceRetentionDays: 30,
+    threads: { compressAtChars: 20_000 },
     tools: {
       fetchAllow: ['loopback', 'private'],
       modules: ['./tools/a.ts', './tools/b.ts'],
@@ -176,6 +178,14 @@ test('finished agents keep their folders for ever unless a retention in days is 
   expect(loadConfig({ CAIRN_WORKSPACE_RETENTION_DAYS: '7' }).workspaceRetentionDays).toBe(7);
   expect(errorLines({ CAIRN_WORKSPACE_RETENTION_DAYS: '0' })).toEqual([
     'CAIRN_WORKSPACE_RETENTION_DAYS: expected a number above 0, got "0"',
+  ]);
+});
+
+test("threads keep the thread input's compress threshold unless CAIRN_THREAD_COMPRESS_CHARS sets one in range", () => {
+  expect(loadConfig({}).threads).toEqual({});
+  expect(loadConfig({ CAIRN_THREAD_COMPRESS_CHARS: '4000' }).threads).toEqual({ compressAtChars: 4_000 });
+  expect(errorLines({ CAIRN_THREAD_COMPRESS_CHARS: '100' })).toEqual([
+    'CAIRN_THREAD_COMPRESS_CHARS: expected at least 500, got "100"',
   ]);
 });
 

@@ -255,6 +255,8 @@ describe('LLM request headers', () => {
     'assess',
     'chat',
     'route-message',
+    'compress',
+    'title',
   ] as const;
   // Fails to compile when LlmPurpose gains, loses or renames a value the list does not.
   type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -268,7 +270,7 @@ describe('LLM request headers', () => {
     await llm.close();
   });
 
-  test('X-Cairn-Purpose (plan | replan | step | summary | model | route | verify | assess | chat | route-message), X-Cairn-Agent, X-Cairn-Step on the wire', async () => {
+  test('X-Cairn-Purpose (plan | replan | step | summary | model | route | verify | assess | chat | route-message | compress | title), X-Cairn-Agent, X-Cairn-Step on the wire', async () => {
     expect(purposesMatch).toBe(true);
     const config = loadConfig({ OPENAI_BASE_URL: llm.baseUrl, CAIRN_MODEL: 'scripted-model' });
     const { callLlm } = createLlmActivities({
@@ -306,6 +308,8 @@ describe('LLM request headers', () => {
       ['assess', 'agent-contract-1a2b3c4d', undefined],
       ['chat', 'agent-contract-1a2b3c4d', undefined],
       ['route-message', 'agent-contract-1a2b3c4d', undefined],
+      ['compress', 'agent-contract-1a2b3c4d', undefined],
+      ['title', 'agent-contract-1a2b3c4d', undefined],
     ]);
   });
 });

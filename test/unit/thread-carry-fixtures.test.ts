@@ -1,7 +1,8 @@
 /**
  * The thread carry is a contract between releases, like the agent's: every kept thread carry
  * (test/fixtures/carry/<release>/<scenario>.thread.json) and every carry a kept thread history
- * handed on is read by the current code with nothing lost; a carry of a newer version, or a
+ * handed on is read by the current code with nothing lost — a version-1 carry (every turn, no
+ * title or summary) steps up to the current version as it was; a carry of a newer version, or a
  * broken one, is refused (the thread then waits for code that can read it).
  */
 import { carryOf, savedCarries } from '../harness/carries';
@@ -26,7 +27,7 @@ test.each(kept.map((c) => [`${c.release}/${c.name}`, c.carry] as const))(
   'kept thread carry %s reads as the current version, nothing lost',
   (_label, carry) => {
     const read = migrateThreadCarry(carry);
-    expect(read).toEqual({ ok: true, carry });
+    expect(read).toEqual({ ok: true, carry: { ...(carry as object), version: THREAD_CARRY_VERSION } });
     expect(readThreadCarry(carry).version).toBe(THREAD_CARRY_VERSION);
   },
 );
@@ -34,9 +35,21 @@ test.each(kept.map((c) => [`${c.release}/${c.name}`, c.carry] as const))(
 test.each(handedOn.map((h) => [h.label, h.carry] as const))(
   'the carry kept history %s handed on reads as written',
   (_label, carry) => {
-    expect(migrateThreadCarry(carry)).toEqual({ ok: true, carry });
+    expect(migrateThreadCarry(carry)).toEqual({
+      ok: true,
+      carry: { ...(carry as object), version: THREAD_CARRY_VERSION },
+    });
   },
 );
+
+test('both carry versions are kept: version 1 (0.3.0 before titles and compression) and the current one', () => {
+  const versions = new Set(kept.map((c) => (c.carry as { version?: number }).version));
+  expect([...versions].sort()).toEqual([1, THREAD_CARRY_VERSION]);
+  const current = kept.filter((c) => (c.carry as { version?: number }).version === THREAD_CARRY_VERSION);
+  // The current version's fixture holds what is new in it: a title and a summary of folded turns.
+  expect(current.some((c) => readThreadCarry(c.carry).summary !== undefined)).toBe(true);
+  expect(current.every((c) => readThreadCarry(c.carry).title !== undefined)).toBe(true);
+});
 
 test('a carry of a newer version, or a broken one, is refused', () => {
   expect(migrateThreadCarry({ version: THREAD_CARRY_VERSION + 1, turns: [], nextMessage: 1 })).toEqual({

@@ -21,6 +21,12 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 24 * 60 * 60 * 1000;
 /** History events past which a thread continues as new between turns (the server suggests it sooner when big). */
 export const DEFAULT_ROLL_OVER_EVENTS = 5_000;
 
+/**
+ * Characters of earlier turns (messages, replies, step titles and results) past which the oldest
+ * are folded into the thread's summary by a `compress` call, keeping the newest up to half of it.
+ */
+export const DEFAULT_COMPRESS_AT_CHARS = 12_000;
+
 /** How a message is handled: answered in words (`chat`) or run as an agent (`task`). */
 export const messageKindSchema = z.enum(['chat', 'task']);
 /** What happens to a message that arrives while a task turn runs. */
@@ -101,14 +107,28 @@ export const turnSchema = z.object({
 /** One message of a thread and what became of it. */
 export type Turn = z.infer<typeof turnSchema>;
 
+/** What stands for the turns folded away (thread-compress.ts): the model's summary, or the mechanical one. */
+export const turnsSummarySchema = z.object({
+  text: z.string(),
+  /** How many turns it covers (the oldest ones, no longer listed in `turns`). */
+  turns: z.number().int().min(1),
+  /** The newest message it covers. */
+  through: z.string(),
+});
+/** What stands for the turns folded away. */
+export type TurnsSummary = z.infer<typeof turnsSummarySchema>;
+
 /** The `thread` query's answer. */
 export const threadViewSchema = z.object({
   id: z.string(),
+  /** The `title` call's title after the first message; before it (or when it failed), the first message cut. */
   title: z.string(),
   status: z.enum(['open', 'closed']),
   /** Why a closed thread closed. */
   closedReason: z.string().optional(),
   turns: z.array(turnSchema),
+  /** The older turns, folded into a summary once they passed the thread's `compressAtChars`. */
+  summary: turnsSummarySchema.optional(),
   /** What the thread spent: its own calls and its turns' agents (a failed agent's spending is not known to it). */
   usage: tokenUsageSchema,
 });
@@ -120,6 +140,8 @@ export const threadInputSchema = z.object({
   idleTimeoutMs: z.number().int().positive().default(DEFAULT_IDLE_TIMEOUT_MS),
   /** History events past which it continues as new between turns. */
   rollOverEvents: z.number().int().min(1).max(50_000).default(DEFAULT_ROLL_OVER_EVENTS),
+  /** Characters of earlier turns past which the oldest are folded into a summary (`compress`). */
+  compressAtChars: z.number().int().min(500).max(1_000_000).default(DEFAULT_COMPRESS_AT_CHARS),
   /** The model of its `route-message` and `chat` calls (turns use their own input). */
   model: modelSettingsSchema.optional(),
   /** Who opened it (set by Cairn's HTTP API). */

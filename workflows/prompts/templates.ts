@@ -127,6 +127,28 @@ export const PROMPT_TEMPLATES = {
     [],
     'You are a helpful assistant in a conversation. Earlier messages and the results of tasks run in it are given; answer the last message directly and briefly.',
   ),
+  'thread.chat.summary': template(
+    'thread.chat.summary',
+    ['summary'],
+    'Summary of the older part of the conversation (its messages are no longer given):\n{{summary}}',
+  ),
+  'thread.compress.system': template(
+    'thread.compress.system',
+    [],
+    'You keep the memory of a long conversation between a user and an agent. Merge the summary so far (if any) and the turns given into one new summary that later turns can rely on: what the user asked and decided, the tasks run and their key results (names, numbers, files), and what is still open.',
+    'Write plain text, at most 300 words, no preamble.',
+  ),
+  'thread.compress.turns': template(
+    'thread.compress.turns',
+    ['summary', 'turns'],
+    'Summary so far:\n{{summary}}',
+    'Turns to add:\n{{turns}}',
+  ),
+  'thread.title.system': template(
+    'thread.title.system',
+    [],
+    'Write a title for the conversation that starts with the message given: at most 8 words, in the language of the message. Answer with the title only.',
+  ),
 } as const satisfies Record<string, PromptTemplate>;
 
 /** The name of a built-in template. */

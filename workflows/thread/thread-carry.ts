@@ -1,36 +1,54 @@
 /**
- * What a thread run hands the next when it continues as new between turns: its turns and the
- * number of the next message. Nothing runs then (no task turn, no queue, no message being
- * routed), so nothing else is carried. A contract between releases, versioned like the agent's
- * (agent/agent-carry.ts, carry-migration.ts): a carry of a newer version than this code reads
- * is refused, so the thread waits for code that can read it.
+ * What a thread run hands the next when it continues as new between turns: its turns not yet
+ * folded into the summary, the summary, the title and the number of the next message. Nothing
+ * runs then (no task turn, no queue, no message being routed), so nothing else is carried. A
+ * contract between releases, versioned like the agent's (agent/agent-carry.ts,
+ * carry-migration.ts): a carry of a newer version than this code reads is refused, so the thread
+ * waits for code that can read it.
  */
 import { z } from 'zod';
-import { turnSchema } from '../contract/thread-contract';
+import { turnSchema, turnsSummarySchema } from '../contract/thread-contract';
 import { tokenUsageSchema } from '../state/step-run-schema';
-import { readVersioned, type VersionedContract } from '../rollover/versioned-reader';
+import { readVersioned, versionStep, type VersionedContract } from '../rollover/versioned-reader';
 
 /** The version of the carry this code writes (raise it with a frozen schema and a step up). */
-export const THREAD_CARRY_VERSION = 1;
+export const THREAD_CARRY_VERSION = 2;
 
 /** The thread carry of the current version. */
 export const threadCarrySchema = z.object({
   version: z.literal(THREAD_CARRY_VERSION),
+  /** The turns not folded into `summary`, oldest first. */
   turns: z.array(turnSchema),
   /** The number the next message gets (1-based). */
   nextMessage: z.number().int().min(1),
   /** What the thread spent so far (absent: nothing yet). */
   usage: tokenUsageSchema.optional(),
+  /** The thread's title, once its first message was routed. */
+  title: z.string().optional(),
+  /** The turns folded away (absent: none yet). */
+  summary: turnsSummarySchema.optional(),
 });
 
 /** The thread carry of the current version. */
 export type ThreadCarry = z.infer<typeof threadCarrySchema>;
 
+/**
+ * Version 1, release 0.3.0 (frozen): every turn, no title or summary. Checks the envelope; the
+ * turns are checked by the current schema once stepped up.
+ */
+const threadCarryV1Schema = z.object({
+  version: z.literal(1),
+  turns: z.array(z.unknown()),
+  nextMessage: z.number(),
+  usage: z.unknown().optional(),
+});
+
 const THREAD_CARRY: VersionedContract<ThreadCarry> = {
   name: 'thread carry',
   version: THREAD_CARRY_VERSION,
   schema: threadCarrySchema,
-  steps: [],
+  // A version-1 thread has no title yet (its next run asks for one) and has folded nothing.
+  steps: [versionStep(1, threadCarryV1Schema, (carry) => ({ ...carry, version: 2 }))],
 };
 
 /** The current carry from one of any version; errors as `path: message` text. */

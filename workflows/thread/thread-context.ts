@@ -2,9 +2,10 @@
  * What a thread tells the model about its earlier turns, pure so it is the same on replay: a
  * task turn's agent gets its message followed by the earlier turns (messages, the steps of tasks
  * with their results, replies), a chat reply the conversation as messages. Both are cut to a
- * size bound, the oldest turns dropped first (compression of old turns comes later).
+ * size bound, the oldest turns dropped first. Once older turns were folded into the thread's
+ * summary (thread-compress.ts), it comes first, as a turn of its own (`withSummary`).
  */
-import type { Turn } from '../contract/thread-contract';
+import type { Turn, TurnsSummary } from '../contract/thread-contract';
 import type { LlmMessage } from '../llm-types';
 import { render } from '../prompts/templates';
 import {
@@ -26,8 +27,25 @@ const told = (turn: Turn): boolean => turn.status !== 'rejected' && turn.status 
 
 const cut = (text: string): string => (text.length > MAX_PART_CHARS ? `${text.slice(0, MAX_PART_CHARS)} …[cut]` : text);
 
+/** The id of the turn that stands for the summary in a turn's context. */
+export const SUMMARY_TURN_ID = 'summary';
+
+/** The earlier turns as a later turn's context: the summary, if any, as a turn of its own, then the turns kept. */
+export function withSummary(summary: TurnsSummary | undefined, earlier: Turn[]): Turn[] {
+  if (summary === undefined) return earlier;
+  return [{ messageId: SUMMARY_TURN_ID, text: '', reply: summary.text, status: 'completed' }, ...earlier];
+}
+
+/** The summary in `earlier`, and the turns after it. */
+function splitSummary(earlier: Turn[]): { summary?: string; turns: Turn[] } {
+  const [first, ...rest] = earlier;
+  if (first?.messageId !== SUMMARY_TURN_ID) return { turns: earlier };
+  return { summary: first.reply ?? '', turns: rest };
+}
+
 /** One earlier turn as the agent of a later task reads it. */
 export function turnText(turn: Turn): string {
+  if (turn.messageId === SUMMARY_TURN_ID) return `Summary of the older turns: ${turn.reply ?? ''}`;
   const lines = [`[${turn.messageId}] ${turn.by ?? 'user'} (${turn.kind ?? 'message'}): ${cut(turn.text)}`];
   for (const step of turn.steps ?? [])
     lines.push(`  step ${step.id} "${step.title}": ${step.result !== undefined ? cut(step.result) : '(no result)'}`);
@@ -51,13 +69,15 @@ function newestFitting(parts: string[], budget: number): { kept: string[]; dropp
 
 /** The task of a task turn's agent: the message, then the earlier turns that fit. */
 export function turnTask(text: string, earlier: Turn[]): string {
-  const { kept, dropped } = newestFitting(earlier.filter(told).map(turnText), MAX_CONTEXT_CHARS);
-  if (kept.length === 0) return text;
+  const { summary, turns } = splitSummary(earlier);
+  const { kept, dropped } = newestFitting(turns.filter(told).map(turnText), MAX_CONTEXT_CHARS);
+  if (kept.length === 0 && summary === undefined) return text;
   const omitted = dropped ? ['(older turns left out)'] : [];
   return [
     text,
     '',
     'Earlier in this conversation (for context; do what the message above asks):',
+    ...(summary !== undefined ? [`Summary of the older turns: ${summary}`] : []),
     ...omitted,
     ...kept,
   ].join('\n');
@@ -65,7 +85,8 @@ export function turnTask(text: string, earlier: Turn[]): string {
 
 /** A chat reply's conversation: the instructions, the earlier turns that fit as messages, then the message. */
 export function chatMessages(text: string, earlier: Turn[]): LlmMessage[] {
-  const pairs = earlier.filter(told).map((turn) => {
+  const { summary, turns } = splitSummary(earlier);
+  const pairs = turns.filter(told).map((turn) => {
     const answer = turn.kind === 'task' ? turnText({ ...turn, text: '' }) : (turn.reply ?? '');
     return { user: cut(turn.text), assistant: cut(answer) };
   });
@@ -75,7 +96,9 @@ export function chatMessages(text: string, earlier: Turn[]): LlmMessage[] {
     { role: 'user', content: p.user },
     { role: 'assistant', content: p.assistant },
   ]);
-  return [{ role: 'system', content: render('thread.chat.system') }, ...history, { role: 'user', content: text }];
+  const recalled = summary === undefined ? [] : [render('thread.chat.summary', { summary })];
+  const system = [render('thread.chat.system'), ...recalled].join('\n\n');
+  return [{ role: 'system', content: system }, ...history, { role: 'user', content: text }];
 }
 
 /**

@@ -8,7 +8,6 @@
  */
 import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
 import { workflowFailure } from '../contract/failures';
-import { parseAgentInput } from '../contract/agent-input';
 import {
   steerSignal,
   sendInputSchema,
@@ -20,9 +19,7 @@ import {
   type ThreadSettings,
   type Turn,
 } from '../contract/thread-contract';
-import { issueLines } from '../issue-lines';
 import { describeFailure } from '../describe-failure';
-import { isUnencrypted, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 import { chatReply, routeMessage, type ThreadCalls } from './thread-calls';
 import {
   endOfFailure,
@@ -36,6 +33,8 @@ import {
 import { THREAD_CARRY_VERSION, type ThreadCarry } from './thread-carry';
 import { ThreadBudget } from './thread-budget';
 import { threadView } from './thread-view';
+import { checkSend } from './thread-check';
+import { ThreadMemory } from './thread-memory';
 
 /** A message waiting for the running turn to end. */
 interface Queued {
@@ -60,6 +59,8 @@ export class ThreadRun {
   closedReason: string | undefined;
   /** What the thread spent, against its budget. */
   readonly budget: ThreadBudget;
+  /** Its title and the summary of the turns folded away. */
+  readonly memory: ThreadMemory;
 
   constructor(
     readonly settings: ThreadSettings,
@@ -68,6 +69,7 @@ export class ThreadRun {
     this.turns = carry?.turns ?? [];
     this.nextMessage = carry?.nextMessage ?? 1;
     this.budget = new ThreadBudget(settings.budget, carry?.usage);
+    this.memory = new ThreadMemory(this.turns, settings.compressAtChars, carry?.title, carry?.summary);
   }
 
   /** Nothing to do: no turn runs, none waits, no message is being handled. */
@@ -82,26 +84,30 @@ export class ThreadRun {
 
   /** What a run hands the next (only when idle). */
   carry(): ThreadCarry {
-    const { turns, nextMessage } = this;
-    return { version: THREAD_CARRY_VERSION, turns, nextMessage, usage: this.budget.usage };
+    const { turns, nextMessage, memory } = this;
+    const { title, summary } = memory;
+    return {
+      version: THREAD_CARRY_VERSION,
+      turns,
+      nextMessage,
+      usage: this.budget.usage,
+      ...(title !== undefined ? { title } : {}),
+      ...(summary ? { summary } : {}),
+    };
+  }
+
+  /** What the thread's own model calls need. */
+  calls(): ThreadCalls {
+    const { model } = this.settings;
+    return { threadId: this.threadId, ...(model ? { model } : {}), spent: (u) => this.budget.add(u) };
   }
 
   serve(): this {
-    setHandler(threadQuery, () => threadView(this.threadId, this.turns, this.budget.usage, this.closedReason));
-    setHandler(sendUpdate, (sent) => this.receive(sent), { validator: (sent) => this.check(sent) });
+    setHandler(threadQuery, () =>
+      threadView(this.threadId, this.turns, this.budget.usage, this.closedReason, this.memory),
+    );
+    setHandler(sendUpdate, (sent) => this.receive(sent), { validator: (sent) => checkSend(sent, this.closedReason) });
     return this;
-  }
-
-  /** The update's validator: a closed thread, a bad body or bad agent settings are refused unrecorded. */
-  private check(sent: unknown): void {
-    if (isUnencrypted(sent)) throw workflowFailure('NOT_ENCRYPTED', `send: ${UNENCRYPTED_REFUSAL}`);
-    if (this.closedReason !== undefined)
-      throw workflowFailure('THREAD_CLOSED', `the thread has closed: ${this.closedReason}`);
-    const parsed = sendInputSchema.safeParse(sent);
-    if (!parsed.success) throw workflowFailure('INVALID_INPUT', issueLines(parsed.error, 'message').join('; '));
-    const { text, mode, limits } = parsed.data;
-    const agent = parseAgentInput({ task: text, ...(mode ? { mode } : {}), ...(limits ? { limits } : {}) });
-    if (!agent.ok) throw workflowFailure('INVALID_INPUT', agent.errors.join('; '));
   }
 
   private async receive(raw: SendInput): Promise<SendResult> {
@@ -113,7 +119,7 @@ export class ThreadRun {
     this.received++;
     this.pending++;
     try {
-      await condition(() => !this.routing);
+      await condition(() => !this.routing && !this.memory.folding);
       if (this.running !== undefined || this.queue.length > 0) return this.meetPolicy(turn, n, sent);
       return await this.handle(turn, n, sent);
     } finally {
@@ -155,13 +161,8 @@ export class ThreadRun {
     if (spent) return this.settle(turn, { disposition: told ?? 'rejected', status: 'rejected', error: spent });
     this.routing = true;
     try {
-      const { model } = this.settings;
-      const calls: ThreadCalls = {
-        threadId: this.threadId,
-        ...(model ? { model } : {}),
-        spent: (u) => this.budget.add(u),
-      };
-      const earlier = this.turns.slice(0, this.turns.indexOf(turn));
+      const calls = this.calls();
+      const earlier = this.memory.context(turn);
       const route = sent.kind ? { kind: sent.kind } : await routeMessage(calls, turn.messageId, sent.text);
       Object.assign(turn, { kind: route.kind, ...('reason' in route ? { reason: route.reason } : {}) });
       if (route.kind === 'chat') {

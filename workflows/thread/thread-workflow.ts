@@ -14,8 +14,10 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   makeContinueAsNewFunc,
+  patched,
   workflowInfo,
 } from '@temporalio/workflow';
+import { PATCHES } from '../patches';
 import { workflowFailure } from '../contract/failures';
 import {
   threadInputSchema,
@@ -49,22 +51,34 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
   }
 }
 
-/** Starts queued messages, rolls over between turns, idles; returns when the idle timeout closes the thread. */
+/**
+ * Names the thread once its first message is routed, starts queued messages, folds old turns and
+ * rolls over between turns, idles; returns when the idle timeout closes the thread.
+ */
 async function loop(run: ThreadRun, input: ThreadInput, settings: ThreadSettings): Promise<ThreadResult> {
   for (;;) {
+    if (run.memory.titleDue()) {
+      await run.memory.name(run.calls(), patched(PATCHES.threadTitle));
+      continue;
+    }
     if (run.canStartNext()) {
       await run.startNext();
       continue;
     }
     if (!run.idle()) {
       // A turn runs or a message is being routed: wake when that changes.
-      await condition(() => run.idle() || run.canStartNext());
+      await condition(() => run.idle() || run.canStartNext() || run.memory.titleDue());
+      continue;
+    }
+    // Only when due, so a thread that never grows past the threshold records no marker.
+    if (run.memory.foldDue() && patched(PATCHES.threadCompress)) {
+      await run.memory.fold(run.calls());
       continue;
     }
     // Only between turns: a run that has taken no message yet idles, however long its history.
     if (run.received > 0 && rollOverDue(settings)) {
       await condition(allHandlersFinished);
-      if (run.idle()) return await moveOn()(input, run.carry());
+      if (run.idle()) return await moveOn(run.memory.title)(input, run.carry());
       continue;
     }
     const seen = run.received;
@@ -90,8 +104,15 @@ function rollOverDue(settings: ThreadSettings): boolean {
   );
 }
 
-/** Continues as new on the version current now, as agents do (agent/agent-workflow.ts). */
-const moveOn = () => makeContinueAsNewFunc<typeof threadWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' });
+/**
+ * Continues as new on the version current now, as agents do (agent/agent-workflow.ts); the next
+ * run's memo names the title, which the thread list reads (a memo upserted in a run is not handed on).
+ */
+const moveOn = (title: string | undefined) =>
+  makeContinueAsNewFunc<typeof threadWorkflow>({
+    initialVersioningBehavior: 'AUTO_UPGRADE',
+    ...(title !== undefined ? { memo: { ...workflowInfo().memo, title } } : {}),
+  });
 
 /** A duration in words: days, hours, minutes or seconds. */
 export function describeMs(ms: number): string {

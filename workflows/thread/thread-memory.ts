@@ -1,0 +1,85 @@
+/**
+ * What keeps a thread bounded and named: its summary of the turns folded away
+ * (thread-compress.ts) and its title (thread-title.ts), carried across continue-as-new. The main
+ * loop (thread-workflow.ts) asks for a title once the first message is routed, and folds turns
+ * only between turns, each behind its replay gate.
+ */
+import { setCurrentDetails, upsertMemo } from '@temporalio/workflow';
+import type { Turn, TurnsSummary } from '../contract/thread-contract';
+import type { ThreadCalls } from './thread-calls';
+import { compressTurns, foldCount } from './thread-compress';
+import { withSummary } from './thread-context';
+import { writeTitle } from './thread-title';
+import { mechanicalTitle } from './thread-view';
+
+export class ThreadMemory {
+  /** A fold is under way: a message waits for it before it is routed. */
+  folding = false;
+
+  constructor(
+    private readonly turns: Turn[],
+    private readonly compressAtChars: number,
+    public title: string | undefined,
+    public summary: TurnsSummary | undefined,
+  ) {
+    if (title !== undefined) details(title);
+  }
+
+  /** The first routed message, while the thread has no title yet. */
+  private untitled(): Turn | undefined {
+    return this.title === undefined ? this.turns.find((t) => t.kind !== undefined) : undefined;
+  }
+
+  /** A message was routed and the thread has no title yet. */
+  titleDue(): boolean {
+    return this.untitled() !== undefined;
+  }
+
+  /**
+   * Names the thread after its first message: with a `title` call when `ask` (the gate is on),
+   * else the mechanical title, as runs before the gate showed. The memo is written only then.
+   */
+  async name(calls: ThreadCalls, ask: boolean): Promise<void> {
+    const first = this.untitled();
+    if (first === undefined) return;
+    if (!ask) {
+      this.title = mechanicalTitle(first.text);
+      return;
+    }
+    // Settled before the call: the loop asks once, whatever arrives meanwhile.
+    this.title = mechanicalTitle(first.text);
+    this.title = await writeTitle(calls, first.messageId, first.text);
+    upsertMemo({ title: this.title });
+    details(this.title);
+  }
+
+  /** The oldest turns hold more than the threshold: a fold is due. */
+  foldDue(): boolean {
+    return foldCount(this.turns, this.compressAtChars) > 0;
+  }
+
+  /** Folds the oldest turns into the summary (one `compress` call, or the mechanical summary). */
+  async fold(calls: ThreadCalls): Promise<void> {
+    const count = foldCount(this.turns, this.compressAtChars);
+    if (count === 0) return;
+    this.folding = true;
+    try {
+      const folded = this.turns.slice(0, count);
+      this.summary = await compressTurns(calls, this.summary, folded);
+      // Messages that came meanwhile were appended: the folded ones are still the first.
+      this.turns.splice(0, count);
+    } finally {
+      this.folding = false;
+    }
+  }
+
+  /** Turns before `turn` as its context: the summary, then the turns kept. */
+  context(turn: Turn): Turn[] {
+    return withSummary(this.summary, this.turns.slice(0, this.turns.indexOf(turn)));
+  }
+}
+
+/** The title as the Temporal UI shows a running workflow's current details. */
+function details(title: string): void {
+  setCurrentDetails(`**${title}**`);
+}
