@@ -27,10 +27,7 @@ import { ClientError } from './client-error';
 import { issueLines } from '../workflows/issue-lines';
 import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery } from './unanswered-query';
 import { threadWorkflowId } from './workflow-id';
-import { withWorkflowOfKind, type WorkflowKind } from './workflow-kind-guard';
-
-/** Threads, for the guard: any other workflow id is NOT_FOUND. */
-const THREAD_KIND: WorkflowKind = { types: [THREAD_WORKFLOW_TYPE], noun: 'thread' };
+import { THREAD_KIND, withWorkflowOfKind } from './workflow-kind-guard';
 
 /** One thread in a list. */
 export interface ThreadSummary {
