@@ -50,7 +50,7 @@ test("a chat reply's deltas reach the thread's SSE stream while it is written, a
     byRoute({
       'route-message': [reply.json({ kind: 'chat', reason: 'a question' })],
       // The reply streams in several chunks, and its end waits until the client has seen part of it.
-      chat: [reply.endAfter(reply.text(answer), seen.opened)],
+      chat: [reply.endAfter(reply.text(answer, { chunkDelayMs: 40 }), seen.opened)],
     }),
   );
   await withWorker(bed.config, async () => {
