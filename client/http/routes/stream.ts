@@ -83,12 +83,13 @@ export function liveFrame(event: LiveEvent): string {
   return `id: ${event.offset}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }
 
-/** Registers the stream routes (an agent's, a thread's) on `app`. */
+/** Registers the stream route of agents on `app` (and, with `threads`, that of threads). */
 export function registerStreamRoute(
   app: OpenAPIHono,
   hub: LiveHub | undefined,
   timing: LiveStreamTiming,
   limiter: StreamLimiter,
+  { threads = false }: { threads?: boolean } = {},
 ): void {
   const serve = (kind: WorkflowKind) => async (c: Context, id: string, lastSeen: number | undefined) => {
     if (!hub)
@@ -111,6 +112,7 @@ export function registerStreamRoute(
       c.req.valid('header')['last-event-id'] ?? c.req.valid('query').lastEventId,
     ),
   );
+  if (!threads) return;
   app.openapi(threadStreamRoute, (c) =>
     serve(THREAD_KIND)(
       c,
