@@ -99,4 +99,12 @@ export const PATCHES_0_3 = {
     feature: 'an agent reads its tool catalogue and prompt texts together, with no patch call after a local activity',
     why: 'runs before read the catalogue, then called a patch and read the texts (a patch marker that cannot replay after a split task)',
   },
+  threadStreamEnd: {
+    id: 'cairn-thread-stream-end',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      'a thread that closes (idle timeout, cancelled, failed) signals liveEnd to its live stream (<thread id>/stream), which then ends in-band',
+    why: 'runs before closed with no signal',
+  },
 } as const satisfies Record<string, PatchInfo>;

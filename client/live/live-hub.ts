@@ -14,7 +14,8 @@
  * same way, with one difference: a thread may idle for weeks before its next reply, so instead
  * of looking again and again for a stream not started yet, the feed starts it (an idle stream
  * has no workflow task; its one waiting poll is answered empty every minute). The stream ends
- * when the thread has closed: the feed tells it (`liveEnd`) at the first empty poll after that.
+ * when the thread closes (the thread signals `liveEnd`; a terminated one is told by the feed at
+ * the first empty poll after that, as a terminated agent's is).
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';

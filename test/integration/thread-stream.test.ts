@@ -7,6 +7,8 @@
  * - A chat reply's text reaches an SSE client while its model call is still open (the fake holds
  *   the end of the reply until the client has seen a delta), and its deltas join to the reply
  *   the thread query records.
+ * - The stream stays open while the thread idles and ends in-band when the thread closes: the
+ *   thread itself tells its stream (`liveEnd`, behind the `threadStreamEnd` patch; recorded).
  * - The route is coded like the other thread routes: an unknown thread (or an agent's id) is 404.
  */
 import { reply } from '../fake-llm/replies';
@@ -17,10 +19,13 @@ import { plan, planReply, step, finish } from '../harness/plans';
 import { testApp } from '../harness/http-app';
 import { connectSse, serveOnLoopback } from '../harness/sse-client';
 import { dataOf, deltasOf, type Delta } from '../harness/live-view';
+import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 import { LiveHub } from '../../client/live/live-hub';
 import { ThreadClient } from '../../client/thread-client';
 import { sendUpdate } from '../../workflows/contract/thread-contract';
+import { liveStreamId } from '../../workflows/live/live-messages';
+import { waitUntil } from '../../testkit/wait-until';
 
 jest.setTimeout(90_000);
 
@@ -88,6 +93,45 @@ test("a chat reply's deltas reach the thread's SSE stream while it is written, a
       expect(routed.map((d) => d.messageId)).toContain('msg-1');
       // The stream stays open while the thread does (idle now): no end yet.
       expect(sse.frames.some((f) => f.event === 'end')).toBe(false);
+    } finally {
+      sse.close();
+      await served.close();
+    }
+  });
+});
+
+test('the thread stream ends in-band when the thread closes, told by the thread itself', async () => {
+  bed.llm.respondWith(byRoute({ chat: [reply.text('Hello there, in a few chunks.')] }));
+  await withWorker(bed.config, async () => {
+    const { threads, served } = await serve();
+    const { id } = await threads.open({}, { settings: { idleTimeoutMs: 3_000 } });
+    const sse = await connectSse(`${served.url}/api/threads/${encodeURIComponent(id)}/stream`);
+    try {
+      expect(await threads.send(id, { text: 'hi', kind: 'chat' })).toEqual({
+        messageId: 'msg-1',
+        disposition: 'answered',
+      });
+      const handle = bed.client.workflow.getHandle(id);
+      expect(await handle.result()).toEqual({ status: 'closed', reason: 'idle for 3 seconds' });
+      // The stream ends with its `end`, after the reply's deltas.
+      await sse.closed;
+      const events = sse.frames.map((f) => f.event);
+      expect(events.at(-1)).toBe('end');
+      expect(
+        deltasOf(sse.frames)
+          .map((d) => d.text)
+          .join(''),
+      ).toBe('Hello there, in a few chunks.');
+      // The thread told its stream as it closed (not a web server that found it closed).
+      const told = (await handle.fetchHistory()).events?.flatMap(
+        (e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes ?? [],
+      );
+      expect(told?.map((a) => [a.workflowExecution?.workflowId, a.signalName])).toEqual([
+        [liveStreamId(id), 'liveEnd'],
+      ]);
+      const stream = bed.client.workflow.getHandle(liveStreamId(id));
+      await waitUntil('the live stream completed', async () => (await stream.describe()).status.name === 'COMPLETED');
+      await recordHistory('thread-stream-end', handle);
     } finally {
       sse.close();
       await served.close();

@@ -17,21 +17,27 @@ import {
 import { PATCHES } from '../patches';
 import { liveEndSignal, liveStreamId } from './live-stream-names';
 
-/** Runs an agent's run, ending its live stream when the run ends other than by continuing as new. */
-export async function endingLiveStream<T>(run: () => Promise<T>): Promise<T> {
+/**
+ * Runs an agent's run, ending its live stream when the run ends other than by continuing as new.
+ * A thread's run ends its own stream the same way, behind its own patch (`gate`: `threadStreamEnd`).
+ */
+export async function endingLiveStream<T>(
+  run: () => Promise<T>,
+  gate: () => boolean = () => patched(PATCHES.liveStreamEnd),
+): Promise<T> {
   let result: T;
   try {
     result = await run();
   } catch (err) {
-    if (!(err instanceof ContinueAsNew)) await endLiveStream();
+    if (!(err instanceof ContinueAsNew)) await endLiveStream(gate);
     throw err;
   }
-  await endLiveStream();
+  await endLiveStream(gate);
   return result;
 }
 
-async function endLiveStream(): Promise<void> {
-  if (!patched(PATCHES.liveStreamEnd)) return;
+async function endLiveStream(gate: () => boolean): Promise<void> {
+  if (!gate()) return;
   const stream = getExternalWorkflowHandle(liveStreamId(workflowInfo().workflowId));
   await CancellationScope.nonCancellable(() => stream.signal(liveEndSignal)).catch(() => undefined);
 }

@@ -14,6 +14,7 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   makeContinueAsNewFunc,
+  patched,
   workflowInfo,
 } from '@temporalio/workflow';
 import { workflowFailure } from '../contract/failures';
@@ -24,6 +25,8 @@ import {
   type ThreadSettings,
 } from '../contract/thread-contract';
 import { issueLines } from '../issue-lines';
+import { endingLiveStream } from '../live/end-live-stream';
+import { PATCHES } from '../patches';
 import { readThreadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadRun } from './thread-run';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
@@ -38,7 +41,11 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
   const carry = carried === undefined ? undefined : readThreadCarry(carried);
   const run = new ThreadRun(parsed.data, carry).serve();
   try {
-    return await loop(run, input, parsed.data);
+    // Its live stream (chat replies) ends when the thread closes, not when it continues as new.
+    return await endingLiveStream(
+      () => loop(run, input, parsed.data),
+      () => patched(PATCHES.threadStreamEnd),
+    );
   } catch (err) {
     // Cancelled: its running turn is cancelled too, asked before the thread closes (the turn was
     // started with ABANDON, so the thread's close alone would leave it running).

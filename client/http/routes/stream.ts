@@ -10,7 +10,7 @@
  * `GET /api/threads/:id/stream` is the same for a thread's own model calls (`chat`,
  * `route-message`; each delta names its `messageId`): 200 as soon as the thread exists; it stays
  * open, with heartbeats, while the thread does, and ends with `event: end` once the thread has
- * closed. A task turn's model calls are on its agent's stream.
+ * closed (the closing thread tells its stream). A task turn's model calls are on its agent's stream.
  *
  * Every client of an agent (or thread) on this server shares one subscription
  * (client/live/live-hub.ts). Its streams count against the server's one stream limiter
