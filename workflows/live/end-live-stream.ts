@@ -17,27 +17,29 @@ import {
 import { PATCHES } from '../patches';
 import { liveEndSignal, liveStreamId } from './live-stream-names';
 
-/**
- * Runs an agent's run, ending its live stream when the run ends other than by continuing as new.
- * A thread's run ends its own stream the same way, behind its own patch (`gate`: `threadStreamEnd`).
- */
-export async function endingLiveStream<T>(
-  run: () => Promise<T>,
-  gate: () => boolean = () => patched(PATCHES.liveStreamEnd),
-): Promise<T> {
+/** Runs an agent's run, ending its live stream when the run ends other than by continuing as new. */
+export async function endingLiveStream<T>(run: () => Promise<T>): Promise<T> {
   let result: T;
   try {
     result = await run();
   } catch (err) {
-    if (!(err instanceof ContinueAsNew)) await endLiveStream(gate);
+    if (!(err instanceof ContinueAsNew)) await endLiveStream();
     throw err;
   }
-  await endLiveStream(gate);
+  await endLiveStream();
   return result;
 }
 
-async function endLiveStream(gate: () => boolean): Promise<void> {
-  if (!gate()) return;
+async function endLiveStream(): Promise<void> {
+  if (!patched(PATCHES.liveStreamEnd)) return;
+  await tellLiveStreamEnded();
+}
+
+/**
+ * Tells this workflow's live stream (`<workflow id>/stream`) that its owner has ended: awaited,
+ * outside any cancelled scope; a stream never started is no error. Callers gate it by their patch.
+ */
+export async function tellLiveStreamEnded(): Promise<void> {
   const stream = getExternalWorkflowHandle(liveStreamId(workflowInfo().workflowId));
   await CancellationScope.nonCancellable(() => stream.signal(liveEndSignal)).catch(() => undefined);
 }
