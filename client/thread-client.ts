@@ -9,6 +9,7 @@ import {
   ApplicationFailure,
   WorkflowExecutionAlreadyStartedError,
   WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
@@ -27,10 +28,7 @@ import { ClientError } from './client-error';
 import { issueLines } from '../workflows/issue-lines';
 import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery } from './unanswered-query';
 import { threadWorkflowId } from './workflow-id';
-import { withWorkflowOfKind, type WorkflowKind } from './workflow-kind-guard';
-
-/** Threads, for the guard: any other workflow id is NOT_FOUND. */
-const THREAD_KIND: WorkflowKind = { types: [THREAD_WORKFLOW_TYPE], noun: 'thread' };
+import { THREAD_KIND, withWorkflowOfKind } from './workflow-kind-guard';
 
 /** One thread in a list. */
 export interface ThreadSummary {
@@ -43,9 +41,19 @@ export interface ThreadSummary {
 }
 
 /** How a thread is opened: its settings (idle timeout, model, who opened it) and, optionally, an id. */
-export interface OpenThread {
+export interface OpenThread extends SendHooks {
   settings?: ThreadInput;
   workflowId?: string;
+}
+
+/** What a sender hears before its message is routed. */
+export interface SendHooks {
+  /**
+   * The thread and the message's id as soon as the thread has recorded it, before it is routed and answered (a
+   * chat reply's live deltas name it). Read back from the thread: the newest turn with the
+   * message's text and sender.
+   */
+  accepted?: (threadId: string, messageId: string) => void;
 }
 
 export class ThreadClient {
@@ -81,17 +89,17 @@ export class ThreadClient {
       throw err;
     }
     if (!message) return { id: workflowId };
-    const { messageId } = await this.sendTo(this.handle(workflowId), message);
+    const { messageId } = await this.sendTo(this.handle(workflowId), message, options);
     return { id: workflowId, messageId };
   }
 
   /** Sends a message; resolves once it is routed. A closed thread throws `THREAD_CLOSED`. */
-  async send(id: string, body: SendInput): Promise<SendResult> {
+  async send(id: string, body: SendInput, hooks: SendHooks = {}): Promise<SendResult> {
     const message = checkSend(body);
     return this.guard(id, async ({ status }) => {
       if (status.name !== 'RUNNING')
         throw new ClientError('THREAD_CLOSED', `thread "${id}" has closed (${status.name})`);
-      return this.sendTo(this.handle(id), message);
+      return this.sendTo(this.handle(id), message, hooks);
     });
   }
 
@@ -132,9 +140,23 @@ export class ThreadClient {
     return out;
   }
 
-  private async sendTo(handle: WorkflowHandle<typeof threadWorkflow>, message: SendInput): Promise<SendResult> {
+  private async sendTo(
+    handle: WorkflowHandle<typeof threadWorkflow>,
+    message: SendInput,
+    { accepted }: SendHooks = {},
+  ): Promise<SendResult> {
     try {
-      return await handle.executeUpdate(sendUpdate, { args: [message] });
+      if (!accepted) return await handle.executeUpdate(sendUpdate, { args: [message] });
+      const update = await handle.startUpdate(sendUpdate, {
+        args: [message],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
+      // Accepted: the thread recorded the message in the update's first workflow task.
+      const by = message.actor?.id ?? message.by;
+      const view = await handle.query(threadQuery);
+      const mine = [...view.turns].reverse().find((t) => t.text === message.text && t.by === by);
+      if (mine) accepted(handle.workflowId, mine.messageId);
+      return await update.result();
     } catch (err) {
       throw refused(err) ?? err;
     }

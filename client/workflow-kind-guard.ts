@@ -9,6 +9,7 @@
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import { ClientError } from './client-error';
 import { AGENT_WORKFLOW_TYPE } from '../workflows/contract/agent-contract';
+import { THREAD_WORKFLOW_TYPE } from '../workflows/contract/thread-contract';
 
 /** The workflow types agent calls act on: top-level and nested agents alike run `agentWorkflow`. */
 export const AGENT_WORKFLOW_TYPES: readonly string[] = [AGENT_WORKFLOW_TYPE];
@@ -21,6 +22,9 @@ export interface WorkflowKind {
 
 /** Agents, for AgentClient. */
 export const AGENT_KIND: WorkflowKind = { types: AGENT_WORKFLOW_TYPES, noun: 'agent' };
+
+/** Threads, for ThreadClient and the thread's live stream. */
+export const THREAD_KIND: WorkflowKind = { types: [THREAD_WORKFLOW_TYPE], noun: 'thread' };
 
 /**
  * Describes workflow `id` and runs `call` with that description when its type is one of `kind`'s;

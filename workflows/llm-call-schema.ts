@@ -48,6 +48,8 @@ export const llmCallInputSchema = z.object({
   agentId: z.string(),
   /** Step id (header `X-Cairn-Step`), for step calls. */
   stepId: z.string().optional(),
+  /** A thread's calls: the message they answer or route (live viewers tell replies apart by it). */
+  messageId: z.string().optional(),
   model: modelSettingsSchema.optional(),
   /** The conversation inline — only while it is small (see workflows/conversation.ts). */
   messages: z.array(llmMessageSchema).optional(),

@@ -115,4 +115,12 @@ export const PATCHES_0_3 = {
       "between turns, a thread's oldest turns past compressAtChars are folded into a summary by one `compress` call (mechanical when it fails)",
     why: 'runs before kept every turn and made no call',
   },
+  threadStreamEnd: {
+    id: 'cairn-thread-stream-end',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      'a thread that closes (idle timeout, cancelled, failed) signals liveEnd to its live stream (<thread id>/stream), which then ends in-band',
+    why: 'runs before closed with no signal',
+  },
 } as const satisfies Record<string, PatchInfo>;

@@ -1,14 +1,17 @@
 /**
  * One model call as viewers see it: the LLM activity opens it, reports that it started, hands
  * over each chunk's deltas and says how it finished; a publisher (live-publisher.ts) carries
- * that to the agent's live stream. Only calls of agents and their steps are published (an
- * `llmCheckWorkflow` has no agent to watch), and with no publisher nothing is.
+ * that to the agent's live stream. Only calls of agents, their steps and threads are published
+ * (an `llmCheckWorkflow` has no agent to watch), and with no publisher nothing is. A thread's
+ * calls (`chat`, `route-message`) go to the thread's own stream, `<thread id>/stream`, the
+ * thread id playing the agent id, each naming the message it answers (`messageId`).
  */
 import type { Info } from '@temporalio/activity';
 import type { LiveDelta } from '../llm/accumulate-chunks';
 import type { LlmCallInput } from '../../workflows/llm-call-schema';
 import type { LiveCall, LiveEntry } from '../../workflows/live/live-messages';
 import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
+import { THREAD_WORKFLOW_TYPE } from '../../workflows/contract/thread-contract';
 
 /** How a call attempt ended, for viewers. */
 export type LiveOutcome = Extract<LiveEntry, { type: 'call.finished' }>['outcome'];
@@ -34,8 +37,12 @@ const SILENT: LiveCallHandle = {
   finished: () => Promise.resolve(),
 };
 
-/** The workflows whose model calls are an agent's. */
-const LIVE_WORKFLOW_TYPES: ReadonlySet<string> = new Set([AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE]);
+/** The workflows whose model calls viewers follow: an agent's, and a thread's own. */
+const LIVE_WORKFLOW_TYPES: ReadonlySet<string> = new Set([
+  AGENT_WORKFLOW_TYPE,
+  STEP_WORKFLOW_TYPE,
+  THREAD_WORKFLOW_TYPE,
+]);
 
 /**
  * The line of the call this activity attempt makes: its `modelCallId` is the activity
@@ -47,6 +54,7 @@ export function openLiveCall(publisher: LivePublisher | undefined, info: Info, i
   return publisher.open({
     agentId: input.agentId,
     ...(input.stepId !== undefined ? { stepId: input.stepId } : {}),
+    ...(input.messageId !== undefined ? { messageId: input.messageId } : {}),
     modelCallId: `${run.workflowId}/${run.runId}/${info.activityId}`,
     attempt: info.attempt,
     purpose: input.purpose,

@@ -197,7 +197,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   // Files are listed from where uploads are stored: one workspace root, however it was given.
   registerFileRoutes(app, deps.agents, deps.workspace ?? deps.uploads?.root);
   registerEventRoutes(app, deps.agents, eventTiming, streams, wakes);
-  registerStreamRoute(app, live, { heartbeatMs: eventTiming.heartbeatMs }, streams);
+  registerStreamRoute(app, live, { heartbeatMs: eventTiming.heartbeatMs }, streams, { threads: !!deps.threads });
   const codecAudit = deps.codecAudit ?? ((record: CodecAuditRecord) => log.info(JSON.stringify(record)));
   registerCodecRoutes(app, { payloads, audit: codecAudit });
   documentApi(app, deps.version, auth.mode !== 'none');

@@ -9,13 +9,26 @@
  * A stream that does not exist yet (no model call has streamed) is waited for while the agent
  * runs; an agent that has ended is told to its stream (`liveEnd`) when the stream did not hear
  * it (the agent was terminated), so the stream and its viewers end in-band either way.
+ *
+ * A thread's stream (`<thread id>/stream`, its `chat` and `route-message` calls) is followed the
+ * same way, with one difference: a thread may idle for weeks before its next reply, so instead
+ * of looking again and again for a stream not started yet, the feed starts it (an idle stream
+ * has no workflow task; its one waiting poll is answered empty every minute). The stream ends
+ * when the thread closes (the thread signals `liveEnd`; a terminated one is told by the feed at
+ * the first empty poll after that, as a terminated agent's is).
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   LIVE_DRAINING,
+  LIVE_STREAM_WORKFLOW_TYPE,
   liveEndSignal,
   livePollUpdate,
   liveReadQuery,
@@ -24,7 +37,8 @@ import {
   type LivePage,
 } from '../../workflows/live/live-messages';
 import { ClientError } from '../client-error';
-import { AGENT_KIND, withWorkflowOfKind } from '../workflow-kind-guard';
+import { AGENT_KIND, THREAD_KIND, withWorkflowOfKind, type WorkflowKind } from '../workflow-kind-guard';
+import type { agentStreamWorkflow } from '../../workflows/live/live-stream-workflow';
 import { eventsOf, type LiveEvent } from './live-events';
 
 /** What a viewer is told. Called in stream order; never concurrently. */
@@ -59,19 +73,24 @@ export class LiveHub {
     this.subscriber = options.subscriberId ?? `web-${randomUUID()}`;
   }
 
-  /** Throws ClientError NOT_FOUND unless `agentId` is an agent. */
-  async requireAgent(agentId: string): Promise<void> {
-    await withWorkflowOfKind(this.options.client, agentId, AGENT_KIND, () => Promise.resolve());
+  /** Throws ClientError NOT_FOUND unless `agentId` is an agent (or, with THREAD_KIND, a thread). */
+  async requireAgent(agentId: string, kind: WorkflowKind = AGENT_KIND): Promise<void> {
+    await withWorkflowOfKind(this.options.client, agentId, kind, () => Promise.resolve());
   }
 
   /**
    * Follows `agentId`'s stream after offset `lastSeen` (all retained items when undefined);
-   * returns the function that stops following.
+   * returns the function that stops following. With THREAD_KIND, `agentId` is a thread's id.
    */
-  follow(agentId: string, lastSeen: number | undefined, listener: LiveListener): () => void {
+  follow(
+    agentId: string,
+    lastSeen: number | undefined,
+    listener: LiveListener,
+    kind: WorkflowKind = AGENT_KIND,
+  ): () => void {
     let feed = this.feeds.get(agentId);
     if (!feed) {
-      const created = new AgentFeed(agentId, this.options, this.subscriber, () => {
+      const created = new AgentFeed(agentId, kind, this.options, this.subscriber, () => {
         if (this.feeds.get(agentId) === created) this.feeds.delete(agentId);
       });
       this.feeds.set(agentId, created);
@@ -105,6 +124,7 @@ class AgentFeed {
 
   constructor(
     private readonly agentId: string,
+    private readonly kind: WorkflowKind,
     private readonly options: LiveHubOptions,
     private readonly subscriber: string,
     private readonly onClose: () => void,
@@ -168,6 +188,8 @@ class AgentFeed {
         if (found === 'absent') {
           // Not started yet: wait while the agent runs.
           if ((await this.agentRunning()) === false) return this.finish();
+          // A thread's is started now: its next reply may be weeks away.
+          if (this.kind === THREAD_KIND && (await this.startStream())) continue;
           await pause(lookMs, this.stop.signal);
           lookMs = Math.min(lookMs * 2, retryMs);
           continue;
@@ -195,10 +217,33 @@ class AgentFeed {
     }
   }
 
+  /**
+   * Starts the stream of a running thread on the thread's task queue (where the thread's calls
+   * would start it); whether it runs now. A stream that has already ended is not started again.
+   */
+  private async startStream(): Promise<boolean> {
+    try {
+      await withWorkflowOfKind(this.options.client, this.agentId, this.kind, async (described) => {
+        if (described.status.name !== 'RUNNING') return;
+        await this.options.client.workflow.start<typeof agentStreamWorkflow>(LIVE_STREAM_WORKFLOW_TYPE, {
+          workflowId: liveStreamId(this.agentId),
+          taskQueue: described.taskQueue,
+          args: [{ agentId: this.agentId }],
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          staticSummary: `live output of ${this.agentId}`,
+        });
+      });
+      return true;
+    } catch (err) {
+      return err instanceof WorkflowExecutionAlreadyStartedError;
+    }
+  }
+
   /** Whether the agent still runs; undefined when that cannot be told now (Temporal unreachable). */
   private async agentRunning(): Promise<boolean | undefined> {
     try {
-      return await withWorkflowOfKind(this.options.client, this.agentId, AGENT_KIND, (described) =>
+      return await withWorkflowOfKind(this.options.client, this.agentId, this.kind, (described) =>
         Promise.resolve(described.status.name === 'RUNNING'),
       );
     } catch (err) {

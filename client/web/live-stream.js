@@ -1,6 +1,7 @@
 /**
  * The page's reader of an agent's live output, `GET /api/agents/:id/stream`
- * (docs/contracts.md#live-output), through the page's SSE follower (sse-follow.js: fetch, the
+ * (docs/contracts.md#live-output), or of a thread's own (`GET /api/threads/:id/stream`: its chat
+ * replies as they are written), through the page's SSE follower (sse-follow.js: fetch, the
  * token, 429 waits, resuming from `Last-Event-ID`). It passes every event on, `reset` too, and
  * stops for good on `end`; after five failed tries in a row it says so and gives up.
  */
@@ -18,14 +19,15 @@ const MAX_TRIES = 5;
  */
 
 /**
- * Follows agent `id`'s live output until its `end`; returns the function that stops it.
+ * Follows agent (or thread) `id`'s live output until its `end`; returns the function that stops it.
  * @param {string} id
  * @param {LiveHandlers} handlers
+ * @param {'agents' | 'threads'} [of]
  */
-export function followLive(id, handlers) {
+export function followLive(id, handlers, of = 'agents') {
   const stop = new AbortController();
   void followSse(
-    `/api/agents/${encodeURIComponent(id)}/stream`,
+    `/api/${of}/${encodeURIComponent(id)}/stream`,
     {
       open: () => handlers.status(''),
       frame: (frame) => {

@@ -22,6 +22,7 @@ const SETTLED = new Set(['completed', 'failed', 'stopped', 'cancelled', 'deliver
  * @property {HTMLElement} el
  * @property {(turn: any) => void} update shows `turn` (the same message, read again)
  * @property {(disposition: string) => void} sent shows what `send` answered for it
+ * @property {(text: string) => void} writing shows a chat reply as it is written, until the recorded one
  * @property {() => void} stop stops the embedded agent's live updates
  */
 
@@ -99,6 +100,13 @@ export function turnView(turn) {
     sent: (disposition) => {
       sentDisposition = disposition;
       update(current);
+    },
+    writing: (text) => {
+      // The thread's record wins: once it has the reply, the live text is not shown again.
+      if (shownReply !== '' || current.reply) return;
+      const md = h('div', { class: 'markdown turn-answer turn-writing' });
+      md.innerHTML = renderMarkdown(text);
+      reply.replaceChildren(h('p', { class: 'turn-by', text: 'reply (writing…)' }), md);
     },
     stop: () => agent?.stop(),
   };

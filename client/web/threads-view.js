@@ -6,12 +6,15 @@
  * A new conversation is opened by its first message (`POST /api/threads`); later ones go to
  * `POST /api/threads/:id/messages`, and what became of each (`disposition`) shows on it.
  *
- * The thread is read again (`GET /api/threads/:id`) every POLL_MS while the view is shown: the
- * thread offers no event stream yet, and a poll is simple and survives reconnects. Leaving the
- * view stops the polling and every embedded agent's live updates.
+ * The thread is read again (`GET /api/threads/:id`) every POLL_MS while the view is shown: a
+ * poll is simple and survives reconnects. A chat reply shows as it is written, from the thread's
+ * live stream (`GET /api/threads/:id/stream`: its `chat` calls' text deltas, by message), until
+ * the thread's record of the reply replaces it. Leaving the view stops the polling, the stream
+ * and every embedded agent's live updates.
  */
 import { ApiError, api } from './api.js';
 import { h, temporalLink } from './dom.js';
+import { followLive } from './live-stream.js';
 import { turnView } from './thread-turn.js';
 
 /** How often an open conversation is read again. */
@@ -63,6 +66,8 @@ export function renderThreadPage(root, id, navigate) {
         const made = turnView(turn);
         turns.set(turn.messageId, made);
         turnsBox.append(made.el);
+        const partial = writing.get(turn.messageId);
+        if (partial) made.writing(partial.text);
       }
     }
     if (view.turns.length === 0) turnsBox.replaceChildren(h('p', { class: 'muted none', text: 'No messages yet.' }));
@@ -106,12 +111,35 @@ export function renderThreadPage(root, id, navigate) {
     return `${result.messageId}: ${result.disposition}`;
   });
 
+  /** Chat replies being written, by message: the text of the newest attempt of its call. */
+  /** @type {Map<string, { attempt: number, text: string }>} */
+  const writing = new Map();
+  /** @param {import('./live-stream.js').LiveEvent} event */
+  const live = (event) => {
+    const d = event.data;
+    if (event.type === 'reset') writing.clear();
+    if (event.type !== 'delta' || d.purpose !== 'chat' || d.channel !== 'text' || !d.messageId) return;
+    const seen = writing.get(d.messageId);
+    // A retried call starts over: its failed attempt's text is dropped.
+    const text = seen && seen.attempt === d.attempt ? seen.text + d.text : d.text;
+    writing.set(d.messageId, { attempt: d.attempt, text });
+    const shown = turns.get(d.messageId);
+    // A reply to a message not shown yet: read the thread now rather than at the next poll.
+    if (shown) shown.writing(text);
+    else void read();
+  };
+  let stopLive = () => {};
+
   if (id === null) {
     header.replaceChildren(h('h1', { class: 'task thread-title', text: 'New conversation' }));
     turnsBox.replaceChildren(h('p', { class: 'muted none', text: 'Say something to start.' }));
-  } else void loop();
+  } else {
+    stopLive = followLive(id, { event: live, status: () => undefined }, 'threads');
+    void loop();
+  }
   return () => {
     stopped = true;
+    stopLive();
     clearTimeout(timer);
     delete root.dataset.stale;
     delete root.dataset.threadStatus;

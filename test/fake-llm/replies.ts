@@ -45,6 +45,11 @@ export interface MessageReply {
   disconnectAfterChunks?: number;
   /** Streamed: the pause before each chunk after the first (the fake's `chunkDelayMs` otherwise). */
   chunkDelayMs?: number;
+  /**
+   * Streamed: after this many chunks the rest waits until `until` settles — a reply provably
+   * half written while a test looks at it.
+   */
+  pauseAfterChunks?: { chunks: number; until: Promise<unknown> };
 }
 
 /** An HTTP error, e.g. 429 with Retry-After, 500, 400. */
@@ -117,6 +122,10 @@ export const reply = {
   /** `scripted`, answered only once `gate` settles (the test opens it when it has seen enough). */
   after(scripted: MessageReply, gate: Promise<unknown>): MessageReply {
     return { ...scripted, after: gate };
+  },
+  /** `scripted`, streamed `chunks` chunks, the rest only once `gate` settles (see MessageReply.pauseAfterChunks). */
+  pauseAfter(scripted: MessageReply, chunks: number, gate: Promise<unknown>): MessageReply {
+    return { ...scripted, pauseAfterChunks: { chunks, until: gate } };
   },
   /** `scripted`, its stream ended only once `gate` settles (see MessageReply.endAfter). */
   endAfter(scripted: MessageReply, gate: Promise<unknown>): MessageReply {

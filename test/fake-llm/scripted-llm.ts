@@ -278,6 +278,7 @@ export class ScriptedLlm {
         return;
       }
       if (index === last && scripted.endAfter) await scripted.endAfter;
+      if (index === scripted.pauseAfterChunks?.chunks) await scripted.pauseAfterChunks.until;
       if (index > 0 && pace > 0) await new Promise((resolve) => setTimeout(resolve, pace));
       if (res.destroyed) return; // the client gave up (its timeout, a cancellation)
       writeChunk(res, chunk);

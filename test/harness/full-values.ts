@@ -468,6 +468,7 @@ export const fullLlmCallInput: LlmCallInput = {
   purpose: 'step',
   agentId: 'agent-1',
   stepId: 's1',
+  messageId: 'msg-1',
   model: fullModel,
   messages: fullConversation,
   conversation: { workflowId: 'agent-1/step-s1', runId: 'run-1', key: 'step', length: 4 },
@@ -492,6 +493,7 @@ export const fullLlmCallResult: LlmCallResult = {
 export const fullLiveCall: LiveCall = {
   agentId: 'agent-1',
   stepId: 's1',
+  messageId: 'msg-1',
   modelCallId: 'agent-1/step-s1/run-1/3',
   attempt: 2,
   purpose: 'step',

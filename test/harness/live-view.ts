@@ -9,6 +9,8 @@ import type { SseFrame } from './sse-client';
 export interface Delta {
   agentId: string;
   stepId?: string;
+  /** A thread's calls: the message they route or answer. */
+  messageId?: string;
   modelCallId: string;
   attempt: number;
   purpose: string;

@@ -39,6 +39,7 @@ const ALLOWED: Record<string, Role[]> = {
   'GET /api/graphs': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/threads': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/threads/:id': ['viewer', 'operator', 'approver', 'admin'],
+  'GET /api/threads/:id/stream': ['viewer', 'operator', 'approver', 'admin'],
   'POST /api/agents': ['operator', 'admin'],
   'POST /api/threads': ['operator', 'admin'],
   'POST /api/threads/:id/messages': ['operator', 'admin'],
@@ -66,6 +67,7 @@ const PASSED: Record<string, number> = {
   'GET /api/graphs': 200,
   'GET /api/threads': 200,
   'GET /api/threads/:id': 404,
+  'GET /api/threads/:id/stream': 404,
   'POST /api/agents': 201,
   // An empty thread: started, and nothing routed (no worker polls this queue).
   'POST /api/threads': 201,

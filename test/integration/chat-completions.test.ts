@@ -107,7 +107,9 @@ test('chat through the openai client: a reply, streamed and not; X-Cairn-Thread 
         extensions.push(cairnOf(chunk));
       }
       expect(text).toBe('Streams arrive in pieces, all of them.');
-      expect(extensions[0]).toMatchObject({ thread, messageId: 'msg-2', disposition: 'answered' });
+      // The stream opens once the message is recorded: the ids first, what became of it once routed.
+      expect(extensions[0]).toMatchObject({ thread, messageId: 'msg-2' });
+      expect(extensions.find((e) => e?.disposition !== undefined)?.disposition).toBe('answered');
       expect(finishes.at(-1)).toBe('stop');
       expect(finishes.slice(0, -1).every((f) => f === null)).toBe(true);
 
@@ -140,6 +142,52 @@ test('chat through the openai client: a reply, streamed and not; X-Cairn-Thread 
       // (besides the title call of the thread's first message).
       expect(bed.llm.requests.filter((r) => r.headers['x-cairn-purpose'] !== 'title')).toHaveLength(4);
     } finally {
+      await server.close();
+    }
+  });
+});
+
+test('a streamed chat reply arrives as content chunks while the model writes it, joining to the recorded reply', async () => {
+  let open = () => {};
+  const seen = new Promise<void>((resolve) => (open = resolve));
+  const answer = 'Obsidian keeps local Markdown files, Notion shares pages, and Bear is the simplest of the three.';
+  // The reply streams in several chunks; its end waits until the client has had part of it.
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'chat', reason: 'a question' })],
+      // Paced, as a model writes: the pieces cannot all merge into one batch on the way.
+      chat: [reply.endAfter(reply.text(answer, { chunkDelayMs: 40 }), seen)],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const { threads, server, openai } = await serveCairn();
+    try {
+      const { data: stream, response } = await openai.chat.completions
+        .create({ model: 'cairn', messages: [{ role: 'user', content: 'compare notes apps' }], stream: true })
+        .withResponse();
+      const thread = response.headers.get('x-cairn-thread') ?? '';
+      const pieces: string[] = [];
+      let before: string | undefined;
+      for await (const chunk of stream) {
+        const content = chunk.choices[0]?.delta.content ?? '';
+        if (content === '') continue;
+        pieces.push(content);
+        if (before === undefined) {
+          // Causal: the model's reply has not ended (its end is held), yet text has arrived.
+          before = content;
+          expect(bed.llm.requestsFor('chat')[0]?.answeredAt).toBeUndefined();
+          open();
+        }
+      }
+      expect(before).toBeDefined();
+      expect(answer.startsWith(before ?? '')).toBe(true);
+      expect(before?.length).toBeLessThan(answer.length);
+      expect(pieces.length).toBeGreaterThan(1);
+      const recorded = (await threads.get(thread)).turns[0]?.reply;
+      expect(recorded).toBe(answer);
+      expect(pieces.join('')).toBe(recorded);
+    } finally {
+      open();
       await server.close();
     }
   });

@@ -214,6 +214,7 @@ describe('HTTP routes', () => {
     'POST /api/threads',
     'GET /api/threads',
     'GET /api/threads/:id',
+    'GET /api/threads/:id/stream',
     'POST /api/threads/:id/messages',
     'POST /v1/chat/completions',
     'GET /api/me',

@@ -32,6 +32,14 @@ export async function endingLiveStream<T>(run: () => Promise<T>): Promise<T> {
 
 async function endLiveStream(): Promise<void> {
   if (!patched(PATCHES.liveStreamEnd)) return;
+  await tellLiveStreamEnded();
+}
+
+/**
+ * Tells this workflow's live stream (`<workflow id>/stream`) that its owner has ended: awaited,
+ * outside any cancelled scope; a stream never started is no error. Callers gate it by their patch.
+ */
+export async function tellLiveStreamEnded(): Promise<void> {
   const stream = getExternalWorkflowHandle(liveStreamId(workflowInfo().workflowId));
   await CancellationScope.nonCancellable(() => stream.signal(liveEndSignal)).catch(() => undefined);
 }

@@ -21,6 +21,8 @@ const at = z.number();
 export const liveCallSchema = z.object({
   agentId: z.string().max(1000),
   stepId: z.string().max(200).optional(),
+  /** A thread's calls (`agentId` is then the thread's id): the message they route or answer. */
+  messageId: z.string().max(200).optional(),
   /** The model call's activity: `<workflow id>/<run id>/<activity id>`. */
   modelCallId: z.string().max(2000),
   /** The activity's attempt (1, 2, …): a retried call is a new attempt. */

@@ -30,6 +30,7 @@ export async function routeMessage(calls: ThreadCalls, messageId: string, text: 
     const reply = await llmCall(`${messageId} · route-message`, {
       purpose: 'route-message',
       agentId: calls.threadId,
+      messageId,
       messages,
       json: true,
       schema: 'route-message',
@@ -55,6 +56,7 @@ export async function chatReply(calls: ThreadCalls, messageId: string, text: str
   const reply = await llmCall(`${messageId} · chat`, {
     purpose: 'chat',
     agentId: calls.threadId,
+    messageId,
     messages: chatMessages(text, earlier),
     ...(calls.model ? { model: calls.model } : {}),
   });

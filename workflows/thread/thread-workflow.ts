@@ -11,6 +11,7 @@ import {
   allHandlersFinished,
   CancellationScope,
   condition,
+  ContinueAsNew,
   getExternalWorkflowHandle,
   isCancellation,
   makeContinueAsNewFunc,
@@ -26,6 +27,8 @@ import {
   type ThreadSettings,
 } from '../contract/thread-contract';
 import { issueLines } from '../issue-lines';
+import { tellLiveStreamEnded } from '../live/end-live-stream';
+import { PATCHES } from '../patches';
 import { readThreadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadRun } from './thread-run';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
@@ -39,14 +42,23 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
     throw workflowFailure('INVALID_INPUT', `invalid thread input: ${issueLines(parsed.error, 'input').join('; ')}`);
   const carry = carried === undefined ? undefined : readThreadCarry(carried);
   const run = new ThreadRun(parsed.data, carry).serve();
+  // Its live stream (chat replies) ends when the thread closes, not when it continues as new.
+  const endStream = () => (patched(PATCHES.threadStreamEnd) ? tellLiveStreamEnded() : Promise.resolve());
   try {
-    return await loop(run, input, parsed.data);
+    const result = await loop(run, input, parsed.data);
+    await endStream();
+    return result;
   } catch (err) {
+    if (err instanceof ContinueAsNew) throw err;
     // Cancelled: its running turn is cancelled too, asked before the thread closes (the turn was
-    // started with ABANDON, so the thread's close alone would leave it running).
+    // started with ABANDON, so the thread's close alone would leave it running) — in the same
+    // workflow task as the stream's end, so the close waits for no more than before.
     const agentId = run.running?.workflowId;
-    if (isCancellation(err) && agentId !== undefined)
-      await CancellationScope.nonCancellable(() => getExternalWorkflowHandle(agentId).cancel()).catch(() => undefined);
+    const cancelTurn =
+      isCancellation(err) && agentId !== undefined
+        ? CancellationScope.nonCancellable(() => getExternalWorkflowHandle(agentId).cancel()).catch(() => undefined)
+        : undefined;
+    await Promise.all([endStream(), cancelTurn]);
     throw err;
   }
 }

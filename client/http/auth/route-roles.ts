@@ -21,6 +21,7 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   'GET /api/graphs': 'viewer',
   'GET /api/threads': 'viewer',
   'GET /api/threads/:id': 'viewer',
+  'GET /api/threads/:id/stream': 'viewer',
   'POST /api/agents': 'operator',
   'POST /api/agents/:id/cancel': 'operator',
   'POST /api/agents/:id/pause': 'operator',

@@ -2,7 +2,9 @@
  * Hands a front-door message to its thread: in the thread `X-Cairn-Thread` names, as the answer
  * to the running turn's open `ask.query` when it has one (the agent client's answer path, under
  * the sender), else as the thread's next message; without the header, as the first message of a
- * new thread carrying the earlier messages as context.
+ * new thread carrying the earlier messages as context. `accepted` hears the thread and message as
+ * soon as the thread has recorded it (before it is routed and a chat reply written): a streamed
+ * answer opens then, to pass the reply on as it streams.
  */
 import type { Context } from 'hono';
 import { ClientError } from '../../client-error';
@@ -30,6 +32,7 @@ export async function deliverMessage(
   body: ChatCompletionBody,
   request: ChatTurnRequest,
   threadId: string | undefined,
+  accepted?: (thread: string, messageId: string) => void,
 ): Promise<Delivered> {
   const options = {
     ...(body.cairn?.kind ? { kind: body.cairn.kind } : {}),
@@ -38,14 +41,14 @@ export async function deliverMessage(
   if (threadId === undefined) {
     const first = fromSender<Message>(c, { text: firstMessageText(request), ...options });
     const opener = first.actor ? { principal: { id: first.actor.id, roles: first.actor.roles } } : {};
-    const { id, messageId } = await ports.threads.open(first, { settings: opener });
+    const { id, messageId } = await ports.threads.open(first, { settings: opener, ...(accepted ? { accepted } : {}) });
     if (messageId === undefined) throw new Error(`thread ${id} opened without its first message`);
     return { thread: id, messageId, cairn: { thread: id, messageId } };
   }
   const message = fromSender<Message>(c, { text: request.text, ...options });
   const answered = await answerOpenQuestion(c, ports, threadId, request.text, message.by);
   if (answered) return answered;
-  const { messageId, disposition } = await ports.threads.send(threadId, message);
+  const { messageId, disposition } = await ports.threads.send(threadId, message, accepted ? { accepted } : {});
   return { thread: threadId, messageId, cairn: { thread: threadId, messageId, disposition } };
 }
 

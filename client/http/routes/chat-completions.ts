@@ -7,14 +7,23 @@
  * task turn's answer, or — when its agent asks a person — what waits, in the content and in
  * `cairn.interactions`. Streamed (`stream: true`): `chat.completion.chunk`s as server-sent
  * `data:` lines ending with `data: [DONE]`, status and the agent's live events in the `cairn`
- * field; a streamed request counts against the stream limits (429 TOO_MANY_STREAMS).
+ * field; a streamed request counts against the stream limits (429 TOO_MANY_STREAMS). A streamed
+ * answer opens as soon as the thread has recorded the message, so a chat reply goes out as
+ * content chunks as the model writes it (from the thread's live stream, reply-deltas.ts).
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { describeWaiting, followTurn, settledText, type TurnOutcome } from '../../chat/follow-turn';
 import type { LiveHub } from '../../live/live-hub';
 import type { AgentsPort } from '../agents-port';
-import { chatCompletionBodySchema, THREAD_HEADER, turnRequestOf } from '../chat/chat-request';
+import {
+  chatCompletionBodySchema,
+  THREAD_HEADER,
+  turnRequestOf,
+  type ChatCompletionBody,
+  type ChatTurnRequest,
+} from '../chat/chat-request';
 import {
   chunkOf,
   completionId,
@@ -23,6 +32,7 @@ import {
   type ChatCompletionChunk,
 } from '../chat/completion-objects';
 import { deliverMessage, type Delivered } from '../chat/deliver-message';
+import { ReplyDeltas } from '../chat/reply-deltas';
 import { ApiFailure } from '../errors';
 import { ErrorBody } from '../schemas';
 import { openStreamLease, type StreamLimiter } from '../stream-limiter';
@@ -40,6 +50,9 @@ export interface ChatCompletionDeps {
   /** How often a streamed answer sends a comment while nothing else goes, so proxies keep it open (ms). */
   heartbeatMs: number;
 }
+
+/** The longest a settled chat reply waits for its last deltas to arrive from the stream (ms). */
+const REPLY_SETTLE_MS = 2_000;
 
 const failure = (description: string) => ({ description, content: { 'application/json': { schema: ErrorBody } } });
 
@@ -86,31 +99,60 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
     const body = c.req.valid('json');
     const request = turnRequestOf(body.messages);
     if ('refused' in request) throw new ApiFailure('INVALID_INPUT', request.refused, request.field);
-    const lease = body.stream ? openStreamLease(c, deps.limiter) : undefined;
-    let delivered: Delivered;
-    try {
-      delivered = await deliverMessage(c, deps, body, request, c.req.valid('header')['x-cairn-thread']);
-    } catch (err) {
-      lease?.release();
-      throw err;
-    }
+    const header = c.req.valid('header')['x-cairn-thread'];
+    if (body.stream) return streamed(c, deps, body, request, header);
+    const delivered = await deliverMessage(c, deps, body, request, header);
     c.header(THREAD_HEADER, delivered.thread);
     const id = completionId(delivered.thread, delivered.messageId, Date.now());
-    if (!lease) {
-      const outcome = await followTurn(deps, delivered.thread, delivered.messageId, {
-        signal: c.req.raw.signal,
-        ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
-      });
-      const { content, cairn } = answerOf(delivered, outcome);
-      return c.json(completionOf(id, content, cairn), 200);
-    }
-    return streamSSE(c, async (stream) => {
-      try {
-        await streamTurn(stream, deps, delivered, id);
-      } finally {
-        lease.release();
-      }
+    const outcome = await followTurn(deps, delivered.thread, delivered.messageId, {
+      signal: c.req.raw.signal,
+      ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
     });
+    const { content, cairn } = answerOf(delivered, outcome);
+    return c.json(completionOf(id, content, cairn), 200);
+  });
+}
+
+/** Where a message went, as soon as the thread has recorded it; `delivered` once it is routed too. */
+interface Recorded {
+  thread: string;
+  messageId: string;
+  delivered?: Delivered;
+}
+
+/**
+ * The streamed answer: it opens once the thread has recorded the message (a refusal before that
+ * keeps its status), while the message is routed and answered, so a chat reply streams.
+ */
+async function streamed(
+  c: Context,
+  deps: ChatCompletionDeps,
+  body: ChatCompletionBody,
+  request: ChatTurnRequest,
+  header: string | undefined,
+): Promise<Response> {
+  const lease = openStreamLease(c, deps.limiter);
+  let recorded: Recorded;
+  let delivering: Promise<Delivered>;
+  try {
+    let onAccepted: (ids: Recorded) => void = () => undefined;
+    const accepted = new Promise<Recorded>((resolve) => (onAccepted = resolve));
+    delivering = deliverMessage(c, deps, body, request, header, (thread, messageId) =>
+      onAccepted({ thread, messageId }),
+    );
+    recorded = await Promise.race([accepted, delivering.then((d) => ({ ...d, delivered: d }))]);
+  } catch (err) {
+    lease.release();
+    throw err;
+  }
+  c.header(THREAD_HEADER, recorded.thread);
+  const id = completionId(recorded.thread, recorded.messageId, Date.now());
+  return streamSSE(c, async (stream) => {
+    try {
+      await streamTurn(stream, deps, recorded, delivering, id);
+    } finally {
+      lease.release();
+    }
   });
 }
 
@@ -137,9 +179,12 @@ function answerOf(delivered: Delivered, outcome: TurnOutcome): { content: string
 async function streamTurn(
   stream: SSEStreamingApi,
   deps: ChatCompletionDeps,
-  delivered: Delivered,
+  recorded: Recorded,
+  delivering: Promise<Delivered>,
   id: string,
 ): Promise<void> {
+  const ids = { thread: recorded.thread, messageId: recorded.messageId };
+  let delivered: Delivered = recorded.delivered ?? { ...ids, cairn: ids };
   const stop = new AbortController();
   stream.onAbort(() => stop.abort());
   let chain = Promise.resolve();
@@ -155,8 +200,22 @@ async function streamTurn(
     chain = chain.then(async () => void (await stream.write(': heartbeat\n\n'))).catch(() => stop.abort());
   }, deps.heartbeatMs);
   void send(chunkOf(id, { role: 'assistant', content: '' }, delivered.cairn));
+  // Routed after the stream opened: what became of the message, when it is known. A failure
+  // after the thread recorded the message is on its turn, which the follow below reads.
+  if (!recorded.delivered)
+    delivering.then(
+      (d) => {
+        delivered = d;
+        if (d.cairn.disposition) void send(chunkOf(id, {}, { disposition: d.cairn.disposition }));
+      },
+      () => undefined,
+    );
+  // The chat reply's text as the model writes it.
+  const reply = deps.live
+    ? new ReplyDeltas(deps.live, ids.thread, ids.messageId, (content) => void send(chunkOf(id, { content })))
+    : undefined;
   try {
-    const outcome = await followTurn(deps, delivered.thread, delivered.messageId, {
+    const outcome = await followTurn(deps, ids.thread, ids.messageId, {
       signal: stop.signal,
       ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
       onProgress: ({ status, agentId }) => {
@@ -174,12 +233,17 @@ async function streamTurn(
     });
     for (const stopLive of unfollow.splice(0)) stopLive();
     if (outcome.kind === 'aborted') return;
+    // The reply's last deltas may still be on their way from the stream: they go first.
+    if (outcome.kind === 'settled' && outcome.turn.kind === 'chat') await reply?.settle(REPLY_SETTLE_MS);
+    reply?.stop();
     const { content, cairn } = answerOf(delivered, outcome);
-    if (content !== '') await send(chunkOf(id, { content }));
+    const rest = outcome.kind === 'settled' && outcome.turn.kind === 'chat' && reply ? reply.rest(content) : content;
+    if (rest !== '') await send(chunkOf(id, { content: rest }));
     await send(chunkOf(id, {}, cairn, true));
     await send('[DONE]');
   } finally {
     clearInterval(heartbeat);
+    reply?.stop();
     for (const stopLive of unfollow.splice(0)) stopLive();
     await chain;
   }

@@ -7,17 +7,25 @@
  * for what was dropped). 200 as soon as the agent exists, whether or not anything streams yet;
  * the stream ends with `event: end` after the last `call.finished` once the agent is final.
  *
- * Every client of an agent on this server shares one subscription (client/live/live-hub.ts).
- * Its streams count against the server's one stream limiter (429 TOO_MANY_STREAMS) with the
- * events route's.
+ * `GET /api/threads/:id/stream` is the same for a thread's own model calls (`chat`,
+ * `route-message`; each delta names its `messageId`): 200 as soon as the thread exists; it stays
+ * open, with heartbeats, while the thread does, and ends with `event: end` once the thread has
+ * closed (the closing thread tells its stream). A task turn's model calls are on its agent's stream.
+ *
+ * Every client of an agent (or thread) on this server shares one subscription
+ * (client/live/live-hub.ts). Its streams count against the server's one stream limiter
+ * (429 TOO_MANY_STREAMS) with the events route's.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { ClientError } from '../../client-error';
 import type { LiveHub } from '../../live/live-hub';
 import type { LiveEvent } from '../../live/live-events';
 import { openStreamLease, type StreamLimiter } from '../stream-limiter';
 import { AgentIdParams, ErrorBody, EventsHeaders, EventsQuery } from '../schemas';
+import { AGENT_KIND, THREAD_KIND, type WorkflowKind } from '../../workflow-kind-guard';
+import { ThreadIdParams } from './threads';
 
 /** Timing of the stream; tests shorten it. */
 export interface LiveStreamTiming {
@@ -53,34 +61,65 @@ const streamRoute = createRoute({
   },
 });
 
+const threadStreamRoute = createRoute({
+  method: 'get',
+  path: '/api/threads/{id}/stream',
+  summary: "What the thread's own model calls (chat replies) say as they stream, as server-sent events",
+  request: { params: ThreadIdParams, query: EventsQuery, headers: EventsHeaders },
+  responses: {
+    ...streamRoute.responses,
+    200: {
+      description:
+        "As `/api/agents/{id}/stream`, for the thread's `chat` and `route-message` calls (each names its " +
+        '`messageId`); open while the thread is, `event: end` once it has closed',
+      content: { 'text/event-stream': { schema: z.string() } },
+    },
+    404: { description: 'No such thread (NOT_FOUND)', content: { 'application/json': { schema: ErrorBody } } },
+  },
+});
+
 /** One SSE frame for a live event. */
 export function liveFrame(event: LiveEvent): string {
   return `id: ${event.offset}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }
 
-/** Registers the stream route on `app`. */
+/** Registers the stream route of agents on `app` (and, with `threads`, that of threads). */
 export function registerStreamRoute(
   app: OpenAPIHono,
   hub: LiveHub | undefined,
   timing: LiveStreamTiming,
   limiter: StreamLimiter,
+  { threads = false }: { threads?: boolean } = {},
 ): void {
-  app.openapi(streamRoute, async (c) => {
-    const { id } = c.req.valid('param');
-    const lastSeen = c.req.valid('header')['last-event-id'] ?? c.req.valid('query').lastEventId;
+  const serve = (kind: WorkflowKind) => async (c: Context, id: string, lastSeen: number | undefined) => {
     if (!hub)
       throw new ClientError('AGENT_UNAVAILABLE', 'this server has no Temporal client to follow live streams with');
-    // An unknown agent is a plain 404 before the stream opens.
-    await hub.requireAgent(id);
+    // An unknown agent (thread) is a plain 404 before the stream opens.
+    await hub.requireAgent(id, kind);
     const lease = openStreamLease(c, limiter);
     return streamSSE(c, async (stream) => {
       try {
-        await follow(stream, hub, id, lastSeen, timing);
+        await follow(stream, hub, id, lastSeen, timing, kind);
       } finally {
         lease.release();
       }
     });
-  });
+  };
+  app.openapi(streamRoute, (c) =>
+    serve(AGENT_KIND)(
+      c,
+      c.req.valid('param').id,
+      c.req.valid('header')['last-event-id'] ?? c.req.valid('query').lastEventId,
+    ),
+  );
+  if (!threads) return;
+  app.openapi(threadStreamRoute, (c) =>
+    serve(THREAD_KIND)(
+      c,
+      c.req.valid('param').id,
+      c.req.valid('header')['last-event-id'] ?? c.req.valid('query').lastEventId,
+    ),
+  );
 }
 
 /** Writes the agent's live events to `stream` until the stream ends or the client goes. */
@@ -90,6 +129,7 @@ async function follow(
   id: string,
   lastSeen: number | undefined,
   timing: LiveStreamTiming,
+  kind: WorkflowKind,
 ): Promise<void> {
   const frames: string[] = [];
   let wake: (() => void) | undefined;
@@ -99,17 +139,22 @@ async function follow(
     frames.push(frame);
     wake?.();
   };
-  const stop = hub.follow(id, lastSeen, {
-    event: (event) => {
-      endSent ||= event.type === 'end';
-      push(liveFrame(event));
+  const stop = hub.follow(
+    id,
+    lastSeen,
+    {
+      event: (event) => {
+        endSent ||= event.type === 'end';
+        push(liveFrame(event));
+      },
+      reset: (from) => push(`event: reset\ndata: ${JSON.stringify({ from })}\n\n`),
+      end: () => {
+        over = true;
+        wake?.();
+      },
     },
-    reset: (from) => push(`event: reset\ndata: ${JSON.stringify({ from })}\n\n`),
-    end: () => {
-      over = true;
-      wake?.();
-    },
-  });
+    kind,
+  );
   stream.onAbort(() => {
     over = true;
     frames.length = 0;

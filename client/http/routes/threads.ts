@@ -27,7 +27,8 @@ const MessageBody = sendInputSchema.omit({ actor: true }).meta({ id: 'ThreadMess
 /** A new thread's body: a message whose text may be left out (an empty thread). */
 const OpenBody = MessageBody.partial({ text: true }).meta({ id: 'ThreadOpen' });
 const Opened = z.object({ id: z.string(), messageId: z.string().optional() }).openapi('ThreadOpened');
-const ThreadIdParams = z.object({
+/** The `:id` of the thread routes. */
+export const ThreadIdParams = z.object({
   id: z
     .string()
     .min(1)
