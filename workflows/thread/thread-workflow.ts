@@ -28,7 +28,6 @@ import {
 } from '../contract/thread-contract';
 import { issueLines } from '../issue-lines';
 import { tellLiveStreamEnded } from '../live/end-live-stream';
-import { PATCHES } from '../patches';
 import { readThreadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadRun } from './thread-run';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
