@@ -99,4 +99,12 @@ export const PATCHES_0_3 = {
     feature: 'an agent reads its tool catalogue and prompt texts together, with no patch call after a local activity',
     why: 'runs before read the catalogue, then called a patch and read the texts (a patch marker that cannot replay after a split task)',
   },
+  turnCancelSpend: {
+    id: 'cairn-turn-cancel-spend',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "a thread's turn cancelled by a request returns its result (status cancelled, with its usage), as a nested agent does, so the thread counts its spend",
+    why: 'runs before ended the workflow as cancelled, and the thread never learnt what the turn spent',
+  },
 } as const satisfies Record<string, PatchInfo>;

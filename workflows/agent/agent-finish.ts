@@ -58,7 +58,8 @@ export function finish(run: AgentRun, outcome: AgentOutcome): AgentResult | Appl
     case 'failed': {
       const failure = describeFailure(outcome.error);
       const step = outcome.error instanceof ApplicationFailure ? stepFailedDetail(outcome.error) : undefined;
-      return workflowFailure(failure.code, failure.message, ...(step ? [step] : []));
+      // What it spent goes with it (a detail after any other): a thread counts a failed turn's spend.
+      return workflowFailure(failure.code, failure.message, ...(step ? [step] : []), { usage: state.usage });
     }
   }
 }

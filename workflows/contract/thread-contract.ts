@@ -109,7 +109,7 @@ export const threadViewSchema = z.object({
   /** Why a closed thread closed. */
   closedReason: z.string().optional(),
   turns: z.array(turnSchema),
-  /** What the thread spent: its own calls and its turns' agents (a failed agent's spending is not known to it). */
+  /** What the thread spent: its own calls and its turns' agents, whatever way they ended. */
   usage: tokenUsageSchema,
 });
 /** The `thread` query's answer. */
