@@ -58,8 +58,9 @@ export function finish(run: AgentRun, outcome: AgentOutcome): AgentResult | Appl
     case 'failed': {
       const failure = describeFailure(outcome.error);
       const step = outcome.error instanceof ApplicationFailure ? stepFailedDetail(outcome.error) : undefined;
-      // What it spent goes with it (a detail after any other): a thread counts a failed turn's spend.
-      return workflowFailure(failure.code, failure.message, ...(step ? [step] : []), { usage: state.usage });
+      // A thread's turn says what it spent (a detail after any other): the thread counts it.
+      const spent = run.settings.thread ? [{ usage: state.usage }] : [];
+      return workflowFailure(failure.code, failure.message, ...(step ? [step] : []), ...spent);
     }
   }
 }

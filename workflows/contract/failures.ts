@@ -66,8 +66,8 @@ export function stepFailedDetail(failure: ApplicationFailure): StepFailedDetail 
 }
 
 /**
- * The detail a failed agent's failure carries besides any other: what it spent, `{ usage }` — so
- * a thread counts a failed turn's spend against its budget (a failure has no result to carry it).
+ * The detail a failed thread turn's failure carries after any other: what it spent, `{ usage }` —
+ * so the thread counts it against its budget (a failure has no result to carry it).
  */
 export const spentDetailSchema = z.object({ usage: tokenUsageSchema });
 
