@@ -53,17 +53,17 @@ export function localFiles(paths: readonly string[], cwd: string, option = '--fi
  * and is a folder here.
  * @throws UsageError saying what to set otherwise.
  */
-function localWorkspace(config: CairnConfig, env: Record<string, string | undefined>): string {
+function localWorkspace(config: CairnConfig, env: Record<string, string | undefined>, option = '--file'): string {
   const hint =
     "set CAIRN_API_URL to upload through the Cairn server, or CAIRN_WORKSPACE to the workers' workspace folder when it is on this machine (or storage shared with them)";
-  if (!env.CAIRN_WORKSPACE) throw new UsageError(`--file needs a place to put the files: ${hint}`);
+  if (!env.CAIRN_WORKSPACE) throw new UsageError(`${option} needs a place to put the files: ${hint}`);
   let folder: boolean;
   try {
     folder = statSync(config.workspace).isDirectory();
   } catch {
     folder = false;
   }
-  if (!folder) throw new UsageError(`--file: CAIRN_WORKSPACE ${config.workspace} is not a folder here; ${hint}`);
+  if (!folder) throw new UsageError(`${option}: CAIRN_WORKSPACE ${config.workspace} is not a folder here; ${hint}`);
   return config.workspace;
 }
 
@@ -96,7 +96,7 @@ export async function sendWithLocalFiles<T>(
   env: Record<string, string | undefined> = process.env,
 ): Promise<T> {
   if (files.length === 0) return send([]);
-  const root = localWorkspace(config, env);
+  const root = localWorkspace(config, env, '/file');
   const accepted = checked(files, config, await existingInputs(root, threadId), '/file');
   return storeThenStart(root, threadId, accepted, () => send(inputPaths(accepted)));
 }
