@@ -73,7 +73,7 @@ export class ThreadClient {
   /** Opens a thread; with a first message (non-empty `text`) sends it and returns its message id too. */
   async open(first: Partial<SendInput> = {}, options: OpenThread = {}): Promise<{ id: string; messageId?: string }> {
     const message = first.text === undefined ? undefined : checkSend(first);
-    const workflowId = options.workflowId ?? threadWorkflowId(this.plainIds ? (message?.text ?? '') : '', randomUUID());
+    const workflowId = options.workflowId ?? this.newId(message?.text);
     const title = message?.text.slice(0, 200) ?? '';
     try {
       await this.temporal.workflow.start<typeof threadWorkflow>(THREAD_WORKFLOW_TYPE, {
@@ -91,6 +91,14 @@ export class ThreadClient {
     if (!message) return { id: workflowId };
     const { messageId } = await this.sendTo(this.handle(workflowId), message, options);
     return { id: workflowId, messageId };
+  }
+
+  /**
+   * A new thread's id, from its first message's words (none with encryption on): picked before
+   * the thread opens when its first message brings files, which go to its folder first.
+   */
+  newId(text = ''): string {
+    return threadWorkflowId(this.plainIds ? text : '', randomUUID());
   }
 
   /** Sends a message; resolves once it is routed. A closed thread throws `THREAD_CLOSED`. */

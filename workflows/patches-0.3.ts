@@ -123,4 +123,12 @@ export const PATCHES_0_3 = {
       'a thread that closes (idle timeout, cancelled, failed) signals liveEnd to its live stream (<thread id>/stream), which then ends in-band',
     why: 'runs before closed with no signal',
   },
+  turnCancelSpend: {
+    id: 'cairn-turn-cancel-spend',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "a thread's turn cancelled by a request returns its result (status cancelled, with its usage), as a nested agent does, so the thread counts its spend",
+    why: 'runs before ended the workflow as cancelled, and the thread never learnt what the turn spent',
+  },
 } as const satisfies Record<string, PatchInfo>;

@@ -95,6 +95,25 @@ const idBody = z.object({ id: z.string() });
 const openedBody = z.object({ id: z.string(), messageId: z.string().optional() });
 /** A message as the CLI sends it (the server sets who from the token). */
 export type ChatMessageBody = Pick<SendInput, 'text' | 'kind' | 'policy'>;
+
+/** A local file to upload: where it is and the name it goes by. */
+export interface LocalPath {
+  path: string;
+  name: string;
+}
+
+/**
+ * `body` as it is, or with files a multipart form: the body as the `input` part, each file as a
+ * part with its name (stored by the server as `inputs/<name>`).
+ */
+async function withFiles(body: unknown, files: readonly LocalPath[]): Promise<unknown> {
+  if (files.length === 0) return body;
+  const form = new FormData();
+  form.append('input', new Blob([JSON.stringify(body)], { type: 'application/json' }));
+  // Blobs backed by the files: read as the request is sent, not held in memory first.
+  for (const file of files) form.append('file', await openAsBlob(file.path), file.name);
+  return form;
+}
 const auditBody = z.object({ id: z.string(), entries: z.array(auditEntrySchema) });
 const acceptedBody = z.looseObject({ interactionId: z.string() });
 const graphsBody = z.object({
@@ -150,12 +169,7 @@ export class CairnApi {
    * name, stored by the server as `inputs/<name>` in the agent's folder.
    */
   async start(input: AgentInput, files: readonly { path: string; name: string }[] = []): Promise<string> {
-    if (files.length === 0) return (await this.call('POST', '/api/agents', idBody, input)).id;
-    const form = new FormData();
-    form.append('input', new Blob([JSON.stringify(input)], { type: 'application/json' }));
-    // Blobs backed by the files: read as the request is sent, not held in memory first.
-    for (const file of files) form.append('file', await openAsBlob(file.path), file.name);
-    return (await this.call('POST', '/api/agents', idBody, form)).id;
+    return (await this.call('POST', '/api/agents', idBody, await withFiles(input, files))).id;
   }
 
   /** Answers by update; a rejected answer or a closed interaction throws ClientError, as the client library does. */
@@ -170,13 +184,16 @@ export class CairnApi {
   }
 
   /** Opens a thread with its first message; the server records the token's principal as its sender. */
-  async openThread(message: ChatMessageBody): Promise<{ id: string; messageId?: string }> {
-    return this.call('POST', '/api/threads', openedBody, message);
+  async openThread(
+    message: ChatMessageBody,
+    files: readonly LocalPath[] = [],
+  ): Promise<{ id: string; messageId?: string }> {
+    return this.call('POST', '/api/threads', openedBody, await withFiles(message, files));
   }
 
-  /** Sends a message to a thread; answers once it is routed. */
-  async sendMessage(id: string, message: ChatMessageBody): Promise<SendResult> {
-    return this.call('POST', `${threadPath(id)}/messages`, sendResultSchema, message);
+  /** Sends a message to a thread (with files: uploaded to the thread's folder); answers once it is routed. */
+  async sendMessage(id: string, message: ChatMessageBody, files: readonly LocalPath[] = []): Promise<SendResult> {
+    return this.call('POST', `${threadPath(id)}/messages`, sendResultSchema, await withFiles(message, files));
   }
 
   /** A thread and its turns. */

@@ -3,7 +3,8 @@
  * `--thread <id>`); a chat reply is printed, a task turn's agent is followed as `cairn run`
  * follows one — its timeline, and every interaction (plan check, questions, approvals) put to the
  * person inline (driveAgent) — until the turn ends and its answer is printed; then the next
- * line. `/exit` or the end of input ends it. When stdin is not a terminal, messages and answers
+ * line. `/file <path>` attaches a file to the next message (uploaded through the API, else copied
+ * into the thread's folder under CAIRN_WORKSPACE). `/exit` or the end of input ends it. When stdin is not a terminal, messages and answers
  * come from the same lines: a message per line, and while a question waits, one JSON answer per
  * line as for `cairn run`. With CAIRN_API_URL it goes through Cairn's HTTP API (the token's
  * principal sends and answers), else straight to Temporal.
@@ -18,11 +19,12 @@ import { pause } from '../follow-timeline';
 import { ThreadClient } from '../thread-client';
 import { InputEndedError, type AnswerSource } from './answer-source';
 import { CairnApi, cliApi, type ChatMessageBody } from './cairn-api';
-import { EXIT } from './cli-exit';
+import { EXIT, UsageError } from './cli-exit';
 import { driveAgent, type AgentPort } from './drive-agent';
 import { isPromptExit } from './prompter';
 import { PromptingAnswers } from './prompting-answers';
 import { formatEvent, formatUsage } from './render';
+import { localFiles, sendWithLocalFiles, type LocalFile } from './run-files';
 import { LineQueue, ScriptedAnswers } from './scripted-answers';
 import { printError, printLine, promptStream } from './terminal';
 import { TtyPrompter } from './tty-prompter';
@@ -37,10 +39,10 @@ export interface ChatOptions {
   by?: string;
 }
 
-/** The thread calls the chat makes, over Temporal or the HTTP API. */
+/** The thread calls the chat makes, over Temporal or the HTTP API; `files` go to the thread's folder with the message. */
 export interface ChatThreads {
-  open(message: ChatMessageBody): Promise<{ id: string; messageId?: string }>;
-  send(id: string, message: ChatMessageBody): Promise<SendResult>;
+  open(message: ChatMessageBody, files: readonly LocalFile[]): Promise<{ id: string; messageId?: string }>;
+  send(id: string, message: ChatMessageBody, files: readonly LocalFile[]): Promise<SendResult>;
   get(id: string): Promise<ThreadView>;
 }
 
@@ -57,8 +59,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   if (target) {
     const api = new CairnApi(target);
     const threads: ChatThreads = {
-      open: (message) => api.openThread(message),
-      send: (id, message) => api.sendMessage(id, message),
+      open: (message, files) => api.openThread(message, files),
+      send: (id, message, files) => api.sendMessage(id, message, files),
       get: (id) => api.thread(id),
     };
     return converse(threads, api, options, options.by);
@@ -74,9 +76,17 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       undefined,
       config.threads,
     );
+    // Files are copied into the thread's folder first (CAIRN_WORKSPACE must reach the workers'), so a new thread's id is picked here.
+    const withPaths = (paths: string[]) => (paths.length ? { files: paths } : {});
     const threads: ChatThreads = {
-      open: (message) => direct.open({ ...message, by }),
-      send: (id, message) => direct.send(id, { ...message, by }),
+      open: (message, files) => {
+        const workflowId = direct.newId(message.text);
+        return sendWithLocalFiles(config, workflowId, files, (paths) =>
+          direct.open({ ...message, ...withPaths(paths), by }, { workflowId }),
+        );
+      },
+      send: (id, message, files) =>
+        sendWithLocalFiles(config, id, files, (paths) => direct.send(id, { ...message, ...withPaths(paths), by })),
       get: (id) => direct.get(id),
     };
     return await converse(threads, client, options, by);
@@ -95,20 +105,36 @@ async function converse(
   const input = chatInput();
   let thread = options.thread;
   if (thread !== undefined) printLine(`thread ${thread}: ${(await threads.get(thread)).turns.length} turns so far`);
+  /** Files `/file` attached, for the next message. */
+  let attached: LocalFile[] = [];
   try {
     for (;;) {
       const line = await input.next();
       if (line === undefined || line.trim() === '/exit') return EXIT.ok;
       if (line.trim() === '') continue;
+      const file = FILE_COMMAND.exec(line.trim());
+      if (file) {
+        attached = attach(attached, file[1] ?? '');
+        continue;
+      }
       const message: ChatMessageBody = { text: line, ...(options.kind ? { kind: options.kind } : {}) };
+      const files = attached;
+      attached = [];
       let messageId: string | undefined;
-      if (thread === undefined) {
-        const opened = await threads.open(message);
-        thread = opened.id;
-        messageId = opened.messageId;
-        printLine(`thread ${thread}`);
-      } else {
-        ({ messageId } = await threads.send(thread, message));
+      try {
+        if (thread === undefined) {
+          const opened = await threads.open(message, files);
+          thread = opened.id;
+          messageId = opened.messageId;
+          printLine(`thread ${thread}`);
+        } else {
+          ({ messageId } = await threads.send(thread, message, files));
+        }
+      } catch (err) {
+        // Files refused here (a limit, no workspace to put them in): said, and the conversation goes on.
+        if (!(err instanceof UsageError)) throw err;
+        printError(`${err.message}; the message was not sent`);
+        continue;
       }
       if (messageId === undefined) throw new Error(`thread ${thread} took the message without a message id`);
       await followMessage(threads, agents, thread, messageId, input.answers, by);
@@ -159,6 +185,27 @@ async function turnOf(threads: ChatThreads, thread: string, messageId: string): 
   const turn = (await threads.get(thread)).turns.find((t) => t.messageId === messageId);
   if (!turn) throw new Error(`thread ${thread} has no message ${messageId}`);
   return turn;
+}
+
+/** `/file <path>`: a file for the next message. */
+const FILE_COMMAND = /^\/file(?:\s+(.*))?$/;
+
+/** `attached` plus the file `/file` named (said), or as it was when the path is no readable file (said too). */
+function attach(attached: LocalFile[], given: string): LocalFile[] {
+  if (given.trim() === '') {
+    printError('/file needs a path: /file <path> attaches a file to your next message');
+    return attached;
+  }
+  try {
+    const [file] = localFiles([given.trim()], process.cwd(), '/file');
+    if (!file) return attached;
+    printLine(`attached ${file.name} (${file.size} bytes): it goes with your next message`);
+    return [...attached, file];
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    printError(err.message);
+    return attached;
+  }
 }
 
 /** A terminal asks with prompts; otherwise messages and JSON answers are read from the same lines. */

@@ -117,6 +117,8 @@ program
   .addHelpText(
     'after',
     `
+\`/file <path>\` attaches a file to the next message (stored in the thread's folder as
+inputs/<name>: uploaded through CAIRN_API_URL, else copied under CAIRN_WORKSPACE).
 When stdin is not a terminal, each line is a message, and while a question of a task turn waits
 the next lines are its JSON answers (as for \`cairn run --help\`).`,
   )

@@ -26,6 +26,7 @@ import { publicOriginOf, publicSite } from './public-url';
 import { registerAgentRoutes } from './routes/agents';
 import { isUploadRequest, registerUploadStart, type UploadSettings } from './routes/agent-uploads';
 import { registerThreadRoutes, type ThreadsPort } from './routes/threads';
+import { registerThreadUploads } from './routes/thread-uploads';
 import { registerChatCompletionsRoute } from './routes/chat-completions';
 import { registerGraphRoutes } from './routes/graphs';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
@@ -146,7 +147,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   app.use('/v1/*', authenticateApi(auth));
   for (const path of ['/', '/agents/:id']) app.use(path, guardPage(auth));
   const jsonLimit = limitBodies(deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-  // A start with files is held to the upload limit instead, from Content-Length before reading.
+  // A start or thread message with files is held to the upload limit instead, from Content-Length before reading.
   const uploadLimit = deps.uploads ? limitUploads(deps.uploads.limits.maxRequestBytes) : jsonLimit;
   app.use('/api/*', limitByKind(jsonLimit, uploadLimit));
   app.use('/v1/*', jsonLimit);
@@ -182,6 +183,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   // One limiter for every streaming route: they all hold connections and poll.
   const streams = new StreamLimiter(deps.streamLimits);
   if (deps.threads) {
+    registerThreadUploads(app, deps.threads, deps.uploads);
     registerThreadRoutes(app, deps.threads);
     registerChatCompletionsRoute(app, {
       heartbeatMs: eventTiming.heartbeatMs,

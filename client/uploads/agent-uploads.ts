@@ -1,12 +1,13 @@
 /**
- * Files given to an agent at its start, stored as `inputs/<name>` in the agent's folder
- * (config/agent-workspace.ts): checked against the limits first, then written to a staging
- * folder, moved into place only once the whole request is accepted, and removed again when the
- * agent does not start — so a refused request leaves nothing behind. Shared by the HTTP API's
- * multipart start and `cairn run --file` without the API.
+ * Files given to an agent at its start (or with a thread's message), stored as `inputs/<name>`
+ * in the agent's (or thread's) folder (config/agent-workspace.ts): checked against the limits
+ * first, then written to a staging folder, moved into place only once the whole request is
+ * accepted, and removed again when the agent does not start (the message is not taken) — so a
+ * refused request leaves nothing behind. Shared by the HTTP API's multipart start and thread
+ * message, and `cairn run --file` without the API.
  */
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
 import type { UploadLimits } from '../../config/upload-config';
@@ -69,10 +70,18 @@ export interface CheckedFile extends SentFile {
  * (UPLOAD_TYPE_REFUSED). The type is judged by the stored name's extension: that is what
  * `read_file` picks a parser by, whatever Content-Type the sender declared.
  */
-export function checkUploads(files: readonly SentFile[], limits: UploadLimits): CheckedFile[] {
+export function checkUploads(
+  files: readonly SentFile[],
+  limits: UploadLimits,
+  existing: readonly string[] = [],
+): CheckedFile[] {
   if (files.length > limits.maxFiles)
     throw new UploadRefusal('UPLOAD_TOO_LARGE', `${files.length} files sent; at most ${limits.maxFiles} are accepted`);
-  const names = uniqueUploadNames(files.map((f) => f.name));
+  // Unique against the folder's files too: a thread's later message never replaces an earlier file.
+  const names = uniqueUploadNames(
+    files.map((f) => f.name),
+    existing,
+  );
   const anyType = limits.types.includes('*');
   return files.map((file, i) => {
     const stored = names[i] ?? 'upload';
@@ -95,6 +104,11 @@ export function checkUploads(files: readonly SentFile[], limits: UploadLimits): 
 
 /** The paths the agent's input names its uploads by, relative to its folder: `inputs/<name>`. */
 export const inputPaths = (files: readonly CheckedFile[]): string[] => files.map((f) => `${INPUTS_FOLDER}/${f.stored}`);
+
+/** The names already in `inputs/` of `workflowId`'s folder (none when it does not exist). */
+export function existingInputs(root: string, workflowId: string): Promise<string[]> {
+  return readdir(join(agentWorkspaceDir(root, workflowId), INPUTS_FOLDER)).catch(() => []);
+}
 
 /** Files placed in an agent's folder; `remove` takes them out again (its start failed). */
 export interface PlacedUploads {
@@ -134,12 +148,20 @@ export class StagedUploads {
 
   /**
    * Moves the staged files to `inputs/` of `workflowId`'s folder. `remove` deletes the folder
-   * again when this made it (else only `inputs/`).
+   * again when this made it (else only `inputs/`, or — when `inputs/` was there before, a
+   * thread's earlier message — only these files).
    */
   async place(workflowId: string): Promise<PlacedUploads> {
     const agentDir = agentWorkspaceDir(this.root, workflowId);
     const made = await mkdir(agentDir, { recursive: true });
     const inputs = join(agentDir, INPUTS_FOLDER);
+    if (
+      await stat(inputs).then(
+        () => true,
+        () => false,
+      )
+    )
+      return this.placeAmong(inputs);
     try {
       // One rename of the folder: the agent sees all its inputs or none.
       await rename(this.folder, inputs);
@@ -151,6 +173,29 @@ export class StagedUploads {
     return { remove: () => rm(made !== undefined ? agentDir : inputs, { recursive: true, force: true }) };
   }
 
+  /**
+   * Adds the staged files to an `inputs/` that holds files already: each linked in (`link` never
+   * replaces a file of the same name, which a concurrent message may just have written), then the
+   * staging folder goes. On a failure the ones added are taken out again.
+   */
+  private async placeAmong(inputs: string): Promise<PlacedUploads> {
+    const added: string[] = [];
+    const removeAdded = () => Promise.all(added.map((to) => rm(to, { force: true }))).then(() => undefined);
+    try {
+      for (const name of await readdir(this.folder)) {
+        const to = join(inputs, name);
+        await link(join(this.folder, name), to);
+        added.push(to);
+      }
+    } catch (err) {
+      await removeAdded();
+      throw err;
+    } finally {
+      await this.discard();
+    }
+    return { remove: removeAdded };
+  }
+
   /** Deletes the staged files (the request was refused after staging). */
   discard(): Promise<void> {
     return rm(this.folder, { recursive: true, force: true });
@@ -158,8 +203,9 @@ export class StagedUploads {
 }
 
 /**
- * Stores `files` for the agent `workflowId` and runs `start`; when the start fails the files are
- * removed before the error goes on. Returns what `start` returned.
+ * Stores `files` for the agent (or thread) `workflowId` and runs `start` (or the send of the
+ * message); when it fails the files are removed before the error goes on. Returns what `start`
+ * returned.
  */
 export async function storeThenStart<T>(
   root: string,

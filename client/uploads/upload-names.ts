@@ -62,11 +62,12 @@ export function safeUploadName(sent: string): string {
 
 /**
  * Stored names for a request's files, in order: each safe, and none equal to another ignoring
- * case (a case-insensitive disk would make them one file) — a later one becomes `name-2.ext`,
- * `name-3.ext`, …
+ * case (a case-insensitive disk would make them one file), nor to a name in `existing` (files
+ * already in the folder: a thread's later messages add to its `inputs/`) — a later one becomes
+ * `name-2.ext`, `name-3.ext`, …
  */
-export function uniqueUploadNames(sent: readonly string[]): string[] {
-  const taken = new Set<string>();
+export function uniqueUploadNames(sent: readonly string[], existing: readonly string[] = []): string[] {
+  const taken = new Set<string>(existing.map((name) => name.toLowerCase()));
   return sent.map((original) => {
     const name = safeUploadName(original);
     let chosen = name;

@@ -1,8 +1,9 @@
 /**
  * The start form's files: a drop zone (and a file field for those who pick) collecting the files
- * an agent is given at its start. With files the start is sent as a multipart form — the agent
- * input as the `input` part, each file as a `file` part — and the server stores each as
- * `inputs/<name>` in the agent's folder (docs/contracts.md#uploads).
+ * an agent is given at its start — or a conversation's message (threads-view.js). With files the
+ * start (message) is sent as a multipart form — the agent input (message) as the `input` part,
+ * each file as a `file` part — and the server stores each as `inputs/<name>` in the agent's
+ * (thread's) folder (docs/contracts.md#uploads).
  */
 import { button, h } from './dom.js';
 
@@ -17,15 +18,18 @@ export function sizeText(bytes) {
 }
 
 /**
- * The drop zone and what it holds.
+ * The drop zone and what it holds. `prefix` names its elements' ids: `start` for the start form,
+ * another for another form on the page (the conversation's send box: `send`).
+ * @param {string} [prefix]
  * @returns {{ element: HTMLElement, files: () => File[], clear: () => void }}
  */
-export function startFiles() {
+export function startFiles(prefix = 'start') {
   /** @type {File[]} */
   let chosen = [];
-  const list = h('ul', { class: 'start-file-list', id: 'start-files' });
+  const list = h('ul', { class: 'start-file-list', id: `${prefix}-files` });
+  const inputId = `${prefix}-file-input`;
   const picker = /** @type {HTMLInputElement} */ (
-    h('input', { type: 'file', id: 'start-file-input', multiple: true, class: 'visually-hidden' })
+    h('input', { type: 'file', id: inputId, multiple: true, class: 'visually-hidden' })
   );
   const show = () =>
     list.replaceChildren(
@@ -53,9 +57,10 @@ export function startFiles() {
     add(picker.files);
     picker.value = '';
   });
-  const zone = h('div', { class: 'drop-zone', id: 'drop-zone', tabindex: 0, role: 'button' }, [
+  const zoneId = prefix === 'start' ? 'drop-zone' : `${prefix}-drop-zone`;
+  const zone = h('div', { class: 'drop-zone', id: zoneId, tabindex: 0, role: 'button' }, [
     h('span', { text: 'Drop files here, or ' }),
-    h('label', { for: 'start-file-input', class: 'link', text: 'choose files' }),
+    h('label', { for: inputId, class: 'link', text: 'choose files' }),
     picker,
   ]);
   zone.addEventListener('keydown', (e) => {

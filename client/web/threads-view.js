@@ -12,9 +12,10 @@
  * the thread's record of the reply replaces it. Leaving the view stops the polling, the stream
  * and every embedded agent's live updates.
  */
-import { ApiError, api } from './api.js';
+import { ApiError, api, apiForm } from './api.js';
 import { h, temporalLink } from './dom.js';
 import { followLive } from './live-stream.js';
+import { startFiles, startForm } from './start-files.js';
 import { turnView } from './thread-turn.js';
 
 /** How often an open conversation is read again. */
@@ -97,13 +98,19 @@ export function renderThreadPage(root, id, navigate) {
     if (!stopped) timer = setTimeout(() => void loop(), POLL_MS);
   };
 
-  box.onSend(async (body) => {
+  /** A message as JSON, or with files as a multipart form (the message as its `input` part). */
+  const post = (
+    /** @type {string} */ path,
+    /** @type {Record<string, unknown>} */ body,
+    /** @type {File[]} */ files,
+  ) => (files.length ? apiForm(path, startForm(body, files)) : api(path, { method: 'POST', body }));
+  box.onSend(async (body, files) => {
     if (id === null) {
-      const opened = await api('/api/threads', { method: 'POST', body });
+      const opened = await post('/api/threads', body, files);
       navigate(`/threads/${encodeURIComponent(opened.id)}`, true);
       return `${opened.messageId ?? 'message'} sent`;
     }
-    const result = await api(`/api/threads/${encodeURIComponent(id)}/messages`, { method: 'POST', body });
+    const result = await post(`/api/threads/${encodeURIComponent(id)}/messages`, body, files);
     await read();
     // A read already under way when the message was sent may not have it yet: read once more.
     if (!turns.has(result.messageId)) await read();
@@ -148,8 +155,9 @@ export function renderThreadPage(root, id, navigate) {
 }
 
 /**
- * The send box. `onSend(fn)` sets what a submit does: `fn(body)` resolves to a line saying what
- * became of the message (shown under the box) or throws the server's refusal (shown too).
+ * The send box. `onSend(fn)` sets what a submit does: `fn(body, files)` resolves to a line saying
+ * what became of the message (shown under the box) or throws the server's refusal (shown too).
+ * Files dropped on (or chosen in) its drop zone go with the message, stored in the thread's folder.
  */
 function sendBox() {
   const text = /** @type {HTMLTextAreaElement} */ (
@@ -180,6 +188,7 @@ function sendBox() {
     check('confirmPlan', 'I confirm the plan (task)'),
     check('ask', 'may ask questions (task)'),
   ]);
+  const files = startFiles('send');
   const submit = h('button', { type: 'submit', class: 'primary', text: 'Send' });
   const result = h('p', { class: 'muted send-result', role: 'status' });
   const error = h('p', { class: 'error', role: 'alert' });
@@ -187,6 +196,7 @@ function sendBox() {
     text,
     h('div', { class: 'send-options' }, [h('label', { for: 'send-kind', text: 'Kind ' }), kind, policyRow]),
     taskChecks,
+    files.element,
     submit,
     result,
     error,
@@ -195,7 +205,7 @@ function sendBox() {
   let running = false;
   let sending = false;
   let closed = false;
-  /** @type {(body: Record<string, unknown>) => Promise<string>} */
+  /** @type {(body: Record<string, unknown>, files: File[]) => Promise<string>} */
   let send = async () => '';
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -211,10 +221,11 @@ function sendBox() {
     result.textContent = 'Sending…';
     sending = true;
     submit.disabled = true;
-    send(body)
+    send(body, files.files())
       .then((line) => {
         result.textContent = line;
         text.value = '';
+        files.clear();
       })
       .catch((err) => {
         result.textContent = '';
@@ -227,7 +238,7 @@ function sendBox() {
   });
   return {
     form,
-    /** @param {(body: Record<string, unknown>) => Promise<string>} fn */
+    /** @param {(body: Record<string, unknown>, files: File[]) => Promise<string>} fn */
     onSend: (fn) => (send = fn),
     /** @param {boolean} on a task turn runs: the message's policy matters */
     setRunning: (on) => {

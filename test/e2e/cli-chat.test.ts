@@ -3,8 +3,9 @@
  * stdin piped (messages one per line, and a task turn's answers as JSON lines between them):
  * a chat reply printed, then a task turn whose step's question and write approval are answered
  * inline and whose answer is printed, and nothing after `/exit` is sent; straight to Temporal, and through the HTTP API with a token.
+ * `/file <path>` attaches a file to the next message: stored in the thread's folder and read by the task turn's step.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reply } from '../fake-llm/replies';
@@ -17,6 +18,7 @@ import { testConfig, withWorker } from '../harness/test-env';
 import { tokenApp } from '../harness/token-app';
 import { ThreadClient } from '../../client/thread-client';
 import { agentFile } from '../harness/agents';
+import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
 
 const bed = agentTestbed();
 
@@ -108,3 +110,54 @@ test('cairn chat through the HTTP API: the token principal sends and approves', 
     }
   });
 });
+
+test.each(['straight to Temporal', 'through the HTTP API'])(
+  "cairn chat /file %s: the file goes with the next message into the thread's folder and the task turn's step reads it; a missing one is said and skipped",
+  async (way) => {
+    const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-file-'));
+    const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+    bed.config = config;
+    const here = mkdtempSync(join(tmpdir(), 'cli-chat-local-'));
+    const notes = join(here, 'notes.txt');
+    writeFileSync(notes, 'Launch on 12 March.');
+    bed.llm.respondWith(
+      byRoute({
+        plan: [planReply(plan([step('s1')]))],
+        'step:s1': [reply.toolCall('read_file', { path: 'inputs/notes.txt' }, 'read'), finish('read it')],
+        summary: [reply.text('The launch is on 12 March.')],
+      }),
+    );
+    const stdin =
+      [`/file ${join(here, 'missing.txt')}`, `/file ${notes}`, 'when is the launch?', '/exit'].join('\n') + '\n';
+    await withWorker(config, async () => {
+      let env: Record<string, string> = { CAIRN_TASK_QUEUE: config.taskQueue, CAIRN_WORKSPACE: workspace };
+      let server: { url: string; close: () => Promise<void> } | undefined;
+      if (way === 'through the HTTP API') {
+        const app = tokenApp(
+          bed.client,
+          config.taskQueue,
+          [{ principal: 'ann', roles: ['operator', 'approver'], token: 'ann-token' }],
+          {
+            threads: new ThreadClient(bed.client, config.taskQueue),
+            uploads: { root: workspace, limits: DEFAULT_UPLOAD_LIMITS },
+          },
+        );
+        server = await serveOnLoopback(app);
+        // No workspace here: the file goes up with the message.
+        env = { CAIRN_API_URL: server.url, CAIRN_TOKEN: 'ann-token', CAIRN_TASK_QUEUE: config.taskQueue };
+      }
+      try {
+        const run = await runCairn(['chat', '--kind', 'task'], env, stdin);
+        expect(run.code).toBe(0);
+        expect(run.stderr).toMatch(/\/file .*missing\.txt: cannot read/);
+        expect(run.stdout).toContain('attached notes.txt');
+        expect(run.stdout).toContain('The launch is on 12 March.');
+        const thread = /^thread (thread-\S+)$/m.exec(run.stdout)?.[1] ?? '';
+        expect(readFileSync(agentFile(workspace, thread, 'inputs/notes.txt'), 'utf8')).toBe('Launch on 12 March.');
+        expect(bed.llm.heardBack('read')).toContain('Launch on 12 March.');
+      } finally {
+        await server?.close();
+      }
+    });
+  },
+);

@@ -42,5 +42,8 @@ export function unusedAgents(why: string): AgentsPort {
 /** A threads port for apps whose test calls no thread route: every method rejects, saying so. */
 export function unusedThreads(why: string): ThreadsPort {
   const unused = () => Promise.reject(new Error(why));
-  return { open: unused, send: unused, get: unused, list: unused };
+  const newId = () => {
+    throw new Error(why);
+  };
+  return { open: unused, send: unused, get: unused, list: unused, newId };
 }

@@ -105,11 +105,18 @@ test("a thread's budget: what is left caps a turn's own budget; spent, it refuse
 
   const budget = new ThreadBudget({ tokens: 1_000, costUsd: 2 });
   budget.add({ promptTokens: 600, completionTokens: 100, totalTokens: 700, costUsd: 0.5 });
-  expect(budget.turnLimits(undefined)).toEqual({ tokenBudget: 300, costBudgetUsd: 1.5 });
+  // What is left is also the most a raise may set: the sender's own ceiling only lowers it.
+  const ceiling = { maxTokenBudget: 300, maxCostBudgetUsd: 1.5 };
+  expect(budget.turnLimits(undefined)).toEqual({ tokenBudget: 300, costBudgetUsd: 1.5, ...ceiling });
   expect(budget.turnLimits({ tokenBudget: 100, costBudgetUsd: 9, maxReplans: 1 })).toEqual({
     tokenBudget: 100,
     costBudgetUsd: 1.5,
     maxReplans: 1,
+    ...ceiling,
+  });
+  expect(budget.turnLimits({ maxTokenBudget: 200, maxCostBudgetUsd: 5 })).toMatchObject({
+    maxTokenBudget: 200,
+    maxCostBudgetUsd: 1.5,
   });
   expect(budget.refusal()).toBeUndefined();
   budget.add({ promptTokens: 300, completionTokens: 0, totalTokens: 300, costUsd: null });

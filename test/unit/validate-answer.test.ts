@@ -447,4 +447,27 @@ describe('budget → { decision, tokenBudget? }', () => {
   ])('rejected: %s', (_name, answer, error, field) => {
     expect(rejected(budget, answer)).toEqual(invalid(field, error));
   });
+
+  test('with a ceiling (a thread turn: what the thread has left), a raise up to it is taken and one past it refused', () => {
+    const capped = open({
+      kind: 'budget',
+      prompt: 'Budget reached',
+      usedTokens: 100,
+      tokenBudget: 100,
+      costUsd: 0.1,
+      maxTokenBudget: 1_000,
+      maxCostBudgetUsd: 2,
+    });
+    expect(accepted(capped, { decision: 'raise', tokenBudget: 1_000, costBudgetUsd: 2 })).toEqual({
+      decision: 'raise',
+      tokenBudget: 1_000,
+      costBudgetUsd: 2,
+    });
+    expect(rejected(capped, { decision: 'raise', tokenBudget: 1_001 })).toEqual(
+      invalid('answer.tokenBudget', 'tokenBudget: at most 1000 (the most this agent may be given)'),
+    );
+    expect(rejected(capped, { decision: 'raise', costBudgetUsd: 2.5 })).toEqual(
+      invalid('answer.costBudgetUsd', 'costBudgetUsd: at most $2 (the most this agent may be given)'),
+    );
+  });
 });

@@ -58,7 +58,9 @@ export function finish(run: AgentRun, outcome: AgentOutcome): AgentResult | Appl
     case 'failed': {
       const failure = describeFailure(outcome.error);
       const step = outcome.error instanceof ApplicationFailure ? stepFailedDetail(outcome.error) : undefined;
-      return workflowFailure(failure.code, failure.message, ...(step ? [step] : []));
+      // A thread's turn says what it spent (a detail after any other): the thread counts it.
+      const spent = run.settings.thread ? [{ usage: state.usage }] : [];
+      return workflowFailure(failure.code, failure.message, ...(step ? [step] : []), ...spent);
     }
   }
 }

@@ -105,8 +105,8 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
 /**
  * The run was cancelled or threw: it ends stopped (a budget or deadline decision), cancelled (its
  * own expiry policy, or a request from outside) or failed — each through `finish`. A cancellation
- * requested from outside ends the workflow as cancelled, except a nested agent's, which returns
- * normally so the step that ran it counts what it spent.
+ * requested from outside ends the workflow as cancelled, except a nested agent's or a thread
+ * turn's, which returns normally so the step (or the thread) that ran it counts what it spent.
  */
 function ended(run: AgentRun, err: unknown, nested: boolean): AgentResult {
   if (!isCancellation(err)) throw finish(run, { kind: 'failed', error: err });
@@ -115,5 +115,7 @@ function ended(run: AgentRun, err: unknown, nested: boolean): AgentResult {
   if (cause?.kind === 'expiry') return finish(run, { kind: 'cancelled', by: 'expiry', reason: cause.reason });
   const result = finish(run, { kind: 'cancelled', by: 'request' });
   if (nested && patched(PATCHES.nestedBudget)) return result;
+  // A thread's turn too: its thread counts what it spent against the thread's budget.
+  if (run.settings.thread && patched(PATCHES.turnCancelSpend)) return result;
   throw err;
 }

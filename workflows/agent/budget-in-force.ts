@@ -12,6 +12,8 @@ import type { AgentState } from './agent-state';
 export interface BudgetLimits {
   tokenBudget?: number | undefined;
   costBudgetUsd?: number | undefined;
+  maxTokenBudget?: number | undefined;
+  maxCostBudgetUsd?: number | undefined;
 }
 
 /** The token budget in force: the last raise, else the input's, if any. */
@@ -36,4 +38,18 @@ export function isMetered(state: AgentState, limits: BudgetLimits): boolean {
 export function treeBudgetLeft(state: AgentState, limits: BudgetLimits): BudgetLeft | undefined {
   if (!isMetered(state, limits) || !patched(PATCHES.nestedBudget)) return undefined;
   return budgetLeft(state.usage, tokenBudgetInForce(state, limits), costBudgetInForce(state, limits));
+}
+
+/**
+ * Whether the budget in force that was reached is already at its ceiling (`limits.maxTokenBudget`
+ * or `maxCostBudgetUsd`): no raise could be accepted, so the agent stops as a nested agent does.
+ * `reached` says which budget was reached.
+ */
+export function atCeiling(state: AgentState, limits: BudgetLimits, reached: 'tokens' | 'cost'): boolean {
+  if (reached === 'tokens') {
+    const budget = tokenBudgetInForce(state, limits);
+    return budget !== undefined && limits.maxTokenBudget !== undefined && budget >= limits.maxTokenBudget;
+  }
+  const budget = costBudgetInForce(state, limits);
+  return budget !== undefined && limits.maxCostBudgetUsd !== undefined && budget >= limits.maxCostBudgetUsd;
 }

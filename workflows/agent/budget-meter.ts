@@ -30,7 +30,7 @@ import { nestedBudgetSignal, type StepProgress } from '../contract/messages';
 import { addUsage, knownCost } from '../usage';
 import type { AgentHold } from './agent-hold';
 import type { AgentContext } from './agent-context';
-import { costBudgetInForce, isMetered, tokenBudgetInForce, treeBudgetLeft } from './budget-in-force';
+import { atCeiling, costBudgetInForce, isMetered, tokenBudgetInForce, treeBudgetLeft } from './budget-in-force';
 import type { InteractionDesk } from './interaction-desk';
 import { PATCHES } from '../patches';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
@@ -98,14 +98,16 @@ export class BudgetMeter {
     if (this.metered()) this.hold.acknowledge(progress.stepId, progress.round);
   }
 
-  /** Whether the usage reached a budget; an unknown cost never reaches the cost budget. */
-  private spent(): string | undefined {
+  /** Which budget the usage reached, and how; an unknown cost never reaches the cost budget. */
+  private spent(): { text: string; reached: 'tokens' | 'cost' } | undefined {
     const { usage } = this.ctx.state;
     const tokens = this.budget();
-    if (tokens !== undefined && usage.totalTokens >= tokens) return `${usage.totalTokens} of ${tokens} tokens used`;
+    if (tokens !== undefined && usage.totalTokens >= tokens)
+      return { text: `${usage.totalTokens} of ${tokens} tokens used`, reached: 'tokens' };
     const dollars = this.costBudget();
     const cost = knownCost(usage);
-    if (dollars !== undefined && cost !== undefined && cost >= dollars) return `$${cost} of $${dollars} spent`;
+    if (dollars !== undefined && cost !== undefined && cost >= dollars)
+      return { text: `$${cost} of $${dollars} spent`, reached: 'cost' };
     return undefined;
   }
 
@@ -123,17 +125,25 @@ export class BudgetMeter {
       // Nested agents never ask: held first, so no step of its tree starts another call, then stopped.
       return this.ctx.ending.stop('budget');
     }
+    // At its ceiling (a thread's turn that spent what the thread had left) no raise could be
+    // taken: it stops as a nested agent does. Only inputs with a ceiling (none recorded before it) come here.
+    const { limits } = this.ctx.settings;
+    if (atCeiling(state, limits, spent.reached)) return this.ctx.ending.stop('budget');
     const toDo = state.steps.filter((s) => s.status === 'pending' || s.status === 'running' || s.status === 'waiting');
     const left = toDo.length > 0 ? ` Still to do: ${toDo.map((s) => s.title).join('; ')}.` : '';
     const tokenBudget = this.budget();
     const costBudgetUsd = this.costBudget();
+    const { maxTokenBudget, maxCostBudgetUsd } = limits;
+    const most = maxTokenBudget !== undefined ? ` (at most ${maxTokenBudget} tokens)` : '';
     const interaction = desk.open<'budget'>({
       kind: 'budget',
-      prompt: `The budget is spent: ${spent}.${left} Raise the budget or stop?`,
+      prompt: `The budget is spent: ${spent.text}.${left} Raise the budget${most} or stop?`,
       usedTokens: state.usage.totalTokens,
       ...(tokenBudget !== undefined ? { tokenBudget } : {}),
       costUsd: state.usage.costUsd ?? null,
       ...(costBudgetUsd !== undefined ? { costBudgetUsd } : {}),
+      ...(maxTokenBudget !== undefined ? { maxTokenBudget } : {}),
+      ...(maxCostBudgetUsd !== undefined ? { maxCostBudgetUsd } : {}),
     });
     void this.decide(interaction);
   }

@@ -28,6 +28,13 @@ const limitsSchema = z.object({
   tokenBudget: z.number().int().positive().optional(),
   /** Like tokenBudget, in US dollars from the price table (a model without a price never reaches it). */
   costBudgetUsd: z.number().positive().max(1_000_000).optional(),
+  /**
+   * The most a raise of the budget may set (tokens, US dollars): an answer above it is refused,
+   * and an agent whose budget is already there stops at it instead of asking, as a nested agent
+   * does. A thread gives its turn what the thread's budget has left (thread-budget.ts).
+   */
+  maxTokenBudget: z.number().int().positive().optional(),
+  maxCostBudgetUsd: z.number().positive().max(1_000_000).optional(),
   deadlineMs: z.number().int().positive().optional(),
   /** A step at `maxStepRounds` without a finish: `fail` it, or `deliver` its best answer from one last call without tools. */
   onRoundsExhausted: z.enum(['fail', 'deliver']).default('fail'),

@@ -9,6 +9,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from './error-codes';
 import { ANSWER_REJECTION_CODES, type AnswerRejection } from '../interactions/answer-rejection';
+import { tokenUsageSchema, type TokenUsage } from '../state/step-run-schema';
 
 /**
  * A non-retryable failure with a code from the list.
@@ -62,4 +63,19 @@ export function stepFailedDetail(failure: ApplicationFailure): StepFailedDetail 
   if (failure.type !== 'STEP_FAILED') return undefined;
   const parsed = stepFailedDetailSchema.safeParse(failure.details?.[0]);
   return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The detail a failed thread turn's failure carries after any other: what it spent, `{ usage }` —
+ * so the thread counts it against its budget (a failure has no result to carry it).
+ */
+export const spentDetailSchema = z.object({ usage: tokenUsageSchema });
+
+/** What a failed agent spent, read back from its failure's details; `undefined` when it carries none. */
+export function spentDetail(failure: ApplicationFailure): TokenUsage | undefined {
+  for (const detail of failure.details ?? []) {
+    const parsed = spentDetailSchema.safeParse(detail);
+    if (parsed.success) return parsed.data.usage;
+  }
+  return undefined;
 }

@@ -129,7 +129,7 @@ export const threadViewSchema = z.object({
   turns: z.array(turnSchema),
   /** The older turns, folded into a summary once they passed the thread's `compressAtChars`. */
   summary: turnsSummarySchema.optional(),
-  /** What the thread spent: its own calls and its turns' agents (a failed agent's spending is not known to it). */
+  /** What the thread spent: its own calls and its turns' agents, whatever way they ended. */
   usage: tokenUsageSchema,
 });
 /** The `thread` query's answer. */

@@ -179,7 +179,7 @@ export class ThreadRun {
           this.budget.add(result.usage);
           this.ended(turn, endOfResult(result));
         },
-        (err: unknown) => this.ended(turn, endOfFailure(err)),
+        (err: unknown) => this.ended(turn, endOfFailure(err, this.budget)),
       );
       return this.settle(turn, { disposition: told ?? 'started', status: 'running', agentId: child.workflowId });
     } catch (err) {

@@ -10,13 +10,15 @@
  * turn: it asks for the agent's cancellation before it closes (thread-workflow.ts), as the close alone would not.
  */
 import { ChildWorkflowFailure, ParentClosePolicy, startChild, type ChildWorkflowHandle } from '@temporalio/workflow';
-import { CancelledFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { AGENT_WORKFLOW_TYPE, type AgentResult } from '../contract/agent-contract';
 import type { AgentInput } from '../contract/agent-input';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../contract/search-attributes';
 import { threadTurnWorkflowId, type SendInput, type Turn } from '../contract/thread-contract';
+import { spentDetail } from '../contract/failures';
 import { describeFailure } from '../describe-failure';
 import type { Principal } from '../principal';
+import type { ThreadBudget } from './thread-budget';
 import { earlierApprovals, reusableSteps, turnTask } from './thread-context';
 
 /** The agent input of message `n` run as a task. */
@@ -78,9 +80,14 @@ export function endOfResult(result: AgentResult): TurnEnd {
   };
 }
 
-/** A turn's agent that threw: cancelled, or failed with its error. */
-export function endOfFailure(err: unknown): TurnEnd {
+/**
+ * A turn's agent that threw: cancelled, or failed with its error. What a failed agent spent
+ * (its failure's `{ usage }` detail) is counted on `budget` first: a failed turn spends the thread's budget too.
+ */
+export function endOfFailure(err: unknown, budget?: Pick<ThreadBudget, 'add'>): TurnEnd {
   const cause = err instanceof ChildWorkflowFailure ? err.cause : err;
   if (cause instanceof CancelledFailure) return { status: 'cancelled' };
+  const spent = cause instanceof ApplicationFailure ? spentDetail(cause) : undefined;
+  if (spent) budget?.add(spent);
   return { status: 'failed', error: describeFailure(cause ?? err).message };
 }

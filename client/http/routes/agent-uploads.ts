@@ -32,12 +32,20 @@ export const UPLOAD_PATH = '/api/agents';
 export const isMultipart = (contentType: string | undefined): boolean =>
   (contentType ?? '').trim().toLowerCase().startsWith('multipart/form-data');
 
-/** Whether the request is a multipart start (the one request held to the upload limit, not the JSON one). */
-export const isUploadRequest = (c: Context): boolean =>
-  c.req.method === 'POST' && c.req.path === UPLOAD_PATH && isMultipart(c.req.header('content-type'));
+/** The routes that take files: an agent's start, a thread's opening and a thread's message. */
+const UPLOAD_ROUTES = [/^\/api\/agents$/, /^\/api\/threads$/, /^\/api\/threads\/[^/]+\/messages$/];
 
-/** The form's agent input (parsed JSON) and files; any other part is refused. */
-async function formParts(c: Context): Promise<{ sent: unknown; files: SentFile[] }> {
+/** Whether the request is a multipart upload (the one request held to the upload limit, not the JSON one). */
+export const isUploadRequest = (c: Context): boolean =>
+  c.req.method === 'POST' &&
+  UPLOAD_ROUTES.some((route) => route.test(c.req.path)) &&
+  isMultipart(c.req.header('content-type'));
+
+/**
+ * The form's `input` part (parsed JSON: an agent input, or a thread's message) and files; any
+ * other part is refused.
+ */
+export async function formParts(c: Context): Promise<{ sent: unknown; files: SentFile[] }> {
   let form: FormData;
   try {
     form = await c.req.formData();
@@ -69,6 +77,16 @@ async function formParts(c: Context): Promise<{ sent: unknown; files: SentFile[]
   }
 }
 
+/** The files checked against the limits (names unique against `existing`); a refusal as its coded ApiFailure. */
+export function checkedFiles(files: readonly SentFile[], limits: UploadLimits, existing?: readonly string[]) {
+  try {
+    return checkUploads(files, limits, existing);
+  } catch (err) {
+    if (err instanceof UploadRefusal) throw new ApiFailure(err.code, err.message, err.field);
+    throw err;
+  }
+}
+
 /** Registers the multipart start; JSON starts go on to the route in agents.ts. */
 export function registerUploadStart(app: OpenAPIHono, agents: AgentsPort, uploads: UploadSettings | undefined): void {
   app.on('POST', UPLOAD_PATH, async (c, next) => {
@@ -80,13 +98,7 @@ export function registerUploadStart(app: OpenAPIHono, agents: AgentsPort, upload
     if (!uploads)
       throw new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'this server takes no uploads: send the input as JSON');
     const { sent, files } = await formParts(c);
-    let checked;
-    try {
-      checked = checkUploads(files, uploads.limits);
-    } catch (err) {
-      if (err instanceof UploadRefusal) throw new ApiFailure(err.code, err.message, err.field);
-      throw err;
-    }
+    const checked = checkedFiles(files, uploads.limits);
     const parsed = AgentInputBody.safeParse(sent);
     if (!parsed.success) {
       const field = firstIssuePath(parsed.error) || undefined;

@@ -17,15 +17,19 @@ import { ApiFailure } from '../errors';
 import { ErrorBody } from '../schemas';
 
 /** The slice of the thread client the routes call. */
-export type ThreadsPort = Pick<ThreadClient, 'open' | 'send' | 'get' | 'list'>;
+export type ThreadsPort = Pick<ThreadClient, 'open' | 'send' | 'get' | 'list' | 'newId'>;
+
+/** Both routes also take the body as `multipart/form-data` with files (answered in thread-uploads.ts). */
+const UPLOADS_TOO =
+  "Also as `multipart/form-data`: the part `input` is the JSON body, every part with a file name a file stored as `inputs/<name>` in the thread's folder and added to the message's `files` (413 UPLOAD_TOO_LARGE, 415 UPLOAD_TYPE_REFUSED).";
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const failure = (description: string) => ({ description, content: json(ErrorBody) });
 
 /** A message as sent: the `send` body without the actor, which is the server's to set. */
-const MessageBody = sendInputSchema.omit({ actor: true }).meta({ id: 'ThreadMessage' });
+export const MessageBody = sendInputSchema.omit({ actor: true }).meta({ id: 'ThreadMessage' });
 /** A new thread's body: a message whose text may be left out (an empty thread). */
-const OpenBody = MessageBody.partial({ text: true }).meta({ id: 'ThreadOpen' });
+export const OpenBody = MessageBody.partial({ text: true }).meta({ id: 'ThreadOpen' });
 const Opened = z.object({ id: z.string(), messageId: z.string().optional() }).openapi('ThreadOpened');
 /** The `:id` of the thread routes. */
 export const ThreadIdParams = z.object({
@@ -53,6 +57,7 @@ const openRoute = createRoute({
   method: 'post',
   path: '/api/threads',
   summary: 'Open a thread, with its first message or empty',
+  description: UPLOADS_TOO,
   request: { body: { required: true, content: json(OpenBody) } },
   responses: {
     201: { description: 'Opened; the first message routed', content: json(Opened) },
@@ -83,6 +88,7 @@ const sendRoute = createRoute({
   method: 'post',
   path: '/api/threads/{id}/messages',
   summary: 'Send a message; answers once it is routed (answered, started, steered, queued or rejected)',
+  description: UPLOADS_TOO,
   request: { params: ThreadIdParams, body: { required: true, content: json(MessageBody) } },
   responses: {
     202: { description: 'Routed', content: json(sendResultSchema.meta({ id: 'ThreadMessageRouted' })) },
@@ -114,12 +120,15 @@ export function fromSender<T extends { by?: string | undefined }>(c: Context, bo
   return { ...body, by: principal.id, actor };
 }
 
+/** A new thread's settings: who opened it (signed in), whose principal its turns default to. */
+export const openerOf = (body: Pick<SendInput, 'actor'>) =>
+  body.actor ? { principal: { id: body.actor.id, roles: body.actor.roles } } : {};
+
 /** Registers the thread routes on `app`. */
 export function registerThreadRoutes(app: OpenAPIHono, threads: ThreadsPort): void {
   app.openapi(openRoute, async (c) => {
     const body = fromSender(c, c.req.valid('json'));
-    const opener = body.actor ? { principal: { id: body.actor.id, roles: body.actor.roles } } : {};
-    return c.json(await threads.open(body, { settings: opener }), 201);
+    return c.json(await threads.open(body, { settings: openerOf(body) }), 201);
   });
   app.openapi(listRoute, async (c) => c.json({ threads: await threads.list() }, 200));
   app.openapi(getRoute, async (c) => c.json(await threads.get(c.req.valid('param').id), 200));

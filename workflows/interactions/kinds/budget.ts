@@ -1,7 +1,8 @@
 /**
  * `budget`: the tree's usage reached a budget. The answer is `{ decision: raise | stop,
  * tokenBudget?, costBudgetUsd? }`: `raise` needs a new token budget above the tokens already used
- * and/or a new cost budget above the cost so far. Expired, the agent stops. Pure.
+ * and/or a new cost budget above the cost so far, and neither above its ceiling when the agent has
+ * one (`limits.maxTokenBudget`, `maxCostBudgetUsd`). Expired, the agent stops. Pure.
  */
 import { z } from 'zod';
 import { STEERING_ROLES, accept, decision, expected, invalid } from './answer-rules';
@@ -19,6 +20,10 @@ export const budget = defineKind({
     costUsd: z.number().nullable().optional(),
     /** The cost budget in force, when there is one. */
     costBudgetUsd: z.number().optional(),
+    /** The most a raise may set (`limits.maxTokenBudget`; a thread's turn: what the thread has left). */
+    maxTokenBudget: z.number().optional(),
+    /** The most a raise may set the cost budget to (`limits.maxCostBudgetUsd`). */
+    maxCostBudgetUsd: z.number().optional(),
   }),
   answer: z.object({
     decision: z.enum(['raise', 'stop']),
@@ -43,6 +48,16 @@ export const budget = defineKind({
     }
     if (tokenBudget !== undefined && tokenBudget <= spec.usedTokens) {
       return invalid('tokenBudget', `tokenBudget: must be greater than the ${spec.usedTokens} tokens already used`);
+    }
+    // Past the ceiling would spend what is not the agent's: a thread's turn, the thread's other turns' share.
+    if (tokenBudget !== undefined && spec.maxTokenBudget !== undefined && tokenBudget > spec.maxTokenBudget) {
+      return invalid('tokenBudget', `tokenBudget: at most ${spec.maxTokenBudget} (the most this agent may be given)`);
+    }
+    if (costBudgetUsd !== undefined && spec.maxCostBudgetUsd !== undefined && costBudgetUsd > spec.maxCostBudgetUsd) {
+      return invalid(
+        'costBudgetUsd',
+        `costBudgetUsd: at most $${spec.maxCostBudgetUsd} (the most this agent may be given)`,
+      );
     }
     const spent = spec.costUsd ?? 0;
     if (costBudgetUsd !== undefined && costBudgetUsd <= spent) {

@@ -1,0 +1,73 @@
+/**
+ * Files in a conversation, in real Chromium against the real HTTP API, worker and dev server: a
+ * file dropped on the send box goes with the message (multipart), is stored in the thread's
+ * folder and read by the task turn's step.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
+import { agentWorkspaceDir } from '../../config/agent-workspace';
+import { ThreadClient } from '../../client/thread-client';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { launchChromium } from '../harness/chromium';
+import { testApp } from '../harness/http-app';
+import { finish, plan, planReply, step } from '../harness/plans';
+import { serveOnLoopback } from '../harness/sse-client';
+import { testConfig, withWorker } from '../harness/test-env';
+
+const WAIT = { timeout: 60_000 };
+const bed = agentTestbed();
+
+jest.setTimeout(180_000);
+
+const NOTES = 'Tide at Brest: high water 06:12, low water 12:25.';
+
+test("a file dropped on the conversation's send box goes with the message and is read by the task turn's step", async () => {
+  const root = mkdtempSync(join(tmpdir(), 'web-thread-files-'));
+  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: root });
+  const app = testApp(bed.client, config.taskQueue, {
+    uploads: { root, limits: DEFAULT_UPLOAD_LIMITS },
+    threads: new ThreadClient(bed.client, config.taskQueue),
+  });
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [reply.toolCall('read_file', { path: 'inputs/notes.txt' }, 'read'), finish('read')],
+      summary: [reply.text('High water is at 06:12.')],
+    }),
+  );
+  const served = await serveOnLoopback(app);
+  const browser = await launchChromium({ viewport: { width: 1280, height: 1000 } });
+  const errors: string[] = [];
+  browser.page.on('pageerror', (err) => errors.push(err.message));
+  try {
+    await withWorker(config, async () => {
+      const page = browser.page;
+      await page.goto(`${served.url}/threads/new`);
+      await page.locator('#message').fill('When is high water?');
+      await page.locator('#send-kind').selectOption('task');
+      // A drop as the browser delivers one (browser code as text: this file has no DOM types).
+      await page.evaluate(`(() => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([${JSON.stringify(NOTES)}], 'notes.txt', { type: 'text/plain' }));
+        const zone = document.querySelector('#send-drop-zone');
+        for (const type of ['dragover', 'drop'])
+          zone.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      })()`);
+      await page.locator('#send-files li[data-name="notes.txt"]').waitFor(WAIT);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.waitForURL(/\/threads\/thread-/, WAIT);
+      const threadId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+      await page.locator('.turn[data-message-id="msg-1"][data-status="completed"]').waitFor(WAIT);
+      expect(bed.llm.heardBack('read')).toContain(NOTES);
+      expect(readFileSync(join(agentWorkspaceDir(root, threadId), 'inputs', 'notes.txt'), 'utf8')).toBe(NOTES);
+    });
+    expect(errors).toEqual([]);
+  } finally {
+    await browser.close();
+    await served.close();
+  }
+});

@@ -1,0 +1,76 @@
+/**
+ * `cairn chat` on a real pseudo-terminal (util-linux `script`, test/harness/pty.ts): stdin is a
+ * TTY, so messages are typed at the `you` prompt and a task turn's question and write approval
+ * are answered at their prompts (keys, not JSON lines). A chat reply is printed, then the task
+ * turn's step asks, writes a file once approved and the answer is printed; `/exit` ends it with
+ * exit code 0. Asserted from the screen, the scripted model's request log and the thread.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { agentFile } from '../harness/agents';
+import { finish, plan, planReply, step } from '../harness/plans';
+import { cairnOnPty } from '../harness/pty';
+import { testConfig, withWorker } from '../harness/test-env';
+import { ThreadClient } from '../../client/thread-client';
+
+const bed = agentTestbed();
+
+test('cairn chat on a terminal: a chat reply, then a task turn whose question and approval are answered at the prompts', async () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-pty-'));
+  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+  bed.config = config;
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [
+        reply.json({ kind: 'chat', reason: 'a greeting' }),
+        reply.json({ kind: 'task', reason: 'work' }),
+      ],
+      chat: [reply.text('Hello! What shall we write?')],
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [
+        reply.toolCall('ask_user', { kind: 'query', prompt: 'Who reads the brief?' }, 'q1'),
+        reply.toolCall('write_file', { path: 'brief.txt', content: 'for engineers' }, 'w1'),
+        finish('wrote it'),
+      ],
+      summary: [reply.text('The brief is in brief.txt.')],
+    }),
+  );
+  await withWorker(config, async () => {
+    const pty = cairnOnPty(['chat'], { CAIRN_TASK_QUEUE: config.taskQueue, CAIRN_WORKSPACE: workspace });
+    let at = await pty.waitFor('you');
+    pty.type('hi there\r');
+    at = await pty.waitFor('Hello! What shall we write?', at);
+    at = await pty.waitFor('you', at);
+    pty.type('write the brief\r');
+    at = await pty.waitFor('Who reads the brief?', at);
+    pty.type('engineers\r');
+    at = await pty.waitFor('Allow this call?', at);
+    pty.type('\r'); // the first choice: approve
+    at = await pty.waitFor('The brief is in brief.txt.', at);
+    await pty.waitFor('you', at);
+    pty.type('/exit\r');
+    expect(await pty.done).toBe(0);
+
+    const screen = pty.screen();
+    const thread = /thread (thread-[a-z0-9-]+)/.exec(screen)?.[1] ?? '';
+    expect(thread).not.toBe('');
+    // Drawn by the terminal prompts (a piped stdin reads bare lines and JSON answers instead).
+    expect(screen).toContain('✔ you hi there');
+    expect(screen).toContain('✔ Allow this call? approve');
+    expect(screen).toContain(`task: agent ${thread}/turn-2`);
+    expect(screen).toMatch(/s1 write_file → ok/);
+    expect(screen).toMatch(/completed · \d+ tokens/);
+    // What was typed at the question reached the step; the approved write ran in the thread's folder.
+    expect(bed.llm.heardBack('q1')).toContain('engineers');
+    expect(readFileSync(agentFile(workspace, thread, 'brief.txt'), 'utf8')).toBe('for engineers');
+    const view = await new ThreadClient(bed.client, config.taskQueue).get(thread);
+    expect(view.turns.map((t) => [t.kind, t.status, t.reply])).toEqual([
+      ['chat', 'completed', 'Hello! What shall we write?'],
+      ['task', 'completed', 'The brief is in brief.txt.'],
+    ]);
+  });
+});
