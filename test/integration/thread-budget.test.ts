@@ -21,6 +21,8 @@ import { waitUntil } from '../../testkit/wait-until';
 const bed = agentTestbed();
 const threads = () => new ThreadClient(bed.client, bed.config.taskQueue);
 const used = (promptTokens: number, completionTokens: number) => ({ usage: { promptTokens, completionTokens } });
+/** The title call after a thread's first message, free here so the sums below are the turns' alone. */
+const freeTitle = { title: [reply.text('Budgets', used(0, 0))] };
 
 function waitForThread(id: string, what: string, holds: (view: ThreadView) => boolean): Promise<ThreadView> {
   return waitUntil(what, async () => {
@@ -32,6 +34,7 @@ function waitForThread(id: string, what: string, holds: (view: ThreadView) => bo
 test("a turn's budget raised through the agent's answer route is held to what the thread has left", async () => {
   bed.llm.respondWith(
     byRoute({
+      ...freeTitle,
       plan: [{ ...planReply(plan([step('s1')])), ...used(100, 20) }],
       'step:s1': [{ ...finish('done'), ...used(10, 10) }],
       summary: [reply.text('all done', used(10, 10))],
@@ -65,7 +68,7 @@ test("a turn's budget raised through the agent's answer route is held to what th
 });
 
 test('a turn that spends what the thread had left stops as a nested agent does, without asking; the thread then refuses', async () => {
-  bed.llm.respondWith(byRoute({ plan: [{ ...planReply(plan([step('s1')])), ...used(300, 50) }] }));
+  bed.llm.respondWith(byRoute({ ...freeTitle, plan: [{ ...planReply(plan([step('s1')])), ...used(300, 50) }] }));
   await withWorker(bed.config, async () => {
     const { id } = await threads().open({}, { settings: { budget: { tokens: 300 } } });
     await threads().send(id, { text: 'do it', kind: 'task' });
@@ -83,6 +86,7 @@ test("a failed turn's spend and a cancelled turn's spend count in the thread's",
   const bad = { ...reply.malformedJson(), ...used(100, 0) };
   bed.llm.respondWith(
     byRoute({
+      ...freeTitle,
       plan: [bad, bad, bad, { ...planReply(plan([step('s1')])), ...used(40, 10) }],
       'step:s1': [reply.hang()],
     }),
@@ -96,7 +100,8 @@ test("a failed turn's spend and a cancelled turn's spend count in the thread's",
 
     await client.send(id, { text: 'plan then hang', kind: 'task' });
     const agentId = threadTurnWorkflowId(id, 2);
-    await bed.llm.waitForRequests(5);
+    // The title, three bad plans, the good plan, and the step's hanging call.
+    await bed.llm.waitForRequests(6);
     await new AgentClient(bed.client, bed.config.taskQueue).cancel(agentId, { by: 'ops' });
     const cancelled = await waitForThread(id, 'turn 2 cancelled', (v) => v.turns[1]?.status === 'cancelled');
     expect(cancelled.usage.totalTokens).toBe(300 + 50);
