@@ -187,10 +187,16 @@ export async function parkedThreads(env: BenchEnv, report: Report): Promise<void
     const baseline = await idleWindow(workerPid, env.serverPid, Math.min(BASELINE_MAX_S, size.idleSeconds));
 
     const opening = performance.now();
+    const openingCpu = [sampleCpu(workerPid), sampleCpu(env.serverPid)] as const;
     const ids = await mapLimit(Array.from({ length: size.threads }), IN_FLIGHT, async () => (await threads.open()).id);
     const openMs = since(opening);
     const before = await settled(client, ids, 600_000);
     const settleMs = since(opening) - openMs;
+    const ticks = clockTicksPerSecond();
+    const openCpuMs = [
+      (1000 * cpuSeconds(openingCpu[0], sampleCpu(workerPid), ticks)) / size.threads,
+      (1000 * cpuSeconds(openingCpu[1], sampleCpu(env.serverPid), ticks)) / size.threads,
+    ];
 
     const tasksBefore = sampleSum(await scrape(metrics), WORKFLOW_TASKS_POLLED);
     // Each thread's first workflow task was polled: a count below that means the counter is not there.
@@ -209,6 +215,10 @@ export async function parkedThreads(env: BenchEnv, report: Report): Promise<void
           : { benchmark: NAME, figure, measured },
       );
     add(`${n} empty threads opened (${IN_FLIGHT} at a time) / all settled idle`, `${ms(openMs)} / +${ms(settleMs)}`);
+    add(
+      'CPU per thread opened until settled: worker / dev server',
+      `${fixed(openCpuMs[0] ?? Number.NaN, 1)} ms / ${fixed(openCpuMs[1] ?? Number.NaN, 1)} ms`,
+    );
     add(
       `threads with any workflow task in ${size.idleSeconds} s idle (history length, pending task, status)`,
       String(woken.length),
@@ -258,7 +268,7 @@ export async function parkedThreads(env: BenchEnv, report: Report): Promise<void
         }
       }),
     );
-    const burstCpu = cpuSeconds(burstStart.cpu, sampleCpu(workerPid), clockTicksPerSecond());
+    const burstCpu = cpuSeconds(burstStart.cpu, sampleCpu(workerPid), ticks);
     const burstMetrics = await scrape(metrics);
     const taskTimes = [burstStart.metrics, burstMetrics].map((m) => histogramTotals(m, WORKFLOW_TASK_EXECUTION));
     const burstTasks = (taskTimes[1]?.count ?? 0) - (taskTimes[0]?.count ?? 0);
