@@ -10,6 +10,8 @@ export interface ParkedSize {
   threads: number;
   idleSeconds: number;
   messaged: number;
+  /** The threads' idle timeout (ms); the product's default when absent. Set below the window, it makes the bench fail: its negative control. */
+  idleTimeoutMs?: number;
 }
 
 /** The acceptance's size: 10,000 threads idle for 5 minutes, 100 of them messaged at once. */
@@ -17,7 +19,8 @@ export const FULL_SIZE: ParkedSize = { threads: 10_000, idleSeconds: 300, messag
 
 /**
  * The size from `BENCH_PARKED_THREADS`, `BENCH_PARKED_IDLE_S` and `BENCH_PARKED_MESSAGED`
- * (each a positive whole number; the full size where unset). More threads messaged than parked
+ * (each a positive whole number; the full size where unset), and the threads' idle timeout from
+ * `BENCH_PARKED_IDLE_TIMEOUT_MS` (the product's default where unset). More threads messaged than parked
  * is an error, as is any other value: a typo must not become a different benchmark.
  */
 export function parkedSize(env: Record<string, string | undefined>): ParkedSize {
@@ -29,10 +32,12 @@ export function parkedSize(env: Record<string, string | undefined>): ParkedSize 
       throw new Error(`${name}: expected a positive whole number, got "${text}"`);
     return value;
   };
-  const size = {
+  const idleTimeoutMs = read('BENCH_PARKED_IDLE_TIMEOUT_MS', 0);
+  const size: ParkedSize = {
     threads: read('BENCH_PARKED_THREADS', FULL_SIZE.threads),
     idleSeconds: read('BENCH_PARKED_IDLE_S', FULL_SIZE.idleSeconds),
     messaged: read('BENCH_PARKED_MESSAGED', FULL_SIZE.messaged),
+    ...(idleTimeoutMs > 0 ? { idleTimeoutMs } : {}),
   };
   if (size.messaged > size.threads)
     throw new Error(`BENCH_PARKED_MESSAGED (${size.messaged}) exceeds BENCH_PARKED_THREADS (${size.threads})`);

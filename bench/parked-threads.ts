@@ -188,7 +188,12 @@ export async function parkedThreads(env: BenchEnv, report: Report): Promise<void
 
     const opening = performance.now();
     const openingCpu = [sampleCpu(workerPid), sampleCpu(env.serverPid)] as const;
-    const ids = await mapLimit(Array.from({ length: size.threads }), IN_FLIGHT, async () => (await threads.open()).id);
+    const ids = await mapLimit(
+      Array.from({ length: size.threads }),
+      IN_FLIGHT,
+      async () =>
+        (await threads.open({}, size.idleTimeoutMs ? { settings: { idleTimeoutMs: size.idleTimeoutMs } } : {})).id,
+    );
     const openMs = since(opening);
     const before = await settled(client, ids, 600_000);
     const settleMs = since(opening) - openMs;
@@ -305,6 +310,10 @@ export async function parkedThreads(env: BenchEnv, report: Report): Promise<void
           `${ms(arrived.get(typical[0]) ?? Number.NaN)}): its events after the send, ms after it: ${timeline}.`,
       );
     }
+    if (size.idleTimeoutMs)
+      report.note(
+        `${NAME}: the threads' idle timeout was set to ${ms(size.idleTimeoutMs)} (BENCH_PARKED_IDLE_TIMEOUT_MS).`,
+      );
     report.note(
       `${NAME}: ${n} threads opened empty through the client library (ThreadClient.open), ${IN_FLIGHT} at a time, ` +
         `each settled (first workflow task done, waiting on its idle timer) before the ${size.idleSeconds} s idle window. ` +
