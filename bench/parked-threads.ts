@@ -195,7 +195,7 @@ export async function parkedThreads(env: BenchEnv, report: Report): Promise<void
         (await threads.open({}, size.idleTimeoutMs ? { settings: { idleTimeoutMs: size.idleTimeoutMs } } : {})).id,
     );
     const openMs = since(opening);
-    const before = await settled(client, ids, 600_000);
+    const before = await settled(client, ids, 1_200_000);
     const settleMs = since(opening) - openMs;
     const ticks = clockTicksPerSecond();
     const openCpuMs = [
