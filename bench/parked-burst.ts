@@ -1,0 +1,97 @@
+/**
+ * The second half of benchmark 8 (bench/parked-threads.ts): one `chat` message to each of the
+ * chosen parked threads, all at once, and per thread the time from its send to the fake
+ * writing the first content chunk of its reply, to its request reaching the fake, and to the
+ * send returning; with the worker's workflow tasks, their execution time and its CPU over the
+ * burst, and the events of the median thread since its send (where the time went).
+ */
+import type { Client } from '@temporalio/client';
+import type { ThreadClient } from '../client/thread-client';
+import type { ScriptedLlm } from '../testkit/fake-llm';
+import { median, ms, quantile } from './common';
+import { firstTokenTimes, histogramTotals, type ThreadMark } from './parked-figures';
+import { eventsAfter, scrape } from './parked-probes';
+import { clockTicksPerSecond, cpuSeconds, sampleCpu } from './proc-cpu';
+import type { Report } from './report';
+
+const TARGET_P95_MS = 1_000;
+/** The worker's time executing each workflow task (Core SDK histogram, seconds). */
+const WORKFLOW_TASK_EXECUTION = 'temporal_workflow_task_execution_latency';
+
+/** What the burst needs: the threads, the fake, the worker's pid and metrics, each thread's settled describe. */
+export interface Burst {
+  name: string;
+  client: Client;
+  threads: ThreadClient;
+  llm: ScriptedLlm;
+  workerPid: number;
+  metrics: string;
+  before: ReadonlyMap<string, ThreadMark>;
+}
+
+/** Messages `chosen` at once and reports; returns the problems (sends that failed, threads with no reply). */
+export async function messageBurst(b: Burst, chosen: readonly string[], report: Report): Promise<string[]> {
+  const { name, client, threads, llm, workerPid, metrics, before } = b;
+  const ticks = clockTicksPerSecond();
+  const add = (figure: string, measured: string, target?: { text: string; met: boolean }) =>
+    report.add(
+      target
+        ? { benchmark: name, figure, measured, target: target.text, met: target.met }
+        : { benchmark: name, figure, measured },
+    );
+  const sentAt = new Map<string, number>();
+  const burstStart = { metrics: await scrape(metrics), cpu: sampleCpu(workerPid) };
+  const answered: number[] = [];
+  const failures: string[] = [];
+  await Promise.all(
+    chosen.map(async (id) => {
+      const sent = Date.now();
+      sentAt.set(id, sent);
+      try {
+        const result = await threads.send(id, { text: 'Are you still there?', kind: 'chat' });
+        if (result.disposition !== 'answered') failures.push(`${id}: ${result.disposition}`);
+        answered.push(Date.now() - sent);
+      } catch (err) {
+        failures.push(`${id}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }),
+  );
+  const burstCpu = cpuSeconds(burstStart.cpu, sampleCpu(workerPid), ticks);
+  const burstMetrics = await scrape(metrics);
+  const taskTimes = [burstStart.metrics, burstMetrics].map((m) => histogramTotals(m, WORKFLOW_TASK_EXECUTION));
+  const burstTasks = (taskTimes[1]?.count ?? 0) - (taskTimes[0]?.count ?? 0);
+  const burstTaskSeconds = (taskTimes[1]?.sum ?? 0) - (taskTimes[0]?.sum ?? 0);
+  const { firstToken, arrived, missing } = firstTokenTimes(sentAt, llm.requests);
+  const first = [...firstToken.values()];
+  const reached = [...arrived.values()];
+  const p95 = quantile(first, 0.95);
+  add(
+    `${chosen.length} threads messaged at once: send → first reply token written by the fake, p50 / p95`,
+    `${ms(median(first))} / ${ms(p95)}`,
+    { text: `p95 < ${ms(TARGET_P95_MS)}`, met: first.length === chosen.length && p95 < TARGET_P95_MS },
+  );
+  add(
+    `${chosen.length} threads messaged at once: send → chat request reached the fake, p50 / p95`,
+    `${ms(median(reached))} / ${ms(quantile(reached, 0.95))}`,
+  );
+  add(
+    `${chosen.length} threads messaged at once: send → reply complete (send returned), p50 / p95`,
+    `${ms(median(answered))} / ${ms(quantile(answered, 0.95))}`,
+  );
+
+  add(
+    `${chosen.length} threads messaged at once: workflow tasks / their mean execution time (SDK) / worker CPU (tasks and LLM activities) ÷ tasks`,
+    `${burstTasks} / ${ms((1000 * burstTaskSeconds) / burstTasks)} / ${ms((1000 * burstCpu) / burstTasks)}`,
+  );
+  // Where the time of a typical message goes: the thread's events since the send, in ms after it.
+  const typical = [...firstToken].sort((a, b) => a[1] - b[1])[Math.floor(firstToken.size / 2)];
+  const typicalMark = typical && before.get(typical[0]);
+  if (typical && typicalMark) {
+    const timeline = await eventsAfter(client, typical[0], typicalMark.historyLength + 1, sentAt.get(typical[0]));
+    report.note(
+      `${name}: the median thread's message (first token at ${ms(typical[1])}, its chat request at ` +
+        `${ms(arrived.get(typical[0]) ?? Number.NaN)}): its events after the send, ms after it: ${timeline}.`,
+    );
+  }
+  return [...failures, ...missing.map((id) => `${id}: no chat reply reached the fake`)];
+}
