@@ -74,6 +74,7 @@ export const envSchema = z.object({
   CAIRN_MODEL: optionalText,
   CAIRN_LLM_TIMEOUT_MS: positiveInt('a timeout in milliseconds').optional(),
   CAIRN_LLM_CONCURRENCY: positiveInt('a number of concurrent LLM calls per worker').optional(),
+  CAIRN_WORKER_CACHED_WORKFLOWS: positiveInt('a number of workflows a worker keeps in memory').optional(),
   /** Whether model calls stream (on: where the endpoint can; off: never). */
   CAIRN_LLM_STREAM: z.enum(['on', 'off'], { error: 'expected on or off' }).optional(),
   CAIRN_LLM_RATE_LIMIT: z.coerce
@@ -163,6 +164,13 @@ export interface CairnConfig {
     /** Whether model calls stream where the endpoint can (CAIRN_LLM_STREAM, on by default). */
     stream: boolean;
   };
+  /**
+   * Most workflows (agents, steps, threads) one worker keeps in memory between their tasks
+   * (CAIRN_WORKER_CACHED_WORKFLOWS). Absent: the SDK's default, sized from the heap. Each cached
+   * workflow costs memory whether it is busy or parked (an idle thread about 1.5 MiB, measured in
+   * BENCHMARKS.md §8); one not cached is rebuilt from its history at its next task.
+   */
+  cachedWorkflows?: number;
   workspace: string;
   /**
    * Folder of the idempotency ledger (which write calls are done, with their results), outside
@@ -319,6 +327,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       models: models.models,
       stream: e.CAIRN_LLM_STREAM !== 'off',
     },
+    ...(e.CAIRN_WORKER_CACHED_WORKFLOWS ? { cachedWorkflows: e.CAIRN_WORKER_CACHED_WORKFLOWS } : {}),
     workspace,
     ledgerDir,
     ...(e.CAIRN_WORKSPACE_RETENTION_DAYS ? { workspaceRetentionDays: e.CAIRN_WORKSPACE_RETENTION_DAYS } : {}),

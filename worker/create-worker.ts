@@ -166,6 +166,7 @@ export async function createWorker({
     },
     sinks: telemetry.sinks,
     activities: otherActivities,
+    ...(config.cachedWorkflows !== undefined ? { maxCachedWorkflows: config.cachedWorkflows } : {}),
   });
   const llmWorker = await Worker.create({
     ...common,

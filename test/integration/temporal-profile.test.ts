@@ -82,6 +82,30 @@ test('a worker and a client connect through a temporal.toml profile and run an a
   }
 });
 
+test("CAIRN_WORKER_CACHED_WORKFLOWS sizes the workflow worker's cache; without it the SDK sizes it from the heap", async () => {
+  const env = {
+    TEMPORAL_CONFIG_FILE: profileFile,
+    TEMPORAL_PROFILE: 'cairn',
+    CAIRN_TASK_QUEUE: uniqueId('cache-queue'),
+    OPENAI_BASE_URL: llm.baseUrl,
+    CAIRN_WORKSPACE: join(dir, 'workspace'),
+  };
+  const workflows = { workflowBundle: { codePath: runInfo().workflowBundlePath } };
+  const cacheOf = async (extra: Record<string, string>) => {
+    const cairn = await createWorker({ config: loadConfig({ ...env, ...extra }), workflows });
+    try {
+      // Run briefly so the workers can shut down and release their connection.
+      return await cairn.runUntil(() => Promise.resolve(cairn.worker.options.maxCachedWorkflows));
+    } finally {
+      await cairn.close();
+    }
+  };
+  expect(await cacheOf({ CAIRN_WORKER_CACHED_WORKFLOWS: '7' })).toBe(7);
+  const byHeap = await cacheOf({});
+  expect(byHeap).not.toBe(7);
+  expect(byHeap).toBeGreaterThan(0);
+});
+
 test("TEMPORAL_ADDRESS overrides the profile's address for the real connection", async () => {
   const closedPort = await freePort();
   const config = loadConfig({
