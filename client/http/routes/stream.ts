@@ -70,8 +70,8 @@ const threadStreamRoute = createRoute({
     ...streamRoute.responses,
     200: {
       description:
-        "As `/api/agents/{id}/stream`, for the thread's `chat` and `route-message` calls (each names its " +
-        '`messageId`); open while the thread is, `event: end` once it has closed',
+        "As `/api/agents/{id}/stream`, for the thread's own calls: `chat` and `route-message` (each names its " +
+        '`messageId`), `title`, `compress`; open while the thread is, `event: end` once it has closed',
       content: { 'text/event-stream': { schema: z.string() } },
     },
     404: { description: 'No such thread (NOT_FOUND)', content: { 'application/json': { schema: ErrorBody } } },
