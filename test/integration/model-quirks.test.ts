@@ -8,7 +8,6 @@
  * sub-agents inheriting the agent's model settings.
  */
 import { WorkflowFailedError } from '@temporalio/client';
-import { z } from 'zod';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { quirk, refusing } from '../fake-llm/quirks';
@@ -18,7 +17,7 @@ import { recordHistory } from '../harness/histories';
 import { startAgent, stateOf } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
-import { planSchema, remainingPlanSchema } from '../../workflows/plan/plan-schema';
+import { planJsonSchema, remainingPlanJsonSchema } from '../../workflows/plan/plan-schema';
 
 const bed = agentTestbed();
 
@@ -58,13 +57,14 @@ describe('request bodies', () => {
       expect(await handle.result()).toMatchObject({ status: 'completed' });
     });
     const [planRequest] = bed.llm.requestsFor('plan');
+    // The reply formats derived from the plan's zod schemas (bounded for decoding: check-plan.test.ts).
     expect(planRequest?.body.response_format).toEqual({
       type: 'json_schema',
-      json_schema: { name: 'plan', strict: true, schema: z.toJSONSchema(planSchema) },
+      json_schema: { name: 'plan', strict: true, schema: planJsonSchema() },
     });
     expect(bed.llm.requestsFor('replan')[0]?.body.response_format).toEqual({
       type: 'json_schema',
-      json_schema: { name: 'replan', strict: true, schema: z.toJSONSchema(remainingPlanSchema) },
+      json_schema: { name: 'replan', strict: true, schema: remainingPlanJsonSchema() },
     });
     const maxTokens = (purpose: string) => bed.llm.requestsFor(purpose).map((r) => r.body.max_tokens);
     expect(maxTokens('plan')).toEqual([4096]);
