@@ -102,7 +102,7 @@ export class ScriptedLlm {
   private readonly queue: ScriptedReply[] = [];
   private handler: ReplyFunction | undefined;
   private readonly sockets = new Set<Socket>();
-  private readonly waiters: { count: number; resolve: () => void }[] = [];
+  private readonly waiters: { done: () => boolean; resolve: () => void }[] = [];
   private readonly holds = new HoldRegistry<RecordedRequest>();
   private closing = false;
 
@@ -148,8 +148,20 @@ export class ScriptedLlm {
 
   /** Resolves once at least `count` requests have arrived. */
   async waitForRequests(count: number): Promise<void> {
-    if (this.requests.length >= count) return;
-    await new Promise<void>((resolve) => this.waiters.push({ count, resolve }));
+    await this.waitFor(() => this.requests.length >= count);
+  }
+
+  /**
+   * Resolves once a request of `route` (a purpose, or `step:<id>`, as `byRoute` keys them) has
+   * arrived — what a test means when other calls (a thread's title) may come in any order.
+   */
+  async waitForRoute(route: string): Promise<void> {
+    await this.waitFor(() => this.requests.some((r) => callerOf(r.headers) === route));
+  }
+
+  private async waitFor(done: () => boolean): Promise<void> {
+    if (done()) return;
+    await new Promise<void>((resolve) => this.waiters.push({ done, resolve }));
   }
 
   /** Requests whose `X-Cairn-Purpose` header is `purpose`. */
@@ -311,7 +323,7 @@ export class ScriptedLlm {
   private wakeWaiters(): void {
     for (let i = this.waiters.length - 1; i >= 0; i--) {
       const waiter = this.waiters[i];
-      if (waiter && this.requests.length >= waiter.count) {
+      if (waiter?.done()) {
         this.waiters.splice(i, 1);
         waiter.resolve();
       }

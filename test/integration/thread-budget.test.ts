@@ -100,8 +100,7 @@ test("a failed turn's spend and a cancelled turn's spend count in the thread's",
 
     await client.send(id, { text: 'plan then hang', kind: 'task' });
     const agentId = threadTurnWorkflowId(id, 2);
-    // The title, three bad plans, the good plan, and the step's hanging call.
-    await bed.llm.waitForRequests(6);
+    await bed.llm.waitForRoute('step:s1'); // the step's call, which hangs
     await new AgentClient(bed.client, bed.config.taskQueue).cancel(agentId, { by: 'ops' });
     const cancelled = await waitForThread(id, 'turn 2 cancelled', (v) => v.turns[1]?.status === 'cancelled');
     expect(cancelled.usage.totalTokens).toBe(300 + 50);

@@ -148,7 +148,7 @@ test('while a task turn runs, a message is queued (the default) or rejected; the
   await withWorker(bed.config, async () => {
     const client = threads();
     const { id } = await client.open({ text: 'do the long work', kind: 'task' });
-    await bed.llm.waitForRequests(2); // plan, then the step's call, which waits at the gate
+    await bed.llm.waitForRoute('step:s1'); // the step's call, which waits at the gate
     expect(await client.send(id, { text: 'stop that', kind: 'task', policy: 'reject' })).toEqual({
       messageId: 'msg-2',
       disposition: 'rejected',
@@ -187,7 +187,7 @@ test("steer: the running step's next model call hears the message, and the agent
   await withWorker(bed.config, async () => {
     const client = threads();
     const { id } = await client.open({ text: 'look at the files', kind: 'task' });
-    await bed.llm.waitForRequests(2); // plan, then the step's first call, waiting at the gate
+    await bed.llm.waitForRoute('step:s1'); // the step's first call, waiting at the gate
     const steered = await client.send(id, { text: 'only the markdown ones, please', policy: 'steer', by: 'ann' });
     expect(steered).toEqual({ messageId: 'msg-2', disposition: 'steered' });
     const agentId = threadTurnWorkflowId(id, 1);
@@ -226,7 +226,7 @@ test("a turn's status follows its agent's end: cancelled from outside, failed wi
     const client = threads();
     const agents = new AgentClient(bed.client, bed.config.taskQueue);
     const { id } = await client.open({ text: 'plan forever', kind: 'task' });
-    await bed.llm.waitForRequests(1);
+    await bed.llm.waitForRoute('plan');
     await agents.cancel(threadTurnWorkflowId(id, 1), { by: 'ops' });
     await waitForThread(id, 'turn 1 cancelled', (v) => v.turns[0]?.status === 'cancelled');
     await client.send(id, { text: 'plan badly', kind: 'task' });
@@ -294,7 +294,7 @@ test('a cancelled thread cancels its running turn before it closes (the turn is 
   await withWorker(bed.config, async () => {
     const client = threads();
     const { id } = await client.open({ text: 'plan forever', kind: 'task' });
-    await bed.llm.waitForRequests(1);
+    await bed.llm.waitForRoute('plan');
     await bed.client.workflow.getHandle(id).cancel();
     const agent = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
     // A turn cancelled from outside returns its result, as a nested agent does, so its spend is known.
