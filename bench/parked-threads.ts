@@ -190,6 +190,20 @@ async function reportWoken(report: Report, client: Client, p: Parked): Promise<v
     report.error(NAME, `the worker polled ${p.tasksDuring} workflow task(s) while every thread idled`);
 }
 
+/**
+ * The worker's own settings the bench passes on: `CAIRN_WORKER_*` (its cache, its workflow
+ * threads) as set for the bench, and `BENCH_WORKER_NODE_OPTIONS` as the worker's NODE_OPTIONS
+ * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile its workflow tasks).
+ */
+function workerTuning(env: NodeJS.ProcessEnv): Record<string, string> {
+  const tuning: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env))
+    if (name.startsWith('CAIRN_WORKER_') && value !== undefined) tuning[name] = value;
+  const nodeOptions = env['BENCH_WORKER_NODE_OPTIONS'];
+  if (nodeOptions) tuning['NODE_OPTIONS'] = nodeOptions;
+  return tuning;
+}
+
 export async function parkedThreads(env: BenchEnv, report: Report): Promise<void> {
   const size: ParkedSize = parkedSize(process.env);
   const load = loadavg()[0] ?? 0;
@@ -207,6 +221,7 @@ export async function parkedThreads(env: BenchEnv, report: Report): Promise<void
     // The level gauges read visibility for agents (none here): not during the windows.
     CAIRN_METRICS_POLL_MS: String(24 * 3_600_000),
     ...payloadEnv(process.env),
+    ...workerTuning(process.env),
   };
   const config = loadConfig(workerEnv);
   const connection = await connectTemporal({ address: env.address });

@@ -131,4 +131,12 @@ export const PATCHES_0_3 = {
       "a thread's turn cancelled by a request returns its result (status cancelled, with its usage), as a nested agent does, so the thread counts its spend",
     why: 'runs before ended the workflow as cancelled, and the thread never learnt what the turn spent',
   },
+  threadTitleAfterReply: {
+    id: 'cairn-thread-title-after-reply',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "a new thread's `title` call waits until its first message is answered (a chat reply written, a task's agent started), so the first reply never queues behind the title at the model",
+    why: 'runs before asked for the title as soon as the first message was routed, beside its reply',
+  },
 } as const satisfies Record<string, PatchInfo>;

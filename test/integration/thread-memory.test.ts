@@ -7,7 +7,7 @@
  * and carries of this release); a failed `compress` or an empty `title` leaves the mechanical ones.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import type { temporal } from '@temporalio/proto';
+import { temporal } from '@temporalio/proto';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -83,6 +83,15 @@ test('the first message gets one title call (memo, list and query); past the thr
     expect(titled).toHaveLength(1);
     expect(titled[0]?.body.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(titled[0]?.body.messages[1]?.content).toBe(texts[0]);
+    // Asked only once the first message is answered (a model server with one slot replies
+    // first): the first run's second model call is scheduled after its first completed.
+    const events = (await bed.client.workflow.getHandle(id, firstRun).fetchHistory()).events ?? [];
+    const at = (type: temporal.api.enums.v1.EventType, nth: number) =>
+      events.filter((e) => e.eventType === type)[nth]?.eventId?.toNumber() ?? Number.NaN;
+    const { EventType } = temporal.api.enums.v1;
+    expect(at(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, 1)).toBeGreaterThan(
+      at(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, 0),
+    );
     expect(view.title).toBe('Lorem ipsum, at length');
     const listed = await waitUntil('the list shows the title', async () => {
       const row = (await client.list()).find((t) => t.id === id);
@@ -130,6 +139,7 @@ test('the first message gets one title call (memo, list and query); past the thr
     const folder = runs[folded] ?? '';
     expect(await carryOfRun(handle(folder)).then((c) => c && readThreadCarry(c).summary)).toBeUndefined();
     await recordHistory('thread-title', handle(runs[0] ?? ''));
+    await recordHistory('thread-title-after-reply', handle(runs[0] ?? ''));
     await recordHistory('thread-compress', handle(folder));
   });
 });

@@ -154,12 +154,16 @@ export const PROMPT_TEMPLATES = {
 /** The name of a built-in template. */
 export type PromptName = keyof typeof PROMPT_TEMPLATES;
 
-/** A `{{variable}}` placeholder: lower-case letters, digits and underscores. */
-const PLACEHOLDER = /\{\{([a-z0-9_]+)\}\}/g;
+/**
+ * A `{{variable}}` placeholder: lower-case letters, digits and underscores. A new expression
+ * per use: a global one keeps its position between uses, and this module is shared (frozen)
+ * between workflows.
+ */
+const placeholder = (): RegExp => /\{\{([a-z0-9_]+)\}\}/g;
 
 /** The variables a text uses, in order of first use. */
 export function placeholders(text: string): string[] {
-  return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1] ?? ''))];
+  return [...new Set([...text.matchAll(placeholder())].map((m) => m[1] ?? ''))];
 }
 
 /** Texts that replace built-in templates (an operator's overrides, already checked), by name. */
@@ -172,5 +176,5 @@ export type PromptTexts = Readonly<Partial<Record<PromptName, string>>>;
  */
 export function render(name: PromptName, values: Readonly<Record<string, string>> = {}, texts?: PromptTexts): string {
   const text = texts?.[name] ?? PROMPT_TEMPLATES[name].text;
-  return text.replace(PLACEHOLDER, (whole, variable: string) => values[variable] ?? whole);
+  return text.replace(placeholder(), (whole, variable: string) => values[variable] ?? whole);
 }

@@ -53,7 +53,7 @@ export class ThreadRun {
   /** Messages whose handler has not returned yet. */
   pending = 0;
   /** A message is being routed (or answered): the next waits. */
-  private routing = false;
+  routing = false;
   /** Counts messages: the idle wait wakes on a change. */
   received = 0;
   closedReason: string | undefined;

@@ -67,8 +67,11 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
  * rolls over between turns, idles; returns when the idle timeout closes the thread.
  */
 async function loop(run: ThreadRun, input: ThreadInput, settings: ThreadSettings): Promise<ThreadResult> {
+  // The title waits for the first answer: on a model server with few slots it would delay the reply.
+  const titleAfterReply = run.memory.title === undefined && patched(PATCHES.threadTitleAfterReply);
+  const titleNow = () => run.memory.titleDue() && !(titleAfterReply && run.routing);
   for (;;) {
-    if (run.memory.titleDue()) {
+    if (titleNow()) {
       await run.memory.name(run.calls(), patched(PATCHES.threadTitle));
       continue;
     }
@@ -78,7 +81,7 @@ async function loop(run: ThreadRun, input: ThreadInput, settings: ThreadSettings
     }
     if (!run.idle()) {
       // A turn runs or a message is being routed: wake when that changes.
-      await condition(() => run.idle() || run.canStartNext() || run.memory.titleDue());
+      await condition(() => run.idle() || run.canStartNext() || titleNow());
       continue;
     }
     // Only when due, so a thread that never grows past the threshold records no marker.
