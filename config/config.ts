@@ -75,6 +75,7 @@ export const envSchema = z.object({
   CAIRN_LLM_TIMEOUT_MS: positiveInt('a timeout in milliseconds').optional(),
   CAIRN_LLM_CONCURRENCY: positiveInt('a number of concurrent LLM calls per worker').optional(),
   CAIRN_WORKER_CACHED_WORKFLOWS: positiveInt('a number of workflows a worker keeps in memory').optional(),
+  CAIRN_WORKER_WORKFLOW_THREADS: positiveInt('a number of threads running workflow code').optional(),
   /** Whether model calls stream (on: where the endpoint can; off: never). */
   CAIRN_LLM_STREAM: z.enum(['on', 'off'], { error: 'expected on or off' }).optional(),
   CAIRN_LLM_RATE_LIMIT: z.coerce
@@ -167,10 +168,16 @@ export interface CairnConfig {
   /**
    * Most workflows (agents, steps, threads) one worker keeps in memory between their tasks
    * (CAIRN_WORKER_CACHED_WORKFLOWS). Absent: the SDK's default, sized from the heap. Each cached
-   * workflow costs memory whether it is busy or parked (an idle thread about 1.5 MiB, measured in
+   * workflow costs memory whether it is busy or parked (an idle thread about 0.55 MiB, measured in
    * BENCHMARKS.md §8); one not cached is rebuilt from its history at its next task.
    */
   cachedWorkflows?: number;
+  /**
+   * Threads one worker runs workflow code on (CAIRN_WORKER_WORKFLOW_THREADS; the SDK's
+   * `workflowThreadPoolSize`). Absent: the SDK's one. Two let a worker on a machine with cores to
+   * spare take a burst of workflow tasks (many threads messaged at once) about twice as fast.
+   */
+  workflowThreads?: number;
   workspace: string;
   /**
    * Folder of the idempotency ledger (which write calls are done, with their results), outside
@@ -328,6 +335,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       stream: e.CAIRN_LLM_STREAM !== 'off',
     },
     ...(e.CAIRN_WORKER_CACHED_WORKFLOWS ? { cachedWorkflows: e.CAIRN_WORKER_CACHED_WORKFLOWS } : {}),
+    ...(e.CAIRN_WORKER_WORKFLOW_THREADS ? { workflowThreads: e.CAIRN_WORKER_WORKFLOW_THREADS } : {}),
     workspace,
     ledgerDir,
     ...(e.CAIRN_WORKSPACE_RETENTION_DAYS ? { workspaceRetentionDays: e.CAIRN_WORKSPACE_RETENTION_DAYS } : {}),

@@ -33,6 +33,9 @@ import {
 import { DAY_MS, startWorkspaceRetention, temporalCloseTime } from './workspace-retention';
 
 /** Where the worker gets workflow code: a prebuilt bundle (tests) or the source folder. */
+/** Most pollers the LLM worker keeps on its task queue. */
+const MAX_LLM_POLLERS = 50;
+
 export type WorkflowSource = Pick<WorkerOptions, 'workflowBundle'> | Pick<WorkerOptions, 'workflowsPath'>;
 
 export interface CreateWorkerOptions {
@@ -167,6 +170,7 @@ export async function createWorker({
     sinks: telemetry.sinks,
     activities: otherActivities,
     ...(config.cachedWorkflows !== undefined ? { maxCachedWorkflows: config.cachedWorkflows } : {}),
+    ...(config.workflowThreads !== undefined ? { workflowThreadPoolSize: config.workflowThreads } : {}),
   });
   const llmWorker = await Worker.create({
     ...common,
@@ -174,6 +178,9 @@ export async function createWorker({
     activities: { callLlm },
     interceptors: { activity: telemetry.activityInterceptors },
     maxConcurrentActivityTaskExecutions: config.llm.concurrency,
+    // A poller per call slot (up to a bound): a burst of messages gets its model calls started at
+    // once, where the SDK's 10 pollers left them queued on the server.
+    activityTaskPollerBehavior: { type: 'simple-maximum', maximum: Math.min(config.llm.concurrency, MAX_LLM_POLLERS) },
     ...(config.llm.ratePerSecond ? { maxTaskQueueActivitiesPerSecond: config.llm.ratePerSecond } : {}),
   });
   // Finished agents' folders older than the retention: swept now and daily, outside any workflow.

@@ -82,7 +82,7 @@ test('a worker and a client connect through a temporal.toml profile and run an a
   }
 });
 
-test("CAIRN_WORKER_CACHED_WORKFLOWS sizes the workflow worker's cache; without it the SDK sizes it from the heap", async () => {
+test("CAIRN_WORKER_CACHED_WORKFLOWS sizes the workflow worker's cache (without it the SDK sizes it from the heap), CAIRN_WORKER_WORKFLOW_THREADS its workflow threads; the LLM worker polls with a poller per call slot", async () => {
   const env = {
     TEMPORAL_CONFIG_FILE: profileFile,
     TEMPORAL_PROFILE: 'cairn',
@@ -91,19 +91,31 @@ test("CAIRN_WORKER_CACHED_WORKFLOWS sizes the workflow worker's cache; without i
     CAIRN_WORKSPACE: join(dir, 'workspace'),
   };
   const workflows = { workflowBundle: { codePath: runInfo().workflowBundlePath } };
-  const cacheOf = async (extra: Record<string, string>) => {
+  const optionsOf = async (extra: Record<string, string>) => {
     const cairn = await createWorker({ config: loadConfig({ ...env, ...extra }), workflows });
     try {
       // Run briefly so the workers can shut down and release their connection.
-      return await cairn.runUntil(() => Promise.resolve(cairn.worker.options.maxCachedWorkflows));
+      return await cairn.runUntil(() =>
+        Promise.resolve({ workflows: cairn.worker.options, llm: cairn.llmWorker.options }),
+      );
     } finally {
       await cairn.close();
     }
   };
-  expect(await cacheOf({ CAIRN_WORKER_CACHED_WORKFLOWS: '7' })).toBe(7);
-  const byHeap = await cacheOf({});
-  expect(byHeap).not.toBe(7);
-  expect(byHeap).toBeGreaterThan(0);
+  const set = await optionsOf({
+    CAIRN_WORKER_CACHED_WORKFLOWS: '7',
+    CAIRN_WORKER_WORKFLOW_THREADS: '2',
+    CAIRN_LLM_CONCURRENCY: '30',
+  });
+  expect(set.workflows.maxCachedWorkflows).toBe(7);
+  expect(set.workflows.workflowThreadPoolSize).toBe(2);
+  expect(set.llm.activityTaskPollerBehavior).toEqual({ type: 'simple-maximum', maximum: 30 });
+  const unset = await optionsOf({});
+  expect(unset.workflows.maxCachedWorkflows).not.toBe(7);
+  expect(unset.workflows.maxCachedWorkflows).toBeGreaterThan(0);
+  expect(unset.workflows.workflowThreadPoolSize).toBe(1);
+  // The default 20 call slots: 20 pollers (the SDK's default is 10).
+  expect(unset.llm.activityTaskPollerBehavior).toEqual({ type: 'simple-maximum', maximum: 20 });
 });
 
 test("TEMPORAL_ADDRESS overrides the profile's address for the real connection", async () => {
