@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ApplicationFailure,
+  QueryNotRegisteredError,
   WorkflowExecutionAlreadyStartedError,
   WorkflowUpdateFailedError,
   WorkflowUpdateStage,
@@ -14,6 +15,7 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import {
+  messageOfUpdateQuery,
   sendInputSchema,
   sendUpdate,
   threadQuery,
@@ -50,8 +52,9 @@ export interface OpenThread extends SendHooks {
 export interface SendHooks {
   /**
    * The thread and the message's id as soon as the thread has recorded it, before it is routed and answered (a
-   * chat reply's live deltas name it). Read back from the thread: the newest turn with the
-   * message's text and sender.
+   * chat reply's live deltas name it). Asked of the thread by the `send` update's own id (the
+   * `messageOfUpdate` query); a thread on a worker from before that query is read back instead:
+   * the newest turn with the message's text and sender.
    */
   accepted?: (threadId: string, messageId: string) => void;
 }
@@ -155,18 +158,34 @@ export class ThreadClient {
   ): Promise<SendResult> {
     try {
       if (!accepted) return await handle.executeUpdate(sendUpdate, { args: [message] });
+      const updateId = randomUUID();
       const update = await handle.startUpdate(sendUpdate, {
         args: [message],
+        updateId,
         waitForStage: WorkflowUpdateStage.ACCEPTED,
       });
       // Accepted: the thread recorded the message in the update's first workflow task.
-      const by = message.actor?.id ?? message.by;
-      const view = await handle.query(threadQuery);
-      const mine = [...view.turns].reverse().find((t) => t.text === message.text && t.by === by);
-      if (mine) accepted(handle.workflowId, mine.messageId);
+      const messageId = await this.messageOf(handle, updateId, message);
+      if (messageId) accepted(handle.workflowId, messageId);
       return await update.result();
     } catch (err) {
       throw refused(err) ?? err;
+    }
+  }
+
+  /** The id of the message a `send` update recorded (see SendHooks.accepted). */
+  private async messageOf(
+    handle: WorkflowHandle<typeof threadWorkflow>,
+    updateId: string,
+    message: SendInput,
+  ): Promise<string | undefined> {
+    try {
+      return (await handle.query(messageOfUpdateQuery, updateId)) ?? undefined;
+    } catch (err) {
+      if (!(err instanceof QueryNotRegisteredError)) throw err;
+      const by = message.actor?.id ?? message.by;
+      const view = await handle.query(threadQuery);
+      return [...view.turns].reverse().find((t) => t.text === message.text && t.by === by)?.messageId;
     }
   }
 

@@ -1,6 +1,6 @@
 /**
  * `cairn chat`: a conversation at the terminal. Each line is a message to a thread (a new one, or
- * `--thread <id>`); a chat reply is printed, a task turn's agent is followed as `cairn run`
+ * `--thread <id>`); a chat reply is printed (as it is written, straight to Temporal), a task turn's agent is followed as `cairn run`
  * follows one — its timeline, and every interaction (plan check, questions, approvals) put to the
  * person inline (driveAgent) — until the turn ends and its answer is printed; then the next
  * line. `/file <path>` attaches a file to the next message (uploaded through the API, else copied
@@ -16,9 +16,11 @@ import type { SendResult, ThreadView, Turn } from '../../workflows/contract/thre
 import { AgentClient } from '../agent-client';
 import { settledText, turnSettled } from '../chat/follow-turn';
 import { pause } from '../follow-timeline';
-import { ThreadClient } from '../thread-client';
+import { LiveHub } from '../live/live-hub';
+import { ThreadClient, type SendHooks } from '../thread-client';
 import { InputEndedError, type AnswerSource } from './answer-source';
 import { CairnApi, cliApi, type ChatMessageBody } from './cairn-api';
+import { withStreamedReply } from './chat-stream';
 import { EXIT, UsageError } from './cli-exit';
 import { driveAgent, type AgentPort } from './drive-agent';
 import { isPromptExit } from './prompter';
@@ -39,10 +41,16 @@ export interface ChatOptions {
   by?: string;
 }
 
-/** The thread calls the chat makes, over Temporal or the HTTP API; `files` go to the thread's folder with the message. */
+/** The text of a chat reply already printed as it was written ('' or absent: none). */
+type Printed = { printed?: string };
+
+/**
+ * The thread calls the chat makes, over Temporal or the HTTP API; `files` go to the thread's
+ * folder with the message. Straight to Temporal, a chat reply is printed as it is written.
+ */
 export interface ChatThreads {
-  open(message: ChatMessageBody, files: readonly LocalFile[]): Promise<{ id: string; messageId?: string }>;
-  send(id: string, message: ChatMessageBody, files: readonly LocalFile[]): Promise<SendResult>;
+  open(message: ChatMessageBody, files: readonly LocalFile[]): Promise<{ id: string; messageId?: string } & Printed>;
+  send(id: string, message: ChatMessageBody, files: readonly LocalFile[]): Promise<SendResult & Printed>;
   get(id: string): Promise<ThreadView>;
 }
 
@@ -78,15 +86,22 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     );
     // Files are copied into the thread's folder first (CAIRN_WORKSPACE must reach the workers'), so a new thread's id is picked here.
     const withPaths = (paths: string[]) => (paths.length ? { files: paths } : {});
+    const hub = new LiveHub({ client: client.temporal });
+    const streamed = async <T>(send: (hooks: SendHooks) => Promise<T>): Promise<T & Printed> => {
+      const { result, printed } = await withStreamedReply(hub, send);
+      return { ...result, printed };
+    };
     const threads: ChatThreads = {
       open: (message, files) => {
         const workflowId = direct.newId(message.text);
         return sendWithLocalFiles(config, workflowId, files, (paths) =>
-          direct.open({ ...message, ...withPaths(paths), by }, { workflowId }),
+          streamed((hooks) => direct.open({ ...message, ...withPaths(paths), by }, { workflowId, ...hooks })),
         );
       },
       send: (id, message, files) =>
-        sendWithLocalFiles(config, id, files, (paths) => direct.send(id, { ...message, ...withPaths(paths), by })),
+        sendWithLocalFiles(config, id, files, (paths) =>
+          streamed((hooks) => direct.send(id, { ...message, ...withPaths(paths), by }, hooks)),
+        ),
       get: (id) => direct.get(id),
     };
     return await converse(threads, client, options, by);
@@ -121,14 +136,15 @@ async function converse(
       const files = attached;
       attached = [];
       let messageId: string | undefined;
+      let printed: string | undefined;
       try {
         if (thread === undefined) {
           const opened = await threads.open(message, files);
           thread = opened.id;
-          messageId = opened.messageId;
+          ({ messageId, printed } = opened);
           printLine(`thread ${thread}`);
         } else {
-          ({ messageId } = await threads.send(thread, message, files));
+          ({ messageId, printed } = await threads.send(thread, message, files));
         }
       } catch (err) {
         // Files refused here (a limit, no workspace to put them in): said, and the conversation goes on.
@@ -137,7 +153,7 @@ async function converse(
         continue;
       }
       if (messageId === undefined) throw new Error(`thread ${thread} took the message without a message id`);
-      await followMessage(threads, agents, thread, messageId, input.answers, by);
+      await followMessage(threads, agents, { thread, messageId, printed }, input.answers, by);
     }
   } catch (err) {
     if (err instanceof InputEndedError) {
@@ -149,12 +165,14 @@ async function converse(
   }
 }
 
-/** Follows one message: a chat reply printed, or its task turn's agent driven to its end and the answer printed. */
+/**
+ * Follows one message: a chat reply printed (unless it was, whole, as it was written), or its
+ * task turn's agent driven to its end and the answer printed.
+ */
 async function followMessage(
   threads: ChatThreads,
   agents: AgentPort,
-  thread: string,
-  messageId: string,
+  { thread, messageId, printed }: { thread: string; messageId: string; printed: string | undefined },
   answers: AnswerSource,
   by: string | undefined,
 ): Promise<void> {
@@ -162,7 +180,7 @@ async function followMessage(
   for (;;) {
     const turn = await turnOf(threads, thread, messageId);
     if (turnSettled(turn)) {
-      printLine(settledText(turn));
+      if (!printed || printed !== turn.reply) printLine(settledText(turn));
       return;
     }
     if (turn.status === 'running' && turn.agentId !== undefined && !driven) {

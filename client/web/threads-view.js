@@ -3,8 +3,10 @@
  * in order (thread-turn.js: each message, its reply, a task turn's agent inline) and a send box —
  * the text, its kind (auto lets the thread's router decide, or chat / task), the agent's checks
  * for a task, and while a task turn runs what to do with the message (queue / steer / reject).
- * A new conversation is opened by its first message (`POST /api/threads`); later ones go to
- * `POST /api/threads/:id/messages`, and what became of each (`disposition`) shows on it.
+ * A new conversation is opened empty (`POST /api/threads`) when its first message is sent, and
+ * that message, like every later one, goes to `POST /api/threads/:id/messages` from the
+ * conversation's own view — so its reply streams as later ones do — and what became of each
+ * (`disposition`) shows on it.
  *
  * The thread is read again (`GET /api/threads/:id`) every POLL_MS while the view is shown: a
  * poll is simple and survives reconnects. A chat reply shows as it is written, from the thread's
@@ -20,6 +22,13 @@ import { turnView } from './thread-turn.js';
 
 /** How often an open conversation is read again. */
 const POLL_MS = 1500;
+
+/**
+ * The first message of a conversation just opened, by thread id: handed from the new
+ * conversation's view to the thread's own, which sends it once it follows the thread's stream.
+ * @type {Map<string, { body: Record<string, unknown>, files: File[] }>}
+ */
+const firstMessages = new Map();
 
 /**
  * Renders conversation `id` (null: a new one, not yet opened) into `root`; returns a function
@@ -106,9 +115,10 @@ export function renderThreadPage(root, id, navigate) {
   ) => (files.length ? apiForm(path, startForm(body, files)) : api(path, { method: 'POST', body }));
   box.onSend(async (body, files) => {
     if (id === null) {
-      const opened = await post('/api/threads', body, files);
+      const opened = await api('/api/threads', { method: 'POST', body: {} });
+      firstMessages.set(opened.id, { body, files });
       navigate(`/threads/${encodeURIComponent(opened.id)}`, true);
-      return `${opened.messageId ?? 'message'} sent`;
+      return 'Conversation opened';
     }
     const result = await post(`/api/threads/${encodeURIComponent(id)}/messages`, body, files);
     await read();
@@ -143,6 +153,9 @@ export function renderThreadPage(root, id, navigate) {
   } else {
     stopLive = followLive(id, { event: live, status: () => undefined }, 'threads');
     void loop();
+    const first = firstMessages.get(id);
+    firstMessages.delete(id);
+    if (first) box.sendNow(first.body, first.files);
   }
   return () => {
     stopped = true;
@@ -217,11 +230,19 @@ function sendBox() {
     if (running) body.policy = policy.value;
     if (kind.value !== 'chat' && (flag('confirmPlan') || flag('ask')))
       body.mode = { confirmPlan: flag('confirmPlan'), ask: flag('ask') };
+    deliver(body, files.files());
+  });
+  /**
+   * Sends a message and says what became of it under the box.
+   * @param {Record<string, unknown>} body
+   * @param {File[]} attached
+   */
+  const deliver = (body, attached) => {
     error.textContent = '';
     result.textContent = 'Sending…';
     sending = true;
     submit.disabled = true;
-    send(body, files.files())
+    send(body, attached)
       .then((line) => {
         result.textContent = line;
         text.value = '';
@@ -235,11 +256,13 @@ function sendBox() {
         sending = false;
         submit.disabled = closed;
       });
-  });
+  };
   return {
     form,
     /** @param {(body: Record<string, unknown>, files: File[]) => Promise<string>} fn */
     onSend: (fn) => (send = fn),
+    /** Sends a message given elsewhere (a new conversation's first) as if submitted here. */
+    sendNow: deliver,
     /** @param {boolean} on a task turn runs: the message's policy matters */
     setRunning: (on) => {
       running = on;

@@ -1,8 +1,8 @@
 /**
- * A chat reply grows on the conversation page as the model writes it, in real Chromium against
- * the real dev server, a worker in this process and the scripted LLM: the reply streams a few
- * chunks and the rest is held until the page has shown them (causal, no clock); then the
- * thread's recorded reply replaces the live text.
+ * A chat reply grows on the conversation page as the model writes it — the first message of a
+ * new conversation's too — in real Chromium against the real dev server, a worker in this
+ * process and the scripted LLM: the reply streams a few chunks and the rest is held until the
+ * page has shown them (causal, no clock); then the thread's recorded reply replaces the live text.
  */
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
@@ -24,7 +24,7 @@ jest.setTimeout(120_000);
 /** The turn of message `messageId` on the conversation page. */
 const turn = (page: Page, messageId: string) => page.locator(`.turn[data-message-id="${messageId}"]`);
 
-test('a chat reply shows on the page while it is written, then the recorded reply replaces it', async () => {
+test("a new conversation's first chat reply shows on the page while it is written, then the recorded reply replaces it", async () => {
   let release = () => undefined as void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const answer = 'Obsidian keeps local Markdown files, Notion shares pages, and Bear is the simplest of the three.';
@@ -43,14 +43,16 @@ test('a chat reply shows on the page while it is written, then the recorded repl
   const pageErrors: string[] = [];
   try {
     await withWorker(bed.config, async () => {
-      const { id } = await threads.open();
       const page = context.pages()[0] ?? (await context.newPage());
       page.on('pageerror', (err) => pageErrors.push(err.message));
-      await page.goto(`${served.url}/threads/${encodeURIComponent(id)}`);
-      await page.locator('.thread-title').waitFor(WAIT);
+      await page.goto(`${served.url}/threads/new`);
+      await page.locator('.thread-title', { hasText: 'New conversation' }).waitFor(WAIT);
       await page.locator('#message').fill('Which notes app keeps files local?');
       await page.locator('#send-kind').selectOption('chat');
       await page.getByRole('button', { name: 'Send' }).click();
+      // The conversation opens and the page moves to it, which then sends the message.
+      await page.waitForURL(/\/threads\/thread-/, WAIT);
+      const id = decodeURIComponent(new URL(page.url()).pathname.replace('/threads/', ''));
 
       // Part of the reply shows while the model's reply is half written (its rest is held).
       const writing = turn(page, 'msg-1').locator('.turn-writing');
@@ -70,6 +72,7 @@ test('a chat reply shows on the page while it is written, then the recorded repl
       expect((await done.locator('.turn-answer').textContent())?.trim()).toBe(answer);
       expect(await done.locator('.turn-writing').count()).toBe(0);
       expect((await threads.get(id)).turns[0]?.reply).toBe(answer);
+      await page.locator('.send-result', { hasText: 'msg-1: answered' }).waitFor(WAIT);
       expect(pageErrors).toEqual([]);
     });
   } finally {

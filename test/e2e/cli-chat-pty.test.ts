@@ -1,7 +1,8 @@
 /**
  * `cairn chat` on a real pseudo-terminal (util-linux `script`, test/harness/pty.ts): stdin is a
  * TTY, so messages are typed at the `you` prompt and a task turn's question and write approval
- * are answered at their prompts (keys, not JSON lines). A chat reply is printed, then the task
+ * are answered at their prompts (keys, not JSON lines). A chat reply is printed as the model
+ * writes it (the scripted reply holds its rest until the screen shows its start), then the task
  * turn's step asks, writes a file once approved and the answer is printed; `/exit` ends it with
  * exit code 0. Asserted from the screen, the scripted model's request log and the thread.
  */
@@ -23,13 +24,16 @@ test('cairn chat on a terminal: a chat reply, then a task turn whose question an
   const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-pty-'));
   const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
   bed.config = config;
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
   bed.llm.respondWith(
     byRoute({
       'route-message': [
         reply.json({ kind: 'chat', reason: 'a greeting' }),
         reply.json({ kind: 'task', reason: 'work' }),
       ],
-      chat: [reply.text('Hello! What shall we write?')],
+      // Its first chunk ("Hello!"), then the rest once the screen has shown that.
+      chat: [reply.pauseAfter(reply.text('Hello! What shall we write?'), 2, gate)],
       plan: [planReply(plan([step('s1')]))],
       'step:s1': [
         reply.toolCall('ask_user', { kind: 'query', prompt: 'Who reads the brief?' }, 'q1'),
@@ -43,7 +47,15 @@ test('cairn chat on a terminal: a chat reply, then a task turn whose question an
     const pty = cairnOnPty(['chat'], { CAIRN_TASK_QUEUE: config.taskQueue, CAIRN_WORKSPACE: workspace });
     let at = await pty.waitFor('you');
     pty.type('hi there\r');
-    at = await pty.waitFor('Hello! What shall we write?', at);
+    try {
+      // Printed as it is written: the start shows while the model still holds the rest.
+      at = await pty.waitFor('Hello!', at);
+      expect(pty.screen()).not.toContain('What shall we write?');
+      expect(bed.llm.requestsFor('chat')[0]?.answeredAt).toBeUndefined();
+    } finally {
+      release();
+    }
+    at = await pty.waitFor('What shall we write?', at);
     at = await pty.waitFor('you', at);
     pty.type('write the brief\r');
     at = await pty.waitFor('Who reads the brief?', at);
@@ -60,6 +72,8 @@ test('cairn chat on a terminal: a chat reply, then a task turn whose question an
     expect(thread).not.toBe('');
     // Drawn by the terminal prompts (a piped stdin reads bare lines and JSON answers instead).
     expect(screen).toContain('✔ you hi there');
+    // The streamed reply is not printed again once recorded.
+    expect(screen.split('What shall we write?')).toHaveLength(2);
     expect(screen).toContain('✔ Allow this call? approve');
     expect(screen).toContain(`task: agent ${thread}/turn-2`);
     expect(screen).toMatch(/s1 write_file → ok/);

@@ -77,6 +77,27 @@ test('a chat message is answered in words, with the conversation so far and no p
   });
 });
 
+test('a send that waits only for acceptance learns its messageId from the thread by its update id, even beside the same text sent at once', async () => {
+  bed.llm.respondWith(byRoute({ chat: [reply.text('First answer.'), reply.text('Second answer.')] }));
+  await withWorker(bed.config, async () => {
+    const client = threads();
+    const { id } = await client.open();
+    const heard: string[][] = [[], []];
+    const sends = [0, 1].map((i) =>
+      client.send(
+        id,
+        { text: 'same words', kind: 'chat', by: 'ana' },
+        { accepted: (_thread, messageId) => heard[i]?.push(messageId) },
+      ),
+    );
+    const results = await Promise.all(sends);
+    // Each hook heard its own message (reading back "the newest turn with this text and sender"
+    // would have told both the second), once, before its reply.
+    expect(heard).toEqual(results.map((r) => [r.messageId]));
+    expect(new Set(results.map((r) => r.messageId))).toEqual(new Set(['msg-1', 'msg-2']));
+  });
+});
+
 test("the router decides when no kind is given; a task runs as the agent <thread>/turn-<n>, and a follow-up's planner hears the earlier step results across a continue-as-new", async () => {
   bed.llm.respondWith(
     byRoute({

@@ -115,7 +115,7 @@ test('messages: signal and update `answer`, query `state`, and the internal ones
   );
 });
 
-test('threads: update `send`, query `thread`, signal `steer` to a turn; ids `thread-<slug>-<short id>`, turns `<thread id>/turn-<n>`', () => {
+test('threads: update `send`, queries `thread` and `messageOfUpdate`, signal `steer` to a turn; ids `thread-<slug>-<short id>`, turns `<thread id>/turn-<n>`', () => {
   const definitions = Object.entries(threadContract).flatMap(([exported, value]) =>
     typeof value === 'object' && value !== null && 'type' in value && 'name' in value
       ? [[exported, value.type, value.name]]
@@ -123,6 +123,7 @@ test('threads: update `send`, query `thread`, signal `steer` to a turn; ids `thr
   );
   expect(definitions.sort()).toEqual(
     [
+      ['messageOfUpdateQuery', 'query', 'messageOfUpdate'],
       ['sendUpdate', 'update', 'send'],
       ['steerSignal', 'signal', 'steer'],
       ['threadQuery', 'query', 'thread'],

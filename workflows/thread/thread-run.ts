@@ -6,9 +6,10 @@
  * agent's steps). Otherwise it is routed (its `kind`, else the `route-message` call) and answered
  * in words or started as an agent. The main loop (thread-workflow.ts) runs the queue and idles.
  */
-import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, currentUpdateInfo, setHandler, workflowInfo } from '@temporalio/workflow';
 import { workflowFailure } from '../contract/failures';
 import {
+  messageOfUpdateQuery,
   steerSignal,
   sendInputSchema,
   sendUpdate,
@@ -36,18 +37,13 @@ import { threadView } from './thread-view';
 import { checkSend } from './thread-check';
 import { ThreadMemory } from './thread-memory';
 
-/** A message waiting for the running turn to end. */
-interface Queued {
-  n: number;
-  sent: SendInput;
-}
-
 export class ThreadRun {
   readonly threadId = workflowInfo().workflowId;
   readonly turns: Turn[];
   /** The number the next message gets. */
   private nextMessage: number;
-  readonly queue: Queued[] = [];
+  /** Messages waiting for the running turn to end. */
+  readonly queue: { n: number; sent: SendInput }[] = [];
   /** The running task turn's agent. */
   running: TurnAgent | undefined;
   /** Messages whose handler has not returned yet. */
@@ -61,6 +57,8 @@ export class ThreadRun {
   readonly budget: ThreadBudget;
   /** Its title and the summary of the turns folded away. */
   readonly memory: ThreadMemory;
+  /** The message each `send` update of this run recorded, by update id. */
+  private readonly byUpdate = new Map<string, string>();
 
   constructor(
     readonly settings: ThreadSettings,
@@ -107,6 +105,7 @@ export class ThreadRun {
       threadView(this.threadId, this.turns, this.budget.usage, this.closedReason, this.memory),
     );
     setHandler(sendUpdate, (sent) => this.receive(sent), { validator: (sent) => checkSend(sent, this.closedReason) });
+    setHandler(messageOfUpdateQuery, (updateId) => this.byUpdate.get(updateId) ?? null);
     return this;
   }
 
@@ -116,6 +115,7 @@ export class ThreadRun {
     const by = sent.actor?.id ?? sent.by;
     const turn: Turn = { messageId: threadMessageId(n), ...(by ? { by } : {}), text: sent.text, status: 'routing' };
     this.turns.push(turn);
+    this.byUpdate.set(currentUpdateInfo()?.id ?? '', turn.messageId);
     this.received++;
     this.pending++;
     try {
