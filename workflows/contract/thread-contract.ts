@@ -171,11 +171,7 @@ export type ThreadResult = z.infer<typeof threadResultSchema>;
 export const sendUpdate = defineUpdate<SendResult, [SendInput]>('send');
 /** The thread and its turns. */
 export const threadQuery = defineQuery<ThreadView>('thread');
-/**
- * The message a `send` update recorded, by the update's id (null when this run took no such
- * update): a client that waited only for the update's acceptance learns its `messageId` before
- * the reply, and so which deltas of the thread's stream are its reply.
- */
+/** The `messageId` a `send` update (by its id) recorded in this run, else null: known before the reply. */
 export const messageOfUpdateQuery = defineQuery<string | null, [string]>('messageOfUpdate');
 
 /** A message steered into a running turn: the text its running steps hear at their next model call. */
