@@ -8,7 +8,8 @@
 import type { Client } from '@temporalio/client';
 import type { ThreadClient } from '../client/thread-client';
 import type { ScriptedLlm } from '../testkit/fake-llm';
-import { median, ms, quantile } from './common';
+import { fixed, median, ms, quantile } from './common';
+import { allProcesses, busyBetween, sampleBurst, topConsumers } from './burst-cpu';
 import { firstTokenTimes, histogramTotals, type ThreadMark } from './parked-figures';
 import { eventsAfter, scrape } from './parked-probes';
 import { clockTicksPerSecond, cpuSeconds, sampleCpu } from './proc-cpu';
@@ -25,13 +26,14 @@ export interface Burst {
   threads: ThreadClient;
   llm: ScriptedLlm;
   workerPid: number;
+  serverPid: number;
   metrics: string;
   before: ReadonlyMap<string, ThreadMark>;
 }
 
 /** Messages `chosen` at once and reports; returns the problems (sends that failed, threads with no reply). */
 export async function messageBurst(b: Burst, chosen: readonly string[], report: Report): Promise<string[]> {
-  const { name, client, threads, llm, workerPid, metrics, before } = b;
+  const { name, client, threads, llm, workerPid, serverPid, metrics, before } = b;
   const ticks = clockTicksPerSecond();
   const add = (figure: string, measured: string, target?: { text: string; met: boolean }) =>
     report.add(
@@ -41,6 +43,10 @@ export async function messageBurst(b: Burst, chosen: readonly string[], report: 
     );
   const sentAt = new Map<string, number>();
   const burstStart = { metrics: await scrape(metrics), cpu: sampleCpu(workerPid) };
+  const processesBefore = allProcesses();
+  const workerThreadsBefore = allProcesses(`/proc/${workerPid}/task`);
+  const sampler = sampleBurst([workerPid, serverPid, process.pid]);
+  const startedAt = Date.now();
   const answered: number[] = [];
   const failures: string[] = [];
   await Promise.all(
@@ -57,6 +63,9 @@ export async function messageBurst(b: Burst, chosen: readonly string[], report: 
     }),
   );
   const burstCpu = cpuSeconds(burstStart.cpu, sampleCpu(workerPid), ticks);
+  const samples = sampler.stop();
+  const consumers = topConsumers(processesBefore, allProcesses(), ticks);
+  const workerThreads = topConsumers(workerThreadsBefore, allProcesses(`/proc/${workerPid}/task`), ticks, 8);
   const burstMetrics = await scrape(metrics);
   const taskTimes = [burstStart.metrics, burstMetrics].map((m) => histogramTotals(m, WORKFLOW_TASK_EXECUTION));
   const burstTasks = (taskTimes[1]?.count ?? 0) - (taskTimes[0]?.count ?? 0);
@@ -69,6 +78,15 @@ export async function messageBurst(b: Burst, chosen: readonly string[], report: 
     `${chosen.length} threads messaged at once: send → first reply token written by the fake, p50 / p95`,
     `${ms(median(first))} / ${ms(p95)}`,
     { text: `p95 < ${ms(TARGET_P95_MS)}`, met: first.length === chosen.length && p95 < TARGET_P95_MS },
+  );
+  const window = busyBetween(samples, startedAt, startedAt + Math.max(...first), ticks);
+  if (window)
+    add(
+      `${chosen.length} threads messaged at once: CPU from the sends to the last first token (${ms(1000 * window.seconds)}), cores busy: worker / dev server / bench (fake, clients) / whole machine of ${sampler.cpuCount}`,
+      `${window.cores.map((c) => fixed(c)).join(' / ')} / ${fixed(window.machine * sampler.cpuCount)}`,
+    );
+  report.note(
+    `${name}: the processes that used the most CPU over the whole burst (${ms(Math.max(...answered))}): ${consumers}; the worker's threads: ${workerThreads}.`,
   );
   add(
     `${chosen.length} threads messaged at once: send → chat request reached the fake, p50 / p95`,

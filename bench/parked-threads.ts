@@ -238,7 +238,7 @@ export async function parkedThreads(env: BenchEnv, report: Report): Promise<void
     const parked = await park(running, size);
     reportParked(report, size, parked);
     const problems = await messageBurst(
-      { name: NAME, client, threads, llm, workerPid, metrics, before: parked.before },
+      { name: NAME, client, threads, llm, workerPid, serverPid: env.serverPid, metrics, before: parked.before },
       spread(parked.ids, size.messaged),
       report,
     );

@@ -4,11 +4,13 @@
  * that to the agent's live stream. Only calls of agents, their steps and threads are published
  * (an `llmCheckWorkflow` has no agent to watch), and with no publisher nothing is. A thread's
  * calls (`chat`, `route-message`) go to the thread's own stream, `<thread id>/stream`, the
- * thread id playing the agent id, each naming the message it answers (`messageId`).
+ * thread id playing the agent id, each naming the message it answers (`messageId`); a thread's
+ * own bookkeeping (its `title` and `compress` calls) is not published — no view shows it, and a
+ * new thread's title would otherwise add signals and stream work to every first message.
  */
 import type { Info } from '@temporalio/activity';
 import type { LiveDelta } from '../llm/accumulate-chunks';
-import type { LlmCallInput } from '../../workflows/llm-call-schema';
+import type { LlmCallInput, LlmPurpose } from '../../workflows/llm-call-schema';
 import type { LiveCall, LiveEntry } from '../../workflows/live/live-messages';
 import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
 import { THREAD_WORKFLOW_TYPE } from '../../workflows/contract/thread-contract';
@@ -44,6 +46,9 @@ const LIVE_WORKFLOW_TYPES: ReadonlySet<string> = new Set([
   THREAD_WORKFLOW_TYPE,
 ]);
 
+/** A thread's calls its viewers follow: its answers and its routing decisions. */
+const THREAD_LIVE_PURPOSES: ReadonlySet<LlmPurpose> = new Set(['chat', 'route-message']);
+
 /**
  * The line of the call this activity attempt makes: its `modelCallId` is the activity
  * (`<workflow id>/<run id>/<activity id>`, the same on every attempt), its `attempt` the activity's.
@@ -51,6 +56,7 @@ const LIVE_WORKFLOW_TYPES: ReadonlySet<string> = new Set([
 export function openLiveCall(publisher: LivePublisher | undefined, info: Info, input: LlmCallInput): LiveCallHandle {
   const run = info.workflowExecution;
   if (!publisher || !run || !LIVE_WORKFLOW_TYPES.has(info.workflowType ?? '')) return SILENT;
+  if (info.workflowType === THREAD_WORKFLOW_TYPE && !THREAD_LIVE_PURPOSES.has(input.purpose)) return SILENT;
   return publisher.open({
     agentId: input.agentId,
     ...(input.stepId !== undefined ? { stepId: input.stepId } : {}),

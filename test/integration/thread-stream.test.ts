@@ -117,7 +117,10 @@ test('the thread stream ends in-band when the thread closes, told by the thread 
       await sse.closed;
       const events = sse.frames.map((f) => f.event);
       expect(events.at(-1)).toBe('end');
-      // (The thread's title call streams too: its own purpose, which a chat view leaves out.)
+      // Only the chat call: the thread's title call (made after the reply) is not published.
+      expect(bed.llm.requestsFor('title')).toHaveLength(1);
+      const calls = sse.frames.filter((f) => f.event === 'delta' || f.event.startsWith('call.'));
+      expect(new Set(calls.map((f) => dataOf<Delta>(f).purpose))).toEqual(new Set(['chat']));
       expect(
         deltasOf(sse.frames)
           .filter((d) => d.purpose === 'chat')
