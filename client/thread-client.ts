@@ -9,6 +9,7 @@ import {
   ApplicationFailure,
   QueryNotRegisteredError,
   WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateStage,
   type Client,
@@ -30,6 +31,7 @@ import { ClientError } from './client-error';
 import { issueLines } from '../workflows/issue-lines';
 import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery } from './unanswered-query';
 import { threadWorkflowId } from './workflow-id';
+import { KnownThreads } from './known-threads';
 import { THREAD_KIND, withWorkflowOfKind } from './workflow-kind-guard';
 
 /** One thread in a list. */
@@ -60,6 +62,9 @@ export interface SendHooks {
 }
 
 export class ThreadClient {
+  /** Threads opened or described here: a send to one skips the describe. */
+  private readonly known = new KnownThreads();
+
   /**
    * @param plainIds false when payloads are encrypted: ids then carry no words of the message.
    * @param defaults settings of every thread opened here (e.g. `compressAtChars` from
@@ -79,13 +84,14 @@ export class ThreadClient {
     const workflowId = options.workflowId ?? this.newId(message?.text);
     const title = message?.text.slice(0, 200) ?? '';
     try {
-      await this.temporal.workflow.start<typeof threadWorkflow>(THREAD_WORKFLOW_TYPE, {
+      const started = await this.temporal.workflow.start<typeof threadWorkflow>(THREAD_WORKFLOW_TYPE, {
         taskQueue: this.taskQueue,
         workflowId,
         args: [{ ...this.defaults, ...options.settings }],
         staticSummary: title ? `thread: ${title}` : 'thread',
         memo: { title },
       });
+      this.known.remember(workflowId, started.firstExecutionRunId);
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError)
         throw new ClientError('CONFLICT', `a thread with id "${workflowId}" already exists`, 'workflowId');
@@ -104,12 +110,31 @@ export class ThreadClient {
     return threadWorkflowId(this.plainIds ? text : '', randomUUID());
   }
 
-  /** Sends a message; resolves once it is routed. A closed thread throws `THREAD_CLOSED`. */
+  /**
+   * Sends a message; resolves once it is routed. A closed thread throws `THREAD_CLOSED`. A thread
+   * this client opened or described before is sent to at once (by its chain's first run, see
+   * KnownThreads); when that finds no running thread, the guarded way below says why.
+   */
   async send(id: string, body: SendInput, hooks: SendHooks = {}): Promise<SendResult> {
     const message = checkSend(body);
-    return this.guard(id, async ({ status }) => {
+    const firstExecutionRunId = this.known.firstRunOf(id);
+    if (firstExecutionRunId !== undefined) {
+      try {
+        return await this.sendTo(
+          this.temporal.workflow.getHandle(id, undefined, { firstExecutionRunId }),
+          message,
+          hooks,
+        );
+      } catch (err) {
+        // Closed, or the id taken by another workflow: nothing was delivered.
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        this.known.forget(id);
+      }
+    }
+    return this.guard(id, async ({ status, raw }) => {
       if (status.name !== 'RUNNING')
         throw new ClientError('THREAD_CLOSED', `thread "${id}" has closed (${status.name})`);
+      this.known.remember(id, raw.workflowExecutionInfo?.firstRunId ?? undefined);
       return this.sendTo(this.handle(id), message, hooks);
     });
   }

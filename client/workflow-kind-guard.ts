@@ -5,6 +5,8 @@
  * Every call of the client library on one workflow goes through here first, and a workflow of
  * any other type is answered exactly like a missing one (`NOT_FOUND`), so its existence is not
  * revealed either. A client for another kind (threads: `threadWorkflow`) passes its own types.
+ * (One shortcut: a thread's `send` to a thread its client already checked names the first run
+ * of that thread's chain instead — client/known-threads.ts — which no other workflow can match.)
  */
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import { ClientError } from './client-error';

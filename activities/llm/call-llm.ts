@@ -4,7 +4,7 @@
  * Every request carries a `max_tokens` for its purpose (max-tokens.ts) and asks for the most
  * structured output the endpoint takes for the model (model-capabilities.ts); a refusal by name
  * steps down once and the call goes on, telling the timeline in `notices`. The request streams
- * where the endpoint can (stream-support.ts): the activity heartbeats on every chunk, viewers
+ * where the endpoint can (stream-support.ts): the activity heartbeats once a second, viewers
  * get the deltas (activities/live), and the result is the whole reply, read exactly as a
  * non-streamed one (request-completion.ts).
  */
@@ -202,7 +202,8 @@ export function createLlmActivities(deps: LlmDeps) {
       const notices: string[] = [];
       const live = openLiveCall(deps.live, context.info, input);
       // Heartbeats are how a cancellation reaches a running activity, and how a dead worker is
-      // noticed; a stream beats on every chunk too (the SDK throttles them).
+      // noticed: once a second, streamed or not (not per chunk — the SDK sends a throttle's
+      // first beat at once, an RPC for every call however short).
       const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
       let request;
       let reply;
@@ -223,7 +224,6 @@ export function createLlmActivities(deps: LlmDeps) {
               headers,
               signal: context.cancellationSignal,
               onDeltas: (deltas) => live.deltas(deltas),
-              onChunk: () => context.heartbeat(),
             });
             if (stream && !reply.streamed) noteCannotStream(model);
             break;

@@ -25,8 +25,6 @@ export interface CompletionRequestOptions {
   signal: AbortSignal;
   /** Called with each chunk's deltas (streamed answers only). */
   onDeltas?: (deltas: LiveDelta[]) => void;
-  /** Called on every chunk: the call is alive. */
-  onChunk?: () => void;
 }
 
 /** The reply, and whether it came as a stream. */
@@ -55,7 +53,6 @@ export async function requestCompletion(
   const alive = () => {
     clearTimeout(timer);
     timer = setTimeout(() => idle.abort(), openai.timeout);
-    options.onChunk?.();
   };
   try {
     const response = await openai.chat.completions
