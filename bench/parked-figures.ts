@@ -12,6 +12,8 @@ export interface ParkedSize {
   messaged: number;
   /** The threads' idle timeout (ms); the product's default when absent. Set below the window, it makes the bench fail: its negative control. */
   idleTimeoutMs?: number;
+  /** Each thread is parked after one chat exchange (titled, its live stream started), not empty. */
+  conversations?: boolean;
 }
 
 /** The acceptance's size: 10,000 threads idle for 5 minutes, 100 of them messaged at once. */
@@ -20,8 +22,10 @@ export const FULL_SIZE: ParkedSize = { threads: 10_000, idleSeconds: 300, messag
 /**
  * The size from `BENCH_PARKED_THREADS`, `BENCH_PARKED_IDLE_S` and `BENCH_PARKED_MESSAGED`
  * (each a positive whole number; the full size where unset), and the threads' idle timeout from
- * `BENCH_PARKED_IDLE_TIMEOUT_MS` (the product's default where unset). More threads messaged than parked
- * is an error, as is any other value: a typo must not become a different benchmark.
+ * `BENCH_PARKED_IDLE_TIMEOUT_MS` (the product's default where unset), and whether each is parked
+ * after a first chat exchange from `BENCH_PARKED_CONVERSATIONS` (`1`; empty where unset or `0`).
+ * More threads messaged than parked is an error, as is any other value: a typo must not become a
+ * different benchmark.
  */
 export function parkedSize(env: Record<string, string | undefined>): ParkedSize {
   const read = (name: string, fallback: number): number => {
@@ -33,11 +37,15 @@ export function parkedSize(env: Record<string, string | undefined>): ParkedSize 
     return value;
   };
   const idleTimeoutMs = read('BENCH_PARKED_IDLE_TIMEOUT_MS', 0);
+  const conversations = (env['BENCH_PARKED_CONVERSATIONS'] ?? '').trim();
+  if (!['', '0', '1'].includes(conversations))
+    throw new Error(`BENCH_PARKED_CONVERSATIONS: expected 1 or 0, got "${conversations}"`);
   const size: ParkedSize = {
     threads: read('BENCH_PARKED_THREADS', FULL_SIZE.threads),
     idleSeconds: read('BENCH_PARKED_IDLE_S', FULL_SIZE.idleSeconds),
     messaged: read('BENCH_PARKED_MESSAGED', FULL_SIZE.messaged),
     ...(idleTimeoutMs > 0 ? { idleTimeoutMs } : {}),
+    ...(conversations === '1' ? { conversations: true } : {}),
   };
   if (size.messaged > size.threads)
     throw new Error(`BENCH_PARKED_MESSAGED (${size.messaged}) exceeds BENCH_PARKED_THREADS (${size.threads})`);
@@ -51,6 +59,8 @@ export interface ThreadMark {
   pendingTask: boolean;
   /** Temporal's status name (RUNNING while open). */
   status: string;
+  /** Activities scheduled or running (a parked conversation's title call, until it is done). */
+  pendingActivities?: number;
 }
 
 /** One thread that did not stay parked across the window, and how it shows. */
@@ -107,8 +117,10 @@ export function firstTokenTimes(sentAt: ReadonlyMap<string, number>, requests: r
   for (const r of requests) {
     const thread = r.headers['x-cairn-agent'];
     const sent = thread === undefined ? undefined : sentAt.get(thread);
+    // A parked conversation's own first exchange came before the send: not this message's reply.
     if (r.headers['x-cairn-purpose'] !== 'chat' || thread === undefined || sent === undefined || arrived.has(thread))
       continue;
+    if (r.receivedAt < sent) continue;
     arrived.set(thread, r.receivedAt - sent);
     const first = r.chunkSentAt?.[1] ?? r.answeredAt;
     if (first !== undefined) firstToken.set(thread, first - sent);

@@ -68,6 +68,7 @@ export async function describeAll(client: Client, ids: readonly string[]): Promi
       historyLength: d.historyLength,
       pendingTask: d.raw.pendingWorkflowTask != null,
       status: d.status.name,
+      pendingActivities: d.raw.pendingActivities?.length ?? 0,
     };
     return [id, mark] as const;
   });
@@ -87,7 +88,7 @@ export async function settled(
     for (const [id, mark] of await describeAll(client, busy)) marks.set(id, mark);
     busy = busy.filter((id) => {
       const m = marks.get(id);
-      return !m || m.pendingTask || m.historyLength < 4 || m.status !== 'RUNNING';
+      return !m || m.pendingTask || (m.pendingActivities ?? 0) > 0 || m.historyLength < 4 || m.status !== 'RUNNING';
     });
     if (busy.length === 0) return marks;
     if (Date.now() > deadline) throw new Error(`${busy.length} thread(s) never settled, e.g. ${busy[0]}`);

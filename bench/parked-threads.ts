@@ -59,7 +59,7 @@ const SETTLE_TIMEOUT_MS = 1_200_000;
 /** The worker's count of workflow tasks polled (Core SDK metric). */
 const WORKFLOW_TASKS_POLLED = 'temporal_workflow_task_queue_poll_succeed';
 
-/** Every thread's message is chat: one short reply, streamed. */
+/** Every thread's message is chat: one short reply, streamed (a new thread's title: the fake's own). */
 const script: ReplyFunction = (request) =>
   request.headers['x-cairn-purpose'] === 'chat' ? reply.text('Hello again — what shall we do next?') : undefined;
 
@@ -95,8 +95,10 @@ async function park(r: Running, size: ParkedSize): Promise<Parked> {
   const opening = performance.now();
   const openingCpu = [sampleCpu(workerPid), sampleCpu(serverPid)] as const;
   const settings = size.idleTimeoutMs ? { settings: { idleTimeoutMs: size.idleTimeoutMs } } : {};
+  // A parked conversation has had one exchange: answered, titled, its live stream started.
+  const first = size.conversations ? { text: 'Hello there', kind: 'chat' as const } : {};
   const ids = await mapLimit(Array.from({ length: size.threads }), IN_FLIGHT, async () => {
-    return (await threads.open({}, settings)).id;
+    return (await threads.open(first, settings)).id;
   });
   const openMs = since(opening);
   const before = await settled(client, ids, SETTLE_TIMEOUT_MS);
@@ -127,7 +129,8 @@ function reportParked(report: Report, size: ParkedSize, p: Parked): void {
         : { benchmark: NAME, figure, measured },
     );
   const { baseline, idle } = p;
-  add(`${n} empty threads opened (${IN_FLIGHT} at a time) / all settled idle`, `${ms(p.openMs)} / +${ms(p.settleMs)}`);
+  const what = size.conversations ? 'threads opened with one chat exchange each' : 'empty threads opened';
+  add(`${n} ${what} (${IN_FLIGHT} at a time) / all settled idle`, `${ms(p.openMs)} / +${ms(p.settleMs)}`);
   add(
     'CPU per thread opened until settled: worker / dev server',
     `${fixed(p.openCpuMs[0], 1)} ms / ${fixed(p.openCpuMs[1], 1)} ms`,
@@ -160,16 +163,17 @@ function reportParked(report: Report, size: ParkedSize, p: Parked): void {
 /** How the figures were measured, for the notes. */
 function method(size: ParkedSize, baselineSeconds: number, load: number): string {
   return (
-    `${NAME}: ${size.threads.toLocaleString('en')} threads opened empty through the client library ` +
-    `(ThreadClient.open), ${IN_FLIGHT} at a time, each settled (first workflow task done, waiting on its idle ` +
-    `timer) before the ${size.idleSeconds} s idle window. "No workflow task" is asserted twice: a describe of every ` +
+    `${NAME}: ${size.threads.toLocaleString('en')} threads opened ` +
+    (size.conversations ? 'with a first chat message each (answered, titled, its live stream started) ' : 'empty ') +
+    `through the client library (ThreadClient.open), ${IN_FLIGHT} at a time, each settled (no workflow task or ` +
+    `activity pending, waiting on its idle timer) before the ${size.idleSeconds} s idle window. "No workflow task" is asserted twice: a describe of every ` +
     `thread before and after the window (history length unchanged, no workflow task pending, still running) and ` +
     `the worker's own ${WORKFLOW_TASKS_POLLED} counter unchanged across it. The worker runs alone in its own ` +
     `process (npm run worker's entry with the workflow bundle prebuilt, as a production build runs); RSS from ` +
     `/proc/<pid>/status, CPU from /proc/<pid>/stat over the window (the describes lie outside it); "no threads" is ` +
     `the same worker and server for ${fixed(baselineSeconds, 0)} s before any thread was opened. Messages: ` +
     `${size.messaged} threads spread evenly over the creation order, kind chat, sent at once through ` +
-    `ThreadClient.send (a describe, then the send update); the first token is the fake's own timestamp of the ` +
+    `ThreadClient.send (the client opened them, so the send update goes straight to each — no describe first); the first token is the fake's own timestamp of the ` +
     `first content chunk of that thread's chat reply, the fake answering with no delay. Load average (1 min) ` +
     `${fixed(load)} before, ${fixed(loadavg()[0] ?? 0)} after (2 CPUs shared with other work).`
   );

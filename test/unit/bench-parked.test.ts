@@ -34,6 +34,12 @@ describe('parkedSize', () => {
     expect(() => parkedSize({ BENCH_PARKED_IDLE_S: '2.5' })).toThrow(/BENCH_PARKED_IDLE_S/);
     expect(() => parkedSize({ BENCH_PARKED_THREADS: '50' })).toThrow(/MESSAGED \(100\) exceeds.*THREADS \(50\)/);
   });
+
+  test('threads are parked empty unless BENCH_PARKED_CONVERSATIONS=1 parks each after a first exchange', () => {
+    expect(parkedSize({ BENCH_PARKED_CONVERSATIONS: '0' })).toEqual(FULL_SIZE);
+    expect(parkedSize({ BENCH_PARKED_CONVERSATIONS: '1' })).toEqual({ ...FULL_SIZE, conversations: true });
+    expect(() => parkedSize({ BENCH_PARKED_CONVERSATIONS: 'yes' })).toThrow(/BENCH_PARKED_CONVERSATIONS.*"yes"/);
+  });
 });
 
 describe('wokenThreads', () => {
@@ -81,13 +87,14 @@ describe('firstTokenTimes', () => {
     ...(answeredAt !== undefined ? { answeredAt } : {}),
   });
 
-  test('from the send to the first content chunk (not the role chunk) of that thread’s chat reply', () => {
+  test('from the send to the first content chunk (not the role chunk) of that thread’s first chat reply after it', () => {
     const sentAt = new Map([
       ['t1', 1000],
       ['t2', 1100],
       ['t3', 1200],
     ]);
     const requests = [
+      chat('t1', 500, [500, 510]), // the parked conversation's own first exchange, before the send
       { headers: { 'x-cairn-agent': 't1', 'x-cairn-purpose': 'route-message' }, receivedAt: 1001, answeredAt: 1002 },
       chat('t1', 1300, [1400, 1450, 1460]),
       chat('t2', 1500, undefined, 1700), // did not stream: counts when sent whole
