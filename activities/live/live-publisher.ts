@@ -2,8 +2,10 @@
  * Publishes model calls to their agent's live stream (`<agent id>/stream`), as the LLM activity
  * streams them: each call attempt's entries go in batches by the `livePublish` signal — with
  * signal-with-start, so the first batch of an agent starts its stream — one batch in flight at a
- * time, the first of a call and its first delta at once, later ones at most `batchMs` apart,
- * consecutive deltas of one channel merged. A retried attempt first says that it supersedes the
+ * time: a call's start goes with its first delta (or alone after `startMs`), that first delta
+ * with whatever else arrived in the same turn of the event loop, later ones at most `batchMs`
+ * apart, consecutive deltas of one channel merged. A short call thus costs one signal, not two
+ * (each signal is a server write and a workflow task of the stream). A retried attempt first says that it supersedes the
  * one before. Publishing is best effort and never fails a call: the durable record is the
  * activity's result. A stream that has already ended (its agent has) refuses the start and the
  * call goes quiet.
@@ -28,6 +30,8 @@ export interface LivePublisherOptions {
   taskQueue: string;
   /** The longest a delta waits to be sent after the first (ms); 200 by default. */
   batchMs?: number;
+  /** The longest a call's start waits to go out with its first delta (ms); 100 by default. */
+  startMs?: number;
   /** How long a finishing call waits for its last batch to go out (ms); 3000 by default. */
   flushTimeoutMs?: number;
   /** Where a failed send is said (once per call). */
@@ -65,7 +69,12 @@ export function createLivePublisher(options: LivePublisherOptions): LivePublishe
   };
   return {
     open: (call) =>
-      new CallLine(call, send, options.batchMs ?? 200, options.flushTimeoutMs ?? 3_000, options.warn ?? (() => {})),
+      new CallLine(call, send, {
+        batchMs: options.batchMs ?? 200,
+        startMs: options.startMs ?? 100,
+        flushTimeoutMs: options.flushTimeoutMs ?? 3_000,
+        warn: options.warn ?? (() => {}),
+      }),
   };
 }
 
@@ -80,14 +89,18 @@ class CallLine implements LiveCallHandle {
   private gone = false;
   private warned = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private soon: ReturnType<typeof setImmediate> | undefined;
   private drained: (() => void)[] = [];
 
   constructor(
     private readonly call: LiveCall,
     private readonly send: Send,
-    private readonly batchMs: number,
-    private readonly flushTimeoutMs: number,
-    private readonly warn: (message: string) => void,
+    private readonly timing: {
+      batchMs: number;
+      startMs: number;
+      flushTimeoutMs: number;
+      warn: (message: string) => void;
+    },
   ) {}
 
   started(streaming: boolean): void {
@@ -97,14 +110,15 @@ class CallLine implements LiveCallHandle {
     // A retry: the attempt before it (partial text, maybe a dead worker's) is dropped by viewers.
     if (this.call.attempt > 1) this.buffer.push({ type: 'call.superseded', by: this.call.attempt, at });
     this.buffer.push({ type: 'call.started', streaming, at });
-    this.flush();
+    this.timer ??= setTimeout(() => this.flush(), this.timing.startMs);
   }
 
   deltas(deltas: LiveDelta[]): void {
     for (const delta of deltas) this.add(delta);
     if (this.firstDelta) {
+      // At once, but with the rest of what arrived together (a fast reply: all of it).
       this.firstDelta = false;
-      this.flush();
+      this.soon ??= setImmediate(() => this.flush());
     } else this.schedule();
   }
 
@@ -113,7 +127,7 @@ class CallLine implements LiveCallHandle {
     this.buffer.push({ type: 'call.finished', outcome, ...details, at: Date.now() });
     this.flush();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.flushTimeoutMs)));
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.timing.flushTimeoutMs)));
     await Promise.race([this.whenDrained(), timeout]);
     clearTimeout(timer);
   }
@@ -140,13 +154,16 @@ class CallLine implements LiveCallHandle {
   }
 
   private schedule(): void {
-    this.timer ??= setTimeout(() => this.flush(), this.batchMs);
+    if (this.soon) return;
+    this.timer ??= setTimeout(() => this.flush(), this.timing.batchMs);
   }
 
   /** Sends what is buffered now, or right after the batch in flight. */
   private flush(): void {
     clearTimeout(this.timer);
+    clearImmediate(this.soon);
     this.timer = undefined;
+    this.soon = undefined;
     if (this.gone || this.buffer.length === 0) return this.settle();
     if (this.sending) {
       this.again = true;
@@ -177,7 +194,7 @@ class CallLine implements LiveCallHandle {
     } catch (err) {
       if (this.warned) return;
       this.warned = true;
-      this.warn(`live stream of ${this.call.agentId}: a batch was not delivered (${String(err)})`);
+      this.timing.warn(`live stream of ${this.call.agentId}: a batch was not delivered (${String(err)})`);
     }
   }
 
