@@ -6,6 +6,7 @@
 import * as issueLines from './issue-lines';
 import * as liveLiveLog from './live/live-log';
 import * as liveLiveRetention from './live/live-retention';
+import * as liveLiveSchemas from './live/live-schemas';
 import * as llmCallSchema from './llm-call-schema';
 import * as llmTypes from './llm-types';
 import * as patchInfo from './patch-info';
@@ -57,6 +58,7 @@ export const sharedModules2: readonly unknown[] = [
   issueLines,
   liveLiveLog,
   liveLiveRetention,
+  liveLiveSchemas,
   llmCallSchema,
   llmTypes,
   patchInfo,
