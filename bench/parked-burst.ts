@@ -12,7 +12,7 @@ import { fixed, median, ms, quantile } from './common';
 import { allProcesses, busyBetween, sampleBurst, topConsumers } from './burst-cpu';
 import { firstTokenTimes, histogramTotals, type ThreadMark } from './parked-figures';
 import { eventsAfter, scrape } from './parked-probes';
-import { clockTicksPerSecond, cpuSeconds, sampleCpu } from './proc-cpu';
+import { clockTicksPerSecond } from './proc-cpu';
 import type { Report } from './report';
 
 const TARGET_P95_MS = 1_000;
@@ -42,7 +42,7 @@ export async function messageBurst(b: Burst, chosen: readonly string[], report: 
         : { benchmark: name, figure, measured },
     );
   const sentAt = new Map<string, number>();
-  const burstStart = { metrics: await scrape(metrics), cpu: sampleCpu(workerPid) };
+  const metricsBefore = await scrape(metrics);
   const processesBefore = allProcesses();
   const workerThreadsBefore = allProcesses(`/proc/${workerPid}/task`);
   const sampler = sampleBurst([workerPid, serverPid, process.pid]);
@@ -62,12 +62,13 @@ export async function messageBurst(b: Burst, chosen: readonly string[], report: 
       }
     }),
   );
-  const burstCpu = cpuSeconds(burstStart.cpu, sampleCpu(workerPid), ticks);
   const samples = sampler.stop();
+  // The worker's CPU over the whole burst: its first and last sample (the worker is the sampler's first pid).
+  const burstCpu = ((samples.at(-1)?.ticks[0] ?? 0) - (samples[0]?.ticks[0] ?? 0)) / ticks;
   const consumers = topConsumers(processesBefore, allProcesses(), ticks);
   const workerThreads = topConsumers(workerThreadsBefore, allProcesses(`/proc/${workerPid}/task`), ticks, 8);
   const burstMetrics = await scrape(metrics);
-  const taskTimes = [burstStart.metrics, burstMetrics].map((m) => histogramTotals(m, WORKFLOW_TASK_EXECUTION));
+  const taskTimes = [metricsBefore, burstMetrics].map((m) => histogramTotals(m, WORKFLOW_TASK_EXECUTION));
   const burstTasks = (taskTimes[1]?.count ?? 0) - (taskTimes[0]?.count ?? 0);
   const burstTaskSeconds = (taskTimes[1]?.sum ?? 0) - (taskTimes[0]?.sum ?? 0);
   const { firstToken, arrived, missing } = firstTokenTimes(sentAt, llm.requests);
