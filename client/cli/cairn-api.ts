@@ -21,13 +21,7 @@ import { auditEntrySchema, type AuditEntry } from '../audit-entries';
 import { stepTranscriptSchema, type StepTranscript } from '../../workflows/contract/step-transcript';
 import { ClientError, type ClientErrorCode } from '../client-error';
 import { pause } from '../follow-timeline';
-import {
-  sendResultSchema,
-  threadViewSchema,
-  type SendInput,
-  type SendResult,
-  type ThreadView,
-} from '../../workflows/contract/thread-contract';
+import { threadViewSchema, type SendInput, type ThreadView } from '../../workflows/contract/thread-contract';
 import type { RegisteredGraph } from '../graphs/graph-registry';
 
 /** Hosts plain `http://` may reach: this machine only (nothing crosses a network in the clear). */
@@ -92,7 +86,10 @@ const stateBody = z.looseObject({
   interactions: z.array(z.looseObject({ id: z.string() })),
 });
 const idBody = z.object({ id: z.string() });
-const openedBody = z.object({ id: z.string(), messageId: z.string().optional() });
+const recordedBody = z.object({ messageId: z.string() });
+const recordedOpen = recordedBody.extend({ id: z.string() });
+/** A message the thread has recorded: its id. */
+export type MessageRecorded = z.infer<typeof recordedBody>;
 /** A message as the CLI sends it (the server sets who from the token). */
 export type ChatMessageBody = Pick<SendInput, 'text' | 'kind' | 'policy'>;
 
@@ -183,17 +180,24 @@ export class CairnApi {
     }
   }
 
-  /** Opens a thread with its first message; the server records the token's principal as its sender. */
+  /**
+   * Opens a thread with its first message; the server records the token's principal as its
+   * sender. Answers as soon as the thread has recorded the message (`?wait=recorded`): the turn
+   * tells how it goes on.
+   */
   async openThread(
     message: ChatMessageBody,
     files: readonly LocalPath[] = [],
-  ): Promise<{ id: string; messageId?: string }> {
-    return this.call('POST', '/api/threads', openedBody, await withFiles(message, files));
+  ): Promise<{ id: string; messageId: string }> {
+    return this.call('POST', '/api/threads?wait=recorded', recordedOpen, await withFiles(message, files));
   }
 
-  /** Sends a message to a thread (with files: uploaded to the thread's folder); answers once it is routed. */
-  async sendMessage(id: string, message: ChatMessageBody, files: readonly LocalPath[] = []): Promise<SendResult> {
-    return this.call('POST', `${threadPath(id)}/messages`, sendResultSchema, await withFiles(message, files));
+  /**
+   * Sends a message to a thread (with files: uploaded to the thread's folder); answers as soon as
+   * the thread has recorded it (`?wait=recorded`).
+   */
+  async sendMessage(id: string, message: ChatMessageBody, files: readonly LocalPath[] = []): Promise<MessageRecorded> {
+    return this.call('POST', `${threadPath(id)}/messages?wait=recorded`, recordedBody, await withFiles(message, files));
   }
 
   /** A thread and its turns. */

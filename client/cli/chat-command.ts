@@ -1,6 +1,6 @@
 /**
  * `cairn chat`: a conversation at the terminal. Each line is a message to a thread (a new one, or
- * `--thread <id>`); a chat reply is printed (as it is written, straight to Temporal), a task turn's agent is followed as `cairn run`
+ * `--thread <id>`); a chat reply is printed as it is written, a task turn's agent is followed as `cairn run`
  * follows one — its timeline, and every interaction (plan check, questions, approvals) put to the
  * person inline (driveAgent) — until the turn ends and its answer is printed; then the next
  * line. `/file <path>` attaches a file to the next message (uploaded through the API, else copied
@@ -12,7 +12,7 @@
 import { userInfo } from 'node:os';
 import { loadConfigOrExit } from '../../config/load-config-or-exit';
 import { encryptionOn } from '../../temporal/payloads/data-converter';
-import type { SendResult, ThreadView, Turn } from '../../workflows/contract/thread-contract';
+import type { Turn } from '../../workflows/contract/thread-contract';
 import { AgentClient } from '../agent-client';
 import { settledText, turnSettled } from '../chat/follow-turn';
 import { pause } from '../follow-timeline';
@@ -20,7 +20,8 @@ import { LiveHub } from '../live/live-hub';
 import { ThreadClient, type SendHooks } from '../thread-client';
 import { InputEndedError, type AnswerSource } from './answer-source';
 import { CairnApi, cliApi, type ChatMessageBody } from './cairn-api';
-import { withStreamedReply } from './chat-stream';
+import { followThroughHub, withStreamedReply } from './chat-stream';
+import { threadsOverApi, type ChatThreads, type Printed } from './chat-threads';
 import { EXIT, UsageError } from './cli-exit';
 import { driveAgent, type AgentPort } from './drive-agent';
 import { isPromptExit } from './prompter';
@@ -41,19 +42,6 @@ export interface ChatOptions {
   by?: string;
 }
 
-/** The text of a chat reply already printed as it was written ('' or absent: none). */
-type Printed = { printed?: string };
-
-/**
- * The thread calls the chat makes, over Temporal or the HTTP API; `files` go to the thread's
- * folder with the message. Straight to Temporal, a chat reply is printed as it is written.
- */
-export interface ChatThreads {
-  open(message: ChatMessageBody, files: readonly LocalFile[]): Promise<{ id: string; messageId?: string } & Printed>;
-  send(id: string, message: ChatMessageBody, files: readonly LocalFile[]): Promise<SendResult & Printed>;
-  get(id: string): Promise<ThreadView>;
-}
-
 /** Where messages and answers come from. */
 interface ChatInput {
   /** The next message; undefined at the end of input. */
@@ -66,12 +54,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const target = cliApi();
   if (target) {
     const api = new CairnApi(target);
-    const threads: ChatThreads = {
-      open: (message, files) => api.openThread(message, files),
-      send: (id, message, files) => api.sendMessage(id, message, files),
-      get: (id) => api.thread(id),
-    };
-    return converse(threads, api, options, options.by);
+    return converse(threadsOverApi(api, target, printError), api, options, options.by);
   }
   const config = loadConfigOrExit();
   const client = await AgentClient.connect(config);
@@ -86,9 +69,9 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     );
     // Files are copied into the thread's folder first (CAIRN_WORKSPACE must reach the workers'), so a new thread's id is picked here.
     const withPaths = (paths: string[]) => (paths.length ? { files: paths } : {});
-    const hub = new LiveHub({ client: client.temporal });
+    const follow = followThroughHub(new LiveHub({ client: client.temporal }));
     const streamed = async <T>(send: (hooks: SendHooks) => Promise<T>): Promise<T & Printed> => {
-      const { result, printed } = await withStreamedReply(hub, send);
+      const { result, printed } = await withStreamedReply(follow, send);
       return { ...result, printed };
     };
     const threads: ChatThreads = {

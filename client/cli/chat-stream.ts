@@ -1,18 +1,27 @@
 /**
- * `cairn chat`'s chat replies as they are written, when it talks straight to Temporal: once the
- * thread has recorded a message (the send's `accepted` hook names it), the thread's live stream
- * (`<thread id>/stream`, through a LiveHub, from its first retained item, so nothing written
- * before is missed) is followed, and the text deltas of that message's `chat` call are printed
- * as they come. When the send returns (the reply is complete) the printer waits, briefly, for
- * the call's end to come through the stream; what it printed is handed back, so the caller
- * prints the recorded reply whole when the stream did not carry all of it.
+ * `cairn chat`'s chat replies as they are written: once the thread has recorded a message (the
+ * send's `accepted` hook names it), the thread's live stream (`<thread id>/stream`, from its
+ * first retained item, so nothing written before is missed) is followed — through a LiveHub
+ * straight to Temporal, or the API's `GET /api/threads/:id/stream` — and the text deltas of that
+ * message's `chat` call are printed as they come. When the send returns (the reply is complete)
+ * the printer waits, briefly, for the call's end to come through the stream; what it printed is
+ * handed back, so the caller prints the recorded reply whole when the stream did not carry all of it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { LiveHub } from '../live/live-hub';
+import type { LiveHub, LiveListener } from '../live/live-hub';
 import type { LiveEvent } from '../live/live-events';
 import type { SendHooks } from '../thread-client';
 import { THREAD_KIND } from '../workflow-kind-guard';
 import { write as writeOut } from './terminal';
+
+/** Follows a thread's own stream; returns the function that stops following. */
+export type FollowThread = (thread: string, listener: LiveListener) => () => void;
+
+/** A thread's stream through a LiveHub (straight to Temporal). */
+export const followThroughHub =
+  (hub: LiveHub): FollowThread =>
+  (thread, listener) =>
+    hub.follow(thread, undefined, listener, THREAD_KIND);
 
 /** Where the reply's text goes: the terminal by default (made safe, as every line the CLI prints). */
 export type Write = (text: string) => void;
@@ -25,7 +34,7 @@ const TAIL_WAIT_MS = 2_000;
  * reply as it is written; resolves with the send's result and the text printed ('' when none).
  */
 export async function withStreamedReply<T>(
-  hub: LiveHub,
+  follow: FollowThread,
   send: (hooks: SendHooks) => Promise<T>,
   write: Write = (text) => writeOut('out', text),
 ): Promise<{ result: T; printed: string }> {
@@ -36,12 +45,7 @@ export async function withStreamedReply<T>(
       accepted: (thread, messageId) => {
         const made = new ReplyPrinter(messageId, write);
         printer = made;
-        stop = hub.follow(
-          thread,
-          undefined,
-          { event: (e) => made.event(e), reset: () => {}, end: () => {} },
-          THREAD_KIND,
-        );
+        stop = follow(thread, { event: (e) => made.event(e), reset: () => {}, end: () => {} });
       },
     });
     if (printer?.text) await Promise.race([printer.finished, sleep(TAIL_WAIT_MS)]);

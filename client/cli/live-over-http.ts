@@ -1,6 +1,7 @@
 /**
  * An agent's live output read over Cairn's HTTP API (`GET /api/agents/:id/stream`,
- * docs/contracts.md#live-output), for `cairn run` and `cairn watch` with CAIRN_API_URL set: the
+ * docs/contracts.md#live-output), for `cairn run` and `cairn watch` with CAIRN_API_URL set — and
+ * a thread's (`GET /api/threads/:id/stream`), for `cairn chat`'s replies: the
  * server-sent events become the same {@link LiveListener} calls the web server's hub makes. A
  * dropped connection is resumed from the last `id:` (`Last-Event-ID`); a `429 TOO_MANY_STREAMS`
  * is waited out as its Retry-After says and tried again a few times, then given up with a notice
@@ -17,21 +18,26 @@ const MAX_TRIES = 5;
 const FIRST_RETRY_MS = 1_000;
 const TYPES: ReadonlySet<string> = new Set(['delta', 'call.started', 'call.finished', 'call.superseded', 'end']);
 
-/** Follows agent `id`'s live output; returns the function that stops following. */
+/** Whose stream: an agent's (`/api/agents/:id/stream`) or a thread's own (`/api/threads/:id/stream`). */
+export type StreamOwner = 'agents' | 'threads';
+
+/** Follows agent (or thread) `id`'s live output; returns the function that stops following. */
 export function followLiveOverHttp(
   target: ApiTarget,
   id: string,
   listener: LiveListener,
   notice: (message: string) => void,
+  owner: StreamOwner = 'agents',
 ): () => void {
   const stop = new AbortController();
-  void follow(target, id, listener, notice, stop.signal).catch(() => undefined);
+  const url = `${target.url}/api/${owner}/${encodeURIComponent(id)}/stream`;
+  void follow(target, url, listener, notice, stop.signal).catch(() => undefined);
   return () => stop.abort();
 }
 
 async function follow(
   target: ApiTarget,
-  id: string,
+  url: string,
   listener: LiveListener,
   notice: (message: string) => void,
   signal: AbortSignal,
@@ -44,7 +50,7 @@ async function follow(
       const headers: Record<string, string> = { accept: 'text/event-stream', 'x-cairn-client': 'cli' };
       if (target.token) headers.authorization = `Bearer ${target.token}`;
       if (lastId !== undefined) headers['last-event-id'] = lastId;
-      const res = await fetch(`${target.url}/api/agents/${encodeURIComponent(id)}/stream`, { headers, signal });
+      const res = await fetch(url, { headers, signal });
       if (res.status === 429) {
         await res.body?.cancel();
         const seconds = Number(res.headers.get('retry-after'));

@@ -106,3 +106,55 @@ test('signed in, the sender is the principal: a task turn runs under it, and a `
     );
   });
 });
+
+test('`?wait=recorded` answers once the thread has recorded the message, while its chat reply is still being written; the turn then completes', async () => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  bed.llm.respondWith(
+    byRoute({ chat: [reply.pauseAfter(reply.text('Hi there, friend.'), 2, gate), reply.text('Yes.')] }),
+  );
+  await withWorker(bed.config, async () => {
+    const app = testApp(bed.client, bed.config.taskQueue, {
+      threads: new ThreadClient(bed.client, bed.config.taskQueue),
+    });
+    try {
+      const opened = await postJson(app, '/api/threads?wait=recorded', { text: 'hello', kind: 'chat' });
+      expect(opened.status).toBe(201);
+      const { id, messageId } = (await opened.json()) as { id: string; messageId?: string };
+      expect(messageId).toBe('msg-1');
+      // Answered before the reply was written: the model still holds its rest, the turn is being routed.
+      expect(bed.llm.requestsFor('chat')[0]?.answeredAt).toBeUndefined();
+      const view = (await (await app.request(`/api/threads/${id}`)).json()) as ThreadView;
+      expect(view.turns.map((t) => [t.messageId, t.status])).toEqual([['msg-1', 'routing']]);
+
+      const bad = await postJson(app, `/api/threads/${id}/messages?wait=soon`, { text: 'and?', kind: 'chat' });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
+      const missing = await postJson(app, '/api/threads/thread-nope/messages?wait=recorded', {
+        text: 'x',
+        kind: 'chat',
+      });
+      expect(missing.status).toBe(404);
+
+      release();
+      await waitUntil('the first reply recorded', async () => {
+        const turns = ((await (await app.request(`/api/threads/${id}`)).json()) as ThreadView).turns;
+        return turns[0]?.status === 'completed';
+      });
+      const sent = await postJson(app, `/api/threads/${id}/messages?wait=recorded`, { text: 'still?', kind: 'chat' });
+      expect(sent.status).toBe(202);
+      expect(await sent.json()).toEqual({ messageId: 'msg-2' });
+      await waitUntil('the second reply recorded', async () => {
+        const turns = ((await (await app.request(`/api/threads/${id}`)).json()) as ThreadView).turns;
+        return turns[1]?.status === 'completed';
+      });
+      const done = (await (await app.request(`/api/threads/${id}`)).json()) as ThreadView;
+      expect(done.turns.map((t) => [t.messageId, t.reply, t.status])).toEqual([
+        ['msg-1', 'Hi there, friend.', 'completed'],
+        ['msg-2', 'Yes.', 'completed'],
+      ]);
+    } finally {
+      release();
+    }
+  });
+});

@@ -14,7 +14,7 @@ import { firstIssuePath, issueLines } from '../../../workflows/issue-lines';
 import { existingInputs, inputPaths, storeThenStart } from '../../uploads/agent-uploads';
 import { ApiFailure } from '../errors';
 import { checkedFiles, formParts, isMultipart, type UploadSettings } from './agent-uploads';
-import { fromSender, MessageBody, OpenBody, openerOf, type ThreadsPort } from './threads';
+import { fromSender, MessageBody, OpenBody, openerOf, sendWhen, waitOf, type ThreadsPort } from './threads';
 
 /** The form's message, checked as the JSON body would be, and its files checked against the limits and `existing`. */
 async function messageForm<T extends { files?: string[] | undefined; by?: string | undefined }>(
@@ -46,13 +46,18 @@ export function registerThreadUploads(
     if (!isMultipart(c.req.header('content-type'))) return next();
     if (!uploads)
       throw new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'this server takes no uploads: send the message as JSON');
+    const wait = waitOf(c);
     const { body, checked, paths } = await messageForm(c, OpenBody, uploads, undefined);
     if (checked.length > 0 && body.text === undefined)
       throw new ApiFailure('INVALID_INPUT', 'files come with a message: the "input" part needs its text', 'text');
     // The id is picked here: the files go to the thread's folder before its first message is sent.
     const workflowId = threads.newId(body.text);
     const opened = await storeThenStart(uploads.root, workflowId, checked, () =>
-      threads.open(body, { settings: openerOf(body), workflowId }),
+      sendWhen(
+        wait,
+        (hooks) => threads.open(body, { settings: openerOf(body), workflowId, ...hooks }),
+        (id, messageId) => ({ id, messageId }),
+      ),
     );
     return c.json({ ...opened, ...(paths.length ? { files: paths } : {}) }, 201);
   });
@@ -61,9 +66,16 @@ export function registerThreadUploads(
     if (!uploads)
       throw new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'this server takes no uploads: send the message as JSON');
     const id = c.req.param('id');
+    const wait = waitOf(c);
     const { body, checked, paths } = await messageForm(c, MessageBody, uploads, id);
     // A message the thread does not take (closed, no such thread, a bad body) leaves no file behind.
-    const routed = await storeThenStart(uploads.root, id, checked, () => threads.send(id, body));
+    const routed = await storeThenStart(uploads.root, id, checked, () =>
+      sendWhen(
+        wait,
+        (hooks) => threads.send(id, body, hooks),
+        (_, messageId) => ({ messageId }),
+      ),
+    );
     return c.json({ ...routed, ...(paths.length ? { files: paths } : {}) }, 202);
   });
 }

@@ -6,7 +6,7 @@
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { ThreadClient } from '../../thread-client';
+import type { SendHooks, ThreadClient } from '../../thread-client';
 import {
   sendInputSchema,
   sendResultSchema,
@@ -39,6 +39,46 @@ export const ThreadIdParams = z.object({
     .max(400)
     .openapi({ param: { name: 'id', in: 'path' }, example: 'thread-plan-the-launch-1a2b3c4d' }),
 });
+/** `?wait=`: when a message route answers. */
+export const WaitQuery = z.object({
+  wait: z
+    .enum(['routed', 'recorded'])
+    .optional()
+    .openapi({
+      param: { name: 'wait', in: 'query' },
+      description:
+        "`routed` (the default): once the message is routed — a chat reply written, a task started, a message queued, steered or rejected. `recorded`: as soon as the thread has recorded the message, with its id only; the turn (`GET /api/threads/:id`) tells how it went on, and a chat reply streams on the thread's stream meanwhile, its deltas naming the message.",
+    }),
+});
+/** When a message route answers. */
+export type Wait = z.infer<typeof WaitQuery>['wait'];
+const Recorded = z.object({ messageId: z.string() }).openapi('ThreadMessageRecorded');
+
+/**
+ * Sends with `send`, answering as `wait` says: with what `send` resolves to once the message is
+ * routed, or (`recorded`) with `early`'s answer as soon as the thread has recorded it — the send
+ * goes on without the caller, its outcome recorded in the turn. A refusal before the message was
+ * recorded (a closed thread, no such thread) is thrown either way. A thread on a worker too old to
+ * name the message it recorded is answered once routed.
+ */
+export function sendWhen<T, R>(
+  wait: Wait,
+  send: (hooks: SendHooks) => Promise<T>,
+  early: (threadId: string, messageId: string) => R,
+): Promise<T | R> {
+  if (wait !== 'recorded') return send({});
+  return new Promise<T | R>((resolve, reject) => {
+    send({ accepted: (threadId, messageId) => resolve(early(threadId, messageId)) }).then(resolve, reject);
+  });
+}
+
+/** The `wait` of a multipart form's query string, checked as the JSON routes check it. */
+export function waitOf(c: Context): Wait {
+  const parsed = WaitQuery.safeParse({ wait: c.req.query('wait') });
+  if (!parsed.success) throw new ApiFailure('INVALID_INPUT', 'wait: expected routed or recorded', 'wait');
+  return parsed.data.wait;
+}
+
 const ThreadList = z
   .object({
     threads: z.array(
@@ -58,9 +98,9 @@ const openRoute = createRoute({
   path: '/api/threads',
   summary: 'Open a thread, with its first message or empty',
   description: UPLOADS_TOO,
-  request: { body: { required: true, content: json(OpenBody) } },
+  request: { query: WaitQuery, body: { required: true, content: json(OpenBody) } },
   responses: {
-    201: { description: 'Opened; the first message routed', content: json(Opened) },
+    201: { description: 'Opened; the first message routed (or recorded: `?wait=recorded`)', content: json(Opened) },
     400: failure('Invalid body (INVALID_INPUT), or a `by` not the principal (BY_MISMATCH)'),
     415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
   },
@@ -87,11 +127,15 @@ const getRoute = createRoute({
 const sendRoute = createRoute({
   method: 'post',
   path: '/api/threads/{id}/messages',
-  summary: 'Send a message; answers once it is routed (answered, started, steered, queued or rejected)',
+  summary:
+    'Send a message; answers once it is routed (answered, started, steered, queued or rejected), or recorded (`?wait=recorded`)',
   description: UPLOADS_TOO,
-  request: { params: ThreadIdParams, body: { required: true, content: json(MessageBody) } },
+  request: { params: ThreadIdParams, query: WaitQuery, body: { required: true, content: json(MessageBody) } },
   responses: {
-    202: { description: 'Routed', content: json(sendResultSchema.meta({ id: 'ThreadMessageRouted' })) },
+    202: {
+      description: 'Routed; with `?wait=recorded`, recorded (the message id alone)',
+      content: json(z.union([sendResultSchema.meta({ id: 'ThreadMessageRouted' }), Recorded])),
+    },
     400: failure('Invalid body (INVALID_INPUT), or a `by` not the principal (BY_MISMATCH)'),
     404: failure('No such thread (NOT_FOUND)'),
     409: failure('The thread has closed (THREAD_CLOSED)'),
@@ -128,12 +172,24 @@ export const openerOf = (body: Pick<SendInput, 'actor'>) =>
 export function registerThreadRoutes(app: OpenAPIHono, threads: ThreadsPort): void {
   app.openapi(openRoute, async (c) => {
     const body = fromSender(c, c.req.valid('json'));
-    return c.json(await threads.open(body, { settings: openerOf(body) }), 201);
+    const { wait } = c.req.valid('query');
+    const opened = await sendWhen(
+      wait,
+      (hooks) => threads.open(body, { settings: openerOf(body), ...hooks }),
+      (id, messageId) => ({ id, messageId }),
+    );
+    return c.json(opened, 201);
   });
   app.openapi(listRoute, async (c) => c.json({ threads: await threads.list() }, 200));
   app.openapi(getRoute, async (c) => c.json(await threads.get(c.req.valid('param').id), 200));
   app.openapi(sendRoute, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json(await threads.send(id, fromSender(c, c.req.valid('json'))), 202);
+    const body = fromSender(c, c.req.valid('json'));
+    const answer = await sendWhen(
+      c.req.valid('query').wait,
+      (hooks) => threads.send(id, body, hooks),
+      (_, messageId) => ({ messageId }),
+    );
+    return c.json(answer, 202);
   });
 }

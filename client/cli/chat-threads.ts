@@ -1,0 +1,71 @@
+/**
+ * The thread calls `cairn chat` makes, and their HTTP form. Through Cairn's HTTP API
+ * (CAIRN_API_URL) a message is sent with `?wait=recorded`, so its id is known at once and its
+ * chat reply is printed as it is written, from the thread's stream (`GET /api/threads/:id/stream`,
+ * chat-stream.ts); the send is over once the thread has routed the message (its turn past
+ * `routing`: a reply written, a task started, the message queued, steered or rejected) — where a
+ * send straight to Temporal returns too.
+ */
+import type { ThreadView } from '../../workflows/contract/thread-contract';
+import { pause } from '../follow-timeline';
+import type { SendHooks } from '../thread-client';
+import type { ApiTarget, CairnApi, ChatMessageBody } from './cairn-api';
+import { withStreamedReply } from './chat-stream';
+import { followLiveOverHttp } from './live-over-http';
+import type { LocalFile } from './run-files';
+
+/** The text of a chat reply already printed as it was written ('' or absent: none). */
+export type Printed = { printed?: string };
+
+/** The thread calls the chat makes, over Temporal or the HTTP API; `files` go to the thread's folder with the message. */
+export interface ChatThreads {
+  open(message: ChatMessageBody, files: readonly LocalFile[]): Promise<{ id: string; messageId?: string } & Printed>;
+  send(id: string, message: ChatMessageBody, files: readonly LocalFile[]): Promise<{ messageId: string } & Printed>;
+  get(id: string): Promise<ThreadView>;
+}
+
+/** How often the thread is read while a message is being routed (ms). */
+const ROUTING_POLL_MS = 250;
+
+/** `cairn chat`'s threads through the API at `target`; `notice` hears why live text stopped, if it does. */
+export function threadsOverApi(api: CairnApi, target: ApiTarget, notice: (message: string) => void): ChatThreads {
+  const follow = (thread: string, listener: Parameters<typeof followLiveOverHttp>[2]) =>
+    followLiveOverHttp(target, thread, listener, notice, 'threads');
+  /** Sends with `post`, printing the chat reply as it comes, until the message is routed. */
+  const streamed = async <T extends { messageId: string }>(
+    post: () => Promise<T>,
+    threadOf: (sent: T) => string,
+  ): Promise<T & Printed> => {
+    const { result, printed } = await withStreamedReply(follow, async (hooks: SendHooks) => {
+      const sent = await post();
+      const thread = threadOf(sent);
+      hooks.accepted?.(thread, sent.messageId);
+      await untilRouted(api, thread, sent.messageId);
+      return sent;
+    });
+    return { ...result, printed };
+  };
+  return {
+    open: (message, files) =>
+      streamed(
+        () => api.openThread(message, files),
+        (opened) => opened.id,
+      ),
+    send: (id, message, files) =>
+      streamed(
+        () => api.sendMessage(id, message, files),
+        () => id,
+      ),
+    get: (id) => api.thread(id),
+  };
+}
+
+/** Resolves once thread `thread` has routed message `messageId` (a thread that lost it: an error). */
+async function untilRouted(api: CairnApi, thread: string, messageId: string): Promise<void> {
+  for (;;) {
+    const turn = (await api.thread(thread)).turns.find((t) => t.messageId === messageId);
+    if (!turn) throw new Error(`thread ${thread} has no message ${messageId}`);
+    if (turn.status !== 'routing') return;
+    await pause(ROUTING_POLL_MS);
+  }
+}
