@@ -12,19 +12,17 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reply } from '../fake-llm/replies';
-import { byRoute } from '../fake-llm/routes';
+import { chatThenBrief } from '../harness/chat-then-brief';
 import { agentTestbed } from '../harness/agent-testbed';
 import { agentFile } from '../harness/agents';
-import { finish, plan, planReply, step } from '../harness/plans';
 import { cairnOnPty } from '../harness/pty';
 import { testConfig, withWorker } from '../harness/test-env';
-import { serveOnLoopback } from '../harness/sse-client';
-import { tokenApp } from '../harness/token-app';
+import { cliTarget, STRAIGHT, THROUGH_API, type CliWay } from '../harness/cli-ways';
 import { ThreadClient } from '../../client/thread-client';
 
 const bed = agentTestbed();
 
-test.each(['straight to Temporal', 'through the HTTP API'])(
+test.each<CliWay>([STRAIGHT, THROUGH_API])(
   'cairn chat on a terminal %s: a chat reply printed as it is written, then a task turn whose question and approval are answered at the prompts',
   async (way) => {
     const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-pty-'));
@@ -32,38 +30,15 @@ test.each(['straight to Temporal', 'through the HTTP API'])(
     bed.config = config;
     let release = () => undefined as void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    bed.llm.respondWith(
-      byRoute({
-        'route-message': [
-          reply.json({ kind: 'chat', reason: 'a greeting' }),
-          reply.json({ kind: 'task', reason: 'work' }),
-        ],
-        // Its first chunk ("Hello!"), then the rest once the screen has shown that.
-        chat: [reply.pauseAfter(reply.text('Hello! What shall we write?'), 2, gate)],
-        plan: [planReply(plan([step('s1')]))],
-        'step:s1': [
-          reply.toolCall('ask_user', { kind: 'query', prompt: 'Who reads the brief?' }, 'q1'),
-          reply.toolCall('write_file', { path: 'brief.txt', content: 'for engineers' }, 'w1'),
-          finish('wrote it'),
-        ],
-        summary: [reply.text('The brief is in brief.txt.')],
-      }),
-    );
+    // Its first chunk ("Hello!"), then the rest once the screen has shown that.
+    bed.llm.respondWith(chatThenBrief(reply.pauseAfter(reply.text('Hello! What shall we write?'), 2, gate)));
     await withWorker(config, async () => {
-      let env: Record<string, string> = { CAIRN_TASK_QUEUE: config.taskQueue, CAIRN_WORKSPACE: workspace };
-      let server: { url: string; close: () => Promise<void> } | undefined;
-      if (way === 'through the HTTP API') {
-        const app = tokenApp(
-          bed.client,
-          config.taskQueue,
-          [{ principal: 'ann', roles: ['operator', 'approver'], token: 'ann-token' }],
-          { threads: new ThreadClient(bed.client, config.taskQueue) },
-        );
-        server = await serveOnLoopback(app);
-        env = { CAIRN_API_URL: server.url, CAIRN_TOKEN: 'ann-token', CAIRN_TASK_QUEUE: config.taskQueue };
-      }
+      const target = await cliTarget(way, bed.client, config.taskQueue, {
+        CAIRN_TASK_QUEUE: config.taskQueue,
+        CAIRN_WORKSPACE: workspace,
+      });
       try {
-        const pty = cairnOnPty(['chat'], env);
+        const pty = cairnOnPty(['chat'], target.env);
         let at = await pty.waitFor('you');
         pty.type('hi there\r');
         try {
@@ -106,7 +81,7 @@ test.each(['straight to Temporal', 'through the HTTP API'])(
           ['task', 'completed', 'The brief is in brief.txt.'],
         ]);
       } finally {
-        await server?.close();
+        await target.close();
       }
     });
   },

@@ -12,30 +12,15 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { runCairn } from '../harness/cairn-cli';
+import { chatThenBrief } from '../harness/chat-then-brief';
 import { finish, plan, planReply, step } from '../harness/plans';
-import { serveOnLoopback } from '../harness/sse-client';
+import { cliTarget, STRAIGHT, THROUGH_API, type CliWay } from '../harness/cli-ways';
 import { testConfig, withWorker } from '../harness/test-env';
-import { tokenApp } from '../harness/token-app';
 import { ThreadClient } from '../../client/thread-client';
 import { agentFile } from '../harness/agents';
 import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
 
 const bed = agentTestbed();
-
-/** A chat turn, then a task turn whose step asks, writes a file (approved inline) and answers. */
-function script() {
-  return byRoute({
-    'route-message': [reply.json({ kind: 'chat', reason: 'a greeting' }), reply.json({ kind: 'task', reason: 'work' })],
-    chat: [reply.text('Hello! What shall we write?')],
-    plan: [planReply(plan([step('s1')]))],
-    'step:s1': [
-      reply.toolCall('ask_user', { kind: 'query', prompt: 'Who reads the brief?' }, 'q1'),
-      reply.toolCall('write_file', { path: 'brief.txt', content: 'for engineers' }, 'w1'),
-      finish('wrote it'),
-    ],
-    summary: [reply.text('The brief is in brief.txt.')],
-  });
-}
 
 const STDIN =
   [
@@ -72,7 +57,7 @@ test('cairn chat straight to Temporal: a chat reply, then a task turn (its quest
   const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-'));
   const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
   bed.config = config;
-  bed.llm.respondWith(script());
+  bed.llm.respondWith(chatThenBrief());
   await withWorker(config, async () => {
     const run = await runCairn(['chat'], { CAIRN_TASK_QUEUE: config.taskQueue, CAIRN_WORKSPACE: workspace }, STDIN);
     const view = await expectConversation(run, workspace);
@@ -88,30 +73,23 @@ test('cairn chat through the HTTP API: the token principal sends and approves', 
   const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-api-'));
   const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
   bed.config = config;
-  bed.llm.respondWith(script());
+  bed.llm.respondWith(chatThenBrief());
   await withWorker(config, async () => {
-    const app = tokenApp(
-      bed.client,
-      config.taskQueue,
-      [{ principal: 'ann', roles: ['operator', 'approver'], token: 'ann-token' }],
-      { threads: new ThreadClient(bed.client, config.taskQueue) },
-    );
-    const server = await serveOnLoopback(app);
+    const target = await cliTarget(THROUGH_API, bed.client, config.taskQueue, {});
     try {
-      const env = { CAIRN_API_URL: server.url, CAIRN_TOKEN: 'ann-token', CAIRN_TASK_QUEUE: config.taskQueue };
-      const run = await runCairn(['chat'], env, STDIN);
+      const run = await runCairn(['chat'], target.env, STDIN);
       const view = await expectConversation(run, workspace);
       expect(view.turns.map((t) => [t.by, t.kind, t.status])).toEqual([
         ['ann', 'chat', 'completed'],
         ['ann', 'task', 'completed'],
       ]);
     } finally {
-      await server.close();
+      await target.close();
     }
   });
 });
 
-test.each(['straight to Temporal', 'through the HTTP API'])(
+test.each<CliWay>([STRAIGHT, THROUGH_API])(
   "cairn chat /file %s: the file goes with the next message into the thread's folder and the task turn's step reads it; a missing one is said and skipped",
   async (way) => {
     const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-file-'));
@@ -130,24 +108,16 @@ test.each(['straight to Temporal', 'through the HTTP API'])(
     const stdin =
       [`/file ${join(here, 'missing.txt')}`, `/file ${notes}`, 'when is the launch?', '/exit'].join('\n') + '\n';
     await withWorker(config, async () => {
-      let env: Record<string, string> = { CAIRN_TASK_QUEUE: config.taskQueue, CAIRN_WORKSPACE: workspace };
-      let server: { url: string; close: () => Promise<void> } | undefined;
-      if (way === 'through the HTTP API') {
-        const app = tokenApp(
-          bed.client,
-          config.taskQueue,
-          [{ principal: 'ann', roles: ['operator', 'approver'], token: 'ann-token' }],
-          {
-            threads: new ThreadClient(bed.client, config.taskQueue),
-            uploads: { root: workspace, limits: DEFAULT_UPLOAD_LIMITS },
-          },
-        );
-        server = await serveOnLoopback(app);
-        // No workspace here: the file goes up with the message.
-        env = { CAIRN_API_URL: server.url, CAIRN_TOKEN: 'ann-token', CAIRN_TASK_QUEUE: config.taskQueue };
-      }
+      // Through the API no workspace is given: the file goes up with the message.
+      const target = await cliTarget(
+        way,
+        bed.client,
+        config.taskQueue,
+        { CAIRN_TASK_QUEUE: config.taskQueue, CAIRN_WORKSPACE: workspace },
+        { uploads: { root: workspace, limits: DEFAULT_UPLOAD_LIMITS } },
+      );
       try {
-        const run = await runCairn(['chat', '--kind', 'task'], env, stdin);
+        const run = await runCairn(['chat', '--kind', 'task'], target.env, stdin);
         expect(run.code).toBe(0);
         expect(run.stderr).toMatch(/\/file .*missing\.txt: cannot read/);
         expect(run.stdout).toContain('attached notes.txt');
@@ -156,7 +126,7 @@ test.each(['straight to Temporal', 'through the HTTP API'])(
         expect(readFileSync(agentFile(workspace, thread, 'inputs/notes.txt'), 'utf8')).toBe('Launch on 12 March.');
         expect(bed.llm.heardBack('read')).toContain('Launch on 12 March.');
       } finally {
-        await server?.close();
+        await target.close();
       }
     });
   },
