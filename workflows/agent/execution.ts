@@ -7,7 +7,7 @@
  * a new run that goes on from here (steps are child workflows of this run: it must not close
  * under them).
  */
-import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
+import { CancellationScope } from '@temporalio/workflow';
 import type { ErrorCode } from '../contract/error-codes';
 import type { Plan } from '../plan/plan-types';
 import type { AgentSettings } from '../contract/agent-input';
@@ -16,6 +16,7 @@ import type { StepOutcome } from '../step/step-types';
 import type { ToolInfo } from '../tools/tool-types';
 import type { AgentRun } from './agent-run';
 import { runStep } from './run-step';
+import { awaitChange } from './await-change';
 
 /** Why execution ended the agent: the step whose failure did it, its code and its error. */
 export interface StepFailure {
@@ -71,14 +72,7 @@ class Execution {
         for (const id of ids) this.start(id);
       }
       if (!board.hasActive() && !(held && mayGoOn && board.hasPending())) break;
-      try {
-        await condition(() => this.changed || hold.held() !== held);
-      } catch (err) {
-        // The agent is being cancelled: its steps get the cancellation too; wait for them to
-        // report, so the state keeps what finished and marks the rest cancelled.
-        if (isCancellation(err)) await CancellationScope.nonCancellable(() => Promise.all(this.tasks));
-        throw err;
-      }
+      await awaitChange(() => this.changed, hold, held, this.tasks);
       this.changed = false;
     }
     await Promise.all(this.tasks);

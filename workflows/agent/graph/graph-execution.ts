@@ -8,7 +8,7 @@
  * (skip ends its branch). At a roll-over, new visits stop and, once running ones settle, the walk
  * is carried to the next run, which goes on from there.
  */
-import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
+import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import { routeChoices } from '../../graph/graph-exits';
 import type { Graph } from '../../graph/graph-schema';
 import { abandonVisit, leaveVisit, readyNodes, startVisits, type Walk, type WalkVisit } from '../../graph/graph-walk';
@@ -17,6 +17,7 @@ import type { ToolInfo } from '../../tools/tool-types';
 import type { AgentRun } from '../agent-run';
 import type { StepFailure } from '../execution';
 import { runStepChild } from '../run-step';
+import { awaitChange } from '../await-change';
 import { keepBounded } from './graph-bounds';
 import { routeVisit } from './route-visit';
 import { nodeOf, sourcesOf, visitInput } from './visit-input';
@@ -64,13 +65,7 @@ class GraphExecution {
       if (mayGoOn && !held) this.startReady();
       const ready = readyNodes(this.walk, this.graph).length > 0;
       if (this.walk.running.length === 0 && !(held && mayGoOn && ready)) break;
-      try {
-        await condition(() => this.changed || hold.held() !== held);
-      } catch (err) {
-        // Cancelled (a stop, a cancel): running visits get it too; the state keeps what they did.
-        if (isCancellation(err)) await CancellationScope.nonCancellable(() => Promise.all(this.tasks));
-        throw err;
-      }
+      await awaitChange(() => this.changed, hold, held, this.tasks);
       this.changed = false;
     }
     await Promise.all(this.tasks);
