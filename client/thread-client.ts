@@ -139,17 +139,24 @@ export class ThreadClient {
     });
   }
 
-  /** The thread and its turns; `AGENT_UNAVAILABLE` when no worker answers in time. */
+  /**
+   * The thread and its turns; `AGENT_UNAVAILABLE` when no worker answers in time. A thread whose
+   * workflow ended without closing itself (terminated, timed out, failed) is shown closed, its
+   * reason the workflow's status: its turns still being routed never will be.
+   */
   async get(id: string): Promise<ThreadView> {
-    return this.guard(id, async () => {
+    return this.guard(id, async ({ status }) => {
+      let view: ThreadView;
       try {
-        return await this.temporal.withDeadline(Date.now() + this.queryTimeoutMs, () =>
+        view = await this.temporal.withDeadline(Date.now() + this.queryTimeoutMs, () =>
           this.handle(id).query(threadQuery),
         );
       } catch (err) {
         if (!isUnansweredQuery(err)) throw err;
         throw new ClientError('AGENT_UNAVAILABLE', `no worker answered thread "${id}" in time; try again`);
       }
+      if (status.name === 'RUNNING' || view.status === 'closed') return view;
+      return { ...view, status: 'closed', closedReason: `its workflow is ${status.name.toLowerCase()}` };
     });
   }
 
@@ -189,8 +196,9 @@ export class ThreadClient {
         updateId,
         waitForStage: WorkflowUpdateStage.ACCEPTED,
       });
-      // Accepted: the thread recorded the message in the update's first workflow task.
-      const messageId = await this.messageOf(handle, updateId, message);
+      // Accepted: the thread recorded the message in the update's first workflow task. Its id
+      // unreadable now (a query that failed): the sender hears it once the message is routed.
+      const messageId = await this.messageOf(handle, updateId, message).catch(() => undefined);
       if (messageId) accepted(handle.workflowId, messageId);
       return await update.result();
     } catch (err) {

@@ -60,12 +60,24 @@ export function threadsOverApi(api: CairnApi, target: ApiTarget, notice: (messag
   };
 }
 
-/** Resolves once thread `thread` has routed message `messageId` (a thread that lost it: an error). */
+/**
+ * Resolves once thread `thread` has routed message `messageId`; a thread that lost the message,
+ * or closed (terminated) before routing it, is an error.
+ */
 async function untilRouted(api: CairnApi, thread: string, messageId: string): Promise<void> {
   for (;;) {
-    const turn = (await api.thread(thread)).turns.find((t) => t.messageId === messageId);
+    const view = await api.thread(thread);
+    const turn = view.turns.find((t) => t.messageId === messageId);
     if (!turn) throw new Error(`thread ${thread} has no message ${messageId}`);
     if (turn.status !== 'routing') return;
+    if (view.status === 'closed') throw unanswered(view, messageId);
     await pause(ROUTING_POLL_MS);
   }
+}
+
+/** The error of a message its thread closed without answering. */
+export function unanswered(view: ThreadView, messageId: string): Error {
+  return new Error(
+    `thread ${view.id} closed (${view.closedReason ?? 'no reason given'}) before it answered ${messageId}`,
+  );
 }

@@ -123,7 +123,8 @@ test('`?wait=recorded` answers once the thread has recorded the message, while i
       const { id, messageId } = (await opened.json()) as { id: string; messageId?: string };
       expect(messageId).toBe('msg-1');
       // Answered before the reply was written: the model still holds its rest, the turn is being routed.
-      expect(bed.llm.requestsFor('chat')[0]?.answeredAt).toBeUndefined();
+      const chat = await waitUntil('the chat request made', () => Promise.resolve(bed.llm.requestsFor('chat')[0]));
+      expect(chat.answeredAt).toBeUndefined();
       const view = (await (await app.request(`/api/threads/${id}`)).json()) as ThreadView;
       expect(view.turns.map((t) => [t.messageId, t.status])).toEqual([['msg-1', 'routing']]);
 
@@ -156,5 +157,28 @@ test('`?wait=recorded` answers once the thread has recorded the message, while i
     } finally {
       release();
     }
+  });
+});
+
+test('a thread whose workflow is terminated while it routes a message reads as closed (so followers stop waiting), and `?wait=recorded` to it is refused THREAD_CLOSED', async () => {
+  const gate = new Promise<void>(() => undefined);
+  bed.llm.respondWith(byRoute({ chat: [reply.pauseAfter(reply.text('Never finished.'), 1, gate)] }));
+  await withWorker(bed.config, async () => {
+    const app = testApp(bed.client, bed.config.taskQueue, {
+      threads: new ThreadClient(bed.client, bed.config.taskQueue),
+    });
+    const opened = await postJson(app, '/api/threads?wait=recorded', { text: 'hello', kind: 'chat' });
+    const { id } = (await opened.json()) as { id: string };
+    const read = async () => (await (await app.request(`/api/threads/${id}`)).json()) as ThreadView;
+    expect(await read()).toMatchObject({ status: 'open', turns: [{ messageId: 'msg-1', status: 'routing' }] });
+    await bed.client.workflow.getHandle(id).terminate('test');
+    expect(await read()).toMatchObject({
+      status: 'closed',
+      closedReason: 'its workflow is terminated',
+      turns: [{ messageId: 'msg-1', status: 'routing' }],
+    });
+    const late = await postJson(app, `/api/threads/${id}/messages?wait=recorded`, { text: 'hello?', kind: 'chat' });
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { error: { code: string } }).error.code).toBe('THREAD_CLOSED');
   });
 });
