@@ -2,8 +2,8 @@
  * `cairn chat`: a conversation at the terminal. Each line is a message to a thread (a new one, or
  * `--thread <id>`); a chat reply is printed as it is written, a task turn's agent is followed as `cairn run`
  * follows one — its timeline, and every interaction (plan check, questions, approvals) put to the
- * person inline (driveAgent) — until the turn ends and its answer is printed; then the next
- * line. `/file <path>` attaches a file to the next message (uploaded through the API, else copied
+ * person inline (driveAgent) — until the turn ends and its answer is printed (or, when it failed,
+ * why); then the next line. `/file <path>` attaches a file to the next message (uploaded through the API, else copied
  * into the thread's folder under CAIRN_WORKSPACE). `/exit` or the end of input ends it. When stdin is not a terminal, messages and answers
  * come from the same lines: a message per line, and while a question waits, one JSON answer per
  * line as for `cairn run`. With CAIRN_API_URL it goes through Cairn's HTTP API (the token's
@@ -70,20 +70,47 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     // Files are copied into the thread's folder first (CAIRN_WORKSPACE must reach the workers'), so a new thread's id is picked here.
     const withPaths = (paths: string[]) => (paths.length ? { files: paths } : {});
     const follow = followThroughHub(new LiveHub({ client: client.temporal }));
-    const streamed = async <T>(send: (hooks: SendHooks) => Promise<T>): Promise<T & Printed> => {
-      const { result, printed } = await withStreamedReply(follow, send);
+    /**
+     * Sends, printing the chat reply as it is written. Once the thread has recorded the message,
+     * a failure of the send (the turn failed for good) is the turn's to tell, as through the API:
+     * `recorded` stands for the result and the conversation goes on.
+     */
+    const streamed = async <T, R>(
+      send: (hooks: SendHooks) => Promise<T>,
+      recorded: (thread: string, messageId: string) => R,
+    ): Promise<(T | R) & Printed> => {
+      const { result, printed } = await withStreamedReply<T | R>(follow, async (hooks) => {
+        let taken: R | undefined;
+        try {
+          return await send({
+            accepted: (thread, messageId) => {
+              taken = recorded(thread, messageId);
+              hooks.accepted?.(thread, messageId);
+            },
+          });
+        } catch (err) {
+          if (taken === undefined) throw err;
+          return taken;
+        }
+      });
       return { ...result, printed };
     };
     const threads: ChatThreads = {
       open: (message, files) => {
         const workflowId = direct.newId(message.text);
         return sendWithLocalFiles(config, workflowId, files, (paths) =>
-          streamed((hooks) => direct.open({ ...message, ...withPaths(paths), by }, { workflowId, ...hooks })),
+          streamed(
+            (hooks) => direct.open({ ...message, ...withPaths(paths), by }, { workflowId, ...hooks }),
+            (id, messageId) => ({ id, messageId }),
+          ),
         );
       },
       send: (id, message, files) =>
         sendWithLocalFiles(config, id, files, (paths) =>
-          streamed((hooks) => direct.send(id, { ...message, ...withPaths(paths), by }, hooks)),
+          streamed(
+            (hooks) => direct.send(id, { ...message, ...withPaths(paths), by }, hooks),
+            (_, messageId) => ({ messageId }),
+          ),
         ),
       get: (id) => direct.get(id),
     };

@@ -131,3 +131,34 @@ test.each<CliWay>([STRAIGHT, THROUGH_API])(
     });
   },
 );
+
+test.each<CliWay>([STRAIGHT, THROUGH_API])(
+  'cairn chat %s: a turn whose model call fails for good is told as failed and the conversation goes on',
+  async (way) => {
+    const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-fail-'));
+    const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+    bed.config = config;
+    bed.llm.respondWith(byRoute({ chat: [reply.error(400, 'the model refused'), reply.text('Second time lucky.')] }));
+    await withWorker(config, async () => {
+      const target = await cliTarget(way, bed.client, config.taskQueue, {
+        CAIRN_TASK_QUEUE: config.taskQueue,
+        CAIRN_WORKSPACE: workspace,
+      });
+      try {
+        const run = await runCairn(['chat', '--kind', 'chat'], target.env, 'first\nsecond\n/exit\n');
+        expect(run.code).toBe(0);
+        const failed = run.stdout.indexOf('The turn failed');
+        expect(failed).toBeGreaterThan(-1);
+        expect(run.stdout.indexOf('Second time lucky.')).toBeGreaterThan(failed);
+        const thread = /^thread (thread-\S+)$/m.exec(run.stdout)?.[1] ?? '';
+        const view = await new ThreadClient(bed.client, config.taskQueue).get(thread);
+        expect(view.turns.map((t) => [t.text, t.status])).toEqual([
+          ['first', 'failed'],
+          ['second', 'completed'],
+        ]);
+      } finally {
+        await target.close();
+      }
+    });
+  },
+);
