@@ -4,7 +4,8 @@
  * chat reply is printed as it is written, from the thread's stream (`GET /api/threads/:id/stream`,
  * chat-stream.ts); the send is over once the thread has routed the message (its turn past
  * `routing`: a reply written, a task started, the message queued, steered or rejected) — where a
- * send straight to Temporal returns too.
+ * send straight to Temporal returns too. Each later message's follow starts after the last event
+ * the one before saw, not from the stream's oldest retained item.
  */
 import type { ThreadView } from '../../workflows/contract/thread-contract';
 import { pause } from '../follow-timeline';
@@ -12,6 +13,7 @@ import type { SendHooks } from '../thread-client';
 import type { ApiTarget, CairnApi, ChatMessageBody } from './cairn-api';
 import { withStreamedReply } from './chat-stream';
 import { followLiveOverHttp } from './live-over-http';
+import type { LiveListener } from '../live/live-hub';
 import type { LocalFile } from './run-files';
 
 /** The text of a chat reply already printed as it was written ('' or absent: none). */
@@ -29,8 +31,19 @@ const ROUTING_POLL_MS = 250;
 
 /** `cairn chat`'s threads through the API at `target`; `notice` hears why live text stopped, if it does. */
 export function threadsOverApi(api: CairnApi, target: ApiTarget, notice: (message: string) => void): ChatThreads {
-  const follow = (thread: string, listener: Parameters<typeof followLiveOverHttp>[2]) =>
-    followLiveOverHttp(target, thread, listener, notice, 'threads');
+  /** The last offset seen on each thread's stream: the next message's follow starts after it. */
+  const seen = new Map<string, number>();
+  const follow = (thread: string, listener: LiveListener) => {
+    const last = seen.get(thread);
+    const noting: LiveListener = {
+      ...listener,
+      event: (event) => {
+        if (event.offset > (seen.get(thread) ?? -1)) seen.set(thread, event.offset);
+        listener.event(event);
+      },
+    };
+    return followLiveOverHttp(target, thread, noting, notice, 'threads', last === undefined ? undefined : String(last));
+  };
   /** Sends with `post`, printing the chat reply as it comes, until the message is routed. */
   const streamed = async <T extends { messageId: string }>(
     post: () => Promise<T>,

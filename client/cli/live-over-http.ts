@@ -21,17 +21,21 @@ const TYPES: ReadonlySet<string> = new Set(['delta', 'call.started', 'call.finis
 /** Whose stream: an agent's (`/api/agents/:id/stream`) or a thread's own (`/api/threads/:id/stream`). */
 export type StreamOwner = 'agents' | 'threads';
 
-/** Follows agent (or thread) `id`'s live output; returns the function that stops following. */
+/**
+ * Follows agent (or thread) `id`'s live output — after `lastEventId` when given (what an earlier
+ * follow saw last), else from the oldest item retained; returns the function that stops following.
+ */
 export function followLiveOverHttp(
   target: ApiTarget,
   id: string,
   listener: LiveListener,
   notice: (message: string) => void,
   owner: StreamOwner = 'agents',
+  lastEventId?: string,
 ): () => void {
   const stop = new AbortController();
   const url = `${target.url}/api/${owner}/${encodeURIComponent(id)}/stream`;
-  void follow(target, url, listener, notice, stop.signal).catch(() => undefined);
+  void follow(target, url, listener, notice, stop.signal, lastEventId).catch(() => undefined);
   return () => stop.abort();
 }
 
@@ -41,8 +45,9 @@ async function follow(
   listener: LiveListener,
   notice: (message: string) => void,
   signal: AbortSignal,
+  after: string | undefined,
 ): Promise<void> {
-  let lastId: string | undefined;
+  let lastId = after;
   let tries = 0;
   while (!signal.aborted) {
     let waitMs: number | undefined;

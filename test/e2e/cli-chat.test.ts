@@ -162,3 +162,31 @@ test.each<CliWay>([STRAIGHT, THROUGH_API])(
     });
   },
 );
+
+test("cairn chat through the HTTP API: each later message's reply is followed from after the last stream event the one before saw", async () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'cli-chat-resume-'));
+  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: workspace });
+  bed.config = config;
+  // The first reply streams slowly enough for its events to reach the terminal as it is written.
+  bed.llm.respondWith(
+    byRoute({ chat: [{ ...reply.text('One, two, three, four.'), chunkDelayMs: 200 }, reply.text('Five.')] }),
+  );
+  await withWorker(config, async () => {
+    /** The Last-Event-ID of each request for a thread's stream ('' when none was sent). */
+    const resumedAfter: string[] = [];
+    const target = await cliTarget(THROUGH_API, bed.client, config.taskQueue, {}, {}, (request) => {
+      if (/^\/api\/threads\/[^/]+\/stream$/.test(new URL(request.url).pathname))
+        resumedAfter.push(request.headers.get('last-event-id') ?? '');
+    });
+    try {
+      const run = await runCairn(['chat', '--kind', 'chat'], target.env, 'first\nsecond\n/exit\n');
+      expect(run.code).toBe(0);
+      expect(run.stdout.indexOf('Five.')).toBeGreaterThan(run.stdout.indexOf('One, two, three, four.'));
+      expect(resumedAfter).toHaveLength(2);
+      expect(resumedAfter[0]).toBe('');
+      expect(resumedAfter[1]).toMatch(/^\d+$/);
+    } finally {
+      await target.close();
+    }
+  });
+});

@@ -2,6 +2,7 @@
  * The two ways a CLI test's `cairn` talks: straight to Temporal, or through Cairn's HTTP API
  * served here on loopback, signed in with a token as ann (operator and approver).
  */
+import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Client } from '@temporalio/client';
 import type { AppDeps } from '../../client/http/create-app';
 import { ThreadClient } from '../../client/thread-client';
@@ -20,7 +21,8 @@ export interface CliTarget {
 
 /**
  * `cairn`'s environment for `way`: `direct` as given straight to Temporal; through the API, an
- * app with a thread client (and `extra`) on `taskQueue`, and CAIRN_API_URL and ann's token.
+ * app with a thread client (and `extra`) on `taskQueue`, each request shown to `onRequest`
+ * first, and CAIRN_API_URL and ann's token.
  */
 export async function cliTarget(
   way: CliWay,
@@ -28,13 +30,21 @@ export async function cliTarget(
   taskQueue: string,
   direct: Record<string, string>,
   extra: Partial<AppDeps> = {},
+  onRequest?: (request: Request) => void,
 ): Promise<CliTarget> {
   if (way === STRAIGHT) return { env: direct, close: () => Promise.resolve() };
   const app = tokenApp(client, taskQueue, [{ principal: 'ann', roles: ['operator', 'approver'], token: 'ann-token' }], {
     threads: new ThreadClient(client, taskQueue),
     ...extra,
   });
-  const server = await serveOnLoopback(app);
+  // Each request seen first by `onRequest` (the app mounted behind a recording one).
+  const outer = new OpenAPIHono();
+  outer.use('*', async (c, next) => {
+    onRequest?.(c.req.raw);
+    await next();
+  });
+  outer.route('/', app);
+  const server = await serveOnLoopback(outer);
   return {
     env: { CAIRN_API_URL: server.url, CAIRN_TOKEN: 'ann-token', CAIRN_TASK_QUEUE: taskQueue },
     close: () => server.close(),
