@@ -21,7 +21,7 @@ import { ThreadClient, type SendHooks } from '../thread-client';
 import { InputEndedError, type AnswerSource } from './answer-source';
 import { CairnApi, cliApi, type ChatMessageBody } from './cairn-api';
 import { followThroughHub, withStreamedReply } from './chat-stream';
-import { threadsOverApi, unanswered, type ChatThreads, type Printed } from './chat-threads';
+import { threadsOverApi, turnIn, type ChatThreads, type Printed } from './chat-threads';
 import { EXIT, UsageError } from './cli-exit';
 import { driveAgent, type AgentPort } from './drive-agent';
 import { isPromptExit } from './prompter';
@@ -209,13 +209,8 @@ async function followMessage(
   }
 }
 
-/** The message's turn; a turn its thread closed (terminated) before it settled is an error, not a wait. */
 async function turnOf(threads: ChatThreads, thread: string, messageId: string): Promise<Turn> {
-  const view = await threads.get(thread);
-  const turn = view.turns.find((t) => t.messageId === messageId);
-  if (!turn) throw new Error(`thread ${thread} has no message ${messageId}`);
-  if (!turnSettled(turn) && view.status === 'closed') throw unanswered(view, messageId);
-  return turn;
+  return turnIn(await threads.get(thread), messageId);
 }
 
 /** `/file <path>`: a file for the next message. */

@@ -1,7 +1,8 @@
 /**
  * `cairn chat`'s chat replies as they are written: once the thread has recorded a message (the
  * send's `accepted` hook names it), the thread's live stream (`<thread id>/stream`, from its
- * first retained item, so nothing written before is missed) is followed — through a LiveHub
+ * first retained item — over the API, after the last event the previous message's follow saw —
+ * so nothing written before is missed) is followed — through a LiveHub
  * straight to Temporal, or the API's `GET /api/threads/:id/stream` — and the text deltas of that
  * message's `chat` call are printed as they come. When the send returns (the reply is complete)
  * the printer waits, briefly, for the call's end to come through the stream; what it printed is

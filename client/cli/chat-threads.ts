@@ -7,7 +7,8 @@
  * send straight to Temporal returns too. Each later message's follow starts after the last event
  * the one before saw, not from the stream's oldest retained item.
  */
-import type { ThreadView } from '../../workflows/contract/thread-contract';
+import type { ThreadView, Turn } from '../../workflows/contract/thread-contract';
+import { turnSettled } from '../chat/follow-turn';
 import { pause } from '../follow-timeline';
 import type { SendHooks } from '../thread-client';
 import type { ApiTarget, CairnApi, ChatMessageBody } from './cairn-api';
@@ -73,24 +74,21 @@ export function threadsOverApi(api: CairnApi, target: ApiTarget, notice: (messag
   };
 }
 
-/**
- * Resolves once thread `thread` has routed message `messageId`; a thread that lost the message,
- * or closed (terminated) before routing it, is an error.
- */
+/** Resolves once thread `thread` has routed message `messageId` (see turnIn for when it throws). */
 async function untilRouted(api: CairnApi, thread: string, messageId: string): Promise<void> {
-  for (;;) {
-    const view = await api.thread(thread);
-    const turn = view.turns.find((t) => t.messageId === messageId);
-    if (!turn) throw new Error(`thread ${thread} has no message ${messageId}`);
-    if (turn.status !== 'routing') return;
-    if (view.status === 'closed') throw unanswered(view, messageId);
-    await pause(ROUTING_POLL_MS);
-  }
+  while (turnIn(await api.thread(thread), messageId).status === 'routing') await pause(ROUTING_POLL_MS);
 }
 
-/** The error of a message its thread closed without answering. */
-export function unanswered(view: ThreadView, messageId: string): Error {
-  return new Error(
-    `thread ${view.id} closed (${view.closedReason ?? 'no reason given'}) before it answered ${messageId}`,
-  );
+/**
+ * Message `messageId`'s turn in `view`. A thread that lost the message, or closed (terminated)
+ * before the turn settled, is an error: that turn would be waited for for ever.
+ */
+export function turnIn(view: ThreadView, messageId: string): Turn {
+  const turn = view.turns.find((t) => t.messageId === messageId);
+  if (!turn) throw new Error(`thread ${view.id} has no message ${messageId}`);
+  if (!turnSettled(turn) && view.status === 'closed')
+    throw new Error(
+      `thread ${view.id} closed (${view.closedReason ?? 'no reason given'}) before it answered ${messageId}`,
+    );
+  return turn;
 }
