@@ -5,10 +5,15 @@
  * - `integration` (test/integration, test/replay): Cairn in the test process against one real
  *   Temporal dev server (test/harness/global-setup.ts) and one workflow bundle, shared by every
  *   test file; each test uses its own task queue and workflow ids.
+ * - `scenarios` (test/scenarios): the same set-up, for the long behaviours — limits reached
+ *   (budgets, deadlines, expiry, loop guards, rate limits), work over time and restarts (pause,
+ *   200-turn threads, history growth, rollovers, key rotation, older releases' workers), spans
+ *   and worker profiles. `npm run test:scenarios`; CI runs it after `npm test`.
  * - `e2e` (test/e2e, test/browser): Cairn as separate processes, as users and operators run it —
  *   the `cairn` CLI, worker processes killed and restarted, npm scripts, the production build,
  *   dev servers of their own, the web page in Chromium. Same shared dev server and bundle.
- * `npm test` runs `unit` and `integration`; `npm run test:e2e` runs `e2e` (CI runs both).
+ * `npm test` runs `unit` and `integration`; `npm run test:scenarios` and `npm run test:e2e` the
+ * others (CI runs all four).
  * Jest runs a project's global setup only when at least one of its test files is selected, so a
  * run of unit files alone never starts the dev server, and a full run starts it once.
  * @type {import('jest').Config}
@@ -45,6 +50,7 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
     { ...withServer, displayName: 'integration', roots: ['<rootDir>/test/integration', '<rootDir>/test/replay'] },
+    { ...withServer, displayName: 'scenarios', roots: ['<rootDir>/test/scenarios'] },
     { ...withServer, displayName: 'e2e', roots: ['<rootDir>/test/e2e', '<rootDir>/test/browser'] },
   ],
   // Global only: jest-circus reads the run's testTimeout and ignores one set in a project.

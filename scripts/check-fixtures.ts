@@ -53,7 +53,7 @@ export interface FixtureReport {
 
 /** The command that records the current release's new scenarios. */
 export const RECORD_COMMAND =
-  'CAIRN_RECORD_HISTORIES=1 npx jest test/integration test/e2e --maxWorkers=1 && npx tsx scripts/check-fixtures.ts --update';
+  'CAIRN_RECORD_HISTORIES=1 npx jest test/integration test/scenarios test/e2e --maxWorkers=1 && npx tsx scripts/check-fixtures.ts --update';
 
 const RESTORE = 'kept fixtures are never changed or removed: restore it from git (`git checkout <commit> -- <path>`)';
 

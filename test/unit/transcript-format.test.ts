@@ -2,7 +2,7 @@
  * `cairn transcript`'s rendering (client/cli/transcript-command.ts): a header, the dropped-rounds
  * marker, each round's reasoning, text and calls, indented so multi-line text stays readable.
  * Escaping control characters is the terminal boundary's (terminal.ts); its output is checked
- * end to end in test/integration/step-transcripts.test.ts.
+ * end to end in test/scenarios/step-transcripts.test.ts.
  */
 import { formatTranscript } from '../../client/cli/transcript-command';
 

@@ -3,7 +3,7 @@
  * and `recordCancel` updates: today's `agentWorkflow` with those three handlers taken away once
  * it registered them, so the SDK rejects the updates as an older release's code does ("no
  * registered handler", no Cairn code) while the signals work as they always did. Test-only
- * (test/integration/older-release-controls.test.ts); never registered by a Cairn worker.
+ * (test/scenarios/older-release-controls.test.ts); never registered by a Cairn worker.
  */
 import { setHandler } from '@temporalio/workflow';
 import { agentWorkflow as current } from '../../../workflows/agent/agent-workflow';

@@ -1,12 +1,14 @@
 /**
- * A workflow bundle entry whose `agentWorkflow` starts with a one-millisecond timer, unpatched:
- * a change that is not replay-compatible, so the replay gate must refuse it
- * (test/replay/nondeterminism.test.ts). Test-only; never registered by a worker.
+ * The patch of sleep-first-patched.ts moved on to `deprecatePatch()` too early: the new path is
+ * taken unconditionally, so runs recorded before the patch — every kept history of an earlier
+ * release — no longer replay (test/scenarios/nondeterminism.test.ts). Test-only.
  */
-import { sleep } from '@temporalio/workflow';
+import { deprecatePatch, sleep } from '@temporalio/workflow';
 import { agentWorkflow as current } from '../../../workflows/agent/agent-workflow';
+import { PATCH } from './sleep-first-patched';
 
 export async function agentWorkflow(...args: Parameters<typeof current>): ReturnType<typeof current> {
+  deprecatePatch(PATCH);
   await sleep(1);
   return current(...args);
 }

@@ -1,7 +1,7 @@
 /**
  * The replay gate can fail (docs/operations.md#changing-workflow-code). A deliberately
  * incompatible change to `agentWorkflow` — a timer before anything else — is bundled from a
- * test-only entry (test/replay/variants) and replayed against every kept history of every
+ * test-only entry (test/scenarios/variants) and replayed against every kept history of every
  * release: unpatched, each agent history fails with a DeterminismViolationError; behind
  * `patched()`, every history replays; moved on to `deprecatePatch()` while histories recorded
  * before the patch are kept, the agent histories fail again.

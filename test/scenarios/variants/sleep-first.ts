@@ -1,16 +1,13 @@
 /**
- * The same change as sleep-first.ts behind `patched()`: runs recorded before it take the old
- * path on replay, new runs the new one, so every kept history still replays
- * (test/replay/nondeterminism.test.ts). Test-only; never registered by a worker.
+ * A workflow bundle entry whose `agentWorkflow` starts with a one-millisecond timer, unpatched:
+ * a change that is not replay-compatible, so the replay gate must refuse it
+ * (test/scenarios/nondeterminism.test.ts). Test-only; never registered by a worker.
  */
-import { patched, sleep } from '@temporalio/workflow';
+import { sleep } from '@temporalio/workflow';
 import { agentWorkflow as current } from '../../../workflows/agent/agent-workflow';
 
-/** The patch id; a real change names what it changes. */
-export const PATCH = 'replay-gate-sleep-first';
-
 export async function agentWorkflow(...args: Parameters<typeof current>): ReturnType<typeof current> {
-  if (patched(PATCH)) await sleep(1);
+  await sleep(1);
   return current(...args);
 }
 

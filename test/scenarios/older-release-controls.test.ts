@@ -4,7 +4,7 @@
  * uncoded, so the client falls back to the signal — the agent pauses and resumes, in the name of
  * the actor's id (a signal carries no actor) — and the cancellation goes through unnamed. The
  * older release is today's workflow code with those three update handlers taken away
- * (test/integration/variants/before-control-updates.ts), bundled for this file's worker.
+ * (test/scenarios/variants/before-control-updates.ts), bundled for this file's worker.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
  * `agentWorkflow`, but a top-level agent starts as such an agent's first run did — without its
  * own folder (`sharedWorkspace`, which has the same effect as the patch not taken: no
  * `state.workspace`). Nested agents start as they come, so the shared root reaches them only
- * through the step that starts them. Test-only (test/integration/agent-workspaces.test.ts);
+ * through the step that starts them. Test-only (test/scenarios/agent-workspaces.test.ts);
  * never registered by a Cairn worker.
  */
 import { agentWorkflow as current } from '../../../workflows/agent/agent-workflow';

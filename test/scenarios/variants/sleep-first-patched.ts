@@ -1,15 +1,16 @@
 /**
- * The patch of sleep-first-patched.ts moved on to `deprecatePatch()` too early: the new path is
- * taken unconditionally, so runs recorded before the patch — every kept history of an earlier
- * release — no longer replay (test/replay/nondeterminism.test.ts). Test-only.
+ * The same change as sleep-first.ts behind `patched()`: runs recorded before it take the old
+ * path on replay, new runs the new one, so every kept history still replays
+ * (test/scenarios/nondeterminism.test.ts). Test-only; never registered by a worker.
  */
-import { deprecatePatch, sleep } from '@temporalio/workflow';
+import { patched, sleep } from '@temporalio/workflow';
 import { agentWorkflow as current } from '../../../workflows/agent/agent-workflow';
-import { PATCH } from './sleep-first-patched';
+
+/** The patch id; a real change names what it changes. */
+export const PATCH = 'replay-gate-sleep-first';
 
 export async function agentWorkflow(...args: Parameters<typeof current>): ReturnType<typeof current> {
-  deprecatePatch(PATCH);
-  await sleep(1);
+  if (patched(PATCH)) await sleep(1);
   return current(...args);
 }
 
