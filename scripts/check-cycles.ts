@@ -1,6 +1,6 @@
 /**
  * Fails (exit 1) on any import cycle between the project's own TypeScript files, type-only
- * imports included. Run by `npm run lint` (and so by `npm test`).
+ * imports included. Run by `npm run lint` and by `npm run checks` (and so by `npm test`).
  *
  * Why not only `import-x/no-cycle`: that rule skips `import type` and all-`type` specifier
  * lists, so a cycle closed by a type import passes lint, yet it still couples the modules

@@ -19,6 +19,11 @@ import { withWorker } from '../harness/test-env';
 const bed = agentTestbed();
 /** Room for the first worker to start the agent and reach the approval on a busy machine. */
 const DEADLINE_MS = 10_000;
+/**
+ * Room for that and more: the first worker stopped, a second one created (seconds on a busy
+ * machine) and asked about the agent, all before the deadline.
+ */
+const REPLACED_DEADLINE_MS = 30_000;
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -37,13 +42,13 @@ function script(): void {
 }
 
 /** Starts the agent on a first worker and stops that worker once b waits for its approval. */
-async function startOnFirstWorker(): Promise<AgentHandle> {
+async function startOnFirstWorker(deadlineMs: number): Promise<AgentHandle> {
   return withWorker(
     bed.config,
     async () => {
       const handle = await startAgent(bed.client, bed.config, {
         task: 'beat the clock',
-        limits: { deadlineMs: DEADLINE_MS },
+        limits: { deadlineMs },
       });
       await waitForInteraction(handle, 'tool.approval', 'b');
       return handle;
@@ -85,7 +90,10 @@ function firstTaskOf(events: HistoryEvent[], identity: string): number | undefin
 }
 
 /** What the deadline leaves: stopped for the deadline, a's result kept, b cancelled, no more calls. */
-async function expectStoppedByDeadline(handle: AgentHandle): Promise<{ deadlineAt: number; finishedAt: number }> {
+async function expectStoppedByDeadline(
+  handle: AgentHandle,
+  deadlineMs: number,
+): Promise<{ deadlineAt: number; finishedAt: number }> {
   const result = await handle.result();
   expect(result.status).toBe('stopped');
   expect(result.answer).toContain('result-a');
@@ -98,7 +106,7 @@ async function expectStoppedByDeadline(handle: AgentHandle): Promise<{ deadlineA
   expect(state.interactions.map((i) => [i.kind, i.status])).toEqual([['tool.approval', 'expired']]);
   expect(bed.llm.requests).toHaveLength(3); // plan, a, b: no summary
   const { startTime } = await handle.describe();
-  expect(state.deadlineAt).toBe(startTime.getTime() + DEADLINE_MS);
+  expect(state.deadlineAt).toBe(startTime.getTime() + deadlineMs);
   const finished = state.events.find((e) => e.type === 'agent.finished');
   expect(finished?.message).toBe('stopped: deadline');
   // The audit (GET /api/agents/:id/audit, cairn audit) dates the approval the stop closed at the
@@ -113,7 +121,7 @@ async function expectStoppedByDeadline(handle: AgentHandle): Promise<{ deadlineA
 
 test('no worker at the deadline: the server fires the durable timer, and the next worker stops the agent', async () => {
   script();
-  const handle = await startOnFirstWorker();
+  const handle = await startOnFirstWorker(DEADLINE_MS);
   const { startTime } = await handle.describe();
   const after = startTime.getTime() + DEADLINE_MS + 1500;
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, after - Date.now())));
@@ -122,7 +130,7 @@ test('no worker at the deadline: the server fires the durable timer, and the nex
   const { deadlineAt, finishedAt, firedAt, firedId, events } = await withWorker(
     bed.config,
     async () => {
-      const stopped = await expectStoppedByDeadline(handle);
+      const stopped = await expectStoppedByDeadline(handle, DEADLINE_MS);
       return { ...stopped, ...(await deadlineTimer(handle, stopped.deadlineAt)) };
     },
     undefined,
@@ -137,7 +145,7 @@ test('no worker at the deadline: the server fires the durable timer, and the nex
 
 test('a worker replaced before the deadline: the agent still stops at its deadline, on the first worker’s timer', async () => {
   script();
-  const handle = await startOnFirstWorker();
+  const handle = await startOnFirstWorker(REPLACED_DEADLINE_MS);
   const { deadlineAt, finishedAt, firedAt, firedId, events } = await withWorker(
     bed.config,
     async () => {
@@ -147,7 +155,7 @@ test('a worker replaced before the deadline: the agent still stops at its deadli
       expect(waiting).toEqual(['tool.approval']);
       const before = (await handle.fetchHistory()).events ?? [];
       expect(before.filter((e) => e.timerFiredEventAttributes)).toEqual([]);
-      const stopped = await expectStoppedByDeadline(handle);
+      const stopped = await expectStoppedByDeadline(handle, REPLACED_DEADLINE_MS);
       return { ...stopped, ...(await deadlineTimer(handle, stopped.deadlineAt)) };
     },
     undefined,
@@ -161,4 +169,4 @@ test('a worker replaced before the deadline: the agent still stops at its deadli
   );
   expect(stopTask).toBeDefined();
   expect(finishedAt).toBeGreaterThanOrEqual(msOf(stopTask?.eventTime));
-});
+}, 120_000);
