@@ -62,8 +62,8 @@ function readInherited(target: object, accessors: Map<object, (string | symbol)[
   const stored: unknown[] = [];
   for (const key of keys) {
     if (Object.prototype.hasOwnProperty.call(target, key)) continue;
-    read(target, key);
-    if (Object.prototype.hasOwnProperty.call(target, key)) stored.push(read(target, key));
+    const value = read(target, key);
+    if (Object.prototype.hasOwnProperty.call(target, key)) stored.push(value);
   }
   return stored;
 }

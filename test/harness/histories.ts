@@ -12,6 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
 import { cairnDataConverter } from '../../temporal/payloads/data-converter';
 import { currentRelease, isRelease, releaseFolders } from '../../scripts/fixture-releases';
 import { recordCarry } from './carries';
@@ -76,4 +77,25 @@ export function savedHistories(): SavedHistory[] {
           };
         }),
     );
+}
+
+/**
+ * Replays `histories` through one replay worker on `workflowBundle` (through the codecs a worker
+ * with encryption on uses); what each raised, in their order (undefined: replayed).
+ */
+export async function replayAll(
+  workflowBundle: { codePath: string } | { code: string },
+  histories: SavedHistory[],
+): Promise<(Error | undefined)[]> {
+  const runs = histories.map(({ workflowId, history }) => ({ workflowId, history }));
+  const errors: (Error | undefined)[] = [];
+  for await (const result of Worker.runReplayHistories({ workflowBundle, dataConverter: replayConverter }, runs)) {
+    // Results come in the order the histories went in; a mismatch would misname every verdict.
+    const saved = histories[errors.length];
+    if (saved?.workflowId !== result.workflowId)
+      throw new Error(`replay result ${errors.length} is not ${saved?.workflowId}'s`);
+    errors.push(result.error);
+  }
+  if (errors.length !== histories.length) throw new Error(`${errors.length} of ${histories.length} histories replayed`);
+  return errors;
 }

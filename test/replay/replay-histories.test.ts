@@ -5,9 +5,8 @@
  * command — raises a DeterminismViolationError here; guard it with `patched()` instead
  * (docs/operations.md#changing-workflow-code). Earlier releases' histories are never re-recorded.
  */
-import { Worker } from '@temporalio/worker';
 import { runInfo } from '../harness/run-info';
-import { replayConverter, savedHistories } from '../harness/histories';
+import { replayAll, savedHistories } from '../harness/histories';
 
 const histories = savedHistories();
 
@@ -70,22 +69,11 @@ test('the corpus covers approvals, expiry timers, cancellation, sub_agent and a 
   expect(signalNames('step-question')).toContain('stepAnswer');
 });
 
-/**
- * Every kept history through one replay worker (a worker per history would load the bundle once
- * for each); what each raised, by release/scenario.
- */
+/** What each kept history raised, replayed through one replay worker, by release/scenario. */
 const replayed = new Map<string, Error | undefined>();
 beforeAll(async () => {
-  const runs = histories.map(({ workflowId, history }) => ({ workflowId, history }));
-  // Through the codecs a worker with encryption on uses: recorded (plain) payloads pass through them.
-  const options = { workflowBundle: { codePath: runInfo().workflowBundlePath }, dataConverter: replayConverter };
-  let i = 0;
-  for await (const result of Worker.runReplayHistories(options, runs)) {
-    const saved = histories[i++];
-    // Results come in the order the histories went in; a mismatch would misname every verdict.
-    if (saved?.workflowId !== result.workflowId) throw new Error(`replay result ${i} is not ${saved?.workflowId}'s`);
-    replayed.set(`${saved.release}/${saved.name}`, result.error);
-  }
+  const errors = await replayAll({ codePath: runInfo().workflowBundlePath }, histories);
+  histories.forEach((h, i) => replayed.set(`${h.release}/${h.name}`, errors[i]));
 }, 300_000);
 
 test.each(histories.map((h) => `${h.release}/${h.name}`))('replays %s deterministically', (name) => {

@@ -7,10 +7,10 @@
  * before the patch are kept, the agent histories fail again.
  */
 import { join } from 'node:path';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { PRELOAD_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from '../../worker/workflows-path';
-import { replayConverter, savedHistories, type SavedHistory } from '../harness/histories';
+import { replayAll, savedHistories, type SavedHistory } from '../harness/histories';
 import { quietLogger } from '../harness/quiet-logger';
 
 const kept = savedHistories();
@@ -26,12 +26,7 @@ async function replayOn(variant: string, histories: SavedHistory[]): Promise<(Er
     workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
     logger: quietLogger,
   });
-  const errors: (Error | undefined)[] = [];
-  const runs = histories.map(({ workflowId, history }) => ({ workflowId, history }));
-  const options = { workflowBundle, replayName: variant, dataConverter: replayConverter };
-  for await (const result of Worker.runReplayHistories(options, runs)) {
-    errors.push(result.error);
-  }
+  const errors = await replayAll(workflowBundle, histories);
   expect(errors).toHaveLength(histories.length);
   return errors;
 }
