@@ -6,9 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  ApplicationFailure,
   Client,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
   type WorkflowExecutionDescription,
   type WorkflowHandle,
 } from '@temporalio/client';
@@ -272,11 +274,8 @@ export class AgentClient {
    * a name. An agent that has ended throws ClientError `AGENT_FINISHED`.
    */
   async cancel(id: string, request: CancelRequest = {}): Promise<void> {
-    await this.guard(id, async ({ status }) => {
+    await this.guardRunning(id, async () => {
       const handle = this.handle(id);
-      // Temporal takes a cancellation of a closed workflow silently, and answers the record as
-      // "not found": say the agent has ended instead.
-      refuseEnded(status, id);
       if (request.by !== undefined || request.actor !== undefined) {
         const deadline = Date.now() + this.queryTimeoutMs;
         await this.temporal
@@ -318,10 +317,8 @@ export class AgentClient {
   }
 
   private async hold(id: string, action: 'pause' | 'resume', request: HoldRequest): Promise<void> {
-    await this.guard(id, async ({ status }) => {
+    await this.guardRunning(id, async () => {
       const handle = this.handle(id);
-      // A message to a closed workflow would read as "not found": say the agent has ended instead.
-      refuseEnded(status, id);
       if (request.actor === undefined) {
         await handle.signal(action === 'pause' ? pauseSignal : resumeSignal, request);
         return;
@@ -332,7 +329,7 @@ export class AgentClient {
           handle.executeUpdate(update, { args: [request] }),
         );
       } catch (err) {
-        if (!isUnansweredQuery(err) && !unknownToRelease(err)) throw err;
+        if (!isUnansweredQuery(err) && !unknownToRelease(err)) throw endedRefusal(err) ?? err;
         // No worker took the update (an outage, a deploy), or the agent runs on a release without
         // it: the request is not lost — it goes as the signal, which waits in the history for the
         // next worker, naming who by `by` (a signal carries no actor). Pausing or resuming twice
@@ -345,6 +342,25 @@ export class AgentClient {
 
   private handle(id: string): WorkflowHandle<typeof agentWorkflow> {
     return this.temporal.workflow.getHandle(id);
+  }
+
+  /**
+   * `guard` for a message that needs a running agent: an agent that has ended throws ClientError
+   * `AGENT_FINISHED`, also when it closes between the check and the message — Temporal answers a
+   * message to a closed workflow as "not found", which would misread as a missing agent.
+   */
+  private guardRunning<T>(id: string, call: () => Promise<T>): Promise<T> {
+    return this.guard(id, async ({ status }) => {
+      refuseEnded(status, id);
+      try {
+        return await call();
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        const now = await this.handle(id).describe();
+        refuseEnded(now.status, id);
+        throw err;
+      }
+    });
   }
 
   /** Runs `call` only when `id` is an agent (workflow-kind-guard.ts): anything else is NOT_FOUND. */
@@ -375,6 +391,12 @@ function spendOf(tokens: number | undefined, costUsd: number | undefined): { spe
 function versionOf(key: string | undefined): { version?: string } {
   const buildId = key?.slice(key.indexOf(':') + 1);
   return buildId ? { version: buildId } : {};
+}
+
+/** The agent's own `AGENT_FINISHED` refusal of an update (its validator's) as a ClientError; else undefined. */
+function endedRefusal(err: unknown): ClientError | undefined {
+  if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure)) return undefined;
+  return err.cause.type === 'AGENT_FINISHED' ? new ClientError('AGENT_FINISHED', err.cause.message) : undefined;
 }
 
 /** The Worker Deployment version in a description of the agent's current run; undefined when unversioned. */

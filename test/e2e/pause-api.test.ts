@@ -1,7 +1,8 @@
 /**
  * Pause and resume from the HTTP API (`POST /api/agents/:id/pause|resume` → 202) and the CLI
  * (`cairn pause|resume`): the agent's phase follows, who paused it is on the state, and an
- * agent that has ended is refused with `AGENT_FINISHED` (409, exit 1) and left as it was.
+ * agent that has ended is refused with `AGENT_FINISHED` (409, exit 1) and left as it was — by
+ * HTTP also while its cancelled run is still closing, or closes as the request arrives.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AgentState } from '../../workflows/agent/agent-state';
@@ -63,6 +64,8 @@ test('pause and resume by HTTP and CLI; an ended agent is refused with AGENT_FIN
     const refused = await post(app, `/api/agents/${id}/pause`, { by: 'ops' });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('AGENT_FINISHED');
+    // The CLI sends the fire-and-forget signal, which a run still closing takes: wait for the close.
+    await expect(handle.result()).rejects.toThrow();
     const cliRefused = await runCairn(['resume', id], env);
     expect(cliRefused.code).toBe(1);
     expect(cliRefused.stderr).toContain('has ended');

@@ -60,6 +60,9 @@ export class AgentHold {
             if (isUnencrypted(raw)) throw workflowFailure('NOT_ENCRYPTED', `${kind}: ${UNENCRYPTED_REFUSAL}`);
             const parsed = parseActedRequest(raw);
             if (!parsed.ok) throw workflowFailure('INVALID_INPUT', `${kind}: ${parsed.error}`);
+            // Ended but still closing (a cancellation winding down): nothing left to hold.
+            if (isTerminalPhase(this.ctx.state.phase))
+              throw workflowFailure('AGENT_FINISHED', `${kind}: the agent has ended (${this.ctx.state.phase})`);
           },
         },
       );
