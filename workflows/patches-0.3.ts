@@ -139,4 +139,12 @@ export const PATCHES_0_3 = {
       "a new thread's `title` call waits until its first message is answered (a chat reply written, a task's agent started), so the first reply never queues behind the title at the model",
     why: 'runs before asked for the title as soon as the first message was routed, beside its reply',
   },
+  threadOneMessageAtATime: {
+    id: 'cairn-thread-one-message-at-a-time',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      'messages that waited for the same routing (or compression) to end wake together but go on one at a time: the first is routed, the others meet their policy behind it',
+    why: 'runs before let every message that woke in the same workflow task be routed at once (two task turns could start side by side)',
+  },
 } as const satisfies Record<string, PatchInfo>;

@@ -51,6 +51,23 @@ const THREAD_CARRY: VersionedContract<ThreadCarry> = {
   steps: [versionStep(1, threadCarryV1Schema, (carry) => ({ ...carry, version: 2 }))],
 };
 
+/** The carry of a run's current turns, spend and memory (its title and summary, when it has them). */
+export function threadCarry(
+  turns: ThreadCarry['turns'],
+  nextMessage: number,
+  usage: ThreadCarry['usage'],
+  { title, summary }: Pick<ThreadCarry, 'title' | 'summary'>,
+): ThreadCarry {
+  return {
+    version: THREAD_CARRY_VERSION,
+    turns,
+    nextMessage,
+    usage,
+    ...(title !== undefined ? { title } : {}),
+    ...(summary ? { summary } : {}),
+  };
+}
+
 /** The current carry from one of any version; errors as `path: message` text. */
 export function migrateThreadCarry(raw: unknown): { ok: true; carry: ThreadCarry } | { ok: false; error: string } {
   const read = readVersioned(THREAD_CARRY, raw);

@@ -6,11 +6,11 @@
  * agent's steps). Otherwise it is routed (its `kind`, else the `route-message` call) and answered
  * in words or started as an agent. The main loop (thread-workflow.ts) runs the queue and idles.
  */
-import { condition, currentUpdateInfo, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, currentUpdateInfo, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { PATCHES } from '../patches';
 import { workflowFailure } from '../contract/failures';
 import {
   messageOfUpdateQuery,
-  steerSignal,
   sendInputSchema,
   sendUpdate,
   threadMessageId,
@@ -31,10 +31,11 @@ import {
   type TurnAgent,
   type TurnEnd,
 } from './thread-task';
-import { THREAD_CARRY_VERSION, type ThreadCarry } from './thread-carry';
+import { threadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadBudget } from './thread-budget';
 import { threadView } from './thread-view';
 import { checkSend } from './thread-check';
+import { meetPolicy, settle } from './thread-policy';
 import { ThreadMemory } from './thread-memory';
 
 export class ThreadRun {
@@ -82,16 +83,7 @@ export class ThreadRun {
 
   /** What a run hands the next (only when idle). */
   carry(): ThreadCarry {
-    const { turns, nextMessage, memory } = this;
-    const { title, summary } = memory;
-    return {
-      version: THREAD_CARRY_VERSION,
-      turns,
-      nextMessage,
-      usage: this.budget.usage,
-      ...(title !== undefined ? { title } : {}),
-      ...(summary ? { summary } : {}),
-    };
+    return threadCarry(this.turns, this.nextMessage, this.budget.usage, this.memory);
   }
 
   /** What the thread's own model calls need. */
@@ -118,33 +110,28 @@ export class ThreadRun {
     this.byUpdate.set(currentUpdateInfo()?.id ?? '', turn.messageId);
     this.received++;
     this.pending++;
+    let claimed = false;
     try {
-      await condition(() => !this.routing && !this.memory.folding);
-      if (this.running !== undefined || this.queue.length > 0) return this.meetPolicy(turn, n, sent);
+      // Until nothing is routed or folded. Messages woken together would all find it so: the
+      // first claims `routing` in the wait's own check, which runs for one message after another.
+      const claims = patched(PATCHES.threadOneMessageAtATime);
+      await condition(claims ? () => this.free() && this.claimRouting() : () => this.free());
+      claimed = claims;
+      if (this.running !== undefined || this.queue.length > 0) return meetPolicy(this, turn, n, sent);
       return await this.handle(turn, n, sent);
     } finally {
       this.pending--;
+      if (claimed) this.routing = false;
     }
   }
 
-  /** A message while a task turn runs (or others wait): its policy decides. */
-  private meetPolicy(turn: Turn, n: number, sent: SendInput): SendResult {
-    const policy = sent.policy ?? 'queue';
-    if (policy === 'reject') return this.settle(turn, { disposition: 'rejected', status: 'rejected' });
-    if (policy === 'steer' && this.running !== undefined) {
-      // An agent that ended in the meantime cannot take it: the turn still says it was delivered.
-      void this.running
-        .signal(steerSignal, { text: sent.text, ...(turn.by ? { by: turn.by } : {}) })
-        .catch(() => undefined);
-      return this.settle(turn, { disposition: 'steered', status: 'delivered', agentId: this.running.workflowId });
-    }
-    this.queue.push({ n, sent });
-    return this.settle(turn, { disposition: 'queued', status: 'queued' });
+  private free(): boolean {
+    return !this.routing && !this.memory.folding;
   }
 
-  private settle(turn: Turn, change: Partial<Turn> & Pick<Turn, 'disposition'>): SendResult {
-    Object.assign(turn, change);
-    return { messageId: turn.messageId, disposition: change.disposition ?? 'queued' };
+  private claimRouting(): true {
+    this.routing = true;
+    return true;
   }
 
   /** Starts the queue's next message (the main loop calls it when `canStartNext`). */
@@ -158,7 +145,7 @@ export class ThreadRun {
   /** Routes a message and answers it, or starts its agent; one message at a time. */
   private async handle(turn: Turn, n: number, sent: SendInput, told?: 'queued'): Promise<SendResult> {
     const spent = this.budget.refusal();
-    if (spent) return this.settle(turn, { disposition: told ?? 'rejected', status: 'rejected', error: spent });
+    if (spent) return settle(turn, { disposition: told ?? 'rejected', status: 'rejected', error: spent });
     this.routing = true;
     try {
       const calls = this.calls();
@@ -167,7 +154,7 @@ export class ThreadRun {
       Object.assign(turn, { kind: route.kind, ...('reason' in route ? { reason: route.reason } : {}) });
       if (route.kind === 'chat') {
         turn.reply = await chatReply(calls, turn.messageId, sent.text, earlier);
-        return this.settle(turn, { disposition: told ?? 'answered', status: 'completed' });
+        return settle(turn, { disposition: told ?? 'answered', status: 'completed' });
       }
       const limits = this.budget.turnLimits(sent.limits);
       const principal = senderPrincipal(sent, this.settings.principal);
@@ -181,11 +168,11 @@ export class ThreadRun {
         },
         (err: unknown) => this.ended(turn, endOfFailure(err, this.budget)),
       );
-      return this.settle(turn, { disposition: told ?? 'started', status: 'running', agentId: child.workflowId });
+      return settle(turn, { disposition: told ?? 'started', status: 'running', agentId: child.workflowId });
     } catch (err) {
       // A model call or start that failed for good: the turn fails, the thread goes on, the sender hears the code.
       const failure = describeFailure(err);
-      this.settle(turn, { disposition: told ?? 'answered', status: 'failed', error: failure.message });
+      settle(turn, { disposition: told ?? 'answered', status: 'failed', error: failure.message });
       throw workflowFailure(failure.code, failure.message);
     } finally {
       this.routing = false;
