@@ -147,4 +147,12 @@ export const PATCHES_0_3 = {
       'messages that waited for the same routing (or compression) to end wake together but go on one at a time: the first is routed, the others meet their policy behind it',
     why: 'runs before let every message that woke in the same workflow task be routed at once (two task turns could start side by side)',
   },
+  threadFoldKeepsNewest: {
+    id: 'cairn-thread-fold-keeps-newest',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "compression never folds a thread's newest turn, however large: a follow-up can still reuse its steps and approvals",
+    why: 'runs before folded turns until at most half the threshold was left, the newest included',
+  },
 } as const satisfies Record<string, PatchInfo>;

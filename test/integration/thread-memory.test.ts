@@ -144,27 +144,34 @@ test('the first message gets one title call (memo, list and query); past the thr
   });
 });
 
-test('a compress call that fails leaves a mechanical summary; an empty title reply leaves the first message as the title', async () => {
+test('a compress call that fails leaves a mechanical summary; the newest turn never folds; an empty title reply leaves the first message as the title', async () => {
   const texts = [1, 2, 3].map((n) => sized(`note ${n}:`, 300));
   bed.llm.respondWith(
     byRoute({
       title: [reply.text('  \n ')],
       chat: [1, 2, 3, 4].map((n) => reply.text(`ok ${n}`)),
       // 400 is not retried: the call fails for good at once.
-      compress: [reply.error(400, 'no summaries today')],
+      compress: [reply.error(400, 'no summaries today'), reply.error(400, 'nor tomorrow')],
     }),
   );
   await withWorker(bed.config, async () => {
     // The threshold as an operator sets it for every thread opened (CAIRN_THREAD_COMPRESS_CHARS).
     const client = new ThreadClient(bed.client, bed.config.taskQueue, true, undefined, { compressAtChars: 600 });
     const { id } = await client.open({});
-    for (const text of texts) await client.send(id, { text, kind: 'chat' });
-    const view = await waitForThread(id, 'the summary', (v) => v.summary !== undefined);
-    expect(bed.llm.requestsFor('compress')).toHaveLength(1);
+    // 304 characters a turn: after the second, 608 > 600. Folding down to half (300) would take
+    // both, but the newest stays — the next message may reuse it.
+    for (const text of texts.slice(0, 2)) await client.send(id, { text, kind: 'chat' });
+    const first = await waitForThread(id, 'the first fold', (v) => v.summary !== undefined);
+    expect(first.summary).toMatchObject({ turns: 1, through: 'msg-1' });
+    expect(first.turns.map((t) => t.messageId)).toEqual(['msg-2']);
+    await recordHistory('thread-fold-keeps-newest', bed.client.workflow.getHandle(id));
+    // After the third, 608 again: the second folds, the third stays.
+    await client.send(id, { text: texts[2] ?? '', kind: 'chat' });
+    const view = await waitForThread(id, 'the second fold', (v) => v.summary?.through === 'msg-2');
+    expect(bed.llm.requestsFor('compress')).toHaveLength(2);
     expect(view.title).toBe(texts[0]?.slice(0, 79) + '…');
-    // 304 characters a turn: after the second, 608 > 600; folding the oldest leaves 304, still
-    // above half (300), so both fold; the third (304) stays.
     expect(view.summary).toMatchObject({ turns: 2, through: 'msg-2' });
+    expect(view.turns.map((t) => t.messageId)).toEqual(['msg-3']);
     expect(view.summary?.text.split('\n')).toEqual([
       `[msg-1] user: ${texts[0]?.slice(0, 200)}…`,
       '  reply: ok 1',

@@ -1,7 +1,8 @@
 /**
  * Keeping a thread bounded for weeks: once the settled turns at its start hold more than the
  * thread's `compressAtChars` characters (messages, replies, step titles and results), the oldest
- * are folded into its summary, keeping the newest up to half of the threshold. One `compress`
+ * are folded into its summary, keeping the newest up to half of the threshold (and always the
+ * newest turn: a follow-up may reuse it). One `compress`
  * call merges the summary so far with the folded turns; when it fails or says nothing, a
  * mechanical summary (each turn cut to a line or two) stands in. The folded turns leave the run
  * (and so the carry and the `thread` query); later chat replies and task turns get the summary
@@ -32,14 +33,16 @@ export function turnChars(turn: Turn): number {
 /**
  * How many of the oldest turns to fold: none while the settled turns at the start hold at most
  * `atChars`; past it, the oldest until what is left of them holds at most half of `atChars`.
+ * With `keepNewest`, never the thread's newest turn, however large: the next message may reuse
+ * its steps and approvals, which a summary cannot lend.
  */
-export function foldCount(turns: readonly Turn[], atChars: number): number {
+export function foldCount(turns: readonly Turn[], atChars: number, keepNewest = false): number {
   const end = turns.findIndex((t) => !settled(t));
   const prefix = end < 0 ? turns : turns.slice(0, end);
   let left = prefix.reduce((n, t) => n + turnChars(t), 0);
   if (left <= atChars) return 0;
   let count = 0;
-  for (const turn of prefix) {
+  for (const turn of keepNewest && end < 0 ? prefix.slice(0, -1) : prefix) {
     if (left <= atChars / 2) break;
     left -= turnChars(turn);
     count++;

@@ -4,7 +4,8 @@
  * loop (thread-workflow.ts) asks for a title once the first message is routed, and folds turns
  * only between turns, each behind its replay gate.
  */
-import { setCurrentDetails, upsertMemo } from '@temporalio/workflow';
+import { patched, setCurrentDetails, upsertMemo } from '@temporalio/workflow';
+import { PATCHES } from '../patches';
 import type { Turn, TurnsSummary } from '../contract/thread-contract';
 import type { ThreadCalls } from './thread-calls';
 import { compressTurns, foldCount } from './thread-compress';
@@ -55,12 +56,19 @@ export class ThreadMemory {
 
   /** The oldest turns hold more than the threshold: a fold is due. */
   foldDue(): boolean {
-    return foldCount(this.turns, this.compressAtChars) > 0;
+    return this.foldable() > 0;
+  }
+
+  /** How many turns fold now: never the newest (runs before its gate folded it too). */
+  private foldable(): number {
+    const all = foldCount(this.turns, this.compressAtChars);
+    const kept = foldCount(this.turns, this.compressAtChars, true);
+    return kept === all || !patched(PATCHES.threadFoldKeepsNewest) ? all : kept;
   }
 
   /** Folds the oldest turns into the summary (one `compress` call, or the mechanical summary). */
   async fold(calls: ThreadCalls): Promise<void> {
-    const count = foldCount(this.turns, this.compressAtChars);
+    const count = this.foldable();
     if (count === 0) return;
     this.folding = true;
     try {
