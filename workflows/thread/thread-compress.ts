@@ -2,9 +2,9 @@
  * Keeping a thread bounded for weeks: once the settled turns at its start hold more than the
  * thread's `compressAtChars` characters (messages, replies, step titles and results), the oldest
  * are folded into its summary, keeping the newest up to half of the threshold (and always the
- * newest turn: a follow-up may reuse it). One `compress`
- * call merges the summary so far with the folded turns; when it fails or says nothing, a
- * mechanical summary (each turn cut to a line or two) stands in. The folded turns leave the run
+ * newest turn: a follow-up may reuse it). One `compress` call merges the summary so far with the
+ * folded turns; when it fails or says nothing, a mechanical summary (each turn cut to a line or
+ * two) stands in. The folded turns leave the run
  * (and so the carry and the `thread` query); later chat replies and task turns get the summary
  * first, then the turns kept (thread-context.ts).
  */
