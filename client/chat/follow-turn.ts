@@ -2,7 +2,7 @@
  * Follows one message of a thread until there is something to tell its sender: the turn has
  * ended (a chat reply, a task turn's answer or failure, a steered or rejected message), or a
  * person is waiting to be asked — the turn's agent (or, for a queued message, the running turn's
- * agent it waits behind) has open interactions. Polls the thread query and the agent's state;
+ * agent it waits behind) has open interactions — or the thread has closed under it. Polls the thread query and the agent's state;
  * used by the OpenAI-compatible front door and `cairn chat`.
  */
 import type { AgentClient } from '../agent-client';
@@ -23,9 +23,13 @@ const SETTLED: ReadonlySet<TurnStatus> = new Set(turnStatusSchema.exclude(['rout
 /** Whether a turn has nothing more to say. */
 export const turnSettled = (turn: Turn): boolean => SETTLED.has(turn.status);
 
-/** Why following stopped: the turn settled, a person is asked, or the caller went away. */
+/**
+ * Why following stopped: the turn settled, a person is asked, the thread closed with the turn
+ * unsettled (cancelled, terminated, failed: it never will settle), or the caller went away.
+ */
 export type TurnOutcome =
   | { kind: 'settled'; turn: Turn }
+  | { kind: 'closed'; turn: Turn; reason: string }
   | { kind: 'waiting'; turn: Turn; agentId: string; interactions: Interaction[] }
   | { kind: 'aborted'; turn?: Turn };
 
@@ -64,6 +68,7 @@ export async function followTurn(
       options.onProgress?.({ status: turn.status, ...(turn.agentId ? { agentId: turn.agentId } : {}) });
     }
     if (turnSettled(turn)) return { kind: 'settled', turn };
+    if (view.status === 'closed') return { kind: 'closed', turn, reason: view.closedReason ?? 'closed' };
     const blocking = blockingAgent(turn, view.turns);
     if (blocking) {
       const state = await ports.agents.state(blocking, Number.MAX_SAFE_INTEGER);
@@ -93,6 +98,11 @@ export function describeWaiting(agentId: string, interactions: readonly Interact
     ? 'Your next message answers the question.'
     : `Answer at POST /api/agents/${agentId}/answers (or in the web page).`;
   return [`Agent ${agentId} is waiting for you:`, ...lines, answerable].join('\n');
+}
+
+/** What a message says whose thread closed before it was answered. */
+export function closedText(reason: string): string {
+  return `The thread has closed (${reason}): this message will not be answered.`;
 }
 
 /** What a settled turn says: its reply, else what became of it. */

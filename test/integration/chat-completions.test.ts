@@ -4,8 +4,8 @@
  * the scripted fake as the model behind Cairn: a chat message and its reply, streamed and not,
  * the thread named by header and extension and continued by `X-Cairn-Thread`; a task turn whose
  * step asks (answered by the next user message) and wants an approval (open in `cairn`, answered
- * through the API), after which the conversation goes on; 401 without a token, 400 for another
- * model, 429 past the stream limit.
+ * through the API), after which the conversation goes on; a thread closed under a turn ends its
+ * request; 401 without a token, 400 for another model, 429 past the stream limit.
  */
 import OpenAI from 'openai';
 import { z } from 'zod';
@@ -36,6 +36,7 @@ const cairnOf = (value: unknown) =>
           disposition: z.string().optional(),
           status: z.string().optional(),
           agentId: z.string().optional(),
+          threadClosed: z.string().optional(),
           answered: z.object({ agentId: z.string(), interactionId: z.string() }).optional(),
           interactions: z
             .array(z.looseObject({ id: z.string(), kind: z.string(), agentId: z.string(), prompt: z.string() }))
@@ -308,6 +309,36 @@ test('a streamed request counts against the stream limit: past it 429 TOO_MANY_S
       expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
       expect(refused).toMatchObject({ status: 429, code: 'TOO_MANY_STREAMS' });
       expect(bed.llm.requests.length).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+test('a thread that closes before its turn settles ends the request, saying so (it never will settle)', async () => {
+  const never = new Promise<void>(() => undefined);
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'task', reason: 'work to do' })],
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [reply.after(finish('never written'), never)],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const { threads, server, openai } = await serveCairn();
+    try {
+      const { id } = await threads.open();
+      const asked = openai.chat.completions.create(
+        { model: 'cairn', messages: [{ role: 'user', content: 'work for ever' }] },
+        { headers: { 'X-Cairn-Thread': id } },
+      );
+      await bed.llm.waitForRoute('step:s1');
+      await bed.client.workflow.getHandle(id).cancel();
+      const data = await asked;
+      expect(data.choices[0]?.message.content).toBe(
+        'The thread has closed (its workflow is cancelled): this message will not be answered.',
+      );
+      expect(cairnOf(data)).toMatchObject({ status: 'running', threadClosed: 'its workflow is cancelled' });
     } finally {
       await server.close();
     }

@@ -30,6 +30,8 @@ export interface CairnExtension {
   /** One event of the turn's agent's live stream: `delta`, `call.started`, `call.finished`, `call.superseded`. */
   event?: { type: LiveEvent['type']; offset: number; data: Record<string, unknown> };
   error?: string;
+  /** The thread closed before the message was answered (why: idle, cancelled, its workflow's end). */
+  threadClosed?: string;
 }
 
 /** A non-streamed answer. */

@@ -14,7 +14,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import { describeWaiting, followTurn, settledText, type TurnOutcome } from '../../chat/follow-turn';
+import { closedText, describeWaiting, followTurn, settledText, type TurnOutcome } from '../../chat/follow-turn';
 import type { LiveHub } from '../../live/live-hub';
 import type { AgentsPort } from '../agents-port';
 import {
@@ -168,6 +168,8 @@ function answerOf(delivered: Delivered, outcome: TurnOutcome): { content: string
     ...(turn?.error ? { error: turn.error } : {}),
   };
   if (outcome.kind === 'settled') return { content: settledText(outcome.turn), cairn };
+  if (outcome.kind === 'closed')
+    return { content: closedText(outcome.reason), cairn: { ...cairn, threadClosed: outcome.reason } };
   if (outcome.kind === 'waiting') {
     const interactions = outcome.interactions.map((i) => ({ ...i, agentId: outcome.agentId }));
     return { content: describeWaiting(outcome.agentId, outcome.interactions), cairn: { ...cairn, interactions } };
