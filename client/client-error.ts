@@ -3,7 +3,7 @@
  * the HTTP API maps to statuses (INVALID_* → 400, NOT_FOUND → 404, NOT_OPEN / CONFLICT → 409, AGENT_UNAVAILABLE → 503) and
  * the CLI to exit codes.
  */
-import type { ErrorCode } from '../workflows/contract/error-codes';
+import { isErrorCode, type ErrorCode } from '../workflows/contract/error-codes';
 
 /** The codes a client-library call fails with. */
 export type ClientErrorCode = Extract<
@@ -18,7 +18,16 @@ export type ClientErrorCode = Extract<
   | 'AGENT_UNAVAILABLE'
   | 'SAME_APPROVER'
   | 'ROLE_REQUIRED'
+  | LlmErrorCode
 >;
+
+/** The model endpoint's failures: a thread's message whose model call failed for good is refused with one. */
+export type LlmErrorCode = Extract<ErrorCode, `LLM_${string}`>;
+
+/** Whether `code` is one of the model endpoint's failures. */
+export function isLlmErrorCode(code: string | null | undefined): code is LlmErrorCode {
+  return typeof code === 'string' && code.startsWith('LLM_') && isErrorCode(code);
+}
 
 export class ClientError extends Error {
   constructor(

@@ -27,7 +27,8 @@ import {
   type ThreadView,
 } from '../workflows/contract/thread-contract';
 import type { threadWorkflow } from '../workflows/thread/thread-workflow';
-import { ClientError } from './client-error';
+import { ClientError, isLlmErrorCode } from './client-error';
+import { parseAgentInput } from '../workflows/contract/agent-input';
 import { issueLines } from '../workflows/issue-lines';
 import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery } from './unanswered-query';
 import { threadWorkflowId } from './workflow-id';
@@ -98,8 +99,22 @@ export class ThreadClient {
       throw err;
     }
     if (!message) return { id: workflowId };
-    const { messageId } = await this.sendTo(this.handle(workflowId), message, options);
-    return { id: workflowId, messageId };
+    try {
+      const { messageId } = await this.sendTo(this.handle(workflowId), message, options);
+      return { id: workflowId, messageId };
+    } catch (err) {
+      // The thread is open and its turn recorded as failed: say which thread, so it can go on.
+      if (err instanceof ClientError)
+        throw new ClientError(
+          err.code,
+          `thread "${workflowId}" opened, its first message failed: ${err.message}`,
+          err.field,
+          {
+            cause: err,
+          },
+        );
+      throw err;
+    }
   }
 
   /**
@@ -236,13 +251,19 @@ function visibilityLiteral(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-/** The body checked as the workflow checks it, so a bad one is refused before any call. */
+/**
+ * The body checked as the workflow checks it (its shape, then its mode and limits as an agent
+ * reads them), so a bad one is refused before any call — and `open` starts no thread for it.
+ */
 function checkSend(body: unknown): SendInput {
   const parsed = sendInputSchema.safeParse(body);
   if (!parsed.success) {
     const field = parsed.error.issues[0]?.path.join('.') || undefined;
     throw new ClientError('INVALID_INPUT', issueLines(parsed.error, 'message').join('; '), field);
   }
+  const { text, mode, limits } = parsed.data;
+  const agent = parseAgentInput({ task: text, ...(mode ? { mode } : {}), ...(limits ? { limits } : {}) });
+  if (!agent.ok) throw new ClientError('INVALID_INPUT', agent.errors.join('; '));
   return parsed.data;
 }
 
@@ -250,6 +271,7 @@ function checkSend(body: unknown): SendInput {
 function refused(err: unknown): ClientError | undefined {
   if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure)) return undefined;
   const { type, message } = err.cause;
-  if (type === 'INVALID_INPUT' || type === 'THREAD_CLOSED') return new ClientError(type, message);
+  if (type === 'INVALID_INPUT' || type === 'THREAD_CLOSED' || isLlmErrorCode(type))
+    return new ClientError(type, message);
   return undefined;
 }

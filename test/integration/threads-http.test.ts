@@ -182,3 +182,38 @@ test('a thread whose workflow is terminated while it routes a message reads as c
     expect(((await late.json()) as { error: { code: string } }).error.code).toBe('THREAD_CLOSED');
   });
 });
+
+test("a message the model fails for good is refused with the model's code (502) and its turn is failed; a bad mode opens no thread", async () => {
+  // 401 is not retried: the chat call fails for good at once.
+  bed.llm.respondWith(byRoute({ chat: [reply.error(401, 'bad key'), reply.error(401, 'bad key')] }));
+  await withWorker(bed.config, async () => {
+    const threads = new ThreadClient(bed.client, bed.config.taskQueue);
+    const app = testApp(bed.client, bed.config.taskQueue, { threads });
+    const listed = async () => (await threads.list()).map((t) => t.id);
+    const before = await listed();
+
+    const badMode = await postJson(app, '/api/threads', { text: 'plan it', mode: { plan: 'yes' } });
+    expect(badMode.status).toBe(400);
+    expect(((await badMode.json()) as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
+
+    const { id } = (await (await postJson(app, '/api/threads', {})).json()) as { id: string };
+    const failed = await postJson(app, `/api/threads/${id}/messages`, { text: 'hello?', kind: 'chat' });
+    expect(failed.status).toBe(502);
+    expect(((await failed.json()) as { error: { code: string } }).error.code).toBe('LLM_AUTH');
+    expect((await threads.get(id)).turns.map((t) => [t.messageId, t.status])).toEqual([['msg-1', 'failed']]);
+
+    const firstFails = await postJson(app, '/api/threads', { text: 'hi', kind: 'chat' });
+    expect(firstFails.status).toBe(502);
+    const refusal = (await firstFails.json()) as { error: { code: string; message: string } };
+    expect(refusal.error.code).toBe('LLM_AUTH');
+    // The thread opened for it is named, so the conversation can go on there.
+    const opened = /thread "([^"]+)" opened/.exec(refusal.error.message)?.[1] ?? '';
+    expect((await threads.get(opened)).turns.map((t) => t.status)).toEqual(['failed']);
+    // The bad mode started nothing: only the two threads opened since are new.
+    const after = await waitUntil('two new threads listed', async () => {
+      const now = await listed();
+      return now.length === before.length + 2 ? now : undefined;
+    });
+    expect(new Set(after.filter((t) => !before.includes(t)))).toEqual(new Set([id, opened]));
+  });
+});

@@ -103,6 +103,7 @@ const openRoute = createRoute({
     201: { description: 'Opened; the first message routed (or recorded: `?wait=recorded`)', content: json(Opened) },
     400: failure('Invalid body (INVALID_INPUT), or a `by` not the principal (BY_MISMATCH)'),
     415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
+    502: failure('The model failed the message for good (its LLM_* code); the turn is recorded failed'),
   },
 });
 
@@ -140,6 +141,7 @@ const sendRoute = createRoute({
     404: failure('No such thread (NOT_FOUND)'),
     409: failure('The thread has closed (THREAD_CLOSED)'),
     415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
+    502: failure('The model failed the message for good (its LLM_* code); the turn is recorded failed'),
   },
 });
 
