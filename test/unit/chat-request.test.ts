@@ -10,6 +10,7 @@ import {
   turnRequestOf,
   type ChatMessage,
 } from '../../client/http/chat/chat-request';
+import { MAX_MESSAGE_CHARS } from '../../workflows/contract/thread-contract';
 
 test('the last user message is the message; earlier ones, assistant replies after it excluded, are context', () => {
   const messages: ChatMessage[] = [
@@ -64,4 +65,20 @@ test('the body: model must be cairn; other OpenAI parameters pass', () => {
   expect(ok.success).toBe(true);
   const wrong = chatCompletionBodySchema.safeParse({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
   expect(wrong.success ? [] : wrong.error.issues.map((i) => i.path.join('.'))).toEqual(['model']);
+});
+
+test("a first message's context leaves out its oldest lines where the text and all of it would pass the longest message", () => {
+  const text = 'q'.repeat(MAX_MESSAGE_CHARS - 5_000);
+  const context = ['user: a'.padEnd(3_000, '.'), 'user: b'.padEnd(3_000, '.'), 'user: c'.padEnd(1_000, '.')];
+  const whole = firstMessageText({ text, context });
+  expect(whole.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
+  expect(whole.split('\n').map((line) => line.slice(0, 7))).toEqual([
+    text.slice(0, 7),
+    '',
+    'Earlier',
+    'user: b',
+    'user: c',
+  ]);
+  // A text at the limit keeps none; what is sent is the text alone.
+  expect(firstMessageText({ text: 'q'.repeat(MAX_MESSAGE_CHARS), context })).toBe('q'.repeat(MAX_MESSAGE_CHARS));
 });

@@ -34,13 +34,16 @@ export const messagePolicySchema = z.enum(['steer', 'queue', 'reject']);
 /** What became of a message, as `send` answers. */
 export const dispositionSchema = z.enum(['answered', 'started', 'steered', 'queued', 'rejected']);
 
+/** The longest message a thread takes, in characters. */
+export const MAX_MESSAGE_CHARS = 20_000;
+
 /**
  * The `send` update's body (also `POST /api/threads/:id/messages`). `mode` and `limits` are the
  * agent input's (contract/agent-input.ts), checked as such when the message is sent; they apply
  * when it runs as a task. `actor` is set by Cairn's HTTP API, never by a client.
  */
 export const sendInputSchema = z.object({
-  text: z.string().trim().min(1, 'the message is empty').max(20_000),
+  text: z.string().trim().min(1, 'the message is empty').max(MAX_MESSAGE_CHARS),
   files: z.array(z.string().min(1)).max(50).optional(),
   kind: messageKindSchema.optional(),
   policy: messagePolicySchema.optional(),

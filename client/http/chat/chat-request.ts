@@ -7,6 +7,7 @@
  * turns, and `send` takes only text: docs/contracts.md#threads).
  */
 import { z } from '@hono/zod-openapi';
+import { MAX_MESSAGE_CHARS } from '../../../workflows/contract/thread-contract';
 
 /** The one model name the front door serves. */
 export const FRONT_DOOR_MODEL = 'cairn';
@@ -97,11 +98,18 @@ function newestFitting(lines: string[], budget: number): string[] {
   return kept;
 }
 
+const CONTEXT_HEADER = 'Earlier in this conversation (for context; answer the message above):';
+
 /**
  * A new thread's first message: the text, then the earlier messages as context (the thread's
- * turns start empty, so they travel in the message; the agent of a task turn reads them too).
+ * turns start empty, so they travel in the message; the agent of a task turn reads them too) —
+ * the newest that fit beside the text in a thread's longest message.
  */
 export function firstMessageText({ text, context }: ChatTurnRequest): string {
-  if (context.length === 0) return text;
-  return [text, '', 'Earlier in this conversation (for context; answer the message above):', ...context].join('\n');
+  const kept = [...context];
+  for (;;) {
+    const whole = kept.length === 0 ? text : [text, '', CONTEXT_HEADER, ...kept].join('\n');
+    if (kept.length === 0 || whole.trim().length <= MAX_MESSAGE_CHARS) return whole;
+    kept.shift();
+  }
 }
