@@ -261,11 +261,18 @@ function checkSend(body: unknown): SendInput {
     const field = parsed.error.issues[0]?.path.join('.') || undefined;
     throw new ClientError('INVALID_INPUT', issueLines(parsed.error, 'message').join('; '), field);
   }
-  const { text, mode, limits } = parsed.data;
+  const { text, mode, limits, files, kind } = parsed.data;
   const agent = parseAgentInput({ task: text, ...(mode ? { mode } : {}), ...(limits ? { limits } : {}) });
   if (!agent.ok) throw new ClientError('INVALID_INPUT', agent.errors.join('; '));
-  return parsed.data;
+  if (!files?.length) return parsed.data;
+  // Only a task turn's agent reads files: a chat reply would answer without them.
+  if (kind === 'chat') throw new ClientError('INVALID_INPUT', CHAT_WITH_FILES, 'kind');
+  return { ...parsed.data, kind: 'task' };
 }
+
+/** A chat message with files, refused. */
+const CHAT_WITH_FILES =
+  'a message with files runs as a task (a chat reply cannot read them): leave out kind or send "task"';
 
 /** A refused `send` as a ClientError, by the code the workflow gave it; undefined for anything else. */
 function refused(err: unknown): ClientError | undefined {

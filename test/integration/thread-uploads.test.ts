@@ -73,10 +73,13 @@ test("a file sent with a thread's first message is stored in the thread's folder
   const config = { ...bed.config, workspace: root, ledgerDir: `${root}.ledger` };
   bed.llm.respondWith(
     byRoute({
-      plan: [planReply(plan([step('s1')]))],
-      'step:s1': [reply.toolCall('read_file', { path: 'inputs/notes.txt' }, 'notes'), finish('read it')],
-      summary: [reply.text('The launch is on 12 March.')],
-      chat: [reply.text('Got the second file.')],
+      plan: [planReply(plan([step('s1')])), planReply(plan([step('s1')]))],
+      'step:s1': [
+        reply.toolCall('read_file', { path: 'inputs/notes.txt' }, 'notes'),
+        finish('read it'),
+        finish('read the second'),
+      ],
+      summary: [reply.text('The launch is on 12 March.'), reply.text('Got the second file.')],
     }),
   );
   await withWorker(config, async () => {
@@ -93,16 +96,33 @@ test("a file sent with a thread's first message is stored in the thread's folder
     const turn = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
     expect(await turn.result()).toMatchObject({ status: 'completed' });
 
-    // The second message's file has the same name: stored beside the first, which stays as it was.
-    const second = await post(
+    // A chat reply cannot read files: a message with files that asks for one is refused, nothing stored.
+    const asChat = await post(
       app,
       `/api/threads/${id}/messages`,
       startForm({ text: 'and this one', kind: 'chat' }, { 'notes.txt': 'second notes' }),
     );
+    expect(asChat.status).toBe(400);
+    expect(((await asChat.json()) as { error: { code: string; field?: string } }).error).toMatchObject({
+      code: 'INVALID_INPUT',
+      field: 'kind',
+    });
+    expect(readdirSync(inputs)).toEqual(['notes.txt']);
+    // With no kind it runs as a task (no routing call); its file has the same name as the first:
+    // stored beside it, which stays as it was.
+    const second = await post(
+      app,
+      `/api/threads/${id}/messages`,
+      startForm({ text: 'and this one' }, { 'notes.txt': 'second notes' }),
+    );
     expect(second.status).toBe(202);
-    expect(await second.json()).toEqual({ messageId: 'msg-2', disposition: 'answered', files: ['inputs/notes-2.txt'] });
+    expect(await second.json()).toEqual({ messageId: 'msg-2', disposition: 'started', files: ['inputs/notes-2.txt'] });
     expect(readFileSync(join(inputs, 'notes.txt'), 'utf8')).toBe(NOTES);
     expect(readFileSync(join(inputs, 'notes-2.txt'), 'utf8')).toBe('second notes');
+    expect(await bed.client.workflow.getHandle(threadTurnWorkflowId(id, 2)).result()).toMatchObject({
+      status: 'completed',
+    });
+    expect(bed.llm.requestsFor('route-message')).toHaveLength(0);
   });
   // The turn's planner and its step are told the file; the step's read_file got its text.
   expect(firstUserMessage('plan')).toContain('- inputs/notes.txt');

@@ -217,3 +217,32 @@ test("a message the model fails for good is refused with the model's code (502) 
     expect(new Set(after.filter((t) => !before.includes(t)))).toEqual(new Set([id, opened]));
   });
 });
+
+test("a new thread's body may set its idle timeout and its budget over all turns", async () => {
+  bed.llm.respondWith(byRoute({ chat: [reply.text('First and last.')] }));
+  await withWorker(bed.config, async () => {
+    const threads = new ThreadClient(bed.client, bed.config.taskQueue);
+    const app = testApp(bed.client, bed.config.taskQueue, { threads });
+    const bad = await postJson(app, '/api/threads', { thread: { idleTimeoutMs: 5 } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { field?: string } }).error.field).toBe('thread.idleTimeoutMs');
+
+    // A budget of one token: the first reply spends it, so the next message is refused.
+    const opened = await postJson(app, '/api/threads', { text: 'hi', kind: 'chat', thread: { budget: { tokens: 1 } } });
+    expect(opened.status).toBe(201);
+    const { id } = (await opened.json()) as { id: string };
+    const next = await postJson(app, `/api/threads/${id}/messages`, { text: 'more?', kind: 'chat' });
+    expect(await next.json()).toEqual({ messageId: 'msg-2', disposition: 'rejected' });
+    expect((await threads.get(id)).turns[1]?.error).toMatch(/budget/);
+    expect(bed.llm.requestsFor('chat')).toHaveLength(1);
+
+    // Idle for 2 s: the thread closes, saying why.
+    const idle = await postJson(app, '/api/threads', { thread: { idleTimeoutMs: 2_000 } });
+    const idleId = ((await idle.json()) as { id: string }).id;
+    const closed = await waitUntil('the idle thread closed', async () => {
+      const view = await threads.get(idleId);
+      return view.status === 'closed' ? view : undefined;
+    });
+    expect(closed.closedReason).toBe('idle for 2 seconds');
+  });
+});

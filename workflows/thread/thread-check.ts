@@ -17,4 +17,7 @@ export function checkSend(sent: unknown, closedReason: string | undefined): void
   const { text, mode, limits } = parsed.data;
   const agent = parseAgentInput({ task: text, ...(mode ? { mode } : {}), ...(limits ? { limits } : {}) });
   if (!agent.ok) throw workflowFailure('INVALID_INPUT', agent.errors.join('; '));
+  // Only a task turn's agent reads files (Cairn's client sends a message with files as a task).
+  if (parsed.data.files?.length && parsed.data.kind === 'chat')
+    throw workflowFailure('INVALID_INPUT', 'a message with files cannot be answered as chat: send it as a task');
 }

@@ -10,6 +10,7 @@ import type { SendHooks, ThreadClient } from '../../thread-client';
 import {
   sendInputSchema,
   sendResultSchema,
+  threadInputSchema,
   threadViewSchema,
   type SendInput,
 } from '../../../workflows/contract/thread-contract';
@@ -28,8 +29,23 @@ const failure = (description: string) => ({ description, content: json(ErrorBody
 
 /** A message as sent: the `send` body without the actor, which is the server's to set. */
 export const MessageBody = sendInputSchema.omit({ actor: true }).meta({ id: 'ThreadMessage' });
-/** A new thread's body: a message whose text may be left out (an empty thread). */
-export const OpenBody = MessageBody.partial({ text: true }).meta({ id: 'ThreadOpen' });
+const DAY_MS = 86_400_000;
+/** A new thread's own settings: how long it may idle before it closes, and a budget over all its turns. */
+const ThreadOptions = z
+  .object({
+    idleTimeoutMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(365 * DAY_MS)
+      .optional(),
+    budget: threadInputSchema.shape.budget,
+  })
+  .meta({ id: 'ThreadOptions' });
+/** A new thread's body: a message whose text may be left out (an empty thread), and the thread's settings. */
+export const OpenBody = MessageBody.partial({ text: true })
+  .extend({ thread: ThreadOptions.optional() })
+  .meta({ id: 'ThreadOpen' });
 const Opened = z.object({ id: z.string(), messageId: z.string().optional() }).openapi('ThreadOpened');
 /** The `:id` of the thread routes. */
 export const ThreadIdParams = z.object({
@@ -166,9 +182,15 @@ export function fromSender<T extends { by?: string | undefined }>(c: Context, bo
   return { ...body, by: principal.id, actor };
 }
 
-/** A new thread's settings: who opened it (signed in), whose principal its turns default to. */
-export const openerOf = (body: Pick<SendInput, 'actor'>) =>
-  body.actor ? { principal: { id: body.actor.id, roles: body.actor.roles } } : {};
+/** A new thread's settings: its body's `thread` options, and who opened it (signed in: its turns default to that principal). */
+export const openerOf = (body: Pick<SendInput, 'actor'> & { thread?: z.infer<typeof ThreadOptions> }) => {
+  const { idleTimeoutMs, budget } = body.thread ?? {};
+  return {
+    ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
+    ...(budget !== undefined ? { budget } : {}),
+    ...(body.actor ? { principal: { id: body.actor.id, roles: body.actor.roles } } : {}),
+  };
+};
 
 /** Registers the thread routes on `app`. */
 export function registerThreadRoutes(app: OpenAPIHono, threads: ThreadsPort): void {
