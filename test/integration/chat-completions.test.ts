@@ -10,6 +10,7 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { reply } from '../fake-llm/replies';
+import { quirk } from '../fake-llm/quirks';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, step } from '../harness/plans';
@@ -339,6 +340,42 @@ test('a thread that closes before its turn settles ends the request, saying so (
         'The thread has closed (its workflow is cancelled): this message will not be answered.',
       );
       expect(cairnOf(data)).toMatchObject({ status: 'running', threadClosed: 'its workflow is cancelled' });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+test("a streamed chat reply's reasoning arrives in cairn.event; the content is its text alone", async () => {
+  const thoughts = 'The user greets me; answer briefly.';
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'chat', reason: 'a greeting' })],
+      chat: [quirk.thinking('Hello there.', thoughts)],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const { threads, server, openai } = await serveCairn();
+    try {
+      const { id } = await threads.open();
+      const stream = await openai.chat.completions.create(
+        { model: 'cairn', messages: [{ role: 'user', content: 'hi' }], stream: true },
+        { headers: { 'X-Cairn-Thread': id } },
+      );
+      let content = '';
+      const reasoning: string[] = [];
+      for await (const chunk of stream) {
+        content += chunk.choices[0]?.delta.content ?? '';
+        const event = z
+          .object({ cairn: z.object({ event: z.looseObject({ data: z.looseObject({}) }).optional() }).optional() })
+          .parse(chunk).cairn?.event;
+        if (event?.data['channel'] === 'reasoning') reasoning.push(String(event.data['text']));
+      }
+      // The text after the reasoning block streamed as it came (a line break first); the reply as recorded is trimmed.
+      expect(content.trim()).toBe('Hello there.');
+      expect((await threads.get(id)).turns[0]?.reply).toBe('Hello there.');
+      // (The fake sends the thoughts twice, as reasoning_content and in a <think> block.)
+      expect(reasoning.join('')).toContain(thoughts);
     } finally {
       await server.close();
     }

@@ -1,7 +1,7 @@
 /**
- * A chat reply as it is written, for the front door's streamed answer: the text deltas of one
- * message's `chat` call on its thread's live stream (client/live/live-hub.ts, the thread's
- * stream), passed on as they come. The thread records the whole reply when the call ends; what
+ * A chat reply as it is written, for the front door's streamed answer: the deltas of one
+ * message's `chat` call (its text as content, its reasoning as the stream's events) on its
+ * thread's live stream (client/live/live-hub.ts), passed on as they come. The thread records the whole reply when the call ends; what
  * was not streamed (an endpoint that cannot stream, a viewer that joined late) is sent from it
  * then (`rest`), so the content always joins to the reply.
  */
@@ -17,12 +17,16 @@ export class ReplyDeltas {
   private whenEnded: (() => void) | undefined;
   private readonly unfollow: () => void;
 
-  /** Follows thread `threadId`'s stream for message `messageId`'s reply; `onText` gets each piece. */
+  /**
+   * Follows thread `threadId`'s stream for message `messageId`'s reply; `onText` gets each piece
+   * of its text, `onOther` each of its other deltas (its reasoning) as the stream's event.
+   */
   constructor(
     hub: LiveHub,
     threadId: string,
     private readonly messageId: string,
     private readonly onText: (text: string) => void,
+    private readonly onOther: (event: LiveEvent) => void = () => undefined,
   ) {
     this.unfollow = hub.follow(
       threadId,
@@ -49,9 +53,14 @@ export class ReplyDeltas {
   /**
    * What is left to send of the recorded reply `content`: what follows the streamed text, or all
    * of it when the streamed text is not its start (a call retried after part of it streamed).
+   * Whitespace at the edges of what streamed does not count.
    */
   rest(content: string): string {
-    return content.startsWith(this.streamed) ? content.slice(this.streamed.length) : content;
+    // The recorded reply is trimmed (a reasoning block taken out leaves the text after it):
+    // whitespace streamed at either edge is not a difference.
+    const sent = this.streamed.trimStart();
+    if (content.startsWith(sent)) return content.slice(sent.length);
+    return sent.trimEnd() === content.trimEnd() ? '' : content;
   }
 
   stop(): void {
@@ -69,7 +78,8 @@ export class ReplyDeltas {
     // rest is the whole reply once it is recorded (rest), and nothing more streams.
     if (event.type === 'call.superseded') this.retried = true;
     if (event.type === 'call.finished' && data.outcome === 'completed') this.end();
-    if (event.type !== 'delta' || this.retried || data.channel !== 'text' || typeof data.text !== 'string') return;
+    if (event.type !== 'delta' || this.retried || typeof data.text !== 'string') return;
+    if (data.channel !== 'text') return this.onOther(event);
     this.streamed += data.text;
     this.onText(data.text);
   }

@@ -213,9 +213,15 @@ async function streamTurn(
       },
       () => undefined,
     );
-  // The chat reply's text as the model writes it.
+  // The chat reply as the model writes it: its text as content, its reasoning in `cairn.event`.
   const reply = deps.live
-    ? new ReplyDeltas(deps.live, ids.thread, ids.messageId, (content) => void send(chunkOf(id, { content })))
+    ? new ReplyDeltas(
+        deps.live,
+        ids.thread,
+        ids.messageId,
+        (content) => void send(chunkOf(id, { content })),
+        (event) => void send(chunkOf(id, {}, { event: { ...event } })),
+      )
     : undefined;
   try {
     const outcome = await followTurn(deps, ids.thread, ids.messageId, {
