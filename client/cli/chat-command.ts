@@ -190,7 +190,8 @@ async function followMessage(
   for (;;) {
     const turn = await turnOf(threads, thread, messageId);
     if (turnSettled(turn)) {
-      if (!printed || printed !== turn.reply) printLine(settledText(turn));
+      // The reply as recorded is trimmed (a reasoning block taken out leaves a line break that streamed).
+      if (!printed || printed.trim() !== turn.reply) printLine(settledText(turn));
       return;
     }
     if (turn.status === 'running' && turn.agentId !== undefined && !driven) {
