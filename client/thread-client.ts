@@ -49,6 +49,11 @@ export interface ThreadSummary {
 export interface OpenThread extends SendHooks {
   settings?: ThreadInput;
   workflowId?: string;
+  /**
+   * For a thread opened empty: the words its id (without encryption) and its summary in the
+   * Temporal UI are made from, as a first message's are — e.g. the message about to be sent.
+   */
+  name?: string;
 }
 
 /** What a sender hears before its message is routed. */
@@ -82,8 +87,9 @@ export class ThreadClient {
   /** Opens a thread; with a first message (non-empty `text`) sends it and returns its message id too. */
   async open(first: Partial<SendInput> = {}, options: OpenThread = {}): Promise<{ id: string; messageId?: string }> {
     const message = first.text === undefined ? undefined : checkSend(first);
-    const workflowId = options.workflowId ?? this.newId(message?.text);
-    const title = message?.text.slice(0, 200) ?? '';
+    const words = message?.text ?? options.name;
+    const workflowId = options.workflowId ?? this.newId(words);
+    const title = words?.slice(0, 200) ?? '';
     try {
       const started = await this.temporal.workflow.start<typeof threadWorkflow>(THREAD_WORKFLOW_TYPE, {
         taskQueue: this.taskQueue,

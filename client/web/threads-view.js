@@ -115,7 +115,9 @@ export function renderThreadPage(root, id, navigate) {
   ) => (files.length ? apiForm(path, startForm(body, files)) : api(path, { method: 'POST', body }));
   box.onSend(async (body, files) => {
     if (id === null) {
-      const opened = await api('/api/threads', { method: 'POST', body: {} });
+      // Opened empty (its first message is sent once the page follows its stream), named after that message.
+      const name = typeof body.text === 'string' ? body.text.trim().slice(0, 200) : '';
+      const opened = await api('/api/threads', { method: 'POST', body: name ? { thread: { name } } : {} });
       firstMessages.set(opened.id, { body, files });
       navigate(`/threads/${encodeURIComponent(opened.id)}`, true);
       return 'Conversation opened';

@@ -100,6 +100,8 @@ test('a conversation from the page: a chat reply, a task whose plan check is con
       await page.getByRole('button', { name: 'Send' }).click();
       await page.waitForURL(/\/threads\/thread-/, WAIT);
       threadId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+      // Opened empty, then sent to: named after the message all the same.
+      expect(threadId).toMatch(/^thread-say-hello-[0-9a-f]{8}$/);
 
       // The chat reply, rendered Markdown, under the message; answered without a plan.
       const chat = turn(page, 'msg-1');

@@ -218,7 +218,7 @@ test("a message the model fails for good is refused with the model's code (502) 
   });
 });
 
-test("a new thread's body may set its idle timeout and its budget over all turns", async () => {
+test("a new thread's body may set its idle timeout, its budget over all turns, and (opened empty) its name", async () => {
   bed.llm.respondWith(byRoute({ chat: [reply.text('First and last.')] }));
   await withWorker(bed.config, async () => {
     const threads = new ThreadClient(bed.client, bed.config.taskQueue);
@@ -235,6 +235,16 @@ test("a new thread's body may set its idle timeout and its budget over all turns
     expect(await next.json()).toEqual({ messageId: 'msg-2', disposition: 'rejected' });
     expect((await threads.get(id)).turns[1]?.error).toMatch(/budget/);
     expect(bed.llm.requestsFor('chat')).toHaveLength(1);
+
+    // Opened empty, named after the message the page sends next: its id's words and its list title.
+    const named = await postJson(app, '/api/threads', { thread: { name: 'compare notes apps' } });
+    const namedBody = (await named.json()) as { id: string; messageId?: string };
+    expect(namedBody.id).toMatch(/^thread-compare-notes-apps-[0-9a-f]{8}$/);
+    expect(namedBody.messageId).toBeUndefined();
+    const listed = await waitUntil('the named thread listed', async () =>
+      (await threads.list()).find((t) => t.id === namedBody.id),
+    );
+    expect(listed.title).toBe('compare notes apps');
 
     // Idle for 2 s: the thread closes, saying why.
     const idle = await postJson(app, '/api/threads', { thread: { idleTimeoutMs: 2_000 } });

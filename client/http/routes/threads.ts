@@ -40,6 +40,8 @@ const ThreadOptions = z
       .max(365 * DAY_MS)
       .optional(),
     budget: threadInputSchema.shape.budget,
+    /** Opened empty: the words its id and summary are made from (the page passes the message it sends next). */
+    name: z.string().trim().min(1).max(200).optional(),
   })
   .meta({ id: 'ThreadOptions' });
 /** A new thread's body: a message whose text may be left out (an empty thread), and the thread's settings. */
@@ -192,6 +194,10 @@ export const openerOf = (body: Pick<SendInput, 'actor'> & { thread?: z.infer<typ
   };
 };
 
+/** What an empty thread is named after (`thread.name`), as `open` takes it. */
+export const nameOf = (body: { thread?: { name?: string | undefined } | undefined }) =>
+  body.thread?.name !== undefined ? { name: body.thread.name } : {};
+
 /** Registers the thread routes on `app`. */
 export function registerThreadRoutes(app: OpenAPIHono, threads: ThreadsPort): void {
   app.openapi(openRoute, async (c) => {
@@ -199,7 +205,7 @@ export function registerThreadRoutes(app: OpenAPIHono, threads: ThreadsPort): vo
     const { wait } = c.req.valid('query');
     const opened = await sendWhen(
       wait,
-      (hooks) => threads.open(body, { settings: openerOf(body), ...hooks }),
+      (hooks) => threads.open(body, { settings: openerOf(body), ...nameOf(body), ...hooks }),
       (id, messageId) => ({ id, messageId }),
     );
     return c.json(opened, 201);
