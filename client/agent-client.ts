@@ -6,11 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  ApplicationFailure,
   Client,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
   type WorkflowExecutionDescription,
   type WorkflowHandle,
 } from '@temporalio/client';
@@ -46,6 +44,7 @@ import {
 } from '../workflows/contract/search-attributes';
 import { answerRejected } from './answer-rejected';
 import { ClientError } from './client-error';
+import { updateRefusal } from './update-refusal';
 import { followTimeline } from './follow-timeline';
 import { readStepTranscript } from './step-transcript';
 import type { StepTranscript } from '../workflows/contract/step-transcript';
@@ -394,10 +393,8 @@ function versionOf(key: string | undefined): { version?: string } {
 }
 
 /** The agent's own `AGENT_FINISHED` refusal of an update (its validator's) as a ClientError; else undefined. */
-function endedRefusal(err: unknown): ClientError | undefined {
-  if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure)) return undefined;
-  return err.cause.type === 'AGENT_FINISHED' ? new ClientError('AGENT_FINISHED', err.cause.message) : undefined;
-}
+const endedRefusal = (err: unknown): ClientError | undefined =>
+  updateRefusal(err, (type): type is 'AGENT_FINISHED' => type === 'AGENT_FINISHED');
 
 /** The Worker Deployment version in a description of the agent's current run; undefined when unversioned. */
 function versionOfDescription(described: WorkflowExecutionDescription): AgentVersion | undefined {

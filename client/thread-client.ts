@@ -6,11 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  ApplicationFailure,
   QueryNotRegisteredError,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
   WorkflowUpdateStage,
   type Client,
   type WorkflowHandle,
@@ -27,8 +25,9 @@ import {
   type ThreadView,
 } from '../workflows/contract/thread-contract';
 import type { threadWorkflow } from '../workflows/thread/thread-workflow';
-import { ClientError, isLlmErrorCode } from './client-error';
-import { parseAgentInput } from '../workflows/contract/agent-input';
+import { ClientError, isLlmErrorCode, type ClientErrorCode } from './client-error';
+import { updateRefusal } from './update-refusal';
+import { messageProblem } from '../workflows/contract/message-check';
 import { issueLines } from '../workflows/issue-lines';
 import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery } from './unanswered-query';
 import { threadWorkflowId } from './workflow-id';
@@ -267,24 +266,16 @@ function checkSend(body: unknown): SendInput {
     const field = parsed.error.issues[0]?.path.join('.') || undefined;
     throw new ClientError('INVALID_INPUT', issueLines(parsed.error, 'message').join('; '), field);
   }
-  const { text, mode, limits, files, kind } = parsed.data;
-  const agent = parseAgentInput({ task: text, ...(mode ? { mode } : {}), ...(limits ? { limits } : {}) });
-  if (!agent.ok) throw new ClientError('INVALID_INPUT', agent.errors.join('; '));
-  if (!files?.length) return parsed.data;
-  // Only a task turn's agent reads files: a chat reply would answer without them.
-  if (kind === 'chat') throw new ClientError('INVALID_INPUT', CHAT_WITH_FILES, 'kind');
-  return { ...parsed.data, kind: 'task' };
+  const problem = messageProblem(parsed.data);
+  if (problem) throw new ClientError('INVALID_INPUT', problem.message, problem.field);
+  // Only a task turn's agent reads files: a message with files is not left to the router.
+  return parsed.data.files?.length ? { ...parsed.data, kind: 'task' } : parsed.data;
 }
-
-/** A chat message with files, refused. */
-const CHAT_WITH_FILES =
-  'a message with files runs as a task (a chat reply cannot read them): leave out kind or send "task"';
 
 /** A refused `send` as a ClientError, by the code the workflow gave it; undefined for anything else. */
 function refused(err: unknown): ClientError | undefined {
-  if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure)) return undefined;
-  const { type, message } = err.cause;
-  if (type === 'INVALID_INPUT' || type === 'THREAD_CLOSED' || isLlmErrorCode(type))
-    return new ClientError(type, message);
-  return undefined;
+  return updateRefusal(
+    err,
+    (type): type is ClientErrorCode => type === 'INVALID_INPUT' || type === 'THREAD_CLOSED' || isLlmErrorCode(type),
+  );
 }

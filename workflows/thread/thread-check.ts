@@ -3,7 +3,7 @@
  * are refused before anything is recorded.
  */
 import { workflowFailure } from '../contract/failures';
-import { parseAgentInput } from '../contract/agent-input';
+import { messageProblem } from '../contract/message-check';
 import { sendInputSchema } from '../contract/thread-contract';
 import { issueLines } from '../issue-lines';
 import { isUnencrypted, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
@@ -14,10 +14,6 @@ export function checkSend(sent: unknown, closedReason: string | undefined): void
   if (closedReason !== undefined) throw workflowFailure('THREAD_CLOSED', `the thread has closed: ${closedReason}`);
   const parsed = sendInputSchema.safeParse(sent);
   if (!parsed.success) throw workflowFailure('INVALID_INPUT', issueLines(parsed.error, 'message').join('; '));
-  const { text, mode, limits } = parsed.data;
-  const agent = parseAgentInput({ task: text, ...(mode ? { mode } : {}), ...(limits ? { limits } : {}) });
-  if (!agent.ok) throw workflowFailure('INVALID_INPUT', agent.errors.join('; '));
-  // Only a task turn's agent reads files (Cairn's client sends a message with files as a task).
-  if (parsed.data.files?.length && parsed.data.kind === 'chat')
-    throw workflowFailure('INVALID_INPUT', 'a message with files cannot be answered as chat: send it as a task');
+  const problem = messageProblem(parsed.data);
+  if (problem) throw workflowFailure('INVALID_INPUT', problem.message);
 }
