@@ -236,6 +236,78 @@ test("steer: the running step's next model call hears the message, and the agent
   });
 });
 
+test('steer while the agent plans: the message is held and the steps that start next hear it at their first call', async () => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  bed.llm.respondWith(
+    byRoute({
+      plan: [reply.after(planReply(plan([step('s1'), step('s2')])), gate)],
+      'step:s1': [finish('one')],
+      'step:s2': [finish('two')],
+      summary: [reply.text('done')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const client = threads();
+    const { id } = await client.open({ text: 'look at the files', kind: 'task' });
+    await bed.llm.waitForRoute('plan'); // the planner's call, waiting at the gate
+    const agentId = threadTurnWorkflowId(id, 1);
+    for (const text of ['only the markdown ones', 'and skip the drafts'])
+      expect(await client.send(id, { text, policy: 'steer', by: 'ann' })).toMatchObject({ disposition: 'steered' });
+    const agent = bed.client.workflow.getHandle(agentId);
+    await waitUntil('both messages held', async () => {
+      const state = await agent.query(stateQuery);
+      return state.heldSteers?.length === 2 ? state : undefined;
+    });
+    release();
+    await agent.result();
+    for (const stepId of ['s1', 's2']) {
+      const [first] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === stepId);
+      const messages = first?.body.messages ?? [];
+      expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'user', 'user']);
+      expect(messages[2]?.content).toContain('only the markdown ones');
+      expect(messages[3]?.content).toContain('and skip the drafts');
+    }
+    const state = await agent.query(stateQuery);
+    expect(state.heldSteers).toBeUndefined();
+    expect(state.events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
+      'ann with no step running (held for the next steps): only the markdown ones',
+      'ann with no step running (held for the next steps): and skip the drafts',
+      '2 held messages to s1, s2',
+    ]);
+  });
+});
+
+test('steer once the agent summarises: on the timeline only, held for nobody', async () => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('one')],
+      summary: [reply.after(reply.text('done'), gate)],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const client = threads();
+    const { id } = await client.open({ text: 'look at the files', kind: 'task' });
+    await bed.llm.waitForRoute('summary');
+    const agent = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
+    expect(await client.send(id, { text: 'too late', policy: 'steer', by: 'ann' })).toMatchObject({
+      disposition: 'steered',
+    });
+    const events = await waitUntil('the steer on the timeline', async () => {
+      const state = await agent.query(stateQuery);
+      const steered = state.events.filter((e) => e.type === 'message.steered');
+      return steered.length > 0 ? { steered, held: state.heldSteers } : undefined;
+    });
+    expect(events.steered.map((e) => e.message)).toEqual(['ann after the last step (not delivered): too late']);
+    expect(events.held).toBeUndefined();
+    release();
+    await agent.result();
+  });
+});
+
 test("a turn's status follows its agent's end: cancelled from outside, failed with its error; the thread goes on", async () => {
   bed.llm.respondWith(
     byRoute({

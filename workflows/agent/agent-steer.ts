@@ -2,14 +2,17 @@
  * Steering (a thread's `steer` policy): a message for the agent's running work. The agent takes
  * the `steer` signal, records `message.steered` on its timeline and hands the message to every
  * running or waiting step, whose model hears it at its next call (step/step-steering.ts). A
- * message that comes while no step runs (planning, summarising) is on the timeline only.
+ * message that comes while no step runs (the agent plans, waits for its plan check, is paused
+ * or replans) is held in the state and handed to the steps that start next, in their input; one
+ * that comes once the agent summarises or has ended is on the timeline only.
  * A payload that does not parse changes nothing but the timeline (`signal.rejected`).
  */
 import { getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
 import { stepWorkflowId } from '../contract/ids';
-import { steerMessageSchema, steerSignal } from '../contract/thread-contract';
+import { steerMessageSchema, steerSignal, type SteerMessage } from '../contract/thread-contract';
 import { issueLines } from '../issue-lines';
 import { isActiveStep } from '../plan/step-transitions';
+import { isTerminalPhase } from '../state/agent-phases';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 import type { AgentEvent, AgentState } from './agent-state';
 
@@ -23,6 +26,9 @@ export interface SteeredAgent {
 /** The most of a steered message the timeline shows. */
 const SHOWN_CHARS = 500;
 
+/** The most messages held while no step runs; older ones are dropped. */
+const MAX_HELD = 10;
+
 /** Registers the `steer` handler of `run`. */
 export function serveSteering(run: SteeredAgent): void {
   setHandler(steerSignal, (raw) => {
@@ -35,12 +41,38 @@ export function serveSteering(run: SteeredAgent): void {
     }
     const message = parsed.data;
     const steps = run.state.steps.filter((s) => isActiveStep(s.status)).map((s) => s.id);
-    const to = steps.length > 0 ? `to ${steps.join(', ')}` : 'with no step running (not delivered)';
     const shown = message.text.length > SHOWN_CHARS ? `${message.text.slice(0, SHOWN_CHARS)}…` : message.text;
-    run.event({ type: 'message.steered', message: `${message.by ?? 'a message'} ${to}: ${shown}` });
+    const who = message.by ?? 'a message';
+    if (steps.length === 0) {
+      const late = run.state.phase === 'summarizing' || isTerminalPhase(run.state.phase);
+      if (!late) hold(run, message);
+      const what = late ? 'after the last step (not delivered)' : 'with no step running (held for the next steps)';
+      run.event({ type: 'message.steered', message: `${who} ${what}: ${shown}` });
+      return;
+    }
+    run.event({ type: 'message.steered', message: `${who} to ${steps.join(', ')}: ${shown}` });
     for (const stepId of steps)
       getExternalWorkflowHandle(stepWorkflowId(run.agentId, stepId))
         .signal(steerSignal, message)
         .catch((err: unknown) => log.warn('steer signal not delivered', { stepId, error: String(err) }));
   });
+}
+
+/** Keeps `message` for the steps that start next: the newest MAX_HELD, oldest dropped. */
+function hold(run: SteeredAgent, message: SteerMessage): void {
+  run.state.heldSteers = [...(run.state.heldSteers ?? []), message].slice(-MAX_HELD);
+}
+
+/** The messages held for the steps about to start (none: an empty list). */
+export function heldSteers(run: SteeredAgent): SteerMessage[] {
+  return run.state.heldSteers ?? [];
+}
+
+/** Records that the held messages went to `stepIds` (the steps just started) and forgets them. */
+export function releaseHeldSteers(run: SteeredAgent, stepIds: string[]): void {
+  const held = run.state.heldSteers;
+  if (!held?.length || stepIds.length === 0) return;
+  delete run.state.heldSteers;
+  const what = held.length === 1 ? 'the held message' : `${held.length} held messages`;
+  run.event({ type: 'message.steered', message: `${what} to ${stepIds.join(', ')}` });
 }

@@ -17,6 +17,8 @@ import type { ToolInfo } from '../tools/tool-types';
 import type { AgentRun } from './agent-run';
 import { runStep } from './run-step';
 import { awaitChange } from './await-change';
+import { heldSteers, releaseHeldSteers } from './agent-steer';
+import type { SteerMessage } from '../contract/thread-contract';
 
 /** Why execution ended the agent: the step whose failure did it, its code and its error. */
 export interface StepFailure {
@@ -69,7 +71,11 @@ class Execution {
       const held = hold.held();
       if (mayGoOn && !held) {
         const ids = selectStepsToStart(this.plan, board.statuses(), settings.limits.maxParallelSteps);
-        for (const id of ids) this.start(id);
+        const steered = heldSteers(this.agent);
+        releaseHeldSteers(
+          this.agent,
+          ids.filter((id) => this.start(id, steered)),
+        );
       }
       if (!board.hasActive() && !(held && mayGoOn && board.hasPending())) break;
       await awaitChange(() => this.changed, hold, held, this.tasks);
@@ -81,15 +87,17 @@ class Execution {
     return this.rollOver && board.hasPending() ? { kind: 'roll-over' } : { kind: 'done' };
   }
 
-  private start(id: string): void {
-    if (!this.agent.board.start(id)) return;
+  /** Starts step `id`, its first call hearing the `steered` messages held for it; false when it could not start. */
+  private start(id: string, steered: SteerMessage[]): boolean {
+    if (!this.agent.board.start(id)) return false;
     const scope = new CancellationScope();
     this.scopes[id] = scope;
     const task = scope
-      .run(() => runStep(this.agent, this.plan, id, this.tools))
+      .run(() => runStep(this.agent, this.plan, id, this.tools, steered))
       .then((outcome) => this.settle(id, outcome))
       .finally(() => void (this.changed = true));
     this.tasks.push(task);
+    return true;
   }
 
   private async settle(id: string, outcome: StepOutcome): Promise<void> {

@@ -10,17 +10,29 @@ import type { Plan } from '../plan/plan-types';
 import { stepWorkflow } from '../step/step-workflow';
 import { STEP_INPUT_VERSION, type StepInput, type StepOutcome } from '../step/step-types';
 import type { ToolInfo } from '../tools/tool-types';
+import type { SteerMessage } from '../contract/thread-contract';
 import type { AgentRun } from './agent-run';
 
 /** The input of step `id`. */
-function stepInput(run: AgentRun, plan: Plan, id: string, tools: ToolInfo[]): StepInput | undefined {
+function stepInput(
+  run: AgentRun,
+  plan: Plan,
+  id: string,
+  tools: ToolInfo[],
+  steered: SteerMessage[],
+): StepInput | undefined {
   const step = plan.steps.find((s) => s.id === id);
   if (!step) return undefined;
   const dependencies = step.depends_on.map((dep) => {
     const done = run.board.get(dep);
     return { id: dep, title: done?.title ?? dep, result: done?.result ?? '' };
   });
-  return stepInputOf(run, plan.task || run.settings.task, step, dependencies, tools);
+  return withSteered(stepInputOf(run, plan.task || run.settings.task, step, dependencies, tools), steered);
+}
+
+/** `input` with the messages held for the step's first call (agent-steer.ts); unchanged when none. */
+export function withSteered(input: StepInput, steered: SteerMessage[]): StepInput {
+  return steered.length > 0 ? { ...input, steered } : input;
 }
 
 /** A step's input: the step, what it builds on, and the agent's tools, limits and settings as they stand. */
@@ -73,8 +85,14 @@ export function codeOf(err: unknown): ErrorCode | undefined {
 }
 
 /** Runs step `id` of `plan` as a child workflow until it ends. */
-export async function runStep(run: AgentRun, plan: Plan, id: string, tools: ToolInfo[]): Promise<StepOutcome> {
-  const input = stepInput(run, plan, id, tools);
+export async function runStep(
+  run: AgentRun,
+  plan: Plan,
+  id: string,
+  tools: ToolInfo[],
+  steered: SteerMessage[] = [],
+): Promise<StepOutcome> {
+  const input = stepInput(run, plan, id, tools, steered);
   if (!input) return { status: 'failed', code: 'STEP_FAILED', error: `no step ${id} in the plan`, rounds: 0 };
   return runStepChild(run, input, `${id} · ${input.step.title}`);
 }

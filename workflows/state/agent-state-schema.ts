@@ -11,6 +11,7 @@ import { planSchema } from '../plan/plan-schema';
 import { graphSchema } from '../graph/graph-schema';
 import { COMPLEXITIES } from '../plan/assess-reply';
 import { ERROR_CODES } from '../contract/error-codes';
+import { steerMessageSchema } from '../contract/thread-schemas';
 import { AGENT_PHASES } from './agent-phases';
 import { stepRunSchema, tokenUsageSchema } from './step-run-schema';
 
@@ -193,6 +194,12 @@ export const agentStateSchema = z.object({
    * (decision-log.ts). Absent on states of runs that began before it was kept.
    */
   decisions: z.array(decisionRecordSchema).optional(),
+  /**
+   * Messages a thread steered in while no step ran (the agent planned, waited for its plan
+   * check, was paused or replanned), oldest first: the steps that start next hear them
+   * (agent-steer.ts). Absent when none waits.
+   */
+  heldSteers: z.array(steerMessageSchema).optional(),
   /** How many older decisions were dropped from `decisions` to keep the state bounded. */
   decisionsDropped: count.optional(),
 });

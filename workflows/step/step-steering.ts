@@ -1,7 +1,8 @@
 /**
  * A step's side of steering: messages its agent passes on (agent/agent-steer.ts) wait here and
  * join the conversation as user messages just before the step's next model call — never between
- * a reply's tool calls and their results. A payload that does not parse is dropped.
+ * a reply's tool calls and their results. Messages steered in while no step ran come in the
+ * step's input and join before its first call. A payload that does not parse is dropped.
  */
 import { setHandler } from '@temporalio/workflow';
 import type { Conversations } from '../conversation';
@@ -14,7 +15,8 @@ export function steeredText(message: SteerMessage): string {
 }
 
 export class StepSteering {
-  private pending: SteerMessage[] = [];
+  /** `held`: messages the agent held for this step while no step ran (its input's `steered`). */
+  constructor(private pending: SteerMessage[] = []) {}
 
   serve(): this {
     setHandler(steerSignal, (raw) => {

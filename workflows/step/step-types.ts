@@ -21,6 +21,7 @@ import { toolInfoSchema } from '../tools/tool-types';
 import { promptTextsSchema } from '../prompts/prompt-texts';
 import { loopGuardLimitsSchema } from '../contract/loop-guard-limits';
 import { transcriptLogSchema } from '../contract/step-transcript';
+import { steerMessageSchema } from '../contract/thread-schemas';
 import { loopGuardStateSchema } from './loop-guards';
 
 /**
@@ -70,14 +71,19 @@ export const stepInputSchema = z.object({
   workspace: z.literal('agent').optional(),
   /** Calls people approved in a thread's earlier turns: the same call under the same policy outcome runs unasked. */
   approvals: z.array(earlierApprovalSchema).optional(),
-  /**
-   * The agent graph node this step visits (absent for plan steps): its own system prompt and,
-   * when it declares one, the JSON Schema its `finish_step` output must match.
-   */
   /** At `maxStepRounds` without a finish: `deliver` makes one last call without tools for the best answer. Absent: fail. */
   onRoundsExhausted: z.enum(['fail', 'deliver']).optional(),
   /** A `verify` call checks the finished result and may send the step back (`mode.verifySteps`). */
   verify: z.boolean().optional(),
+  /**
+   * Messages a thread steered into the agent while no step ran, held for the steps that start
+   * next: the step's first model call hears them (step-steering.ts). Absent when none waited.
+   */
+  steered: z.array(steerMessageSchema).optional(),
+  /**
+   * The agent graph node this step visits (absent for plan steps): its own system prompt and,
+   * when it declares one, the JSON Schema its `finish_step` output must match.
+   */
   node: z
     .object({
       id: z.string(),

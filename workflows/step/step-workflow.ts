@@ -67,7 +67,7 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
   const transcript = new StepTranscript(step.id, carry?.transcript).serve();
   const ctx: RoundContext = { tools, conversations, toolNames, guards, transcript };
   const loop = { round: carry?.rounds ?? 0, sentBack: carry?.sentBack ?? 0 };
-  const steering = new StepSteering().serve();
+  const steering = new StepSteering(carry ? [] : [...(input.steered ?? [])]).serve();
   try {
     return await runLoop(ctx, link, loop, carry, steering);
   } catch (err) {

@@ -16,7 +16,8 @@ import type { StepOutcome } from '../../step/step-types';
 import type { ToolInfo } from '../../tools/tool-types';
 import type { AgentRun } from '../agent-run';
 import type { StepFailure } from '../execution';
-import { runStepChild } from '../run-step';
+import { runStepChild, withSteered } from '../run-step';
+import { heldSteers, releaseHeldSteers } from '../agent-steer';
 import { awaitChange } from '../await-change';
 import { keepBounded } from './graph-bounds';
 import { routeVisit } from './route-visit';
@@ -112,14 +113,18 @@ class GraphExecution {
       if (walk.running.length > 0) this.agent.ending.stop('max_iterations');
       return;
     }
-    for (const visit of started)
-      this.start(visit, visitInput(this.agent, this.graph, before, visit, sources[visit.node] ?? [], this.tools));
+    const steered = heldSteers(this.agent);
+    const inputOf = (v: WalkVisit) => visitInput(this.agent, this.graph, before, v, sources[v.node] ?? [], this.tools);
+    const begun = started.filter((visit) => this.start(visit, withSteered(inputOf(visit), steered)));
+    const ids = begun.map((visit) => visit.stepId);
+    releaseHeldSteers(this.agent, ids);
   }
 
-  private start(visit: WalkVisit, input: ReturnType<typeof visitInput>): void {
+  /** Starts a visit's step; false when it could not start. */
+  private start(visit: WalkVisit, input: ReturnType<typeof visitInput>): boolean {
     const { board } = this.agent;
     board.add(visit.stepId, input.step.title);
-    if (!board.start(visit.stepId)) return;
+    if (!board.start(visit.stepId)) return false;
     const scope = new CancellationScope();
     this.scopes[visit.stepId] = scope;
     const task = scope
@@ -127,6 +132,7 @@ class GraphExecution {
       .then((outcome) => this.settle(visit, outcome, input))
       .finally(() => void (this.changed = true));
     this.tasks.push(task);
+    return true;
   }
 
   private async settle(visit: WalkVisit, outcome: StepOutcome, input: ReturnType<typeof visitInput>): Promise<void> {
