@@ -337,6 +337,7 @@ export const fullState: AgentState = {
     },
   ],
   decisionsDropped: 3,
+  heldSteers: [{ text: 'only the markdown ones', by: 'ann' }],
 };
 
 export const fullAgentCarry: AgentCarry = {
@@ -435,6 +436,7 @@ export const fullStepInput: StepInput = {
   workspace: 'agent',
   onRoundsExhausted: 'deliver',
   verify: true,
+  steered: [{ text: 'only the markdown ones', by: 'ann' }],
   node: { id: 'review', visit: 2, systemPrompt: 'Review the draft.', output: { type: 'object' } },
 };
 

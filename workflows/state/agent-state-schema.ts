@@ -167,10 +167,7 @@ export const agentStateSchema = z.object({
   model: z.string().optional(),
   /** True when that model is the offline demo model: the answers are canned. */
   demo: z.boolean().optional(),
-  /**
-   * Whether the latest model call streamed: false when the endpoint cannot stream, so calls go
-   * without streaming and viewers see no live text. Absent before the first call reports it.
-   */
+  /** Whether the latest model call streamed (false: the endpoint cannot, no live text); absent before the first call. */
   streaming: z.boolean().optional(),
   result: z.string().optional(),
   /** Why the agent failed, in words (kept as it always was); `failure` says it in codes. */
@@ -194,11 +191,7 @@ export const agentStateSchema = z.object({
    * (decision-log.ts). Absent on states of runs that began before it was kept.
    */
   decisions: z.array(decisionRecordSchema).optional(),
-  /**
-   * Messages a thread steered in while no step ran (the agent planned, waited for its plan
-   * check, was paused or replanned), oldest first: the steps that start next hear them
-   * (agent-steer.ts). Absent when none waits.
-   */
+  /** Messages steered in while no step ran, oldest first, for the steps that start next (agent-steer.ts). */
   heldSteers: z.array(steerMessageSchema).optional(),
   /** How many older decisions were dropped from `decisions` to keep the state bounded. */
   decisionsDropped: count.optional(),
