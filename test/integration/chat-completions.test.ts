@@ -18,6 +18,7 @@ import { serveOnLoopback } from '../harness/sse-client';
 import { withWorker } from '../harness/test-env';
 import { tokenApp } from '../harness/token-app';
 import { ThreadClient } from '../../client/thread-client';
+import { waitUntil } from '../../testkit/wait-until';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
 import type { AppDeps } from '../../client/http/create-app';
 
@@ -265,6 +266,73 @@ test('a task turn: its step asks (the next user message answers), its approval i
     }
   });
 });
+
+test.each([false, true])(
+  'stream %s: an answer goes on with the messages queued behind the answered turn, whose own requests ended at the question',
+  async (streamed) => {
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    bed.llm.respondWith(
+      byRoute({
+        'route-message': [reply.json({ kind: 'chat', reason: 'a question' })],
+        plan: [planReply(plan([step('s1')]))],
+        'step:s1': [
+          reply.after(reply.toolCall('ask_user', { kind: 'query', prompt: 'Who reads the brief?' }, 'q1'), gate),
+          finish('done'),
+        ],
+        summary: [reply.text('The brief is written.')],
+        chat: [reply.text('Pricing: 10 dollars.')],
+      }),
+    );
+    await withWorker(bed.config, async () => {
+      const { threads, server, openai } = await serveCairn();
+      try {
+        const { id: thread } = await threads.open({ text: 'write a brief', kind: 'task' });
+        const headers = { 'X-Cairn-Thread': thread };
+        await bed.llm.waitForRoute('step:s1'); // the turn runs; its step asks once the gate opens
+        // Queued behind the running turn; its request follows it until the turn's agent asks.
+        const queuing = openai.chat.completions.create(
+          { model: 'cairn', messages: [{ role: 'user', content: 'and the pricing?' }] },
+          { headers },
+        );
+        await waitUntil('the message queued', async () =>
+          (await threads.get(thread)).turns[1]?.status === 'queued' ? true : undefined,
+        );
+        release();
+        const queued = await queuing;
+        expect(cairnOf(queued)).toMatchObject({ messageId: 'msg-2', disposition: 'queued', status: 'queued' });
+        expect(cairnOf(queued)?.interactions?.map((i) => i.kind)).toEqual(['ask.query']);
+
+        const answer = { model: 'cairn', messages: [{ role: 'user' as const, content: 'engineers' }] };
+        let text: string;
+        let last: unknown;
+        if (streamed) {
+          const chunks = [];
+          for await (const chunk of await openai.chat.completions.create({ ...answer, stream: true }, { headers }))
+            chunks.push(chunk);
+          text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+          last = chunks.at(-1);
+          expect(chunks.map(cairnOf)).toContainEqual({ messageId: 'msg-2', status: 'completed' });
+        } else {
+          const completion = await openai.chat.completions.create(answer, { headers });
+          text = completion.choices[0]?.message.content ?? '';
+          last = completion;
+        }
+        expect(text).toBe('The brief is written.\n\n> and the pricing?\n\nPricing: 10 dollars.');
+        expect(cairnOf(last)).toMatchObject({
+          status: 'completed',
+          queued: [{ messageId: 'msg-2', status: 'completed', kind: 'chat' }],
+        });
+        expect((await threads.get(thread)).turns.map((t) => [t.messageId, t.status])).toEqual([
+          ['msg-1', 'completed'],
+          ['msg-2', 'completed'],
+        ]);
+      } finally {
+        await server.close();
+      }
+    });
+  },
+);
 
 test("a task turn's answer is the reply: the request waits for the turn's agent to end", async () => {
   bed.llm.respondWith(

@@ -32,6 +32,11 @@ export interface CairnExtension {
   error?: string;
   /** The thread closed before the message was answered (why: idle, cancelled, its workflow's end). */
   threadClosed?: string;
+  /**
+   * After an answer (`disposition: answer`): the messages that were queued behind the answered
+   * turn, followed once it settled (follow-queued.ts), and what became of each.
+   */
+  queued?: { messageId: string; status: string; kind?: 'chat' | 'task'; agentId?: string; error?: string }[];
 }
 
 /** A non-streamed answer. */

@@ -1,10 +1,11 @@
 /**
  * Hands a front-door message to its thread: in the thread `X-Cairn-Thread` names, as the answer
  * to the running turn's open `ask.query` when it has one (the agent client's answer path, under
- * the sender), else as the thread's next message; without the header, as the first message of a
- * new thread carrying the earlier messages as context. `accepted` hears the thread and message as
- * soon as the thread has recorded it (before it is routed and a chat reply written): a streamed
- * answer opens then, to pass the reply on as it streams.
+ * the sender, noting the messages queued behind that turn), else as the thread's next message;
+ * without the header, as the first message of a new thread carrying the earlier messages as
+ * context. `accepted` hears the thread and message as soon as the thread has recorded it (before
+ * it is routed and a chat reply written): a streamed answer opens then, to pass the reply on as
+ * it streams.
  */
 import type { Context } from 'hono';
 import { ClientError } from '../../client-error';
@@ -13,6 +14,7 @@ import type { AgentsPort } from '../agents-port';
 import { fromSender, type ThreadsPort } from '../routes/threads';
 import { firstMessageText, type ChatCompletionBody, type ChatTurnRequest } from './chat-request';
 import type { CairnExtension } from './completion-objects';
+import { queuedMessages, type QueuedMessage } from './follow-queued';
 import type { SendInput } from '../../../workflows/contract/thread-contract';
 
 /** A message as the front door sends it (the actor is set from the principal). */
@@ -23,6 +25,8 @@ export interface Delivered {
   thread: string;
   messageId: string;
   cairn: CairnExtension;
+  /** An answer's: the messages queued behind the answered turn, which its response goes on with. */
+  queued?: QueuedMessage[];
 }
 
 /** Delivers the message (see the file comment). */
@@ -63,7 +67,8 @@ async function answerOpenQuestion(
   text: string,
   by: string | undefined,
 ): Promise<Delivered | undefined> {
-  const turn = runningTurn((await ports.threads.get(threadId)).turns);
+  const { turns } = await ports.threads.get(threadId);
+  const turn = runningTurn(turns);
   if (turn?.agentId === undefined) return undefined;
   const agentId = turn.agentId;
   const state = await ports.agents.state(agentId, Number.MAX_SAFE_INTEGER);
@@ -90,5 +95,6 @@ async function answerOpenQuestion(
       disposition: 'answer',
       answered: { agentId, interactionId: question.id },
     },
+    queued: queuedMessages(turns),
   };
 }

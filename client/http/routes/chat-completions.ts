@@ -5,7 +5,8 @@
  * `X-Cairn-Thread` names (an open question of its running turn is answered by it), else of a new
  * thread (chat-request.ts, deliver-message.ts). The answer waits for the turn: a chat reply, a
  * task turn's answer, or — when its agent asks a person — what waits, in the content and in
- * `cairn.interactions`. Streamed (`stream: true`): `chat.completion.chunk`s as server-sent
+ * `cairn.interactions`; after an answer, the replies of the messages queued behind the answered
+ * turn follow (follow-queued.ts). Streamed (`stream: true`): `chat.completion.chunk`s as server-sent
  * `data:` lines ending with `data: [DONE]`, status and the agent's live events in the `cairn`
  * field; a streamed request counts against the stream limits (429 TOO_MANY_STREAMS). A streamed
  * answer opens as soon as the thread has recorded the message, so a chat reply goes out as
@@ -32,6 +33,7 @@ import {
   type ChatCompletionChunk,
 } from '../chat/completion-objects';
 import { deliverMessage, type Delivered } from '../chat/deliver-message';
+import { followQueued, queuedReplyText, withQueued, type QueuedMessage } from '../chat/follow-queued';
 import { ReplyDeltas } from '../chat/reply-deltas';
 import { ApiFailure } from '../errors';
 import { ErrorBody } from '../schemas';
@@ -105,12 +107,13 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
     const delivered = await deliverMessage(c, deps, body, request, header);
     c.header(THREAD_HEADER, delivered.thread);
     const id = completionId(delivered.thread, delivered.messageId, Date.now());
-    const outcome = await followTurn(deps, delivered.thread, delivered.messageId, {
-      signal: c.req.raw.signal,
-      ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
-    });
+    const follow = { signal: c.req.raw.signal, ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}) };
+    const outcome = await followTurn(deps, delivered.thread, delivered.messageId, follow);
     const { content, cairn } = answerOf(delivered, outcome);
-    return c.json(completionOf(id, content, cairn), 200);
+    const replies = await followQueued(deps, delivered.thread, delivered.queued ?? [], outcome, follow);
+    const more = replies.map((r) => ({ reply: r, ...answerOf(queuedDelivery(delivered, r), r.outcome) }));
+    const text = content + more.map(({ reply, content: said }) => queuedReplyText(reply, said)).join('');
+    return c.json(completionOf(id, text, withQueued(cairn, replies, more.at(-1)?.cairn)), 200);
   });
 }
 
@@ -155,6 +158,12 @@ async function streamed(
       lease.release();
     }
   });
+}
+
+/** A queued message followed after an answer, as if it had been delivered on its own. */
+function queuedDelivery(answer: Delivered, reply: QueuedMessage): Delivered {
+  const ids = { thread: answer.thread, messageId: reply.messageId };
+  return { ...ids, cairn: ids };
 }
 
 /** The content and extension of what the turn came to. */
@@ -248,7 +257,21 @@ async function streamTurn(
     const { content, cairn } = answerOf(delivered, outcome);
     const rest = outcome.kind === 'settled' && outcome.turn.kind === 'chat' && reply ? reply.rest(content) : content;
     if (rest !== '') await send(chunkOf(id, { content: rest }));
-    await send(chunkOf(id, {}, cairn, true));
+    // After an answer: the messages queued behind the answered turn, each once it settles.
+    let last: CairnExtension | undefined;
+    const replies = await followQueued(deps, ids.thread, delivered.queued ?? [], outcome, {
+      signal: stop.signal,
+      ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+      onProgress: (messageId, { status, agentId }) =>
+        void send(chunkOf(id, {}, { messageId, status, ...(agentId ? { agentId } : {}) })),
+      onReply: async (queued) => {
+        const said = answerOf(queuedDelivery(delivered, queued), queued.outcome);
+        last = said.cairn;
+        await send(chunkOf(id, { content: queuedReplyText(queued, said.content) }));
+      },
+    });
+    if (stop.signal.aborted) return;
+    await send(chunkOf(id, {}, withQueued(cairn, replies, last), true));
     await send('[DONE]');
   } finally {
     clearInterval(heartbeat);
