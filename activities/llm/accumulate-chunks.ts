@@ -51,6 +51,8 @@ export class ChunkAccumulator {
   private finishReason: ChatCompletion.Choice['finish_reason'] | undefined;
   private usage: ChatCompletion['usage'];
   private readonly think = new ThinkSplitter();
+  /** Where this reply's reasoning comes from, for viewers: the first source that carried some. */
+  private reasoningSource: 'field' | 'inline' | undefined;
 
   /** Takes one chunk; returns what it added for viewers. */
   add(chunk: ChatCompletionChunk): LiveDelta[] {
@@ -66,18 +68,31 @@ export class ChunkAccumulator {
     const thought = typeof loose.reasoning_content === 'string' ? loose.reasoning_content : loose.reasoning;
     if (typeof thought === 'string' && thought !== '') {
       this.reasoning += thought;
-      out.push({ channel: 'reasoning', text: thought });
+      out.push(...this.thoughts('field', [{ channel: 'reasoning', text: thought }]));
     }
     if (typeof delta.content === 'string') {
       this.content = (this.content ?? '') + delta.content;
-      out.push(...this.think.push(delta.content));
+      out.push(...this.thoughts('inline', this.think.push(delta.content)));
     }
     for (const fragment of delta.tool_calls ?? []) out.push(...this.addToolFragment(fragment));
     if (choice.finish_reason) {
       this.finishReason = choice.finish_reason;
-      out.push(...this.think.flush());
+      out.push(...this.thoughts('inline', this.think.flush()));
     }
     return out;
+  }
+
+  /**
+   * `pieces` for viewers, their reasoning only when it comes from the reply's first source of
+   * reasoning: a server that sends the thoughts both in `reasoning_content` and as a `<think>`
+   * block in the content (llama.cpp's `deepseek-legacy` format) shows them once.
+   */
+  private thoughts(source: 'field' | 'inline', pieces: LiveDelta[]): LiveDelta[] {
+    return pieces.filter((piece) => {
+      if (piece.channel !== 'reasoning') return true;
+      this.reasoningSource ??= source;
+      return this.reasoningSource === source;
+    });
   }
 
   /** The whole reply as one `chat.completion`; throws IncompleteStreamError when it never finished. */

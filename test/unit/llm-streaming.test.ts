@@ -87,8 +87,10 @@ describe('a streamed reply reads as the whole one', () => {
     expect(read(thinking.rebuilt)).toMatchObject({ content: 'The plan.', finishReason: 'length' });
     expect(read(thinking.rebuilt).usage.estimated).toBe(true);
     expect(join(thinking.deltas, 'text')).toBe('\nThe plan.');
-    // Both the separate field and the inline block are reasoning for viewers.
-    expect(join(thinking.deltas, 'reasoning')).toBe('first this, then that'.repeat(2));
+    // The same thoughts in the separate field and the inline block reach viewers once.
+    expect(join(thinking.deltas, 'reasoning')).toBe('first this, then that');
+    const inlineOnly = bothWays({ content: '<think>hmm</think>\nYes.', toolCalls: [] });
+    expect([join(inlineOnly.deltas, 'reasoning'), join(inlineOnly.deltas, 'text')]).toEqual(['hmm', '\nYes.']);
 
     const object = bothWays({
       content: null,
