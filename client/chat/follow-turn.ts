@@ -40,7 +40,7 @@ export interface TurnProgress {
 }
 
 export interface FollowTurnOptions {
-  /** Poll interval (ms); 250 by default. */
+  /** Poll interval (ms) while the turn moves; 250 by default. It slows while nothing changes: see {@link pollDelay}. */
   pollMs?: number;
   /** Stops following (the client went away). */
   signal?: AbortSignal;
@@ -56,6 +56,7 @@ export async function followTurn(
   options: FollowTurnOptions = {},
 ): Promise<TurnOutcome> {
   let told = '';
+  let changedAt = Date.now();
   let turn: Turn | undefined;
   for (;;) {
     if (options.signal?.aborted) return { kind: 'aborted', ...(turn ? { turn } : {}) };
@@ -65,6 +66,7 @@ export async function followTurn(
     const progress = `${turn.status} ${turn.agentId ?? ''}`;
     if (progress !== told) {
       told = progress;
+      changedAt = Date.now();
       options.onProgress?.({ status: turn.status, ...(turn.agentId ? { agentId: turn.agentId } : {}) });
     }
     if (turnSettled(turn)) return { kind: 'settled', turn };
@@ -75,8 +77,22 @@ export async function followTurn(
       const open = state.interactions.filter((i) => i.status === 'open');
       if (open.length > 0) return { kind: 'waiting', turn, agentId: blocking, interactions: open };
     }
-    if (!(await pause(options.pollMs ?? 250, options.signal))) return { kind: 'aborted', turn };
+    const delay = pollDelay(options.pollMs ?? DEFAULT_POLL_MS, Date.now() - changedAt);
+    if (!(await pause(delay, options.signal))) return { kind: 'aborted', turn };
   }
+}
+
+/** The poll interval while a turn moves (ms). */
+const DEFAULT_POLL_MS = 250;
+
+/**
+ * How long to wait before the next look, `quietMs` after the turn last changed: `pollMs` for
+ * the first 5 s (a chat reply, a routing), then at least 1 s, and at least 2 s after a minute —
+ * a task turn runs for minutes, and every look is a query of the thread and of its agent.
+ */
+export function pollDelay(pollMs: number, quietMs: number): number {
+  if (quietMs < 5_000) return pollMs;
+  return Math.max(pollMs, quietMs < 60_000 ? 1_000 : 2_000);
 }
 
 /** The agent whose questions hold this turn up: its own while it runs, the running turn's while it is queued. */

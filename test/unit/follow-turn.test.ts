@@ -1,0 +1,24 @@
+/**
+ * The pure parts of following a turn (client/chat/follow-turn.ts): how often it looks while the
+ * turn is quiet, and which agent's questions hold a message up.
+ */
+import { blockingAgent, pollDelay, runningTurn } from '../../client/chat/follow-turn';
+import type { Turn } from '../../workflows/contract/thread-contract';
+
+test('the poll slows while nothing changes: the given interval for 5 s, then 1 s, then 2 s after a minute', () => {
+  expect([0, 4_999, 5_000, 59_999, 60_000, 3_600_000].map((quiet) => pollDelay(250, quiet))).toEqual([
+    250, 250, 1_000, 1_000, 2_000, 2_000,
+  ]);
+  // A slower interval than that is kept.
+  expect(pollDelay(5_000, 120_000)).toBe(5_000);
+});
+
+test("a running turn's own agent holds it up; a queued message waits on the running turn's agent", () => {
+  const turns: Turn[] = [
+    { messageId: 'msg-1', text: 'write', kind: 'task', status: 'running', agentId: 'thread-a/turn-1' },
+    { messageId: 'msg-2', text: 'and then', status: 'queued', disposition: 'queued' },
+    { messageId: 'msg-3', text: 'hi', kind: 'chat', status: 'completed', reply: 'hello' },
+  ];
+  expect(runningTurn(turns)?.messageId).toBe('msg-1');
+  expect(turns.map((t) => blockingAgent(t, turns))).toEqual(['thread-a/turn-1', 'thread-a/turn-1', undefined]);
+});
