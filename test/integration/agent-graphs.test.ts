@@ -3,7 +3,8 @@
  * review loop ends at approval on its second review and stops at `maxIterations` when the
  * reviewer never approves; the router takes each branch; a bad router reply is corrected, and
  * three fail the agent with ROUTE_INVALID; a node's structured output is checked against its
- * schema; fan-out runs branches in parallel and `join: all` meets them once.
+ * schema; fan-out runs branches in parallel and `join: all` meets them once; a message steered
+ * in before any node runs reaches the first node's first call.
  */
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { routerGraph } from '../../examples/graphs/router';
@@ -11,7 +12,8 @@ import type { GraphInput } from '../../workflows/graph/graph-schema';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
-import { startAgent, stateOf } from '../harness/agents';
+import { answer, startAgent, stateOf, waitForInteraction } from '../harness/agents';
+import { steerSignal } from '../../workflows/contract/thread-contract';
 import { finishVisit, purposesHeard, routeTo, stepsHeard } from '../harness/graphs';
 import { withWorker } from '../harness/test-env';
 import { recordHistory } from '../harness/histories';
@@ -285,5 +287,36 @@ test('a branch that ends with no end node reached fails the agent with GRAPH_NO_
     expect(state.failure?.code).toBe('GRAPH_NO_END');
     expect(state.steps.map((s) => [s.id, s.status])).toEqual([['fetch', 'failed']]);
     expect(stepsHeard(bed.llm.requests)).toEqual(['fetch']);
+  });
+});
+
+test("a message steered in while a graph agent waits for its plan check reaches the first node's first call", async () => {
+  bed.llm.respondWith(
+    byRoute({
+      'step:draft': [finishVisit('draft')],
+      'step:review': [finishVisit('fine', verdict(true))],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, {
+      task: 'a haiku',
+      graph: reviewLoopGraph,
+      mode: { confirmPlan: true },
+    });
+    const check = await waitForInteraction(handle, 'plan.check');
+    await handle.signal(steerSignal, { text: 'about the sea', by: 'ann' });
+    await answer(handle, check.id, { decision: 'confirm' });
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const [draft] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 'draft');
+    expect(draft?.body.messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: expect.stringContaining('about the sea'),
+    });
+    const [review] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 'review');
+    expect(JSON.stringify(review?.body.messages)).not.toContain('about the sea'); // held for the next start only
+    expect((await stateOf(handle)).events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
+      'ann with no step running (held for the next steps): about the sea',
+      'the held message to draft',
+    ]);
   });
 });
