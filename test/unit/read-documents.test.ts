@@ -124,7 +124,7 @@ test('a DOCX bomb that declares small sizes is refused by the parser, and the ne
   expect(await read({ path: 'next.docx' })).toContain('next one');
 });
 
-test('a parse that outgrows the heap limit kills only its thread', async () => {
+test('a parse that outgrows the heap limit kills only its process', async () => {
   // Passes the declared-size check, so only the thread's heap limit can stop it.
   const docx = makeDocxBomb(64 * 2 ** 20);
   await expect(

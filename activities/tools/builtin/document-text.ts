@@ -1,12 +1,16 @@
 /**
  * Text out of documents (PDF, DOCX, XLSX, HTML) for `read_file`. A parser is an attack surface, so
- * each file is parsed in its own worker thread with a heap limit and a deadline: a malformed
- * file, a decompression bomb or a parser hang kills only that thread, never the activity worker.
+ * each file is parsed in its own child process with a heap limit and a deadline: a malformed
+ * file, a decompression bomb or a parser hang kills only that process, never the activity worker.
+ * (Not a worker thread: a thread that reaches its heap limit can abort the whole process,
+ * nodejs/node#47224 — seen here about once in eight runs of the heap-limit test.) The process gets
+ * the file on stdin, writes `{ text }` or `{ error }` as JSON on stdout, and runs with an empty
+ * environment, so no secret of the worker's reaches a parser.
  *
- * The thread's code is a plain CommonJS string (not a module file) so it runs the same under
+ * The child's code is a plain CommonJS string (not a module file) so it runs the same under
  * tsx, jest and the compiled build; the parsers it loads are resolved here and passed in.
  */
-import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
 import { extname } from 'node:path';
 
 /** The kinds of file read through a parser; everything else is read as UTF-8 text. */
@@ -14,11 +18,11 @@ export type DocumentKind = 'pdf' | 'docx' | 'xlsx' | 'html';
 
 /** Bounds of one parse. */
 export interface ParseLimits {
-  /** Heap of the parsing thread (V8 old generation), in MiB. */
+  /** Heap of the parsing process (V8 old generation), in MiB. */
   heapMb: number;
   /** Most an archive (DOCX) may declare it inflates to, in MiB; checked before parsing. */
   inflatedMb: number;
-  /** Longest a parse may take before its thread is terminated, in milliseconds. */
+  /** Longest a parse may take before its process is killed, in milliseconds. */
   timeoutMs: number;
 }
 
@@ -70,11 +74,17 @@ export function zipInflatedSize(bytes: Uint8Array): number {
   return total;
 }
 
-/** Runs in the parsing thread: `workerData` is { kind, bytes, modules }; posts { text } or { error }. */
-const THREAD_CODE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { kind, bytes, modules } = workerData;
+/** Runs in the parsing process: argv is [kind, modules as JSON], the file comes on stdin; writes { text } or { error }. */
+const CHILD_CODE = `
+const [kind, modulesJson] = process.argv.slice(1);
+const modules = JSON.parse(modulesJson);
+async function input() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return new Uint8Array(Buffer.concat(chunks));
+}
 async function extract() {
+  const bytes = await input();
   if (kind === 'pdf') {
     const { extractText, getDocumentProxy } = require(modules.unpdf);
     const pdf = await getDocumentProxy(new Uint8Array(bytes));
@@ -100,11 +110,18 @@ async function extract() {
   const { convert } = require(modules.htmlToText);
   return convert(Buffer.from(bytes).toString('utf8'), { wordwrap: false });
 }
+const say = (reply) => process.stdout.write(JSON.stringify(reply), () => process.exit(0));
 extract().then(
-  (text) => parentPort.postMessage({ text }),
-  (err) => parentPort.postMessage({ error: String((err && err.message) || err).slice(0, 300) }),
+  (text) => say({ text }),
+  (err) => say({ error: String((err && err.message) || err).slice(0, 300) }),
 );
 `;
+
+/** The most text a parse may hand back (bytes of its JSON reply); past it the parse is refused. */
+const MAX_REPLY_BYTES = 64 * 2 ** 20;
+
+/** What V8 writes when a heap limit stopped it. */
+const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
 
 let modules: Record<string, string> | undefined;
 
@@ -119,9 +136,9 @@ function parserModules(): Record<string, string> {
 }
 
 /**
- * The text of the document `bytes`, parsed in a fresh worker thread within `limits`.
+ * The text of the document `bytes`, parsed in a fresh child process within `limits`.
  * @throws Error with a message fit for the model when the file cannot be parsed, takes too long
- *   or needs too much memory (the thread is gone either way).
+ *   or needs too much memory (the process is gone either way).
  */
 export function documentText(
   shown: string,
@@ -136,39 +153,52 @@ export function documentText(
       return Promise.reject(new Error(`"${shown}" cannot be read as ${kind}: ${why}, over ${limits.inflatedMb} MiB`));
     }
   }
-  const copy = new Uint8Array(bytes); // transferred to the thread: the caller's buffer stays usable
-  const worker = new Worker(THREAD_CODE, {
-    eval: true,
-    workerData: { kind, bytes: copy, modules: parserModules() },
-    transferList: [copy.buffer],
-    resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
-    stdout: true,
-    stderr: true,
-  });
+  const args = [`--max-old-space-size=${limits.heapMb}`, '-e', CHILD_CODE, kind, JSON.stringify(parserModules())];
+  const child = spawn(process.execPath, args, { env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
   return new Promise<string>((resolve, reject) => {
     let settled = false;
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = '';
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void worker.terminate();
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       outcome();
     };
     const refuse = (why: string) => settle(() => reject(new Error(`"${shown}" cannot be read as ${kind}: ${why}`)));
     const timer = setTimeout(() => refuse(`parsing took longer than ${limits.timeoutMs / 1000} s`), limits.timeoutMs);
-    worker.on('message', (reply: { text?: unknown; error?: unknown }) => {
-      if (typeof reply.text === 'string') {
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > MAX_REPLY_BYTES) refuse(`its text is over ${MAX_REPLY_BYTES / 2 ** 20} MiB`);
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (err.length < 4096) err += chunk.toString('utf8');
+    });
+    child.stdin.on('error', () => undefined); // a parser that died before reading all: its exit says why
+    child.on('error', () => refuse('the parser failed'));
+    child.on('close', () => {
+      const reply = parseReply(Buffer.concat(out).toString('utf8'));
+      if (typeof reply?.text === 'string') {
         const text = reply.text;
         settle(() => resolve(text));
-      } else refuse(typeof reply.error === 'string' ? reply.error : 'the parser failed');
+      } else if (typeof reply?.error === 'string') refuse(reply.error);
+      else if (OUT_OF_MEMORY.test(err))
+        refuse(`parsing needed more than ${limits.heapMb} MiB (a damaged file or a decompression bomb)`);
+      else refuse('the parser stopped');
     });
-    worker.on('error', (err: Error & { code?: string }) =>
-      refuse(
-        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `parsing needed more than ${limits.heapMb} MiB (a damaged file or a decompression bomb)`
-          : 'the parser failed',
-      ),
-    );
-    worker.on('exit', () => refuse('the parser stopped'));
+    child.stdin.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   });
+}
+
+/** The child's JSON reply, or undefined when it wrote none (it died). */
+function parseReply(json: string): { text?: unknown; error?: unknown } | undefined {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
