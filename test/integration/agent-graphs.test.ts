@@ -308,10 +308,9 @@ test("a message steered in while a graph agent waits for its plan check reaches 
     await answer(handle, check.id, { decision: 'confirm' });
     expect(await handle.result()).toMatchObject({ status: 'completed' });
     const [draft] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 'draft');
-    expect(draft?.body.messages.at(-1)).toMatchObject({
-      role: 'user',
-      content: expect.stringContaining('about the sea'),
-    });
+    const heard = draft?.body.messages.at(-1);
+    expect(heard?.role).toBe('user');
+    expect(heard?.content).toContain('about the sea');
     const [review] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 'review');
     expect(JSON.stringify(review?.body.messages)).not.toContain('about the sea'); // held for the next start only
     expect((await stateOf(handle)).events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
