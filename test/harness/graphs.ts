@@ -4,11 +4,19 @@
  * the step ids the fake heard, in the order their first request arrived.
  */
 import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
 import type { RecordedRequest } from '../fake-llm/scripted-llm';
 
 /** A visit's reply finishing with `result` (and `output`, when given). */
 export const finishVisit = (result: string, output?: unknown) =>
   reply.toolCall('finish_step', output === undefined ? { result } : { result, output });
+
+/** The review loop (examples/graphs/review-loop.ts) answered in two visits: a draft, approved at its first review. */
+export const approvedAtFirstReview = () =>
+  byRoute({
+    'step:draft': [finishVisit('draft')],
+    'step:review': [finishVisit('fine', { approved: true, feedback: 'good' })],
+  });
 
 /** The router's reply choosing `to` (null: no condition holds). */
 export const routeTo = (to: string | null, reason = `because ${to ?? 'none holds'}`) => reply.json({ to, reason });

@@ -14,7 +14,7 @@ import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, startAgent, stateOf, waitForInteraction } from '../harness/agents';
 import { steerSignal } from '../../workflows/contract/thread-contract';
-import { finishVisit, purposesHeard, routeTo, stepsHeard } from '../harness/graphs';
+import { approvedAtFirstReview, finishVisit, purposesHeard, routeTo, stepsHeard } from '../harness/graphs';
 import { withWorker } from '../harness/test-env';
 import { recordHistory } from '../harness/histories';
 import { stepWorkflowId } from '../../workflows/contract/ids';
@@ -291,12 +291,7 @@ test('a branch that ends with no end node reached fails the agent with GRAPH_NO_
 });
 
 test("a message steered in while a graph agent waits for its plan check reaches the first node's first call", async () => {
-  bed.llm.respondWith(
-    byRoute({
-      'step:draft': [finishVisit('draft')],
-      'step:review': [finishVisit('fine', verdict(true))],
-    }),
-  );
+  bed.llm.respondWith(approvedAtFirstReview());
   await withWorker(bed.config, async () => {
     const handle = await startAgent(bed.client, bed.config, {
       task: 'a haiku',

@@ -19,7 +19,7 @@ import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, startAgent, stateOf, waitForInteraction, waitForState, agentFile } from '../harness/agents';
-import { finishVisit, stepsHeard } from '../harness/graphs';
+import { approvedAtFirstReview, finishVisit, stepsHeard } from '../harness/graphs';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { testConfig, withWorker } from '../harness/test-env';
 import { recordHistory } from '../harness/histories';
@@ -135,12 +135,7 @@ test('a budget crossed inside the loop holds the walk; raised, the loop goes on'
 });
 
 test('the plan check shows the graph and takes confirm or cancel only', async () => {
-  bed.llm.respondWith(
-    byRoute({
-      'step:draft': [finishVisit('draft')],
-      'step:review': [finishVisit('fine', verdict(true))],
-    }),
-  );
+  bed.llm.respondWith(approvedAtFirstReview());
   await withWorker(bed.config, async () => {
     const handle = await startAgent(bed.client, bed.config, {
       task: 'check first',
