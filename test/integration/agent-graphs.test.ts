@@ -314,3 +314,25 @@ test("a message steered in while a graph agent waits for its plan check reaches 
     ]);
   });
 });
+
+test('a held message no step will hear is dropped, saying so, when the agent ends', async () => {
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, {
+      task: 'a haiku',
+      graph: reviewLoopGraph,
+      mode: { confirmPlan: true },
+    });
+    const check = await waitForInteraction(handle, 'plan.check');
+    await handle.signal(steerSignal, { text: 'about the sea', by: 'ann' });
+    await answer(handle, check.id, { decision: 'cancel' });
+    await handle.result().catch(() => undefined);
+    const state = await stateOf(handle);
+    expect(state.phase).toBe('cancelled');
+    expect(state.heldSteers).toBeUndefined();
+    expect(state.events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
+      'ann with no step running (held for the next steps): about the sea',
+      'the held message not delivered: no step started after them',
+    ]);
+    expect(bed.llm.requests).toHaveLength(0);
+  });
+});

@@ -44,7 +44,7 @@ export function serveSteering(run: SteeredAgent): void {
     const shown = message.text.length > SHOWN_CHARS ? `${message.text.slice(0, SHOWN_CHARS)}…` : message.text;
     const who = message.by ?? 'a message';
     if (steps.length === 0) {
-      const late = run.state.phase === 'summarizing' || isTerminalPhase(run.state.phase);
+      const late = noStepAhead(run.state);
       if (!late) hold(run, message);
       const what = late ? 'after the last step (not delivered)' : 'with no step running (held for the next steps)';
       run.event({ type: 'message.steered', message: `${who} ${what}: ${shown}` });
@@ -56,6 +56,12 @@ export function serveSteering(run: SteeredAgent): void {
         .signal(steerSignal, message)
         .catch((err: unknown) => log.warn('steer signal not delivered', { stepId, error: String(err) }));
   });
+}
+
+/** Whether no step will start any more: the agent summarises or has ended (or will, once its hold lifts). */
+function noStepAhead(state: AgentState): boolean {
+  const phase = state.phase === 'paused' ? (state.hold?.resumePhase ?? state.phase) : state.phase;
+  return phase === 'summarizing' || isTerminalPhase(phase);
 }
 
 /** Keeps `message` for the steps that start next: the newest MAX_HELD, oldest dropped. */
@@ -75,4 +81,13 @@ export function releaseHeldSteers(run: SteeredAgent, stepIds: string[]): void {
   delete run.state.heldSteers;
   const what = held.length === 1 ? 'the held message' : `${held.length} held messages`;
   run.event({ type: 'message.steered', message: `${what} to ${stepIds.join(', ')}` });
+}
+
+/** Once no step will start (the agent summarises or ends): the held messages are dropped, saying so. */
+export function dropHeldSteers(run: SteeredAgent): void {
+  const held = run.state.heldSteers;
+  if (!held?.length) return;
+  delete run.state.heldSteers;
+  const what = held.length === 1 ? 'the held message' : `${held.length} held messages`;
+  run.event({ type: 'message.steered', message: `${what} not delivered: no step started after them` });
 }

@@ -30,9 +30,11 @@ function stepInput(
   return withSteered(stepInputOf(run, plan.task || run.settings.task, step, dependencies, tools), steered);
 }
 
-/** `input` with the messages held for the step's first call (agent-steer.ts); unchanged when none. */
+/** `input` with the messages held for the step's first call (agent-steer.ts), or none: each goes to a start once. */
 export function withSteered(input: StepInput, steered: SteerMessage[]): StepInput {
-  return steered.length > 0 ? { ...input, steered } : input;
+  const next = { ...input };
+  delete next.steered;
+  return steered.length > 0 ? { ...next, steered } : next;
 }
 
 /** A step's input: the step, what it builds on, and the agent's tools, limits and settings as they stand. */

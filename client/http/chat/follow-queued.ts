@@ -38,7 +38,8 @@ export interface FollowQueuedOptions extends Omit<FollowTurnOptions, 'onProgress
 
 /**
  * Follows `queued` once `answered` (the answered turn's outcome) settled, oldest first, while
- * each settles; the outcomes so far (fewer when the caller went away).
+ * each settles; the outcomes so far (fewer when the caller went away or the thread could not be
+ * read: what was gathered is not thrown away for a later failure).
  */
 export async function followQueued(
   ports: TurnPorts,
@@ -52,10 +53,14 @@ export async function followQueued(
   for (const message of queued) {
     if (last.kind !== 'settled') break;
     const { onProgress, onReply, ...follow } = options;
-    last = await followTurn(ports, thread, message.messageId, {
-      ...follow,
-      ...(onProgress ? { onProgress: (progress) => onProgress(message.messageId, progress) } : {}),
-    });
+    try {
+      last = await followTurn(ports, thread, message.messageId, {
+        ...follow,
+        ...(onProgress ? { onProgress: (progress) => onProgress(message.messageId, progress) } : {}),
+      });
+    } catch {
+      break; // the thread could not be read: the answer and the replies so far still go out
+    }
     if (last.kind === 'aborted') break;
     const reply = { ...message, outcome: last };
     replies.push(reply);

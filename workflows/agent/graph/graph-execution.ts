@@ -187,9 +187,9 @@ class GraphExecution {
     for (const scope of Object.values(this.scopes)) scope.cancel();
   }
 
-  /** Runs the same visit again (the walk still counts it as running). */
+  /** Runs the same visit again (the walk still counts it as running); held messages went to its first start. */
   private retry(visit: WalkVisit, input: ReturnType<typeof visitInput>): void {
-    this.start(visit, input);
+    this.start(visit, withSteered(input, []));
   }
 
   /** Makes `walk` current: `state.path` follows it, bounded with the board. */
