@@ -120,8 +120,8 @@ extract().then(
 /** The most text a parse may hand back (bytes of its JSON reply); past it the parse is refused. */
 const MAX_REPLY_BYTES = 64 * 2 ** 20;
 
-/** What V8 writes when a heap limit stopped it. */
-const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
+/** How a process that reached its heap limit ends: V8 aborts it (SIGABRT, exit status 134). */
+const abortedOutOfMemory = (code: number | null, signal: NodeJS.Signals | null) => signal === 'SIGABRT' || code === 134;
 
 let modules: Record<string, string> | undefined;
 
@@ -154,12 +154,11 @@ export function documentText(
     }
   }
   const args = [`--max-old-space-size=${limits.heapMb}`, '-e', CHILD_CODE, kind, JSON.stringify(parserModules())];
-  const child = spawn(process.execPath, args, { env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { env: {}, stdio: ['pipe', 'pipe', 'ignore'] });
   return new Promise<string>((resolve, reject) => {
     let settled = false;
     const out: Buffer[] = [];
     let outBytes = 0;
-    let err = '';
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
@@ -174,18 +173,15 @@ export function documentText(
       if (outBytes > MAX_REPLY_BYTES) refuse(`its text is over ${MAX_REPLY_BYTES / 2 ** 20} MiB`);
       else out.push(chunk);
     });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (err.length < 4096) err += chunk.toString('utf8');
-    });
     child.stdin.on('error', () => undefined); // a parser that died before reading all: its exit says why
     child.on('error', () => refuse('the parser failed'));
-    child.on('close', () => {
+    child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
       const reply = parseReply(Buffer.concat(out).toString('utf8'));
       if (typeof reply?.text === 'string') {
         const text = reply.text;
         settle(() => resolve(text));
       } else if (typeof reply?.error === 'string') refuse(reply.error);
-      else if (OUT_OF_MEMORY.test(err))
+      else if (abortedOutOfMemory(code, signal))
         refuse(`parsing needed more than ${limits.heapMb} MiB (a damaged file or a decompression bomb)`);
       else refuse('the parser stopped');
     });
