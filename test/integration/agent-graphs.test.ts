@@ -290,16 +290,22 @@ test('a branch that ends with no end node reached fails the agent with GRAPH_NO_
   });
 });
 
+/** The review loop started with a plan check, and steered ("about the sea", by ann) while it waits there. */
+async function steeredAtPlanCheck() {
+  const handle = await startAgent(bed.client, bed.config, {
+    task: 'a haiku',
+    graph: reviewLoopGraph,
+    mode: { confirmPlan: true },
+  });
+  const check = await waitForInteraction(handle, 'plan.check');
+  await handle.signal(steerSignal, { text: 'about the sea', by: 'ann' });
+  return { handle, check };
+}
+
 test("a message steered in while a graph agent waits for its plan check reaches the first node's first call", async () => {
   bed.llm.respondWith(approvedAtFirstReview());
   await withWorker(bed.config, async () => {
-    const handle = await startAgent(bed.client, bed.config, {
-      task: 'a haiku',
-      graph: reviewLoopGraph,
-      mode: { confirmPlan: true },
-    });
-    const check = await waitForInteraction(handle, 'plan.check');
-    await handle.signal(steerSignal, { text: 'about the sea', by: 'ann' });
+    const { handle, check } = await steeredAtPlanCheck();
     await answer(handle, check.id, { decision: 'confirm' });
     expect(await handle.result()).toMatchObject({ status: 'completed' });
     const [draft] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 'draft');
@@ -317,13 +323,7 @@ test("a message steered in while a graph agent waits for its plan check reaches 
 
 test('a held message no step will hear is dropped, saying so, when the agent ends', async () => {
   await withWorker(bed.config, async () => {
-    const handle = await startAgent(bed.client, bed.config, {
-      task: 'a haiku',
-      graph: reviewLoopGraph,
-      mode: { confirmPlan: true },
-    });
-    const check = await waitForInteraction(handle, 'plan.check');
-    await handle.signal(steerSignal, { text: 'about the sea', by: 'ann' });
+    const { handle, check } = await steeredAtPlanCheck();
     await answer(handle, check.id, { decision: 'cancel' });
     await handle.result().catch(() => undefined);
     const state = await stateOf(handle);
