@@ -76,18 +76,19 @@ export function heldSteers(run: SteeredAgent): SteerMessage[] {
 
 /** Records that the held messages went to `stepIds` (the steps just started) and forgets them. */
 export function releaseHeldSteers(run: SteeredAgent, stepIds: string[]): void {
-  const held = run.state.heldSteers;
-  if (!held?.length || stepIds.length === 0) return;
-  delete run.state.heldSteers;
-  const what = held.length === 1 ? 'the held message' : `${held.length} held messages`;
-  run.event({ type: 'message.steered', message: `${what} to ${stepIds.join(', ')}` });
+  if (stepIds.length > 0) letGo(run, `to ${stepIds.join(', ')}`);
 }
 
 /** Once no step will start (the agent summarises or ends): the held messages are dropped, saying so. */
 export function dropHeldSteers(run: SteeredAgent): void {
+  letGo(run, 'not delivered: no step started after them');
+}
+
+/** Forgets the held messages, if any, with a timeline event saying where they went. */
+function letGo(run: SteeredAgent, where: string): void {
   const held = run.state.heldSteers;
   if (!held?.length) return;
   delete run.state.heldSteers;
   const what = held.length === 1 ? 'the held message' : `${held.length} held messages`;
-  run.event({ type: 'message.steered', message: `${what} not delivered: no step started after them` });
+  run.event({ type: 'message.steered', message: `${what} ${where}` });
 }

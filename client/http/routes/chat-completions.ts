@@ -33,7 +33,7 @@ import {
   type ChatCompletionChunk,
 } from '../chat/completion-objects';
 import { deliverMessage, type Delivered } from '../chat/deliver-message';
-import { followQueued, queuedReplyText, withQueued, type QueuedMessage } from '../chat/follow-queued';
+import { followQueued, queuedReplyText, withQueued, type QueuedReply } from '../chat/follow-queued';
 import { ReplyDeltas } from '../chat/reply-deltas';
 import { ApiFailure } from '../errors';
 import { ErrorBody } from '../schemas';
@@ -107,12 +107,12 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
     const delivered = await deliverMessage(c, deps, body, request, header);
     c.header(THREAD_HEADER, delivered.thread);
     const id = completionId(delivered.thread, delivered.messageId, Date.now());
-    const follow = { signal: c.req.raw.signal, ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}) };
+    const follow = followOptions(deps, c.req.raw.signal);
     const outcome = await followTurn(deps, delivered.thread, delivered.messageId, follow);
     const { content, cairn } = answerOf(delivered, outcome);
     const replies = await followQueued(deps, delivered.thread, delivered.queued ?? [], outcome, follow);
-    const more = replies.map((r) => ({ reply: r, ...answerOf(queuedDelivery(delivered, r), r.outcome) }));
-    const text = content + more.map(({ reply, content: said }) => queuedReplyText(reply, said)).join('');
+    const more = replies.map((reply) => queuedAnswer(delivered, reply));
+    const text = content + more.map((part) => part.content).join('');
     return c.json(completionOf(id, text, withQueued(cairn, replies, more.at(-1)?.cairn)), 200);
   });
 }
@@ -160,10 +160,16 @@ async function streamed(
   });
 }
 
-/** A queued message followed after an answer, as if it had been delivered on its own. */
-function queuedDelivery(answer: Delivered, reply: QueuedMessage): Delivered {
+/** How often and until when a request follows its turn. */
+function followOptions(deps: ChatCompletionDeps, signal: AbortSignal) {
+  return { signal, ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}) };
+}
+
+/** A queued message followed after an answer: its part of the content (quoted) and its extension. */
+function queuedAnswer(answer: Delivered, reply: QueuedReply): { content: string; cairn: CairnExtension } {
   const ids = { thread: answer.thread, messageId: reply.messageId };
-  return { ...ids, cairn: ids };
+  const { content, cairn } = answerOf({ ...ids, cairn: ids }, reply.outcome);
+  return { content: queuedReplyText(reply, content), cairn };
 }
 
 /** The content and extension of what the turn came to. */
@@ -234,8 +240,7 @@ async function streamTurn(
     : undefined;
   try {
     const outcome = await followTurn(deps, ids.thread, ids.messageId, {
-      signal: stop.signal,
-      ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+      ...followOptions(deps, stop.signal),
       onProgress: ({ status, agentId }) => {
         void send(chunkOf(id, {}, { status, ...(agentId ? { agentId } : {}) }));
         // The agent's model calls as they stream: the turn's own agent, followed once.
@@ -260,14 +265,13 @@ async function streamTurn(
     // After an answer: the messages queued behind the answered turn, each once it settles.
     let last: CairnExtension | undefined;
     const replies = await followQueued(deps, ids.thread, delivered.queued ?? [], outcome, {
-      signal: stop.signal,
-      ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+      ...followOptions(deps, stop.signal),
       onProgress: (messageId, { status, agentId }) =>
         void send(chunkOf(id, {}, { messageId, status, ...(agentId ? { agentId } : {}) })),
       onReply: async (queued) => {
-        const said = answerOf(queuedDelivery(delivered, queued), queued.outcome);
-        last = said.cairn;
-        await send(chunkOf(id, { content: queuedReplyText(queued, said.content) }));
+        const part = queuedAnswer(delivered, queued);
+        last = part.cairn;
+        await send(chunkOf(id, { content: part.content }));
       },
     });
     if (stop.signal.aborted) return;
