@@ -18,8 +18,12 @@ import type { Exchange } from './recording-proxy';
 import type { AgentRun } from './stand-in';
 import type { RepeatedCall } from './tool-runs';
 
-/** How long an agent may take, start to end. */
-export const AGENT_TIME_LIMIT_MS = 10 * 60_000;
+/**
+ * How long an agent may take, start to end: a bound that tells a hung agent from a slow model.
+ * Five agents share a 270M model on two cores, which serves 2–6 reply tokens per second per call
+ * on a slow day: a planning agent then takes up to 9.5 minutes (2026-11-28).
+ */
+export const AGENT_TIME_LIMIT_MS = 15 * 60_000;
 
 /**
  * How often one step may run the same call when Cairn's agent settings name no limit: the

@@ -88,6 +88,8 @@ export function llamaArgs(paths: LlamaPaths, port: number, sizing: LlamaSizing):
     // Each slot gets its own share of the context, so one long conversation cannot starve the others.
     ['--no-kv-unified'],
     ['--threads', String(sizing.threads)],
+    // Threads waiting for work sleep instead of spinning, so the worker and Temporal still get CPU.
+    ['--poll', '0'],
     ['--no-webui'],
   ].flat();
 }

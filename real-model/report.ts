@@ -63,7 +63,16 @@ export function agentTable(results: { evidence: AgentEvidence; violations: Viola
 export function purposeTable(exchanges: Exchange[]): string {
   const purposeOf = (e: Exchange) => e.purpose ?? e.path;
   const purposes = [...new Set(exchanges.map(purposeOf))].sort();
-  const header = ['purpose', 'max_tokens sent', 'response_format', 'calls', 'finish reasons', 'errors'];
+  const header = [
+    'purpose',
+    'max_tokens sent',
+    'response_format',
+    'calls',
+    'median call',
+    'tokens/s',
+    'finish reasons',
+    'errors',
+  ];
   const tally = (values: string[]) =>
     [...values.reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map<string, number>())]
       .map(([v, n]) => `${v} ${n}`)
@@ -75,6 +84,8 @@ export function purposeTable(exchanges: Exchange[]): string {
       tally(mine.map((e) => (e.maxTokens === undefined ? 'none' : String(e.maxTokens)))),
       tally(mine.map((e) => e.responseFormat ?? 'none')),
       String(mine.length),
+      medianCall(mine),
+      speed(mine),
       tally(mine.flatMap((e) => (e.finishReason ? [e.finishReason] : []))),
       tally(
         mine
@@ -85,6 +96,28 @@ export function purposeTable(exchanges: Exchange[]): string {
   });
   return table(header, rows);
 }
+
+/** The median time of the calls answered (2xx), e.g. `74.2 s`. */
+function medianCall(exchanges: Exchange[]): string {
+  const times = answered(exchanges)
+    .map((e) => e.durationMs)
+    .sort((a, b) => a - b);
+  const mid = times[Math.floor(times.length / 2)];
+  return mid === undefined ? '-' : `${(mid / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Reply tokens per second of call time over the calls answered: how fast the server served this
+ * purpose, prompt reading and waiting for a slot included. A slow machine shows here first.
+ */
+function speed(exchanges: Exchange[]): string {
+  const counted = answered(exchanges).filter((e) => e.completionTokens !== undefined);
+  const tokens = counted.reduce((sum, e) => sum + (e.completionTokens ?? 0), 0);
+  const ms = counted.reduce((sum, e) => sum + e.durationMs, 0);
+  return ms > 0 && tokens > 0 ? (tokens / (ms / 1000)).toFixed(1) : '-';
+}
+
+const answered = (exchanges: Exchange[]) => exchanges.filter((e) => e.status >= 200 && e.status < 300);
 
 /** The violations, one line each, under their agent's name. */
 export function violationLines(results: { evidence: AgentEvidence; violations: Violation[] }[]): string[] {
