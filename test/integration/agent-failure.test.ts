@@ -15,6 +15,8 @@ import { answer, startAgent, stateOf, waitForInteraction, type AgentHandle } fro
 import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
+import { steerSignal } from '../../workflows/contract/thread-contract';
+import { waitUntil } from '../../testkit/wait-until';
 
 const bed = agentTestbed();
 
@@ -60,6 +62,34 @@ test('ask → retry runs the step again and it completes', async () => {
     const state = await stateOf(handle);
     expect(state.steps[0]).toMatchObject({ attempts: 2, result: 'one, second time' });
     await recordHistory('agent-step-failure-retry', handle);
+  });
+});
+
+test('a steer while a failed step waits for its decision is held and heard by its retry', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [reply.error(400), finish('done with the newer file')],
+      summary: [reply.text('answer')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, { task: 'ask me', onStepFailure: 'ask' });
+    const failure = await waitForInteraction(handle, 'step.failure', 's1');
+    await handle.signal(steerSignal, { text: 'use the newer file', by: 'ann' });
+    await waitUntil('the message held', async () =>
+      (await stateOf(handle)).heldSteers?.length === 1 ? true : undefined,
+    );
+    await answer(handle, failure.id, { decision: 'retry' });
+    await handle.result();
+    const [, retried] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
+    expect(retried?.body.messages.map((m) => m.content).join('\n')).toContain('use the newer file');
+    const state = await stateOf(handle);
+    expect(state.heldSteers).toBeUndefined();
+    expect(state.events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
+      'ann with no step running (held for the next steps; s1 waits for a failure decision): use the newer file',
+      'the held message to s1',
+    ]);
   });
 });
 

@@ -4,7 +4,8 @@
  * reviewer never approves; the router takes each branch; a bad router reply is corrected, and
  * three fail the agent with ROUTE_INVALID; a node's structured output is checked against its
  * schema; fan-out runs branches in parallel and `join: all` meets them once; a message steered
- * in before any node runs reaches the first node's first call.
+ * in before any node runs reaches the first node's first call, and one steered in while a failed
+ * node waits for its decision reaches the retried visit.
  */
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { routerGraph } from '../../examples/graphs/router';
@@ -16,6 +17,7 @@ import { answer, startAgent, stateOf, waitForInteraction } from '../harness/agen
 import { steerSignal } from '../../workflows/contract/thread-contract';
 import { approvedAtFirstReview, finishVisit, purposesHeard, routeTo, stepsHeard } from '../harness/graphs';
 import { withWorker } from '../harness/test-env';
+import { waitUntil } from '../../testkit/wait-until';
 import { recordHistory } from '../harness/histories';
 import { stepWorkflowId } from '../../workflows/contract/ids';
 import { WorkflowFailedError } from '@temporalio/client';
@@ -334,5 +336,32 @@ test('a held message no step will hear is dropped, saying so, when the agent end
       'the held message not delivered: no step started after them',
     ]);
     expect(bed.llm.requests).toHaveLength(0);
+  });
+});
+
+test("a message steered in while a failed node waits for its decision reaches the retried visit's first call", async () => {
+  bed.llm.respondWith(
+    byRoute({
+      'step:draft': [reply.error(400), finishVisit('draft')],
+      'step:review': [finishVisit('fine', verdict(true))],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const handle = await startAgent(bed.client, bed.config, {
+      task: 'a haiku',
+      graph: reviewLoopGraph,
+      onStepFailure: 'ask',
+    });
+    const failure = await waitForInteraction(handle, 'step.failure', 'draft');
+    await handle.signal(steerSignal, { text: 'about the sea', by: 'ann' });
+    await waitUntil('the message held', async () => ((await stateOf(handle)).heldSteers?.length ? true : undefined));
+    await answer(handle, failure.id, { decision: 'retry' });
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const [, retried] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 'draft');
+    expect(retried?.body.messages.at(-1)?.content).toContain('about the sea');
+    expect((await stateOf(handle)).events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
+      'ann with no step running (held for the next steps; draft waits for a failure decision): about the sea',
+      'the held message to draft',
+    ]);
   });
 });

@@ -4,7 +4,9 @@
  * running or waiting step, whose model hears it at its next call (step/step-steering.ts). A
  * message that comes while no step runs (the agent plans, waits for its plan check, is paused
  * or replans) is held in the state and handed to the steps that start next, in their input; one
- * that comes once the agent summarises or has ended is on the timeline only.
+ * that comes once the agent summarises or has ended is on the timeline only. A step whose failure
+ * waits for a decision has no model to hear it: the message is held for its retry (or the next
+ * steps to start).
  * A payload that does not parse changes nothing but the timeline (`signal.rejected`).
  */
 import { getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
@@ -14,7 +16,7 @@ import { issueLines } from '../issue-lines';
 import { isActiveStep } from '../plan/step-transitions';
 import { isTerminalPhase } from '../state/agent-phases';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
-import type { AgentEvent, AgentState } from './agent-state';
+import { openInteractions, type AgentEvent, type AgentState } from './agent-state';
 
 /** What steering needs of an agent run (not the run itself: agent-run.ts registers this). */
 export interface SteeredAgent {
@@ -40,17 +42,28 @@ export function serveSteering(run: SteeredAgent): void {
       return;
     }
     const message = parsed.data;
-    const steps = run.state.steps.filter((s) => isActiveStep(s.status)).map((s) => s.id);
+    // A step whose failure waits for a person's decision has no running model to hear it: the
+    // message is held for the steps that start next, its retry among them.
+    const deciding = new Set(
+      openInteractions(run.state).flatMap((i) => (i.kind === 'step.failure' && i.stepId ? [i.stepId] : [])),
+    );
+    const active = run.state.steps.filter((s) => isActiveStep(s.status)).map((s) => s.id);
+    const steps = active.filter((id) => !deciding.has(id));
     const shown = message.text.length > SHOWN_CHARS ? `${message.text.slice(0, SHOWN_CHARS)}…` : message.text;
     const who = message.by ?? 'a message';
+    const waiting = deciding.size > 0 ? `; ${[...deciding].join(', ')} waits for a failure decision` : '';
     if (steps.length === 0) {
       const late = noStepAhead(run.state);
       if (!late) hold(run, message);
-      const what = late ? 'after the last step (not delivered)' : 'with no step running (held for the next steps)';
+      const what = late
+        ? 'after the last step (not delivered)'
+        : `with no step running (held for the next steps${waiting})`;
       run.event({ type: 'message.steered', message: `${who} ${what}: ${shown}` });
       return;
     }
-    run.event({ type: 'message.steered', message: `${who} to ${steps.join(', ')}: ${shown}` });
+    if (deciding.size > 0) hold(run, message);
+    const held = deciding.size > 0 ? ` (and held for the next steps${waiting})` : '';
+    run.event({ type: 'message.steered', message: `${who} to ${steps.join(', ')}${held}: ${shown}` });
     for (const stepId of steps)
       getExternalWorkflowHandle(stepWorkflowId(run.agentId, stepId))
         .signal(steerSignal, message)
@@ -69,13 +82,12 @@ function hold(run: SteeredAgent, message: SteerMessage): void {
   run.state.heldSteers = [...(run.state.heldSteers ?? []), message].slice(-MAX_HELD);
 }
 
-/** The messages held for the steps about to start (none: an empty list). */
-export function heldSteers(run: SteeredAgent): SteerMessage[] {
-  return run.state.heldSteers ?? [];
-}
-
-/** Records that the held messages went to `stepIds` (the steps just started) and forgets them. */
-export function releaseHeldSteers(run: SteeredAgent, stepIds: string[]): void {
+/**
+ * Starts steps with the held messages in their input (`start` returns the ids of the steps it
+ * started); once one has started, the messages are theirs and are forgotten, saying so.
+ */
+export function startWithHeldSteers(run: SteeredAgent, start: (steered: SteerMessage[]) => string[]): void {
+  const stepIds = start(run.state.heldSteers ?? []);
   if (stepIds.length > 0) letGo(run, `to ${stepIds.join(', ')}`);
 }
 

@@ -17,7 +17,7 @@ import type { ToolInfo } from '../tools/tool-types';
 import type { AgentRun } from './agent-run';
 import { runStep } from './run-step';
 import { awaitChange } from './await-change';
-import { heldSteers, releaseHeldSteers } from './agent-steer';
+import { startWithHeldSteers } from './agent-steer';
 import type { SteerMessage } from '../contract/thread-contract';
 
 /** Why execution ended the agent: the step whose failure did it, its code and its error. */
@@ -71,11 +71,7 @@ class Execution {
       const held = hold.held();
       if (mayGoOn && !held) {
         const ids = selectStepsToStart(this.plan, board.statuses(), settings.limits.maxParallelSteps);
-        const steered = heldSteers(this.agent);
-        releaseHeldSteers(
-          this.agent,
-          ids.filter((id) => this.start(id, steered)),
-        );
+        startWithHeldSteers(this.agent, (steered) => ids.filter((id) => this.start(id, steered)));
       }
       if (!board.hasActive() && !(held && mayGoOn && board.hasPending())) break;
       await awaitChange(() => this.changed, hold, held, this.tasks);

@@ -17,7 +17,7 @@ import type { ToolInfo } from '../../tools/tool-types';
 import type { AgentRun } from '../agent-run';
 import type { StepFailure } from '../execution';
 import { runStepChild, withSteered } from '../run-step';
-import { heldSteers, releaseHeldSteers } from '../agent-steer';
+import { startWithHeldSteers } from '../agent-steer';
 import { awaitChange } from '../await-change';
 import { keepBounded } from './graph-bounds';
 import { routeVisit } from './route-visit';
@@ -113,11 +113,10 @@ class GraphExecution {
       if (walk.running.length > 0) this.agent.ending.stop('max_iterations');
       return;
     }
-    const steered = heldSteers(this.agent);
     const inputOf = (v: WalkVisit) => visitInput(this.agent, this.graph, before, v, sources[v.node] ?? [], this.tools);
-    const begun = started.filter((visit) => this.start(visit, withSteered(inputOf(visit), steered)));
-    const ids = begun.map((visit) => visit.stepId);
-    releaseHeldSteers(this.agent, ids);
+    startWithHeldSteers(this.agent, (steered) =>
+      started.filter((visit) => this.start(visit, withSteered(inputOf(visit), steered))).map((v) => v.stepId),
+    );
   }
 
   /** Starts a visit's step; false when it could not start. */
@@ -187,9 +186,11 @@ class GraphExecution {
     for (const scope of Object.values(this.scopes)) scope.cancel();
   }
 
-  /** Runs the same visit again (the walk still counts it as running); held messages went to its first start. */
+  /** Runs the same visit again (the walk still counts it as running), hearing what is held now, not at its first start. */
   private retry(visit: WalkVisit, input: ReturnType<typeof visitInput>): void {
-    this.start(visit, withSteered(input, []));
+    startWithHeldSteers(this.agent, (steered) =>
+      this.start(visit, withSteered(input, steered)) ? [visit.stepId] : [],
+    );
   }
 
   /** Makes `walk` current: `state.path` follows it, bounded with the board. */
