@@ -4,6 +4,7 @@
  * with a 200-round step rolls over many times: the step between rounds, the agent while its
  * plan check waits and between steps. The plan check opened before a boundary is answered
  * after it, `watch` sees every timeline event once with no gap, and the agent completes.
+ * Messages steered in while the plan check waits are carried across the roll-over they cause.
  */
 import { AgentClient } from '../../client/agent-client';
 import type { AgentEvent } from '../../workflows/agent/agent-state';
@@ -17,6 +18,7 @@ import { recordHistory } from '../harness/histories';
 import { lookupTool } from '../../testkit/lookup-tool';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { steerSignal } from '../../workflows/contract/thread-contract';
 
 /** Plan revisions the test allows before the agent must have rolled over at a plan check. */
 const MAX_REVISIONS = 6;
@@ -145,3 +147,42 @@ test(`an agent with a ${ROUNDS}-round step continues as new many times, answers 
     expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: state.eventSeq }, (_, i) => i + 1));
   }, [lookup.tool]);
 }, 240_000);
+
+test('messages steered in while the plan check waits are held across the roll-over they cause: the newest 10 reach the step', async () => {
+  const config = testConfig(bed.llm, { TEMPORAL_ADDRESS: server.address });
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('s1 done')],
+      summary: [reply.text('all done')],
+    }),
+  );
+  await withWorker(config, async () => {
+    const agents = new AgentClient(server.client, config.taskQueue);
+    const id = await agents.start({ task: 'steered while waiting', mode: { confirmPlan: true } });
+    const handle: AgentHandle = server.client.workflow.getHandle(id);
+    const check = await waitForInteraction(handle, 'plan.check');
+    // Each signal adds history: enough of them pass the threshold, and the agent rolls over
+    // while its plan check waits, carrying what it holds.
+    const sent: string[] = [];
+    for (let i = 0; (await runsOf(id)).length < 2; i++) {
+      if (i === SUGGEST_AFTER_EVENTS) throw new Error(`no roll-over after ${i} steers`);
+      sent.push(`note ${i}`);
+      await handle.signal(steerSignal, { text: `note ${i}`, by: 'ann' });
+    }
+    const carried = await waitUntil('the next run holds the messages', async () => {
+      const state = await agents.state(id);
+      return state.heldSteers?.length ? state.heldSteers : undefined;
+    });
+    expect(sent.length).toBeGreaterThan(10); // more than are held
+    expect(carried.map((m) => m.text)).toEqual(sent.slice(-10));
+    await answer(handle, check.id, { decision: 'confirm' });
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const [first] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
+    const heard = (first?.body.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));
+    expect(sent.filter((text) => heard.some((h) => h.endsWith(`\n${text}`)))).toEqual(sent.slice(-10));
+    const state = await agents.state(id);
+    expect(state.heldSteers).toBeUndefined();
+    expect(state.events.filter((e) => e.type === 'message.steered').at(-1)?.message).toBe('10 held messages to s1');
+  });
+}, 120_000);
