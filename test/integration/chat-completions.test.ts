@@ -449,3 +449,42 @@ test("a streamed chat reply's reasoning arrives in cairn.event; the content is i
     }
   });
 });
+
+test("not streamed, the answer goes before the client's announced timeout: the turn still running, the message sent once", async () => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'task', reason: 'work to do' })],
+      plan: [reply.after(planReply(plan([step('s1')])), gate)],
+      'step:s1': [finish('counted 3 files')],
+      summary: [reply.text('There are 3 files.')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const { threads, server } = await serveCairn();
+    // The client waits 5 s (said in X-Stainless-Timeout) and would retry twice, each retry sending the text again.
+    const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: TOKEN, maxRetries: 2 });
+    try {
+      const { data, response } = await openai.chat.completions
+        .create({ model: 'cairn', messages: [{ role: 'user', content: 'count the files' }] }, { timeout: 5_000 })
+        .withResponse();
+      const thread = response.headers.get('x-cairn-thread') ?? '';
+      const agentId = threadTurnWorkflowId(thread, 1);
+      expect(cairnOf(data)).toMatchObject({ kind: 'task', status: 'running', agentId });
+      expect(data.choices[0]?.message.content).toBe(
+        `Still working on it (the turn is running, agent ${agentId}). Its answer will be in thread ${thread}: ` +
+          `read it there (GET /api/threads/${thread}), or send your next message with the X-Cairn-Thread header.`,
+      );
+      release();
+      const settled = await waitUntil('the turn settled', async () => {
+        const view = await threads.get(thread);
+        return view.turns[0]?.status === 'completed' ? view : undefined;
+      });
+      expect(settled.turns.map((t) => [t.text, t.reply])).toEqual([['count the files', 'There are 3 files.']]);
+    } finally {
+      release();
+      await server.close();
+    }
+  });
+});

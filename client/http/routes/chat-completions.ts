@@ -10,7 +10,9 @@
  * `data:` lines ending with `data: [DONE]`, status and the agent's live events in the `cairn`
  * field; a streamed request counts against the stream limits (429 TOO_MANY_STREAMS). A streamed
  * answer opens as soon as the thread has recorded the message, so a chat reply goes out as
- * content chunks as the model writes it (from the thread's live stream, reply-deltas.ts).
+ * content chunks as the model writes it (from the thread's live stream, reply-deltas.ts). Not
+ * streamed, the answer goes before the client's announced timeout (client-timeout.ts), with the
+ * turn still running when it must.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -32,6 +34,7 @@ import {
   type CairnExtension,
   type ChatCompletionChunk,
 } from '../chat/completion-objects';
+import { answerSignal, unfinishedText } from '../chat/client-timeout';
 import { deliverMessage, type Delivered } from '../chat/deliver-message';
 import { followQueued, queuedReplyText, withQueued, type QueuedReply } from '../chat/follow-queued';
 import { ReplyDeltas } from '../chat/reply-deltas';
@@ -104,10 +107,12 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
     if ('refused' in request) throw new ApiFailure('INVALID_INPUT', request.refused, request.field);
     const header = c.req.valid('header')['x-cairn-thread'];
     if (body.stream) return streamed(c, deps, body, request, header);
+    // Answered before the client's own timeout, so its SDK does not send the text again.
+    const ends = answerSignal(c.req.raw);
     const delivered = await deliverMessage(c, deps, body, request, header);
     c.header(THREAD_HEADER, delivered.thread);
     const id = completionId(delivered.thread, delivered.messageId, Date.now());
-    const follow = followOptions(deps, c.req.raw.signal);
+    const follow = followOptions(deps, ends);
     const outcome = await followTurn(deps, delivered.thread, delivered.messageId, follow);
     const { content, cairn } = answerOf(delivered, outcome);
     const replies = await followQueued(deps, delivered.thread, delivered.queued ?? [], outcome, follow);
@@ -190,7 +195,7 @@ function answerOf(delivered: Delivered, outcome: TurnOutcome): { content: string
     const interactions = outcome.interactions.map((i) => ({ ...i, agentId: outcome.agentId }));
     return { content: describeWaiting(outcome.agentId, outcome.interactions), cairn: { ...cairn, interactions } };
   }
-  return { content: '', cairn };
+  return { content: outcome.turn ? unfinishedText(delivered.thread, outcome.turn) : '', cairn };
 }
 
 /** Streams the turn: the ids first, status and live events as they come, the answer, the last chunk, `[DONE]`. */
