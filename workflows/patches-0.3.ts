@@ -147,6 +147,14 @@ export const PATCHES_0_3 = {
       'messages that waited for the same routing (or compression) to end wake together but go on one at a time: the first is routed, the others meet their policy behind it',
     why: 'runs before let every message that woke in the same workflow task be routed at once (two task turns could start side by side)',
   },
+  threadSteerClosed: {
+    id: 'cairn-thread-steer-closed',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "a thread's turn agent that begins its summary signals steerClosed to its thread, which then queues a message sent to steer it as the next turn",
+    why: 'runs before sent no signal (the thread steered such messages into an agent whose steps had ended)',
+  },
   threadFoldKeepsNewest: {
     id: 'cairn-thread-fold-keeps-newest',
     since: '0.3.0',

@@ -179,7 +179,9 @@ test('messages steered in while the plan check waits are held across the roll-ov
     await answer(handle, check.id, { decision: 'confirm' });
     expect(await handle.result()).toMatchObject({ status: 'completed' });
     const [first] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
-    const heard = (first?.body.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));
+    const heard = (first?.body.messages ?? [])
+      .filter((m) => m.role === 'user')
+      .map((m) => (typeof m.content === 'string' ? m.content : ''));
     expect(sent.filter((text) => heard.some((h) => h.endsWith(`\n${text}`)))).toEqual(sent.slice(-10));
     const state = await agents.state(id);
     expect(state.heldSteers).toBeUndefined();

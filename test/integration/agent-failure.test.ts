@@ -83,7 +83,7 @@ test('a steer while a failed step waits for its decision is held and heard by it
     await answer(handle, failure.id, { decision: 'retry' });
     await handle.result();
     const [, retried] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
-    expect(retried?.body.messages.map((m) => m.content).join('\n')).toContain('use the newer file');
+    expect(JSON.stringify(retried?.body.messages)).toContain('use the newer file');
     const state = await stateOf(handle);
     expect(state.heldSteers).toBeUndefined();
     expect(state.events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([

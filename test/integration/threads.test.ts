@@ -21,7 +21,7 @@ import { AgentClient } from '../../client/agent-client';
 import { ClientError } from '../../client/client-error';
 import { stepWorkflowId } from '../../workflows/contract/ids';
 import { stateQuery } from '../../workflows/contract/messages';
-import { threadTurnWorkflowId, type ThreadView } from '../../workflows/contract/thread-contract';
+import { steerSignal, threadTurnWorkflowId, type ThreadView } from '../../workflows/contract/thread-contract';
 import type { threadWorkflow } from '../../workflows/thread/thread-workflow';
 
 const bed = agentTestbed();
@@ -278,7 +278,7 @@ test('steer while the agent plans: the message is held and the steps that start 
   });
 });
 
-test('steer once the agent summarises: on the timeline only, held for nobody', async () => {
+test('steer once the agent summarises: the thread queues the message as its next turn; a steer signalled to the agent itself is on its timeline only', async () => {
   let release = () => undefined as void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   bed.llm.respondWith(
@@ -286,6 +286,7 @@ test('steer once the agent summarises: on the timeline only, held for nobody', a
       plan: [planReply(plan([step('s1')]))],
       'step:s1': [finish('one')],
       summary: [reply.after(reply.text('done'), gate)],
+      chat: [reply.text('noted for next time')],
     }),
   );
   await withWorker(bed.config, async () => {
@@ -293,18 +294,35 @@ test('steer once the agent summarises: on the timeline only, held for nobody', a
     const { id } = await client.open({ text: 'look at the files', kind: 'task' });
     await bed.llm.waitForRoute('summary');
     const agent = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
-    expect(await client.send(id, { text: 'too late', policy: 'steer', by: 'ann' })).toMatchObject({
-      disposition: 'steered',
+    // The agent tells its thread, by signal, that it summarises: the thread has it before the message.
+    await waitUntil('the thread heard that no step will start', async () => {
+      const events = (await bed.client.workflow.getHandle(id).fetchHistory()).events ?? [];
+      return events.some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'steerClosed');
     });
+    expect(await client.send(id, { text: 'too late', policy: 'steer', by: 'ann', kind: 'chat' })).toMatchObject({
+      disposition: 'queued',
+    });
+    // Signalled to the agent itself (as from the Temporal UI): recorded, held for nobody.
+    await agent.signal(steerSignal, { text: 'also too late', by: 'bob' });
     const events = await waitUntil('the steer on the timeline', async () => {
       const state = await agent.query(stateQuery);
       const steered = state.events.filter((e) => e.type === 'message.steered');
       return steered.length > 0 ? { steered, held: state.heldSteers } : undefined;
     });
-    expect(events.steered.map((e) => e.message)).toEqual(['ann after the last step (not delivered): too late']);
+    expect(events.steered.map((e) => e.message)).toEqual(['bob after the last step (not delivered): also too late']);
     expect(events.held).toBeUndefined();
     release();
     await agent.result();
+    await recordHistory('thread-turn-steer-closed', agent);
+    await recordHistory('thread-steer-closed', bed.client.workflow.getHandle(id));
+    const view = await waitUntil('the queued message answered', async () => {
+      const thread = await client.get(id);
+      return thread.turns[1]?.status === 'completed' ? thread : undefined;
+    });
+    expect(view.turns.map((t) => [t.text, t.disposition, t.status, t.reply])).toEqual([
+      ['look at the files', 'started', 'completed', 'done'],
+      ['too late', 'queued', 'completed', 'noted for next time'],
+    ]);
   });
 });
 

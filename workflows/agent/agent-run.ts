@@ -34,7 +34,7 @@ import { BudgetMeter } from './budget-meter';
 import { Deadline } from './deadline';
 import { InteractionDesk } from './interaction-desk';
 import { StepBoard } from './step-board';
-import { dropHeldSteers, serveSteering } from './agent-steer';
+import { closeSteering, serveSteering } from './agent-steer';
 import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 import { PATCHES } from '../patches';
 
@@ -144,7 +144,8 @@ export class AgentRun {
 
   /** Moves to `phase`, keeping search attributes and current details in step. */
   setPhase(phase: AgentPhase): void {
-    if (phase === 'summarizing' || isTerminalPhase(phase)) dropHeldSteers(this); // no step starts any more
+    // No step starts any more.
+    if (phase === 'summarizing' || isTerminalPhase(phase)) closeSteering(this, phase, this.settings.thread?.id);
     if (this.hold.deferPhase(phase)) return; // shown once the hold lifts
     this.state.phase = phase;
     if (isTerminalPhase(phase)) this.visibility.syncSpend(); // the final spend

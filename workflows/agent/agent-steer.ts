@@ -9,14 +9,15 @@
  * steps to start).
  * A payload that does not parse changes nothing but the timeline (`signal.rejected`).
  */
-import { getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, log, patched, setHandler } from '@temporalio/workflow';
+import { PATCHES } from '../patches';
 import { stepWorkflowId } from '../contract/ids';
-import { steerMessageSchema, steerSignal, type SteerMessage } from '../contract/thread-contract';
+import { steerClosedSignal, steerMessageSchema, steerSignal, type SteerMessage } from '../contract/thread-contract';
 import { issueLines } from '../issue-lines';
 import { isActiveStep } from '../plan/step-transitions';
 import { isTerminalPhase } from '../state/agent-phases';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
-import { openInteractions, type AgentEvent, type AgentState } from './agent-state';
+import { openInteractions, type AgentEvent, type AgentPhase, type AgentState } from './agent-state';
 
 /** What steering needs of an agent run (not the run itself: agent-run.ts registers this). */
 export interface SteeredAgent {
@@ -91,9 +92,17 @@ export function startWithHeldSteers(run: SteeredAgent, start: (steered: SteerMes
   if (stepIds.length > 0) letGo(run, `to ${stepIds.join(', ')}`);
 }
 
-/** Once no step will start (the agent summarises or ends): the held messages are dropped, saying so. */
-export function dropHeldSteers(run: SteeredAgent): void {
+/**
+ * Once no step will start (the agent summarises or ends): the held messages are dropped, saying
+ * so. A thread's turn that begins its summary tells its thread (`steerClosed`), which then queues
+ * a message it would have steered in as its next turn.
+ */
+export function closeSteering(run: SteeredAgent, phase: AgentPhase, threadId: string | undefined): void {
   letGo(run, 'not delivered: no step started after them');
+  if (phase !== 'summarizing' || threadId === undefined || !patched(PATCHES.threadSteerClosed)) return;
+  getExternalWorkflowHandle(threadId)
+    .signal(steerClosedSignal, { agentId: run.agentId })
+    .catch((err: unknown) => log.warn('steerClosed signal not delivered', { threadId, error: String(err) }));
 }
 
 /** Forgets the held messages, if any, with a timeline event saying where they went. */

@@ -2,12 +2,13 @@
  * What programs rely on about a thread (docs/contracts.md#threads), defined once: the workflow
  * type, its input, the `send` update with its body and its answer, the `thread` query with its
  * view, and the workflow ids of threads and their turns. Each payload's type is its schema's
- * `z.infer`; and the `steer` signal a thread sends its running turn's agent. The messages are
+ * `z.infer`; the `steer` signal a thread sends its running turn's agent, and the `steerClosed`
+ * signal that agent sends back once no step will start. The messages are
  * defined here, their payloads' schemas in thread-schemas.ts (shared by all workflows, see
  * workflows/shared-modules.ts).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { SendInput, SendResult, SteerMessage, ThreadView } from './thread-schemas';
+import type { SendInput, SendResult, SteerClosed, SteerMessage, ThreadView } from './thread-schemas';
 
 export * from './thread-schemas';
 
@@ -23,3 +24,9 @@ export const messageOfUpdateQuery = defineQuery<string | null, [string]>('messag
  * next model call. A payload that does not parse is dropped.
  */
 export const steerSignal = defineSignal<[SteerMessage]>('steer');
+
+/**
+ * A turn's agent → its thread, once the agent summarises: no step will start, so a message the
+ * thread would steer into it is queued as the next turn instead. A payload that does not parse is dropped.
+ */
+export const steerClosedSignal = defineSignal<[SteerClosed]>('steerClosed');

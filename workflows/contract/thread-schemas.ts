@@ -178,6 +178,11 @@ export const steerMessageSchema = z.object({
 /** A message steered into a running turn. */
 export type SteerMessage = z.infer<typeof steerMessageSchema>;
 
+/** A turn's agent telling its thread it will start no more steps (it summarises): a steer would reach none. */
+export const steerClosedSchema = z.object({ agentId: z.string().min(1).max(400) });
+/** A turn's agent telling its thread it will start no more steps. */
+export type SteerClosed = z.infer<typeof steerClosedSchema>;
+
 /** The workflow id of the agent that runs message `n` (1-based) of thread `threadId` as a task. */
 export function threadTurnWorkflowId(threadId: string, n: number): string {
   return `${threadId}/turn-${n}`;

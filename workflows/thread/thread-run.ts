@@ -35,7 +35,7 @@ import { threadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadBudget } from './thread-budget';
 import { threadView } from './thread-view';
 import { checkSend } from './thread-check';
-import { meetPolicy, settle } from './thread-policy';
+import { meetPolicy, serveSteerClosed, settle } from './thread-policy';
 import { ThreadMemory } from './thread-memory';
 
 export class ThreadRun {
@@ -47,6 +47,8 @@ export class ThreadRun {
   readonly queue: { n: number; sent: SendInput }[] = [];
   /** The running task turn's agent. */
   running: TurnAgent | undefined;
+  /** The agent that said it starts no more steps. */
+  steerClosed: string | undefined;
   /** Messages whose handler has not returned yet. */
   pending = 0;
   /** A message is being routed (or answered): the next waits. */
@@ -98,6 +100,7 @@ export class ThreadRun {
     );
     setHandler(sendUpdate, (sent) => this.receive(sent), { validator: (sent) => checkSend(sent, this.closedReason) });
     setHandler(messageOfUpdateQuery, (updateId) => this.byUpdate.get(updateId) ?? null);
+    serveSteerClosed(this);
     return this;
   }
 
