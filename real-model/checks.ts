@@ -21,7 +21,7 @@ import type { RepeatedCall } from './tool-runs';
 /**
  * How long an agent may take, start to end: a bound that tells a hung agent from a slow model.
  * Five agents share a 270M model on two cores, which serves 2–6 reply tokens per second per call
- * on a slow day: a planning agent then takes up to 9.5 minutes (2026-11-28).
+ * on a slow day: a planning agent then took up to 681 s (11.4 minutes) in three runs (2026-11-28).
  */
 export const AGENT_TIME_LIMIT_MS = 15 * 60_000;
 

@@ -41,8 +41,9 @@ import type { LiveEvent } from '../client/live/live-events';
 /**
  * 8,192 tokens per slot; four slots, so parallel steps and the five agents share the server. Two
  * threads (`REAL_MODEL_THREADS` changes it), which do not spin while they wait (`--poll 0`): on
- * this two-core machine with the suite alone on it, five agents took 505–575 s with two threads
- * against 600+ s with one (three planning agents still running at the time limit; 2026-11-28).
+ * this two-core machine with the suite alone on it, the longest of five agents took 539–681 s in three runs with two
+ * threads, against 600+ s with one (three planning agents still running at the old 10-minute
+ * limit; 2026-11-28).
  * Spinning threads were what made two threads slow before, when other work ran: a waiting thread
  * held the core the worker needed (generation fell from 30 tokens/s to about 1).
  */
