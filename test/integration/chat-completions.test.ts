@@ -488,3 +488,62 @@ test("not streamed, the answer goes before the client's announced timeout: the t
     }
   });
 });
+
+test('not streamed, an answer that must go before the client times out lists the queued message still being answered', async () => {
+  let releaseAsk = () => undefined as void;
+  const asks = new Promise<void>((resolve) => (releaseAsk = resolve));
+  let releaseChat = () => undefined as void;
+  const chats = new Promise<void>((resolve) => (releaseChat = resolve));
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'chat', reason: 'a question' })],
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [
+        reply.after(reply.toolCall('ask_user', { kind: 'query', prompt: 'Who reads the brief?' }, 'q1'), asks),
+        finish('done'),
+      ],
+      summary: [reply.text('The brief is written.')],
+      chat: [reply.after(reply.text('Pricing: 10 dollars.'), chats)],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const { threads, server, openai } = await serveCairn();
+    try {
+      const { id: thread } = await threads.open({ text: 'write a brief', kind: 'task' });
+      const headers = { 'X-Cairn-Thread': thread };
+      await bed.llm.waitForRoute('step:s1');
+      const queuing = openai.chat.completions.create(
+        { model: 'cairn', messages: [{ role: 'user', content: 'and the pricing?' }] },
+        { headers },
+      );
+      await waitUntil('the message queued', async () =>
+        (await threads.get(thread)).turns[1]?.status === 'queued' ? true : undefined,
+      );
+      releaseAsk();
+      await queuing; // ended at the question
+      // The answer settles the first turn; the queued message's reply is held past the client's 5 s.
+      const answered = await openai.chat.completions.create(
+        { model: 'cairn', messages: [{ role: 'user', content: 'engineers' }] },
+        { headers, timeout: 5_000 },
+      );
+      expect(answered.choices[0]?.message.content).toBe(
+        'The brief is written.\n\n> and the pricing?\n\n' +
+          `Not answered yet (its turn is routing). Its reply will be in thread ${thread}.`,
+      );
+      expect(cairnOf(answered)).toMatchObject({
+        status: 'completed',
+        queued: [{ messageId: 'msg-2', status: 'routing' }],
+      });
+      releaseChat();
+      const settled = await waitUntil('the queued message answered', async () => {
+        const view = await threads.get(thread);
+        return view.turns[1]?.status === 'completed' ? view : undefined;
+      });
+      expect(settled.turns[1]?.reply).toBe('Pricing: 10 dollars.');
+    } finally {
+      releaseAsk();
+      releaseChat();
+      await server.close();
+    }
+  });
+});

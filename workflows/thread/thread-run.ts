@@ -141,8 +141,10 @@ export class ThreadRun {
   async startNext(): Promise<void> {
     const next = this.queue.shift();
     const turn = next && this.turns.find((t) => t.messageId === threadMessageId(next.n));
+    if (!next || !turn) return;
+    turn.status = 'routing'; // no longer waiting: followers see it being routed and answered
     // Its sender was told `queued` long ago: a failure is on the turn, nobody waits for it.
-    if (next && turn) await this.handle(turn, next.n, next.sent, 'queued').catch(() => undefined);
+    await this.handle(turn, next.n, next.sent, 'queued').catch(() => undefined);
   }
 
   /** Routes a message and answers it, or starts its agent; one message at a time. */

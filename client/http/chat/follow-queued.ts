@@ -21,6 +21,16 @@ export interface QueuedReply extends QueuedMessage {
   outcome: Exclude<TurnOutcome, { kind: 'aborted' }>;
 }
 
+/**
+ * A queued message whose reply the response could not wait for — the request had to answer
+ * before its client's timeout, or a turn before it waits for a person — with its turn's status
+ * as last read: its reply will be in the thread.
+ */
+export interface PendingQueued extends QueuedMessage {
+  status: string;
+  agentId?: string;
+}
+
 /** The most of a queued message its quote shows. */
 const QUOTED_CHARS = 100;
 
@@ -69,6 +79,51 @@ export async function followQueued(
   return replies;
 }
 
+/**
+ * The messages of `queued` that `replies` does not answer, each with its turn's status in
+ * `turns` (the thread as last read; `queued` when the turn is not found there).
+ */
+export function pendingQueued(
+  queued: readonly QueuedMessage[],
+  replies: readonly QueuedReply[],
+  turns: readonly Turn[],
+): PendingQueued[] {
+  const answered = new Set(replies.map((reply) => reply.messageId));
+  return queued
+    .filter((message) => !answered.has(message.messageId))
+    .map((message) => {
+      const turn = turns.find((t) => t.messageId === message.messageId);
+      return { ...message, status: turn?.status ?? 'queued', ...(turn?.agentId ? { agentId: turn.agentId } : {}) };
+    });
+}
+
+/**
+ * The messages of `queued` that `replies` does not answer, with their turns' statuses as the
+ * thread says now (`queued` for each when it cannot be read: the response still goes out).
+ */
+export async function stillPending(
+  ports: TurnPorts,
+  thread: string,
+  queued: readonly QueuedMessage[],
+  replies: readonly QueuedReply[],
+): Promise<PendingQueued[]> {
+  if (queued.length === replies.length) return [];
+  const turns = await ports.threads.get(thread).then(
+    (view) => view.turns,
+    () => [],
+  );
+  return pendingQueued(queued, replies, turns);
+}
+
+/** A pending queued message's part of the content: its quote, and where its reply will be. */
+export function pendingQueuedText(threadId: string, message: PendingQueued): string {
+  const agent = message.agentId ? `, agent ${message.agentId}` : '';
+  return queuedReplyText(
+    message,
+    `Not answered yet (its turn is ${message.status}${agent}). Its reply will be in thread ${threadId}.`,
+  );
+}
+
 /** A queued message's part of the content: a quote of the message, then `content` (what became of it). */
 export function queuedReplyText(message: QueuedMessage, content: string): string {
   const text = message.text.replace(/\s+/g, ' ').trim();
@@ -78,17 +133,26 @@ export function queuedReplyText(message: QueuedMessage, content: string): string
 
 /**
  * The extension once queued messages were followed: the answered turn's, with `queued` (each
- * queued message's status) and, when the last one waits or its thread closed, what it says.
+ * queued message's status, the replied ones first, then the `pending`) and, when the last
+ * replied one waits or its thread closed, what it says.
  */
-export function withQueued(cairn: CairnExtension, replies: readonly QueuedReply[], lastCairn?: CairnExtension) {
-  if (replies.length === 0) return cairn;
-  const queued = replies.map(({ messageId, outcome: { turn } }) => ({
-    messageId,
-    status: turn.status,
-    ...(turn.kind ? { kind: turn.kind } : {}),
-    ...(turn.agentId ? { agentId: turn.agentId } : {}),
-    ...(turn.error ? { error: turn.error } : {}),
-  }));
+export function withQueued(
+  cairn: CairnExtension,
+  replies: readonly QueuedReply[],
+  lastCairn?: CairnExtension,
+  pending: readonly PendingQueued[] = [],
+) {
+  if (replies.length === 0 && pending.length === 0) return cairn;
+  const queued = [
+    ...replies.map(({ messageId, outcome: { turn } }) => ({
+      messageId,
+      status: turn.status,
+      ...(turn.kind ? { kind: turn.kind } : {}),
+      ...(turn.agentId ? { agentId: turn.agentId } : {}),
+      ...(turn.error ? { error: turn.error } : {}),
+    })),
+    ...pending.map(({ messageId, status, agentId }) => ({ messageId, status, ...(agentId ? { agentId } : {}) })),
+  ];
   const { interactions, threadClosed } = lastCairn ?? {};
   return {
     ...cairn,

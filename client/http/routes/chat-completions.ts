@@ -36,7 +36,15 @@ import {
 } from '../chat/completion-objects';
 import { answerSignal, unfinishedText } from '../chat/client-timeout';
 import { deliverMessage, type Delivered } from '../chat/deliver-message';
-import { followQueued, queuedReplyText, withQueued, type QueuedReply } from '../chat/follow-queued';
+import {
+  followQueued,
+  queuedReplyText,
+  pendingQueuedText,
+  stillPending,
+  withQueued,
+  type PendingQueued,
+  type QueuedReply,
+} from '../chat/follow-queued';
 import { ReplyDeltas } from '../chat/reply-deltas';
 import { ApiFailure } from '../errors';
 import { ErrorBody } from '../schemas';
@@ -117,8 +125,9 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
     const { content, cairn } = answerOf(delivered, outcome);
     const replies = await followQueued(deps, delivered.thread, delivered.queued ?? [], outcome, follow);
     const more = replies.map((reply) => queuedAnswer(delivered, reply));
-    const text = content + more.map((part) => part.content).join('');
-    return c.json(completionOf(id, text, withQueued(cairn, replies, more.at(-1)?.cairn)), 200);
+    const pending = await stillPending(deps, delivered.thread, delivered.queued ?? [], replies);
+    const text = content + more.map((part) => part.content).join('') + pendingText(delivered.thread, pending);
+    return c.json(completionOf(id, text, withQueued(cairn, replies, more.at(-1)?.cairn, pending)), 200);
   });
 }
 
@@ -175,6 +184,11 @@ function queuedAnswer(answer: Delivered, reply: QueuedReply): { content: string;
   const ids = { thread: answer.thread, messageId: reply.messageId };
   const { content, cairn } = answerOf({ ...ids, cairn: ids }, reply.outcome);
   return { content: queuedReplyText(reply, content), cairn };
+}
+
+/** The pending queued messages' part of the content. */
+function pendingText(thread: string, pending: readonly PendingQueued[]): string {
+  return pending.map((message) => pendingQueuedText(thread, message)).join('');
 }
 
 /** The content and extension of what the turn came to. */
@@ -280,7 +294,9 @@ async function streamTurn(
       },
     });
     if (stop.signal.aborted) return;
-    await send(chunkOf(id, {}, withQueued(cairn, replies, last), true));
+    const pending = await stillPending(deps, ids.thread, delivered.queued ?? [], replies);
+    if (pending.length > 0) await send(chunkOf(id, { content: pendingText(ids.thread, pending) }));
+    await send(chunkOf(id, {}, withQueued(cairn, replies, last, pending), true));
     await send('[DONE]');
   } finally {
     clearInterval(heartbeat);
