@@ -163,4 +163,12 @@ export const PATCHES_0_3 = {
       "compression never folds a thread's newest turn, however large: a follow-up can still reuse its steps and approvals",
     why: 'runs before folded turns until at most half the threshold was left, the newest included',
   },
+  threadSteerReturned: {
+    id: 'cairn-thread-steer-returned',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "a thread's turn agent that is steered once no step will start hands the message back to its thread (steerReturned), which queues it as a next turn",
+    why: 'runs before kept such a message on the timeline only (not delivered), while its thread said it was',
+  },
 } as const satisfies Record<string, PatchInfo>;

@@ -278,6 +278,72 @@ test('steer while the agent plans: the message is held and the steps that start 
   });
 });
 
+test('a steer that reaches the agent after its last step is handed back to the thread and answered as its next turn', async () => {
+  let releaseStep = () => undefined as void;
+  const stepGate = new Promise<void>((resolve) => (releaseStep = resolve));
+  let releaseSummary = () => undefined as void;
+  const summaryGate = new Promise<void>((resolve) => (releaseSummary = resolve));
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [reply.after(finish('one'), stepGate)],
+      summary: [reply.after(reply.text('done'), summaryGate)],
+      chat: [reply.text('noted for next time')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const client = threads();
+    const { id } = await client.open({ text: 'look at the files', kind: 'task' });
+    await bed.llm.waitForRoute('step:s1');
+    const text = 'also count the drafts';
+    expect(await client.send(id, { text, policy: 'steer', by: 'ann', kind: 'chat' })).toEqual({
+      messageId: 'msg-2',
+      disposition: 'steered',
+    });
+    const stepHandle = bed.client.workflow.getHandle(stepWorkflowId(threadTurnWorkflowId(id, 1), 's1'));
+    await waitUntil('the step got the steer signal', async () => {
+      const history = await stepHandle.fetchHistory();
+      const names = (history.events ?? []).map((e) => e.workflowExecutionSignaledEventAttributes?.signalName);
+      return names.includes('steer') ? true : undefined;
+    });
+    releaseStep();
+    await bed.llm.waitForRoute('summary');
+    // The thread's steer as it would arrive had the thread not yet heard that the agent summarises
+    // (its signal and the agent's steerClosed crossing): the same message, named by its id.
+    const agent = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
+    await agent.signal(steerSignal, { text, by: 'ann', messageId: 'msg-2' });
+    const state = await waitUntil('the late steer on the timeline', async () => {
+      const current = await agent.query(stateQuery);
+      return current.events.filter((e) => e.type === 'message.steered').length === 2 ? current : undefined;
+    });
+    expect(state.events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
+      `ann to s1: ${text}`,
+      `ann after the last step (handed back to the thread as its next message): ${text}`,
+    ]);
+    // The thread queued it behind the running turn: told `steered`, it now waits.
+    expect((await client.get(id)).turns[1]).toEqual({
+      messageId: 'msg-2',
+      by: 'ann',
+      text,
+      disposition: 'steered',
+      status: 'queued',
+    });
+    releaseSummary();
+    await agent.result();
+    const view = await waitUntil('the handed-back message answered', async () => {
+      const thread = await client.get(id);
+      return thread.turns[1]?.status === 'completed' ? thread : undefined;
+    });
+    expect(view.turns.map((t) => [t.text, t.disposition, t.status, t.reply])).toEqual([
+      ['look at the files', 'started', 'completed', 'done'],
+      [text, 'steered', 'completed', 'noted for next time'],
+    ]);
+    expect(wholeText(bed.llm.requestsFor('chat')[0]?.body.messages ?? [])).toContain(text);
+    await recordHistory('thread-turn-steer-returned', agent);
+    await recordHistory('thread-steer-returned', bed.client.workflow.getHandle(id));
+  });
+});
+
 test('steer once the agent summarises: the thread queues the message as its next turn; a steer signalled to the agent itself is on its timeline only', async () => {
   let release = () => undefined as void;
   const gate = new Promise<void>((resolve) => (release = resolve));

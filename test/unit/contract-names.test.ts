@@ -115,7 +115,7 @@ test('messages: signal and update `answer`, query `state`, and the internal ones
   );
 });
 
-test('threads: update `send`, queries `thread` and `messageOfUpdate`, signal `steer` to a turn and `steerClosed` back; ids `thread-<slug>-<short id>`, turns `<thread id>/turn-<n>`', () => {
+test('threads: update `send`, queries `thread` and `messageOfUpdate`, signal `steer` to a turn and `steerClosed`, `steerReturned` back; ids `thread-<slug>-<short id>`, turns `<thread id>/turn-<n>`', () => {
   const definitions = Object.entries(threadContract).flatMap(([exported, value]) =>
     typeof value === 'object' && value !== null && 'type' in value && 'name' in value
       ? [[exported, value.type, value.name]]
@@ -126,6 +126,7 @@ test('threads: update `send`, queries `thread` and `messageOfUpdate`, signal `st
       ['messageOfUpdateQuery', 'query', 'messageOfUpdate'],
       ['sendUpdate', 'update', 'send'],
       ['steerClosedSignal', 'signal', 'steerClosed'],
+      ['steerReturnedSignal', 'signal', 'steerReturned'],
       ['steerSignal', 'signal', 'steer'],
       ['threadQuery', 'query', 'thread'],
     ].sort(),

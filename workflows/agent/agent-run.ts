@@ -100,7 +100,7 @@ export class AgentRun {
     this.meter.serve();
     this.deadline.serve();
     this.conversations.serve();
-    serveSteering(this);
+    serveSteering(this, this.settings.thread?.id);
     setHandler(stateQuery, (args) => stateSince(this.state, args?.afterSeq));
     // Who is about to cancel: state only (no command), read by the agent's end.
     setHandler(

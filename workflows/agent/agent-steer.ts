@@ -4,7 +4,9 @@
  * running or waiting step, whose model hears it at its next call (step/step-steering.ts). A
  * message that comes while no step runs (the agent plans, waits for its plan check, is paused
  * or replans) is held in the state and handed to the steps that start next, in their input; one
- * that comes once the agent summarises or has ended is on the timeline only. A step whose failure
+ * that comes once the agent summarises or has ended is on the timeline only — or, when its thread
+ * steered it (it names the thread's message), handed back to the thread, which queues it as a
+ * next turn (`steerReturned`). A step whose failure
  * waits for a decision has no model to hear it: the message is held for its retry (or the next
  * steps to start).
  * A payload that does not parse changes nothing but the timeline (`signal.rejected`).
@@ -12,7 +14,13 @@
 import { getExternalWorkflowHandle, log, patched, setHandler } from '@temporalio/workflow';
 import { PATCHES } from '../patches';
 import { stepWorkflowId } from '../contract/ids';
-import { steerClosedSignal, steerMessageSchema, steerSignal, type SteerMessage } from '../contract/thread-contract';
+import {
+  steerClosedSignal,
+  steerMessageSchema,
+  steerReturnedSignal,
+  steerSignal,
+  type SteerMessage,
+} from '../contract/thread-contract';
 import { issueLines } from '../issue-lines';
 import { isActiveStep } from '../plan/step-transitions';
 import { isTerminalPhase } from '../state/agent-phases';
@@ -32,8 +40,8 @@ const SHOWN_CHARS = 500;
 /** The most messages held while no step runs; older ones are dropped. */
 const MAX_HELD = 10;
 
-/** Registers the `steer` handler of `run`. */
-export function serveSteering(run: SteeredAgent): void {
+/** Registers the `steer` handler of `run`, a turn of thread `threadId` when given. */
+export function serveSteering(run: SteeredAgent, threadId: string | undefined): void {
   setHandler(steerSignal, (raw) => {
     const sent = received(raw);
     const parsed = sent.refused ? undefined : steerMessageSchema.safeParse(sent.value);
@@ -56,9 +64,12 @@ export function serveSteering(run: SteeredAgent): void {
     if (steps.length === 0) {
       const late = noStepAhead(run.state);
       if (!late) hold(run, message);
-      const what = late
-        ? 'after the last step (not delivered)'
-        : `with no step running (held for the next steps${waiting})`;
+      const returned = late && returnToThread(run, message, threadId);
+      const what = !late
+        ? `with no step running (held for the next steps${waiting})`
+        : returned
+          ? `after the last step (handed back to the thread as its next message)`
+          : 'after the last step (not delivered)';
       run.event({ type: 'message.steered', message: `${who} ${what}: ${shown}` });
       return;
     }
@@ -70,6 +81,16 @@ export function serveSteering(run: SteeredAgent): void {
         .signal(steerSignal, message)
         .catch((err: unknown) => log.warn('steer signal not delivered', { stepId, error: String(err) }));
   });
+}
+
+/** Hands a message its thread steered back to the thread, which queues it; whether it did. */
+function returnToThread(run: SteeredAgent, message: SteerMessage, threadId: string | undefined): boolean {
+  if (threadId === undefined || message.messageId === undefined || !patched(PATCHES.threadSteerReturned)) return false;
+  const returned = { agentId: run.agentId, messageId: message.messageId };
+  getExternalWorkflowHandle(threadId)
+    .signal(steerReturnedSignal, returned)
+    .catch((err: unknown) => log.warn('steerReturned signal not delivered', { threadId, error: String(err) }));
+  return true;
 }
 
 /** Whether no step will start any more: the agent summarises or has ended (or will, once its hold lifts). */

@@ -3,12 +3,13 @@
  * type, its input, the `send` update with its body and its answer, the `thread` query with its
  * view, and the workflow ids of threads and their turns. Each payload's type is its schema's
  * `z.infer`; the `steer` signal a thread sends its running turn's agent, and the `steerClosed`
- * signal that agent sends back once no step will start. The messages are
+ * signal that agent sends back once no step will start (`steerReturned` for a steered message
+ * that came too late). The messages are
  * defined here, their payloads' schemas in thread-schemas.ts (shared by all workflows, see
  * workflows/shared-modules.ts).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { SendInput, SendResult, SteerClosed, SteerMessage, ThreadView } from './thread-schemas';
+import type { SendInput, SendResult, SteerClosed, SteerMessage, SteerReturned, ThreadView } from './thread-schemas';
 
 export * from './thread-schemas';
 
@@ -30,3 +31,9 @@ export const steerSignal = defineSignal<[SteerMessage]>('steer');
  * thread would steer into it is queued as the next turn instead. A payload that does not parse is dropped.
  */
 export const steerClosedSignal = defineSignal<[SteerClosed]>('steerClosed');
+
+/**
+ * A turn's agent → its thread: a message the thread steered into it (by `messageId`) that came
+ * once no step would start; the thread queues it as a next turn. A payload that does not parse is dropped.
+ */
+export const steerReturnedSignal = defineSignal<[SteerReturned]>('steerReturned');

@@ -33,6 +33,8 @@ export const messageKindSchema = z.enum(['chat', 'task']);
 export const messagePolicySchema = z.enum(['steer', 'queue', 'reject']);
 /** What became of a message, as `send` answers. */
 export const dispositionSchema = z.enum(['answered', 'started', 'steered', 'queued', 'rejected']);
+/** What became of a message, as `send` answers. */
+export type Disposition = z.infer<typeof dispositionSchema>;
 
 /** The longest message a thread takes, in characters. */
 export const MAX_MESSAGE_CHARS = 20_000;
@@ -174,6 +176,8 @@ export type ThreadResult = z.infer<typeof threadResultSchema>;
 export const steerMessageSchema = z.object({
   text: z.string().min(1).max(20_000),
   by: z.string().max(200).optional(),
+  /** The thread's message, when a thread steers it: an agent that can no longer deliver it hands it back (`steerReturned`). */
+  messageId: z.string().min(1).max(200).optional(),
 });
 /** A message steered into a running turn. */
 export type SteerMessage = z.infer<typeof steerMessageSchema>;
@@ -182,6 +186,17 @@ export type SteerMessage = z.infer<typeof steerMessageSchema>;
 export const steerClosedSchema = z.object({ agentId: z.string().min(1).max(400) });
 /** A turn's agent telling its thread it will start no more steps. */
 export type SteerClosed = z.infer<typeof steerClosedSchema>;
+
+/**
+ * A turn's agent handing its thread back a message the thread steered into it once no step would
+ * start (it summarises or has ended): the thread queues that message as a next turn.
+ */
+export const steerReturnedSchema = z.object({
+  agentId: z.string().min(1).max(400),
+  messageId: z.string().min(1).max(200),
+});
+/** A turn's agent handing its thread back a steered message it could not deliver. */
+export type SteerReturned = z.infer<typeof steerReturnedSchema>;
 
 /** The workflow id of the agent that runs message `n` (1-based) of thread `threadId` as a task. */
 export function threadTurnWorkflowId(threadId: string, n: number): string {

@@ -2,32 +2,51 @@
  * What becomes of a message that arrives while a task turn runs (or earlier messages wait): its
  * policy decides — `queue` (the default: the next turn once the running one ends), `reject`, or
  * `steer` (handed to the running agent's steps; queued once that agent said it starts no more
- * steps) — and the turn records the outcome its sender is told.
+ * steps) — and the turn records the outcome its sender is told. A steered message the agent
+ * could not take after all (it summarised or ended before the message reached it: it hands the
+ * message back, or the signal finds it closed) is queued as a next turn.
  */
 import { setHandler } from '@temporalio/workflow';
 import {
   steerClosedSchema,
   steerClosedSignal,
+  steerReturnedSchema,
+  steerReturnedSignal,
   steerSignal,
+  type Disposition,
   type SendInput,
   type SendResult,
   type Turn,
 } from '../contract/thread-contract';
 import type { TurnAgent } from './thread-task';
 
-/** The part of a thread run a policy acts on: its running turn's agent and its queue. */
-export interface PolicyTarget {
-  running: TurnAgent | undefined;
-  readonly queue: { n: number; sent: SendInput }[];
-  /** The agent that said it starts no more steps (`steerClosed`): steering it reaches nobody. */
-  steerClosed?: string;
+/** A message waiting for the next turn; `told` what its sender was told, when not `queued`. */
+export interface QueuedSend {
+  n: number;
+  sent: SendInput;
+  told?: Disposition;
 }
 
-/** Registers the `steerClosed` handler of `run`. */
+/** The part of a thread run a policy acts on: its running turn's agent, its queue and its turns. */
+export interface PolicyTarget {
+  running: TurnAgent | undefined;
+  readonly queue: QueuedSend[];
+  readonly turns: readonly Turn[];
+  /** The agent that said it starts no more steps (`steerClosed`): steering it reaches nobody. */
+  steerClosed?: string;
+  /** The messages steered into the running turn's agent, by message id, until it may hand one back. */
+  readonly steered: Map<string, { n: number; sent: SendInput }>;
+}
+
+/** Registers the handlers of the running turn's agent's signals: `steerClosed` and `steerReturned`. */
 export function serveSteerClosed(run: PolicyTarget): void {
   setHandler(steerClosedSignal, (raw) => {
     const parsed = steerClosedSchema.safeParse(raw);
     if (parsed.success) run.steerClosed = parsed.data.agentId;
+  });
+  setHandler(steerReturnedSignal, (raw) => {
+    const parsed = steerReturnedSchema.safeParse(raw);
+    if (parsed.success) requeueSteered(run, parsed.data.messageId, parsed.data.agentId);
   });
 }
 
@@ -37,14 +56,32 @@ export function meetPolicy(run: PolicyTarget, turn: Turn, n: number, sent: SendI
   if (policy === 'reject') return settle(turn, { disposition: 'rejected', status: 'rejected' });
   // An agent past its steps (it summarises) would hear nobody: the message waits for the next turn.
   if (policy === 'steer' && run.running !== undefined && run.steerClosed !== run.running.workflowId) {
-    // An agent that ended in the meantime cannot take it: the turn still says it was delivered.
-    void run.running
-      .signal(steerSignal, { text: sent.text, ...(turn.by ? { by: turn.by } : {}) })
-      .catch(() => undefined);
-    return settle(turn, { disposition: 'steered', status: 'delivered', agentId: run.running.workflowId });
+    const agentId = run.running.workflowId;
+    run.steered.set(turn.messageId, { n, sent });
+    const message = { text: sent.text, ...(turn.by ? { by: turn.by } : {}), messageId: turn.messageId };
+    // An agent that ended in the meantime cannot take it: the next turn does.
+    void run.running.signal(steerSignal, message).catch(() => void requeueSteered(run, turn.messageId, agentId));
+    return settle(turn, { disposition: 'steered', status: 'delivered', agentId });
   }
   run.queue.push({ n, sent });
   return settle(turn, { disposition: 'queued', status: 'queued' });
+}
+
+/**
+ * Queues a message steered into agent `agentId` that it could not take, in message order (its
+ * sender was told `steered`, which its turn keeps); whether it did. A message the thread no
+ * longer holds for that agent (handed back twice, or after the next turn started) is left as it is.
+ */
+export function requeueSteered(run: PolicyTarget, messageId: string, agentId: string): boolean {
+  const held = run.steered.get(messageId);
+  const turn = run.turns.find((t) => t.messageId === messageId);
+  if (!held || turn?.status !== 'delivered' || turn.agentId !== agentId) return false;
+  run.steered.delete(messageId);
+  Object.assign(turn, { status: 'queued' });
+  delete turn.agentId;
+  const at = run.queue.findIndex((queued) => queued.n > held.n);
+  run.queue.splice(at === -1 ? run.queue.length : at, 0, { ...held, told: 'steered' });
+  return true;
 }
 
 /** Records what became of a turn; the answer its sender gets. */

@@ -15,6 +15,7 @@ import {
   sendUpdate,
   threadMessageId,
   threadQuery,
+  type Disposition,
   type SendInput,
   type SendResult,
   type ThreadSettings,
@@ -35,7 +36,7 @@ import { threadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadBudget } from './thread-budget';
 import { threadView } from './thread-view';
 import { checkSend } from './thread-check';
-import { meetPolicy, serveSteerClosed, settle } from './thread-policy';
+import { meetPolicy, serveSteerClosed, settle, type QueuedSend } from './thread-policy';
 import { ThreadMemory } from './thread-memory';
 
 export class ThreadRun {
@@ -44,7 +45,9 @@ export class ThreadRun {
   /** The number the next message gets. */
   private nextMessage: number;
   /** Messages waiting for the running turn to end. */
-  readonly queue: { n: number; sent: SendInput }[] = [];
+  readonly queue: QueuedSend[] = [];
+  /** Messages steered into the running turn's agent, until it may hand one back (thread-policy.ts). */
+  readonly steered = new Map<string, { n: number; sent: SendInput }>();
   /** The running task turn's agent. */
   running: TurnAgent | undefined;
   /** The agent that said it starts no more steps. */
@@ -144,11 +147,11 @@ export class ThreadRun {
     if (!next || !turn) return;
     turn.status = 'routing'; // no longer waiting: followers see it being routed and answered
     // Its sender was told `queued` long ago: a failure is on the turn, nobody waits for it.
-    await this.handle(turn, next.n, next.sent, 'queued').catch(() => undefined);
+    await this.handle(turn, next.n, next.sent, next.told ?? 'queued').catch(() => undefined);
   }
 
   /** Routes a message and answers it, or starts its agent; one message at a time. */
-  private async handle(turn: Turn, n: number, sent: SendInput, told?: 'queued'): Promise<SendResult> {
+  private async handle(turn: Turn, n: number, sent: SendInput, told?: Disposition): Promise<SendResult> {
     const spent = this.budget.refusal();
     if (spent) return settle(turn, { disposition: told ?? 'rejected', status: 'rejected', error: spent });
     this.routing = true;
@@ -164,6 +167,7 @@ export class ThreadRun {
       const limits = this.budget.turnLimits(sent.limits);
       const principal = senderPrincipal(sent, this.settings.principal);
       const input = turnInput(this.threadId, n, { ...sent, ...(limits ? { limits } : {}) }, earlier, principal);
+      this.steered.clear(); // the agent they were steered into has ended
       const child = await startTurn(this.threadId, n, sent, input);
       this.running = child;
       child.result().then(
