@@ -22,6 +22,7 @@ import * as contractErrorCodes from './contract/error-codes';
 import * as contractIds from './contract/ids';
 import * as contractLlmTaskQueue from './contract/llm-task-queue';
 import * as contractLoopGuardLimits from './contract/loop-guard-limits';
+import * as contractSteerSchemas from './contract/steer-schemas';
 import * as contractThreadSchemas from './contract/thread-schemas';
 import * as fitConversation from './fit-conversation';
 import * as graphGraphExits from './graph/graph-exits';
@@ -77,6 +78,7 @@ export const sharedModules1: readonly unknown[] = [
   contractIds,
   contractLlmTaskQueue,
   contractLoopGuardLimits,
+  contractSteerSchemas,
   contractThreadSchemas,
   fitConversation,
   graphGraphExits,

@@ -337,7 +337,7 @@ export const fullState: AgentState = {
     },
   ],
   decisionsDropped: 3,
-  heldSteers: [{ text: 'only the markdown ones', by: 'ann' }],
+  heldSteers: [{ text: 'only the markdown ones', by: 'ann', messageId: 'msg-2' }],
 };
 
 export const fullAgentCarry: AgentCarry = {
@@ -436,7 +436,7 @@ export const fullStepInput: StepInput = {
   workspace: 'agent',
   onRoundsExhausted: 'deliver',
   verify: true,
-  steered: [{ text: 'only the markdown ones', by: 'ann' }],
+  steered: [{ text: 'only the markdown ones', by: 'ann', messageId: 'msg-2' }],
   node: { id: 'review', visit: 2, systemPrompt: 'Review the draft.', output: { type: 'object' } },
 };
 

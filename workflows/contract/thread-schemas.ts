@@ -12,6 +12,8 @@ import { principalSchema } from '../principal';
 import { tokenUsageSchema } from '../state/step-run-schema';
 import { earlierApprovalSchema } from '../tools/approval-reuse';
 
+export * from './steer-schemas';
+
 /** Workflow type of a conversation (contract). */
 export const THREAD_WORKFLOW_TYPE = 'threadWorkflow';
 
@@ -171,32 +173,6 @@ export type ThreadSettings = z.output<typeof threadInputSchema>;
 export const threadResultSchema = z.object({ status: z.literal('closed'), reason: z.string() });
 /** What `threadWorkflow` returns when it closes. */
 export type ThreadResult = z.infer<typeof threadResultSchema>;
-
-/** A message steered into a running turn: the text its running steps hear at their next model call. */
-export const steerMessageSchema = z.object({
-  text: z.string().min(1).max(20_000),
-  by: z.string().max(200).optional(),
-  /** The thread's message, when a thread steers it: an agent that can no longer deliver it hands it back (`steerReturned`). */
-  messageId: z.string().min(1).max(200).optional(),
-});
-/** A message steered into a running turn. */
-export type SteerMessage = z.infer<typeof steerMessageSchema>;
-
-/** A turn's agent telling its thread it will start no more steps (it summarises): a steer would reach none. */
-export const steerClosedSchema = z.object({ agentId: z.string().min(1).max(400) });
-/** A turn's agent telling its thread it will start no more steps. */
-export type SteerClosed = z.infer<typeof steerClosedSchema>;
-
-/**
- * A turn's agent handing its thread back a message the thread steered into it once no step would
- * start (it summarises or has ended): the thread queues that message as a next turn.
- */
-export const steerReturnedSchema = z.object({
-  agentId: z.string().min(1).max(400),
-  messageId: z.string().min(1).max(200),
-});
-/** A turn's agent handing its thread back a steered message it could not deliver. */
-export type SteerReturned = z.infer<typeof steerReturnedSchema>;
 
 /** The workflow id of the agent that runs message `n` (1-based) of thread `threadId` as a task. */
 export function threadTurnWorkflowId(threadId: string, n: number): string {
