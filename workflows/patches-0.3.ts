@@ -163,6 +163,14 @@ export const PATCHES_0_3 = {
       "compression never folds a thread's newest turn, however large: a follow-up can still reuse its steps and approvals",
     why: 'runs before folded turns until at most half the threshold was left, the newest included',
   },
+  stepHearsLateSteer: {
+    id: 'cairn-step-hears-late-steer',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      'a message steered into a step while its model writes the final answer makes the step go one more round, so the model hears it',
+    why: 'runs before ended the step with that answer, the message unheard',
+  },
   threadSteerReturned: {
     id: 'cairn-thread-steer-returned',
     since: '0.3.0',

@@ -547,3 +547,28 @@ test('not streamed, an answer that must go before the client times out lists the
     }
   });
 });
+
+test('a failure once the message is recorded tells the SDK not to retry: the text is sent once', async () => {
+  bed.llm.respondWith(byRoute({ chat: [reply.error(400, 'bad request')] }));
+  await withWorker(bed.config, async () => {
+    const { threads, server } = await serveCairn();
+    // An SDK that would retry a 5xx twice, sending the text again each time.
+    const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: TOKEN, maxRetries: 2 });
+    try {
+      const { id } = await threads.open();
+      const failed = await openai.chat.completions
+        .create(
+          { model: 'cairn', messages: [{ role: 'user', content: 'hi' }], cairn: { kind: 'chat' } } as never,
+          { headers: { 'X-Cairn-Thread': id } },
+        )
+        .catch((err: unknown) => err);
+      expect(failed).toBeInstanceOf(OpenAI.APIError);
+      expect(failed).toMatchObject({ status: 502, code: 'LLM_REJECTED' });
+      expect(failed instanceof OpenAI.APIError ? failed.headers.get('x-should-retry') : undefined).toBe('false');
+      expect((await threads.get(id)).turns.map((t) => [t.text, t.status])).toEqual([['hi', 'failed']]);
+      expect(bed.llm.requestsFor('chat')).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+});

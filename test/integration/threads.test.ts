@@ -12,6 +12,7 @@ import { reply } from '../fake-llm/replies';
 import { decompressPayload } from '../../temporal/payloads/compression-codec';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
+import { answer, waitForInteraction, type AgentHandle } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
@@ -236,6 +237,41 @@ test("steer: the running step's next model call hears the message, and the agent
   });
 });
 
+test("a steer that comes while the step's model writes its final answer makes the step go one more round, which hears it", async () => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [reply.after(finish('3 files'), gate), finish('2 markdown files')],
+      summary: [reply.text('done')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const client = threads();
+    const { id } = await client.open({ text: 'count the files', kind: 'task' });
+    await bed.llm.waitForRoute('step:s1'); // the call that will finish the step, waiting at the gate
+    await client.send(id, { text: 'only the markdown ones', policy: 'steer', by: 'ann' });
+    const agentId = threadTurnWorkflowId(id, 1);
+    const stepHandle = bed.client.workflow.getHandle(stepWorkflowId(agentId, 's1'));
+    await waitUntil('the step got the steer signal', async () => {
+      const history = await stepHandle.fetchHistory();
+      const names = (history.events ?? []).map((e) => e.workflowExecutionSignaledEventAttributes?.signalName);
+      return names.includes('steer') ? true : undefined;
+    });
+    release();
+    await bed.client.workflow.getHandle(agentId).result();
+    const calls = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
+    expect(calls).toHaveLength(2);
+    const last = calls[1]?.body.messages.at(-1);
+    expect(last?.role).toBe('user');
+    expect(last?.content).toContain('only the markdown ones');
+    const state = await bed.client.workflow.getHandle(agentId).query(stateQuery);
+    expect(state.steps.map((s) => [s.id, s.status, s.result])).toEqual([['s1', 'completed', '2 markdown files']]);
+    await recordHistory('step-hears-late-steer', stepHandle);
+  });
+});
+
 test('steer while the agent plans: the message is held and the steps that start next hear it at their first call', async () => {
   let release = () => undefined as void;
   const gate = new Promise<void>((resolve) => (release = resolve));
@@ -286,7 +322,8 @@ test('a steer that reaches the agent after its last step is handed back to the t
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(plan([step('s1')]))],
-      'step:s1': [reply.after(finish('one'), stepGate)],
+      // The steer comes while the first call writes the step's answer: a second call hears it.
+      'step:s1': [reply.after(finish('one'), stepGate), finish('one, drafts counted')],
       summary: [reply.after(reply.text('done'), summaryGate)],
       chat: [reply.text('noted for next time')],
     }),
@@ -341,6 +378,44 @@ test('a steer that reaches the agent after its last step is handed back to the t
     expect(wholeText(bed.llm.requestsFor('chat')[0]?.body.messages ?? [])).toContain(text);
     await recordHistory('thread-turn-steer-returned', agent);
     await recordHistory('thread-steer-returned', bed.client.workflow.getHandle(id));
+  });
+});
+
+test('a steer held while the plan is checked goes back to the thread when the plan is cancelled, and is answered next', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      chat: [reply.text('the newer file, next time')],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const client = threads();
+    const { id } = await client.open({ text: 'look at the files', kind: 'task', mode: { confirmPlan: true } });
+    const agent: AgentHandle = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
+    const check = await waitForInteraction(agent, 'plan.check');
+    const text = 'use the newer file';
+    expect(await client.send(id, { text, policy: 'steer', by: 'ann', kind: 'chat' })).toMatchObject({
+      disposition: 'steered',
+    });
+    await waitUntil('the message held', async () =>
+      (await agent.query(stateQuery)).heldSteers?.length === 1 ? true : undefined,
+    );
+    await answer(agent, check.id, { decision: 'cancel' });
+    await agent.result().catch(() => undefined);
+    const state = await agent.query(stateQuery);
+    expect(state.events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
+      `ann with no step running (held for the next steps): ${text}`,
+      'the held message handed back to the thread: no step started after them',
+    ]);
+    const view = await waitUntil('the handed-back message answered', async () => {
+      const thread = await client.get(id);
+      return thread.turns[1]?.status === 'completed' ? thread : undefined;
+    });
+    expect(view.turns.map((t) => [t.disposition, t.status, t.reply])).toEqual([
+      ['started', 'cancelled', undefined],
+      ['steered', 'completed', 'the newer file, next time'],
+    ]);
+    await recordHistory('thread-turn-held-steer-returned', agent);
   });
 });
 

@@ -79,7 +79,14 @@ export function serveSteering(run: SteeredAgent, threadId: string | undefined): 
     for (const stepId of steps)
       getExternalWorkflowHandle(stepWorkflowId(run.agentId, stepId))
         .signal(steerSignal, message)
-        .catch((err: unknown) => log.warn('steer signal not delivered', { stepId, error: String(err) }));
+        .catch((err: unknown) => {
+          log.warn('steer signal not delivered', { stepId, error: String(err) });
+          // The step ended meanwhile: held for the next steps, or handed back when none will start.
+          if (message.messageId === undefined || !patched(PATCHES.threadSteerReturned)) return;
+          if (!noStepAhead(run.state)) hold(run, message);
+          else if (returnToThread(run, message, threadId))
+            run.event({ type: 'message.steered', message: `${who} handed back to the thread (${stepId} had ended)` });
+        });
   });
 }
 
@@ -119,11 +126,21 @@ export function startWithHeldSteers(run: SteeredAgent, start: (steered: SteerMes
  * a message it would have steered in as its next turn.
  */
 export function closeSteering(run: SteeredAgent, phase: AgentPhase, threadId: string | undefined): void {
+  const held = run.state.heldSteers ?? [];
+  const returned = held.filter((message) => returnToThread(run, message, threadId)).length;
+  if (returned > 0) run.state.heldSteers = held.filter((message) => message.messageId === undefined);
+  if (returned > 0) letGoReturned(run, returned);
   letGo(run, 'not delivered: no step started after them');
   if (phase !== 'summarizing' || threadId === undefined || !patched(PATCHES.threadSteerClosed)) return;
   getExternalWorkflowHandle(threadId)
     .signal(steerClosedSignal, { agentId: run.agentId })
     .catch((err: unknown) => log.warn('steerClosed signal not delivered', { threadId, error: String(err) }));
+}
+
+/** Says that `count` held messages went back to the thread. */
+function letGoReturned(run: SteeredAgent, count: number): void {
+  const what = count === 1 ? 'the held message' : `${count} held messages`;
+  run.event({ type: 'message.steered', message: `${what} handed back to the thread: no step started after them` });
 }
 
 /** Forgets the held messages, if any, with a timeline event saying where they went. */

@@ -1,10 +1,13 @@
 /**
  * What a cancelled step hands back as its partial result: the latest of what its model said
  * and what its tools answered, in order, cut to MAX_PARTIAL_CHARS (the oldest part goes first).
- * The system prompt and the task are left out — the agent knows them. Pure.
+ * The system prompt and the task are left out — the agent knows them; and the last report it
+ * sends with it. Pure.
  */
-import { MAX_PARTIAL_CHARS } from '../contract/messages';
+import { MAX_PARTIAL_CHARS, type StepProgress } from '../contract/messages';
 import type { LlmMessage } from '../llm-types';
+import type { Unreported } from './round-ledger';
+import type { StepInput } from './step-types';
 
 /** How much of one message a partial result quotes. */
 const MAX_ENTRY_CHARS = 600;
@@ -51,4 +54,25 @@ export function partialResult(messages: readonly LlmMessage[]): string | undefin
     length += line.length + 1;
   }
   return lines.length > 0 ? lines.join('\n') : undefined;
+}
+
+/** A cancelled step's last report — what it had, the usage and calls not yet reported — or undefined when it has none. */
+export function cancelledReport(
+  input: StepInput,
+  conversation: LlmMessage[],
+  round: number,
+  { usage, toolCalls }: Unreported,
+): StepProgress | undefined {
+  const partial = partialResult(conversation);
+  const unreported = usage.totalTokens > 0 || (usage.costUsd ?? 0) > 0;
+  if (partial === undefined && !unreported && toolCalls.length === 0) return undefined;
+  return {
+    stepId: input.step.id,
+    round,
+    usage,
+    // The unfinished round's calls that did finish: the audit and the decision log keep them.
+    toolCalls,
+    cancelled: true,
+    ...(partial !== undefined ? { partial } : {}),
+  };
 }

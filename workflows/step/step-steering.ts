@@ -2,9 +2,12 @@
  * A step's side of steering: messages its agent passes on (agent/agent-steer.ts) wait here and
  * join the conversation as user messages just before the step's next model call — never between
  * a reply's tool calls and their results. Messages steered in while no step ran come in the
- * step's input and join before its first call. A payload that does not parse is dropped.
+ * step's input and join before its first call. One that comes while the model writes its final
+ * answer is not left unheard: the step goes one more round (patch `cairn-step-hears-late-steer`).
+ * A payload that does not parse is dropped.
  */
-import { setHandler } from '@temporalio/workflow';
+import { patched, setHandler } from '@temporalio/workflow';
+import { PATCHES } from '../patches';
 import type { Conversations } from '../conversation';
 import { steerMessageSchema, steerSignal, type SteerMessage } from '../contract/thread-contract';
 import { received } from '../unencrypted-payload';
@@ -25,6 +28,11 @@ export class StepSteering {
       if (parsed?.success) this.pending.push(parsed.data);
     });
     return this;
+  }
+
+  /** Whether messages wait that the model has not heard (they came during its last call). */
+  heardLate(): boolean {
+    return this.pending.length > 0 && patched(PATCHES.stepHearsLateSteer);
   }
 
   /** Appends the waiting messages to conversation `key` (state only: no command). */

@@ -23,16 +23,15 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { Conversations } from '../conversation';
-import type { LlmMessage } from '../llm-types';
 import type { StepProgress } from '../contract/messages';
 import { carryConversation } from '../rollover/carry-conversation';
 import { AgentLink } from './agent-link';
 import { LoopGuards } from './loop-guards';
-import { partialResult } from './partial-result';
+import { cancelledReport } from './partial-result';
 import { deliver } from './deliver';
 import { verifyStep } from './verify-step';
 import { MAX_SEND_BACKS, sendBackMessage } from './verify-reply';
-import { RoundLedger, type Unreported } from './round-ledger';
+import { RoundLedger } from './round-ledger';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
 import { runRound, STEP_CONVERSATION, type RoundContext } from './step-round';
 import { offeredTools } from './step-tools';
@@ -123,8 +122,11 @@ async function runLoop(
       const progress = end.report ? { progress: end.report } : {};
       return { status: 'failed', code: end.code, error: end.error, rounds: round, ...progress };
     }
-    const checked = end.finished !== undefined && input.verify ? await checkResult(ctx, end, round, loop) : undefined;
-    if (checked === 'sent-back') {
+    // A message steered in during the finishing call: one more round hears it (the answer may change).
+    const steered = end.finished !== undefined && round < input.maxStepRounds && steering.heardLate();
+    const checked =
+      end.finished !== undefined && input.verify && !steered ? await checkResult(ctx, end, round, loop) : undefined;
+    if (steered || checked === 'sent-back') {
       await link.report(end.report);
       continue;
     }
@@ -166,27 +168,6 @@ async function checkResult(
   loop.sentBack += 1;
   ctx.conversations.append(STEP_CONVERSATION, { role: 'user', content: sendBackMessage(verdict.feedback) });
   return 'sent-back';
-}
-
-/** A cancelled step's last report — what it had, the usage and calls not yet reported — or undefined when it has none. */
-function cancelledReport(
-  input: StepInput,
-  conversation: LlmMessage[],
-  round: number,
-  { usage, toolCalls }: Unreported,
-): StepProgress | undefined {
-  const partial = partialResult(conversation);
-  const unreported = usage.totalTokens > 0 || (usage.costUsd ?? 0) > 0;
-  if (partial === undefined && !unreported && toolCalls.length === 0) return undefined;
-  return {
-    stepId: input.step.id,
-    round,
-    usage,
-    // The unfinished round's calls that did finish: the audit and the decision log keep them.
-    toolCalls,
-    cancelled: true,
-    ...(partial !== undefined ? { partial } : {}),
-  };
 }
 
 function roundsExhausted(input: StepInput, progress?: StepProgress): StepOutcome {

@@ -6,7 +6,8 @@
  * could not take after all (it summarised or ended before the message reached it: it hands the
  * message back, or the signal finds it closed) is queued as a next turn.
  */
-import { setHandler } from '@temporalio/workflow';
+import { patched, setHandler } from '@temporalio/workflow';
+import { PATCHES } from '../patches';
 import {
   steerClosedSchema,
   steerClosedSignal,
@@ -59,8 +60,10 @@ export function meetPolicy(run: PolicyTarget, turn: Turn, n: number, sent: SendI
     const agentId = run.running.workflowId;
     run.steered.set(turn.messageId, { n, sent });
     const message = { text: sent.text, ...(turn.by ? { by: turn.by } : {}), messageId: turn.messageId };
-    // An agent that ended in the meantime cannot take it: the next turn does.
-    void run.running.signal(steerSignal, message).catch(() => void requeueSteered(run, turn.messageId, agentId));
+    // An agent that ended in the meantime cannot take it: the next turn does (runs before dropped it).
+    void run.running
+      .signal(steerSignal, message)
+      .catch(() => void (patched(PATCHES.threadSteerReturned) && requeueSteered(run, turn.messageId, agentId)));
     return settle(turn, { disposition: 'steered', status: 'delivered', agentId });
   }
   run.queue.push({ n, sent });

@@ -115,6 +115,7 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
     if ('refused' in request) throw new ApiFailure('INVALID_INPUT', request.refused, request.field);
     const header = c.req.valid('header')['x-cairn-thread'];
     if (body.stream) return streamed(c, deps, body, request, header);
+    noRetries(c);
     // Answered before the client's own timeout, so its SDK does not send the text again.
     const ends = answerSignal(c.req.raw);
     const delivered = await deliverMessage(c, deps, body, request, header);
@@ -149,7 +150,8 @@ async function streamed(
   request: ChatTurnRequest,
   header: string | undefined,
 ): Promise<Response> {
-  const lease = openStreamLease(c, deps.limiter);
+  const lease = openStreamLease(c, deps.limiter); // past the limit: 429, which a client may retry
+  noRetries(c);
   let recorded: Recorded;
   let delivering: Promise<Delivered>;
   try {
@@ -172,6 +174,16 @@ async function streamed(
       lease.release();
     }
   });
+}
+
+/**
+ * From here on a failure may come after the thread recorded the message (a model that failed it
+ * for good, a thread closed, a worker too slow to answer): the OpenAI SDKs retry 409 and every
+ * 5xx, and a retry would send the text again as a new message. `x-should-retry: false` is the
+ * header they obey instead.
+ */
+function noRetries(c: Context): void {
+  c.header('x-should-retry', 'false');
 }
 
 /** How often and until when a request follows its turn. */
