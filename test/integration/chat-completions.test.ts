@@ -564,7 +564,8 @@ test('a failure once the message is recorded tells the SDK not to retry: the tex
         .catch((err: unknown) => err);
       expect(failed).toBeInstanceOf(OpenAI.APIError);
       expect(failed).toMatchObject({ status: 502, code: 'LLM_REJECTED' });
-      expect(failed instanceof OpenAI.APIError ? failed.headers.get('x-should-retry') : undefined).toBe('false');
+      const headers: unknown = failed instanceof OpenAI.APIError ? failed.headers : undefined;
+      expect(headers instanceof Headers ? headers.get('x-should-retry') : undefined).toBe('false');
       expect((await threads.get(id)).turns.map((t) => [t.text, t.status])).toEqual([['hi', 'failed']]);
       expect(bed.llm.requestsFor('chat')).toHaveLength(1);
     } finally {
