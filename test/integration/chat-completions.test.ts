@@ -557,10 +557,9 @@ test('a failure once the message is recorded tells the SDK not to retry: the tex
     try {
       const { id } = await threads.open();
       const failed = await openai.chat.completions
-        .create(
-          { model: 'cairn', messages: [{ role: 'user', content: 'hi' }], cairn: { kind: 'chat' } } as never,
-          { headers: { 'X-Cairn-Thread': id } },
-        )
+        .create({ model: 'cairn', messages: [{ role: 'user', content: 'hi' }], cairn: { kind: 'chat' } } as never, {
+          headers: { 'X-Cairn-Thread': id },
+        })
         .catch((err: unknown) => err);
       expect(failed).toBeInstanceOf(OpenAI.APIError);
       expect(failed).toMatchObject({ status: 502, code: 'LLM_REJECTED' });
