@@ -145,7 +145,8 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   app.use('/api/*', authenticateApi(auth));
   // The OpenAI-compatible front door is the API under another prefix: the same sign-in and roles.
   app.use('/v1/*', authenticateApi(auth));
-  for (const path of ['/', '/agents/:id']) app.use(path, guardPage(auth));
+  // Every page the web app serves: a signed-out visitor signs in and comes back to it.
+  for (const path of ['/', '/agents/:id', '/threads', '/threads/:id']) app.use(path, guardPage(auth));
   const jsonLimit = limitBodies(deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   // A start or thread message with files is held to the upload limit instead, from Content-Length before reading.
   const uploadLimit = deps.uploads ? limitUploads(deps.uploads.limits.maxRequestBytes) : jsonLimit;

@@ -96,6 +96,19 @@ test('a return path with a control character comes back to / (it was a 500 after
   expect(lines).toEqual([]);
 });
 
+test('every page sends a signed-out visitor to sign in, to come back to that page; the API answers 401', async () => {
+  const { app } = await appOn(provider.issuer);
+  for (const page of ['/', '/agents/agent-x-1', '/threads', '/threads/thread-x-1', '/threads/new']) {
+    const res = await app.request(`${ORIGIN}${page}`);
+    expect([page, res.status, res.headers.get('location')]).toEqual([
+      page,
+      302,
+      `/auth/login?returnTo=${encodeURIComponent(page)}`,
+    ]);
+  }
+  expect((await app.request(`${ORIGIN}/api/threads`)).status).toBe(401);
+});
+
 test("signing out: GET only asks, POST ends the session and sends the browser to the provider's logout", async () => {
   const { app } = await appOn(provider.issuer);
   const { session } = await signIn(app, 'alice');
