@@ -21,7 +21,7 @@ export function sizeText(bytes) {
  * The drop zone and what it holds. `prefix` names its elements' ids: `start` for the start form,
  * another for another form on the page (the conversation's send box: `send`).
  * @param {string} [prefix]
- * @returns {{ element: HTMLElement, files: () => File[], clear: () => void }}
+ * @returns {{ element: HTMLElement, files: () => File[], clear: () => void, add: (files: File[]) => void }}
  */
 export function startFiles(prefix = 'start') {
   /** @type {File[]} */
@@ -48,7 +48,7 @@ export function startFiles(prefix = 'start') {
         ]),
       ),
     );
-  const add = (/** @type {FileList | null | undefined} */ files) => {
+  const add = (/** @type {FileList | File[] | null | undefined} */ files) => {
     if (!files) return;
     chosen = [...chosen, ...files];
     show();
@@ -88,6 +88,7 @@ export function startFiles(prefix = 'start') {
       chosen = [];
       show();
     },
+    add,
   };
 }
 

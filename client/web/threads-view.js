@@ -247,12 +247,17 @@ function sendBox() {
     send(body, attached)
       .then((line) => {
         result.textContent = line;
-        text.value = '';
-        files.clear();
+        // Cleared only as sent: what was typed or added while it was sending stays.
+        if (text.value === body.text) text.value = '';
+        const now = files.files();
+        if (now.length === attached.length && now.every((file, i) => file === attached[i])) files.clear();
       })
       .catch((err) => {
         result.textContent = '';
         error.textContent = err instanceof Error ? err.message : String(err);
+        // A message given elsewhere (a new conversation's first) comes back into the box, to mend and send again.
+        if (text.value === '' && typeof body.text === 'string') text.value = body.text;
+        if (files.files().length === 0) files.add(attached);
       })
       .finally(() => {
         sending = false;

@@ -71,3 +71,48 @@ test("a file dropped on the conversation's send box goes with the message and is
     await served.close();
   }
 });
+
+test("a new conversation's first message that is refused comes back into the send box with its files, to mend and send", async () => {
+  const root = mkdtempSync(join(tmpdir(), 'web-thread-files-'));
+  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: root });
+  const app = testApp(bed.client, config.taskQueue, {
+    uploads: { root, limits: DEFAULT_UPLOAD_LIMITS },
+    threads: new ThreadClient(bed.client, config.taskQueue),
+  });
+  bed.llm.respondWith(byRoute({ chat: [reply.text('Hello.')] }));
+  const served = await serveOnLoopback(app);
+  const browser = await launchChromium({ viewport: { width: 1280, height: 1000 } });
+  const errors: string[] = [];
+  browser.page.on('pageerror', (err) => errors.push(err.message));
+  try {
+    await withWorker(config, async () => {
+      const page = browser.page;
+      await page.goto(`${served.url}/threads/new`);
+      await page.locator('#message').fill('Look at this archive');
+      await page.evaluate(`(() => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File(['PK'], 'bundle.exe', { type: 'application/octet-stream' }));
+        const zone = document.querySelector('#send-drop-zone');
+        for (const type of ['dragover', 'drop'])
+          zone.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      })()`);
+      await page.locator('#send-files li[data-name="bundle.exe"]').waitFor(WAIT);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.waitForURL(/\/threads\/thread-/, WAIT);
+      // The thread opened; its first message was refused (the file's type): text and file are back.
+      await page.locator('#thread-send .error').filter({ hasText: /\S/ }).waitFor(WAIT);
+      expect(await page.locator('#message').inputValue()).toBe('Look at this archive');
+      await page.locator('#send-files li[data-name="bundle.exe"]').waitFor(WAIT);
+      // Mended (the file removed, chat chosen) and sent again: answered.
+      await page.locator('#send-files li[data-name="bundle.exe"]').getByRole('button', { name: 'remove' }).click();
+      await page.locator('#send-kind').selectOption('chat');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.locator('.turn[data-message-id="msg-1"][data-status="completed"]').waitFor(WAIT);
+      expect(await page.locator('#message').inputValue()).toBe('');
+    });
+    expect(errors).toEqual([]);
+  } finally {
+    await browser.close();
+    await served.close();
+  }
+});
