@@ -3,7 +3,7 @@
  * join the conversation as user messages just before the step's next model call — never between
  * a reply's tool calls and their results. Messages steered in while no step ran come in the
  * step's input and join before its first call. One that comes while the model writes its final
- * answer is not left unheard: the step goes one more round (patch `cairn-step-hears-late-steer`).
+ * answer is not left unheard: the step goes one more round (patch stepHearsLateSteer).
  * A payload that does not parse is dropped.
  */
 import { patched, setHandler } from '@temporalio/workflow';
