@@ -6,6 +6,7 @@
  * used by the OpenAI-compatible front door and `cairn chat`.
  */
 import type { AgentClient } from '../agent-client';
+import { ClientError } from '../client-error';
 import type { ThreadClient } from '../thread-client';
 import { pause } from '../follow-timeline';
 import { turnStatusSchema, type Turn, type TurnStatus } from '../../workflows/contract/thread-contract';
@@ -60,7 +61,8 @@ export async function followTurn(
   let turn: Turn | undefined;
   for (;;) {
     if (options.signal?.aborted) return { kind: 'aborted', ...(turn ? { turn } : {}) };
-    const view = await ports.threads.get(threadId);
+    const view = await patiently(() => ports.threads.get(threadId), options.signal);
+    if (!view) return { kind: 'aborted', ...(turn ? { turn } : {}) };
     turn = view.turns.find((t) => t.messageId === messageId);
     if (!turn) throw new Error(`thread ${threadId} has no message ${messageId}`);
     const progress = `${turn.status} ${turn.agentId ?? ''}`;
@@ -73,12 +75,32 @@ export async function followTurn(
     if (view.status === 'closed') return { kind: 'closed', turn, reason: view.closedReason ?? 'closed' };
     const blocking = blockingAgent(turn, view.turns);
     if (blocking) {
-      const state = await ports.agents.state(blocking, Number.MAX_SAFE_INTEGER);
+      const state = await patiently(() => ports.agents.state(blocking, Number.MAX_SAFE_INTEGER), options.signal);
+      if (!state) return { kind: 'aborted', turn };
       const open = state.interactions.filter((i) => i.status === 'open');
       if (open.length > 0) return { kind: 'waiting', turn, agentId: blocking, interactions: open };
     }
     const delay = pollDelay(options.pollMs ?? DEFAULT_POLL_MS, Date.now() - changedAt);
     if (!(await pause(delay, options.signal))) return { kind: 'aborted', turn };
+  }
+}
+
+/** How long a look no worker answered in time waits before it is tried again (ms). */
+export const UNAVAILABLE_RETRY_MS = 1_000;
+
+/**
+ * `read()`, tried again after {@link UNAVAILABLE_RETRY_MS} while no worker answers the query in
+ * time (`AGENT_UNAVAILABLE`: a worker restarting, or too busy) — a long turn outlives such a
+ * spell; undefined once the caller went away. Every other error is thrown.
+ */
+export async function patiently<T>(read: () => Promise<T>, signal?: AbortSignal): Promise<T | undefined> {
+  for (;;) {
+    try {
+      return await read();
+    } catch (err) {
+      if (!(err instanceof ClientError && err.code === 'AGENT_UNAVAILABLE')) throw err;
+      if (!(await pause(UNAVAILABLE_RETRY_MS, signal))) return undefined;
+    }
   }
 }
 

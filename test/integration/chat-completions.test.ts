@@ -18,6 +18,8 @@ import { serveOnLoopback } from '../harness/sse-client';
 import { withWorker } from '../harness/test-env';
 import { tokenApp } from '../harness/token-app';
 import { ThreadClient } from '../../client/thread-client';
+import { ClientError } from '../../client/client-error';
+import type { ThreadView } from '../../workflows/contract/thread-contract';
 import { waitUntil } from '../../testkit/wait-until';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
 import type { AppDeps } from '../../client/http/create-app';
@@ -568,6 +570,58 @@ test('a failure once the message is recorded tells the SDK not to retry: the tex
       expect((await threads.get(id)).turns.map((t) => [t.text, t.status])).toEqual([['hi', 'failed']]);
       expect(bed.llm.requestsFor('chat')).toHaveLength(1);
     } finally {
+      await server.close();
+    }
+  });
+});
+
+test('a streamed answer whose turn can no longer be read ends properly: the reason in cairn.failure, then [DONE]', async () => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'chat', reason: 'a greeting' })],
+      chat: [reply.after(reply.text('Hello.'), gate)],
+    }),
+  );
+  /** The thread client, whose reads fail once the turn is under way (as for a thread gone from the server). */
+  class FailingReads extends ThreadClient {
+    failing = false;
+    override async get(id: string): Promise<ThreadView> {
+      if (this.failing) throw new ClientError('NOT_FOUND', `no thread ${id}`);
+      return super.get(id);
+    }
+  }
+  await withWorker(bed.config, async () => {
+    const threads = new FailingReads(bed.client, bed.config.taskQueue);
+    const { server, openai } = await serveCairn({ threads });
+    try {
+      const { id } = await threads.open();
+      const stream = await openai.chat.completions.create(
+        { model: 'cairn', messages: [{ role: 'user', content: 'hi' }], stream: true },
+        { headers: { 'X-Cairn-Thread': id } },
+      );
+      await bed.llm.waitForRoute('chat');
+      threads.failing = true;
+      const chunks: unknown[] = [];
+      let content = '';
+      for await (const chunk of stream) {
+        chunks.push(chunk);
+        content += chunk.choices[0]?.delta.content ?? '';
+      }
+      expect(content).toBe(`\n\nStopped following the turn (NOT_FOUND); its answer will be in thread ${id}.`);
+      const last = z
+        .object({ choices: z.array(z.object({ finish_reason: z.string().nullable() })), cairn: z.looseObject({}) })
+        .parse(chunks.at(-1));
+      expect(last.choices[0]?.finish_reason).toBe('stop');
+      expect(last.cairn).toEqual({ failure: { code: 'NOT_FOUND', message: `no thread ${id}` } });
+      release();
+      threads.failing = false;
+      await waitUntil('the reply written in the thread all the same', async () =>
+        (await threads.get(id)).turns[0]?.status === 'completed' ? true : undefined,
+      );
+    } finally {
+      release();
       await server.close();
     }
   });

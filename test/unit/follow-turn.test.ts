@@ -1,8 +1,10 @@
 /**
  * The pure parts of following a turn (client/chat/follow-turn.ts): how often it looks while the
- * turn is quiet, and which agent's questions hold a message up.
+ * turn is quiet, which agent's questions hold a message up, and a look no worker answered in
+ * time tried again.
  */
-import { blockingAgent, pollDelay, runningTurn } from '../../client/chat/follow-turn';
+import { blockingAgent, patiently, pollDelay, runningTurn } from '../../client/chat/follow-turn';
+import { ClientError } from '../../client/client-error';
 import type { Turn } from '../../workflows/contract/thread-contract';
 
 test('the poll slows while nothing changes: the given interval for 5 s, then 1 s, then 2 s after a minute', () => {
@@ -21,4 +23,28 @@ test("a running turn's own agent holds it up; a queued message waits on the runn
   ];
   expect(runningTurn(turns)?.messageId).toBe('msg-1');
   expect(turns.map((t) => blockingAgent(t, turns))).toEqual(['thread-a/turn-1', 'thread-a/turn-1', undefined]);
+});
+
+test('a look no worker answered in time is tried again; any other error is thrown; a caller gone away ends it', async () => {
+  const unavailable = () => new ClientError('AGENT_UNAVAILABLE', 'no worker answered the query within 10 s');
+  let looks = 0;
+  const flaky = async () => {
+    looks++;
+    if (looks === 1) throw unavailable();
+    return 'the thread';
+  };
+  expect(await patiently(flaky)).toBe('the thread');
+  expect(looks).toBe(2);
+  const missing = new ClientError('NOT_FOUND', 'no thread t');
+  await expect(
+    patiently(async () => {
+      throw missing;
+    }),
+  ).rejects.toBe(missing);
+  const gone = new AbortController();
+  const down = patiently(async () => {
+    gone.abort();
+    throw unavailable();
+  }, gone.signal);
+  expect(await down).toBeUndefined();
 });

@@ -30,6 +30,11 @@ export interface CairnExtension {
   /** One event of the turn's agent's live stream: `delta`, `call.started`, `call.finished`, `call.superseded`. */
   event?: { type: LiveEvent['type']; offset: number; data: Record<string, unknown> };
   error?: string;
+  /**
+   * A streamed answer that stopped following its turn (the thread could not be read: its code and
+   * message); the turn goes on, and its answer will be in the thread. On the last chunk.
+   */
+  failure?: { code: string; message: string };
   /** The thread closed before the message was answered (why: idle, cancelled, its workflow's end). */
   threadClosed?: string;
   /**

@@ -35,6 +35,7 @@ import {
   type ChatCompletionChunk,
 } from '../chat/completion-objects';
 import { answerSignal, unfinishedText } from '../chat/client-timeout';
+import { ClientError } from '../../client-error';
 import { deliverMessage, type Delivered } from '../chat/deliver-message';
 import {
   followQueued,
@@ -63,6 +64,9 @@ export interface ChatCompletionDeps {
   /** How often a streamed answer sends a comment while nothing else goes, so proxies keep it open (ms). */
   heartbeatMs: number;
 }
+
+/** What a streamed answer says when following its turn failed for a reason of Cairn's own. */
+const INTERNAL_FAILURE = { code: 'INTERNAL', message: 'internal error' } as const;
 
 /** The longest a settled chat reply waits for its last deltas to arrive from the stream (ms). */
 const REPLY_SETTLE_MS = 2_000;
@@ -310,6 +314,13 @@ async function streamTurn(
     if (pending.length > 0) await send(chunkOf(id, { content: pendingText(ids.thread, pending) }));
     await send(chunkOf(id, {}, withQueued(cairn, replies, last, pending), true));
     await send('[DONE]');
+  } catch (err) {
+    // The turn goes on in the thread; this answer ends properly, saying why it stopped following.
+    const failure = err instanceof ClientError ? { code: err.code, message: err.message } : INTERNAL_FAILURE;
+    const content = `\n\nStopped following the turn (${failure.code}); its answer will be in thread ${ids.thread}.`;
+    await send(chunkOf(id, { content }, { failure }, true));
+    await send('[DONE]');
+    if (!(err instanceof ClientError)) throw err; // logged by the server
   } finally {
     clearInterval(heartbeat);
     reply?.stop();
