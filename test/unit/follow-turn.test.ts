@@ -28,23 +28,18 @@ test("a running turn's own agent holds it up; a queued message waits on the runn
 test('a look no worker answered in time is tried again; any other error is thrown; a caller gone away ends it', async () => {
   const unavailable = () => new ClientError('AGENT_UNAVAILABLE', 'no worker answered the query within 10 s');
   let looks = 0;
-  const flaky = async () => {
+  const flaky = () => {
     looks++;
-    if (looks === 1) throw unavailable();
-    return 'the thread';
+    return looks === 1 ? Promise.reject(unavailable()) : Promise.resolve('the thread');
   };
   expect(await patiently(flaky)).toBe('the thread');
   expect(looks).toBe(2);
   const missing = new ClientError('NOT_FOUND', 'no thread t');
-  await expect(
-    patiently(async () => {
-      throw missing;
-    }),
-  ).rejects.toBe(missing);
+  await expect(patiently(() => Promise.reject(missing))).rejects.toBe(missing);
   const gone = new AbortController();
-  const down = patiently(async () => {
+  const down = patiently(() => {
     gone.abort();
-    throw unavailable();
+    return Promise.reject(unavailable());
   }, gone.signal);
   expect(await down).toBeUndefined();
 });
