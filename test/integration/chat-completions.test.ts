@@ -626,3 +626,39 @@ test('a streamed answer whose turn can no longer be read ends properly: the reas
     }
   });
 });
+
+test('not streamed, a chat reply still being written when the client would give up is answered from the recorded message', async () => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'chat', reason: 'a question' })],
+      chat: [reply.after(reply.text('A long answer.'), gate)],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const { threads, server, openai } = await serveCairn();
+    try {
+      const { id } = await threads.open();
+      // The send is routed only once the reply is written: the answer goes at 4.5 s all the same.
+      const data = await openai.chat.completions.create(
+        { model: 'cairn', messages: [{ role: 'user', content: 'explain it all' }] },
+        { headers: { 'X-Cairn-Thread': id }, timeout: 5_000 },
+      );
+      expect(cairnOf(data)).toMatchObject({ thread: id, messageId: 'msg-1', status: 'routing' });
+      expect(data.choices[0]?.message.content).toBe(
+        `Still working on it (the turn is routing). Its answer will be in thread ${id}: ` +
+          `read it there (GET /api/threads/${id}), or send your next message with the X-Cairn-Thread header.`,
+      );
+      release();
+      const settled = await waitUntil('the reply written', async () => {
+        const view = await threads.get(id);
+        return view.turns[0]?.status === 'completed' ? view : undefined;
+      });
+      expect(settled.turns.map((t) => [t.text, t.reply])).toEqual([['explain it all', 'A long answer.']]);
+    } finally {
+      release();
+      await server.close();
+    }
+  });
+});

@@ -17,7 +17,14 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import { closedText, describeWaiting, followTurn, settledText, type TurnOutcome } from '../../chat/follow-turn';
+import {
+  closedText,
+  describeWaiting,
+  followTurn,
+  settledText,
+  turnSettled,
+  type TurnOutcome,
+} from '../../chat/follow-turn';
 import type { LiveHub } from '../../live/live-hub';
 import type { AgentsPort } from '../agents-port';
 import {
@@ -122,11 +129,12 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
     noRetries(c);
     // Answered before the client's own timeout, so its SDK does not send the text again.
     const ends = answerSignal(c.req.raw);
-    const delivered = await deliverMessage(c, deps, body, request, header);
+    const delivered = await deliverWithin(c, deps, body, request, header, ends);
     c.header(THREAD_HEADER, delivered.thread);
     const id = completionId(delivered.thread, delivered.messageId, Date.now());
     const follow = followOptions(deps, ends);
-    const outcome = await followTurn(deps, delivered.thread, delivered.messageId, follow);
+    const followed = await followTurn(deps, delivered.thread, delivered.messageId, follow);
+    const outcome = followed.kind === 'aborted' && !followed.turn ? await lastLook(deps, delivered) : followed;
     const { content, cairn } = answerOf(delivered, outcome);
     const replies = await followQueued(deps, delivered.thread, delivered.queued ?? [], outcome, follow);
     const more = replies.map((reply) => queuedAnswer(delivered, reply));
@@ -134,6 +142,42 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
     const text = content + more.map((part) => part.content).join('') + pendingText(delivered.thread, pending);
     return c.json(completionOf(id, text, withQueued(cairn, replies, more.at(-1)?.cairn, pending)), 200);
   });
+}
+
+/**
+ * Not streamed: delivers the message, waiting for it to be routed (a chat reply written, a task
+ * started) only until `ends` — then the answer goes from what the thread recorded. A refusal, or
+ * a failure for good while routing that comes in time, is thrown as it is.
+ */
+async function deliverWithin(
+  c: Context,
+  deps: ChatCompletionDeps,
+  body: ChatCompletionBody,
+  request: ChatTurnRequest,
+  header: string | undefined,
+  ends: AbortSignal,
+): Promise<Delivered> {
+  let onAccepted: (ids: Recorded) => void = () => undefined;
+  const accepted = new Promise<Recorded>((resolve) => (onAccepted = resolve));
+  const delivering = deliverMessage(c, deps, body, request, header, (thread, messageId) =>
+    onAccepted({ thread, messageId }),
+  );
+  delivering.catch(() => undefined); // one that fails after the deadline is the turn's: the answer reads it
+  const recorded = await Promise.race([accepted, delivering.then((d) => ({ ...d, delivered: d }))]);
+  if (recorded.delivered) return recorded.delivered;
+  const ended = new Promise<undefined>((resolve) =>
+    ends.aborted ? resolve(undefined) : ends.addEventListener('abort', () => resolve(undefined), { once: true }),
+  );
+  const ids = { thread: recorded.thread, messageId: recorded.messageId };
+  return (await Promise.race([delivering, ended])) ?? { ...ids, cairn: ids };
+}
+
+/** One look at a turn the answer could not follow at all (its time ran out while routing). */
+async function lastLook(deps: ChatCompletionDeps, delivered: Delivered): Promise<TurnOutcome> {
+  const view = await deps.threads.get(delivered.thread).catch(() => undefined);
+  const turn = view?.turns.find((t) => t.messageId === delivered.messageId);
+  if (!turn) return { kind: 'aborted' };
+  return turnSettled(turn) ? { kind: 'settled', turn } : { kind: 'aborted', turn };
 }
 
 /** Where a message went, as soon as the thread has recorded it; `delivered` once it is routed too. */
