@@ -1,7 +1,7 @@
 /**
  * Files in a conversation, in real Chromium against the real HTTP API, worker and dev server: a
  * file dropped on the send box goes with the message (multipart), is stored in the thread's
- * folder and read by the task turn's step.
+ * folder and read by the task turn's step; a refused first message comes back into the box.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,13 +25,22 @@ jest.setTimeout(180_000);
 
 const NOTES = 'Tide at Brest: high water 06:12, low water 12:25.';
 
-test("a file dropped on the conversation's send box goes with the message and is read by the task turn's step", async () => {
+/** Cairn's app with uploads in a fresh workspace, served on loopback, and Chromium: what each test drives. */
+async function threadPage() {
   const root = mkdtempSync(join(tmpdir(), 'web-thread-files-'));
   const config = testConfig(bed.llm, { CAIRN_WORKSPACE: root });
   const app = testApp(bed.client, config.taskQueue, {
     uploads: { root, limits: DEFAULT_UPLOAD_LIMITS },
     threads: new ThreadClient(bed.client, config.taskQueue),
   });
+  const served = await serveOnLoopback(app);
+  const browser = await launchChromium({ viewport: { width: 1280, height: 1000 } });
+  const errors: string[] = [];
+  browser.page.on('pageerror', (err) => errors.push(err.message));
+  return { root, config, served, browser, errors };
+}
+
+test("a file dropped on the conversation's send box goes with the message and is read by the task turn's step", async () => {
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(plan([step('s1')]))],
@@ -39,10 +48,7 @@ test("a file dropped on the conversation's send box goes with the message and is
       summary: [reply.text('High water is at 06:12.')],
     }),
   );
-  const served = await serveOnLoopback(app);
-  const browser = await launchChromium({ viewport: { width: 1280, height: 1000 } });
-  const errors: string[] = [];
-  browser.page.on('pageerror', (err) => errors.push(err.message));
+  const { root, config, browser, served, errors } = await threadPage();
   try {
     await withWorker(config, async () => {
       const page = browser.page;
@@ -73,17 +79,8 @@ test("a file dropped on the conversation's send box goes with the message and is
 });
 
 test("a new conversation's first message that is refused comes back into the send box with its files, to mend and send", async () => {
-  const root = mkdtempSync(join(tmpdir(), 'web-thread-files-'));
-  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: root });
-  const app = testApp(bed.client, config.taskQueue, {
-    uploads: { root, limits: DEFAULT_UPLOAD_LIMITS },
-    threads: new ThreadClient(bed.client, config.taskQueue),
-  });
   bed.llm.respondWith(byRoute({ chat: [reply.text('Hello.')] }));
-  const served = await serveOnLoopback(app);
-  const browser = await launchChromium({ viewport: { width: 1280, height: 1000 } });
-  const errors: string[] = [];
-  browser.page.on('pageerror', (err) => errors.push(err.message));
+  const { config, browser, served, errors } = await threadPage();
   try {
     await withWorker(config, async () => {
       const page = browser.page;

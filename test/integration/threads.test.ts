@@ -39,6 +39,15 @@ function waitForThread(id: string, what: string, holds: (view: ThreadView) => bo
   });
 }
 
+/** Waits until the step's history has the `steer` signal its agent passed on. */
+async function steerReached(stepHandle: { fetchHistory(): Promise<temporal.api.history.v1.IHistory> }): Promise<void> {
+  await waitUntil('the step got the steer signal', async () => {
+    const history = await stepHandle.fetchHistory();
+    const names = (history.events ?? []).map((e) => e.workflowExecutionSignaledEventAttributes?.signalName);
+    return names.includes('steer') ? true : undefined;
+  });
+}
+
 test('a chat message is answered in words, with the conversation so far and no plan', async () => {
   bed.llm.respondWith(byRoute({ chat: [reply.text('Hello! How can I help?'), reply.text('You said hi.')] }));
   await withWorker(bed.config, async () => {
@@ -215,11 +224,7 @@ test("steer: the running step's next model call hears the message, and the agent
     const agentId = threadTurnWorkflowId(id, 1);
     // The agent passed it on: the step has the signal before its first call returns.
     const stepHandle = bed.client.workflow.getHandle(stepWorkflowId(agentId, 's1'));
-    await waitUntil('the step got the steer signal', async () => {
-      const history = await stepHandle.fetchHistory();
-      const names = (history.events ?? []).map((e) => e.workflowExecutionSignaledEventAttributes?.signalName);
-      return names.includes('steer') ? true : undefined;
-    });
+    await steerReached(stepHandle);
     release();
     await bed.client.workflow.getHandle(agentId).result();
     const [first, second] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
@@ -254,11 +259,7 @@ test("a steer that comes while the step's model writes its final answer makes th
     await client.send(id, { text: 'only the markdown ones', policy: 'steer', by: 'ann' });
     const agentId = threadTurnWorkflowId(id, 1);
     const stepHandle = bed.client.workflow.getHandle(stepWorkflowId(agentId, 's1'));
-    await waitUntil('the step got the steer signal', async () => {
-      const history = await stepHandle.fetchHistory();
-      const names = (history.events ?? []).map((e) => e.workflowExecutionSignaledEventAttributes?.signalName);
-      return names.includes('steer') ? true : undefined;
-    });
+    await steerReached(stepHandle);
     release();
     await bed.client.workflow.getHandle(agentId).result();
     const calls = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
@@ -338,11 +339,7 @@ test('a steer that reaches the agent after its last step is handed back to the t
       disposition: 'steered',
     });
     const stepHandle = bed.client.workflow.getHandle(stepWorkflowId(threadTurnWorkflowId(id, 1), 's1'));
-    await waitUntil('the step got the steer signal', async () => {
-      const history = await stepHandle.fetchHistory();
-      const names = (history.events ?? []).map((e) => e.workflowExecutionSignaledEventAttributes?.signalName);
-      return names.includes('steer') ? true : undefined;
-    });
+    await steerReached(stepHandle);
     releaseStep();
     await bed.llm.waitForRoute('summary');
     // The thread's steer as it would arrive had the thread not yet heard that the agent summarises
