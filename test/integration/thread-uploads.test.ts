@@ -107,6 +107,17 @@ test("a file sent with a thread's first message is stored in the thread's folder
       code: 'INVALID_INPUT',
       field: 'kind',
     });
+    // Steering hands the running steps text only: a message with files that asks to steer is refused too.
+    const asSteer = await post(
+      app,
+      `/api/threads/${id}/messages`,
+      startForm({ text: 'and this one', policy: 'steer' }, { 'notes.txt': 'second notes' }),
+    );
+    expect(asSteer.status).toBe(400);
+    expect(((await asSteer.json()) as { error: { code: string; field?: string } }).error).toMatchObject({
+      code: 'INVALID_INPUT',
+      field: 'policy',
+    });
     expect(readdirSync(inputs)).toEqual(['notes.txt']);
     // With no kind it runs as a task (no routing call); its file has the same name as the first:
     // stored beside it, which stays as it was.
