@@ -127,9 +127,13 @@ export function startWithHeldSteers(run: SteeredAgent, start: (steered: SteerMes
  */
 export function closeSteering(run: SteeredAgent, phase: AgentPhase, threadId: string | undefined): void {
   const held = run.state.heldSteers ?? [];
-  const returned = held.filter((message) => returnToThread(run, message, threadId)).length;
-  if (returned > 0) run.state.heldSteers = held.filter((message) => message.messageId === undefined);
-  if (returned > 0) letGoReturned(run, returned);
+  const handedBack = held.filter((message) => returnToThread(run, message, threadId));
+  if (handedBack.length > 0) {
+    const kept = held.filter((message) => !handedBack.includes(message));
+    if (kept.length > 0) run.state.heldSteers = kept;
+    else delete run.state.heldSteers;
+    sayLetGo(run, handedBack.length, 'handed back to the thread: no step started after them');
+  }
   letGo(run, 'not delivered: no step started after them');
   if (phase !== 'summarizing' || threadId === undefined || !patched(PATCHES.threadSteerClosed)) return;
   getExternalWorkflowHandle(threadId)
@@ -137,17 +141,16 @@ export function closeSteering(run: SteeredAgent, phase: AgentPhase, threadId: st
     .catch((err: unknown) => log.warn('steerClosed signal not delivered', { threadId, error: String(err) }));
 }
 
-/** Says that `count` held messages went back to the thread. */
-function letGoReturned(run: SteeredAgent, count: number): void {
-  const what = count === 1 ? 'the held message' : `${count} held messages`;
-  run.event({ type: 'message.steered', message: `${what} handed back to the thread: no step started after them` });
-}
-
 /** Forgets the held messages, if any, with a timeline event saying where they went. */
 function letGo(run: SteeredAgent, where: string): void {
   const held = run.state.heldSteers;
   if (!held?.length) return;
   delete run.state.heldSteers;
-  const what = held.length === 1 ? 'the held message' : `${held.length} held messages`;
+  sayLetGo(run, held.length, where);
+}
+
+/** The timeline event for `count` held messages that went `where`. */
+function sayLetGo(run: SteeredAgent, count: number, where: string): void {
+  const what = count === 1 ? 'the held message' : `${count} held messages`;
   run.event({ type: 'message.steered', message: `${what} ${where}` });
 }

@@ -157,19 +157,34 @@ async function deliverWithin(
   header: string | undefined,
   ends: AbortSignal,
 ): Promise<Delivered> {
-  let onAccepted: (ids: Recorded) => void = () => undefined;
-  const accepted = new Promise<Recorded>((resolve) => (onAccepted = resolve));
-  const delivering = deliverMessage(c, deps, body, request, header, (thread, messageId) =>
-    onAccepted({ thread, messageId }),
-  );
+  const { recording, delivering } = recordMessage(c, deps, body, request, header);
   delivering.catch(() => undefined); // one that fails after the deadline is the turn's: the answer reads it
-  const recorded = await Promise.race([accepted, delivering.then((d) => ({ ...d, delivered: d }))]);
+  const recorded = await recording;
   if (recorded.delivered) return recorded.delivered;
   const ended = new Promise<undefined>((resolve) =>
     ends.aborted ? resolve(undefined) : ends.addEventListener('abort', () => resolve(undefined), { once: true }),
   );
   const ids = { thread: recorded.thread, messageId: recorded.messageId };
   return (await Promise.race([delivering, ended])) ?? { ...ids, cairn: ids };
+}
+
+/**
+ * Sends the message: `recording` resolves as soon as the thread has recorded it (or once it is
+ * delivered, or rejects with a refusal), while `delivering` goes on until it is routed too.
+ */
+function recordMessage(
+  c: Context,
+  deps: ChatCompletionDeps,
+  body: ChatCompletionBody,
+  request: ChatTurnRequest,
+  header: string | undefined,
+): { recording: Promise<Recorded>; delivering: Promise<Delivered> } {
+  let onAccepted: (ids: Recorded) => void = () => undefined;
+  const accepted = new Promise<Recorded>((resolve) => (onAccepted = resolve));
+  const delivering = deliverMessage(c, deps, body, request, header, (thread, messageId) =>
+    onAccepted({ thread, messageId }),
+  );
+  return { recording: Promise.race([accepted, delivering.then((d) => ({ ...d, delivered: d }))]), delivering };
 }
 
 /** One look at a turn the answer could not follow at all (its time ran out while routing). */
@@ -200,15 +215,10 @@ async function streamed(
 ): Promise<Response> {
   const lease = openStreamLease(c, deps.limiter); // past the limit: 429, which a client may retry
   noRetries(c);
+  const { recording, delivering } = recordMessage(c, deps, body, request, header);
   let recorded: Recorded;
-  let delivering: Promise<Delivered>;
   try {
-    let onAccepted: (ids: Recorded) => void = () => undefined;
-    const accepted = new Promise<Recorded>((resolve) => (onAccepted = resolve));
-    delivering = deliverMessage(c, deps, body, request, header, (thread, messageId) =>
-      onAccepted({ thread, messageId }),
-    );
-    recorded = await Promise.race([accepted, delivering.then((d) => ({ ...d, delivered: d }))]);
+    recorded = await recording;
   } catch (err) {
     lease.release();
     throw err;
