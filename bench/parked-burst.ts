@@ -6,7 +6,6 @@
  * burst, and the events of the median thread since its send (where the time went).
  */
 import type { Client } from '@temporalio/client';
-import type { ThreadClient } from '../client/thread-client';
 import type { ScriptedLlm } from '../testkit/fake-llm';
 import { fixed, median, ms, quantile } from './common';
 import { allProcesses, busyBetween, sampleBurst, topConsumers } from './burst-cpu';
@@ -19,11 +18,12 @@ const TARGET_P95_MS = 1_000;
 /** The worker's time executing each workflow task (Core SDK histogram, seconds). */
 const WORKFLOW_TASK_EXECUTION = 'temporal_workflow_task_execution_latency';
 
-/** What the burst needs: the threads, the fake, the worker's pid and metrics, each thread's settled describe. */
+/** What the burst needs: how to message a thread, the fake, the worker's pid and metrics, each thread's settled describe. */
 export interface Burst {
   name: string;
   client: Client;
-  threads: ThreadClient;
+  /** Sends the burst's message to one thread and waits for the reply; says what went wrong, if anything. */
+  send: (id: string) => Promise<string | undefined>;
   llm: ScriptedLlm;
   workerPid: number;
   serverPid: number;
@@ -33,7 +33,7 @@ export interface Burst {
 
 /** Messages `chosen` at once and reports; returns the problems (sends that failed, threads with no reply). */
 export async function messageBurst(b: Burst, chosen: readonly string[], report: Report): Promise<string[]> {
-  const { name, client, threads, llm, workerPid, serverPid, metrics, before } = b;
+  const { name, client, send, llm, workerPid, serverPid, metrics, before } = b;
   const ticks = clockTicksPerSecond();
   const add = (figure: string, measured: string, target?: { text: string; met: boolean }) =>
     report.add(
@@ -54,8 +54,8 @@ export async function messageBurst(b: Burst, chosen: readonly string[], report: 
       const sent = Date.now();
       sentAt.set(id, sent);
       try {
-        const result = await threads.send(id, { text: 'Are you still there?', kind: 'chat' });
-        if (result.disposition !== 'answered') failures.push(`${id}: ${result.disposition}`);
+        const problem = await send(id);
+        if (problem !== undefined) failures.push(`${id}: ${problem}`);
         answered.push(Date.now() - sent);
       } catch (err) {
         failures.push(`${id}: ${err instanceof Error ? err.message : String(err)}`);

@@ -242,7 +242,19 @@ export async function parkedThreads(env: BenchEnv, report: Report): Promise<void
     const parked = await park(running, size);
     reportParked(report, size, parked);
     const problems = await messageBurst(
-      { name: NAME, client, threads, llm, workerPid, serverPid: env.serverPid, metrics, before: parked.before },
+      {
+        name: NAME,
+        client,
+        send: async (id) => {
+          const { disposition } = await threads.send(id, { text: 'Are you still there?', kind: 'chat' });
+          return disposition === 'answered' ? undefined : disposition;
+        },
+        llm,
+        workerPid,
+        serverPid: env.serverPid,
+        metrics,
+        before: parked.before,
+      },
       spread(parked.ids, size.messaged),
       report,
     );

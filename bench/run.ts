@@ -21,6 +21,7 @@ import { durabilityTax } from './durability-tax';
 import { historyGrowth } from './history';
 import { liveOutput } from './live-output';
 import { parallelEfficiency } from './parallel-efficiency';
+import { parkedFloor } from './parked-floor';
 import { parkedThreads } from './parked-threads';
 import { planVisible } from './plan-visible';
 import { replanAfter } from './replan-after';
@@ -36,6 +37,7 @@ const BENCHMARKS: [string, (env: BenchEnv, report: Report) => Promise<void>][] =
   ['6. Live output', liveOutput],
   ['7. Replan after', replanAfter],
   ['8. Parked threads', parkedThreads],
+  ['9. Parked floor', parkedFloor],
 ];
 
 /** The closing lines: targets not met, benchmarks that crashed. */

@@ -32,6 +32,8 @@ async function runStep(step: LeanPlan['steps'][number]): Promise<string> {
   }
 }
 
+export { leanThread } from './lean-thread';
+
 /** Plan, run the steps in dependency order (at most `maxParallelSteps` at once), summarise. */
 export async function leanAgent(input: LeanAgentInput): Promise<LeanAgentResult> {
   const planned = await callModel({ purpose: 'plan', messages: [{ role: 'user', content: input.task }] });
