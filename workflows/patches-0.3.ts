@@ -179,4 +179,18 @@ export const PATCHES_0_3 = {
       "a thread's turn agent that is steered once no step will start hands the message back to its thread (steerReturned), which queues it as a next turn",
     why: 'runs before kept such a message on the timeline only (not delivered), while its thread said it was',
   },
+  threadFilesAreTasks: {
+    id: 'cairn-thread-files-are-tasks',
+    since: '0.3.0',
+    stage: 'patched',
+    feature: "a thread's message with files and no kind is a task turn, without the router's call",
+    why: 'runs before asked the router, which could answer it as chat and leave its files unread',
+  },
+  threadBudgetAfterRouting: {
+    id: 'cairn-thread-budget-after-routing',
+    since: '0.3.0',
+    stage: 'patched',
+    feature: "a message whose router call spent the thread's budget is refused before its reply or agent",
+    why: 'runs before checked the budget only before routing, so the reply or the agent spent past it',
+  },
 } as const satisfies Record<string, PatchInfo>;

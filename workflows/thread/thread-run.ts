@@ -22,7 +22,8 @@ import {
   type Turn,
 } from '../contract/thread-contract';
 import { describeFailure } from '../describe-failure';
-import { chatReply, routeMessage, type ThreadCalls } from './thread-calls';
+import { chatReply, type ThreadCalls } from './thread-calls';
+import { routeOf } from './thread-route';
 import {
   endOfFailure,
   endOfResult,
@@ -158,8 +159,12 @@ export class ThreadRun {
     try {
       const calls = this.calls();
       const earlier = this.memory.context(turn);
-      const route = sent.kind ? { kind: sent.kind } : await routeMessage(calls, turn.messageId, sent.text);
+      const route = await routeOf(calls, turn.messageId, sent);
       Object.assign(turn, { kind: route.kind, ...('reason' in route ? { reason: route.reason } : {}) });
+      // The router's own call may have spent what was left: the reply or the agent would overspend.
+      const spentRouting = this.budget.refusal();
+      if (spentRouting && patched(PATCHES.threadBudgetAfterRouting))
+        return settle(turn, { disposition: told ?? 'rejected', status: 'rejected', error: spentRouting });
       if (route.kind === 'chat') {
         turn.reply = await chatReply(calls, turn.messageId, sent.text, earlier);
         return settle(turn, { disposition: told ?? 'answered', status: 'completed' });
