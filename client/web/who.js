@@ -10,7 +10,7 @@ import { api, forgetToken, storedToken, useToken } from './api.js';
 import { h } from './dom.js';
 import { interactionControl } from './forms.js';
 
-/** @typedef {{ id: string, name?: string, roles: string[], method: string, auth: string }} Me */
+/** @typedef {{ id: string, name?: string, roles: string[], method: string, authenticatedBy?: string, auth: string }} Me */
 
 /** @type {Promise<Me | null> | null} */
 let asked = null;
@@ -29,16 +29,29 @@ export function whoAmI() {
 /** @param {string} role */
 const holds = (role) => current === null || current.roles.includes(role) || current.roles.includes('admin');
 
+/** Sign-ins that name one person: the workflow lets only these answer a question as its `askedOf`. */
+const PERSONAL = ['token', 'oidc-session', 'oidc-bearer'];
+
+/**
+ * The question was asked of the signed-in person (they started its agent, or sent the thread's
+ * message), who answers it without a role. @param {any} interaction
+ */
+const askedOfMe = (interaction) =>
+  current !== null &&
+  typeof interaction.askedOf === 'string' &&
+  interaction.askedOf === current.id &&
+  PERSONAL.includes(current.authenticatedBy ?? '');
+
 /**
  * The control for an open interaction, or — for a principal without the role it needs (its own
- * `role`: the agent's `answerRoles` or an approval policy's `@role`; else `approver`) — a note
- * saying why it cannot answer.
+ * `role`: the agent's `answerRoles` or an approval policy's `@role`; else `approver`), unless it
+ * is a question asked of them — a note saying why it cannot answer.
  * @param {any} interaction
  * @param {(answer: unknown) => Promise<void>} send
  */
 export function controlFor(interaction, send) {
   const needed = typeof interaction.role === 'string' ? interaction.role : 'approver';
-  if (holds(needed)) return interactionControl(interaction, send);
+  if (holds(needed) || askedOfMe(interaction)) return interactionControl(interaction, send);
   const who = current?.name ?? current?.id ?? 'you';
   const roles = current?.roles.length ? current.roles.join(', ') : 'no role';
   return h('div', { class: 'interaction locked', 'data-kind': interaction.kind, 'data-id': interaction.id }, [

@@ -165,6 +165,7 @@ function answered(spec: InteractionSpec, answer: Answer, n: number): Interaction
     createdAt: 1_700_000_000_000 + n,
     expiresAt: 1_700_000_100_000 + n,
     role: 'approver',
+    askedOf: 'ann',
     answer,
     by: 'ann',
     actor: fullActor,

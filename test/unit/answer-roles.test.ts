@@ -1,4 +1,4 @@
-import { answerRolesSchema, missingRole, roleFor } from '../../workflows/interactions/answer-roles';
+import { answerRolesSchema, missingRole, roleFor, whoAnswers } from '../../workflows/interactions/answer-roles';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 
 const planCheck = (role?: string): Interaction => ({
@@ -11,7 +11,7 @@ const planCheck = (role?: string): Interaction => ({
   createdAt: 0,
   ...(role !== undefined ? { role } : {}),
 });
-const actor = (...roles: string[]) => ({ actor: { roles } });
+const actor = (...roles: string[]) => ({ actor: { id: 'someone', roles, method: 'api', authenticatedBy: 'token' } });
 
 test('roleFor: ask kinds share the ask entry; unnamed kinds have no role', () => {
   const roles = answerRolesSchema.parse({ ask: 'operator', budget: 'admin' });
@@ -59,4 +59,41 @@ test('missingRole: approving a tool call needs approver whatever role a policy n
   expect(missingRole(approval('admin'), actor('approver'), false)).toBe('admin');
   expect(missingRole(approval(), actor('admin'), false)).toBeUndefined();
   expect(missingRole(approval('operator'), actor('operator'), true)).toBe('approver');
+});
+
+const question = (extra: Partial<Extract<Interaction, { kind: 'ask.query' }>> = {}): Interaction => ({
+  kind: 'ask.query',
+  prompt: 'Who reads it?',
+  id: 'i3',
+  status: 'open',
+  createdAt: 0,
+  ...extra,
+});
+
+test("whoAnswers: a question with no role named is asked of the agent's starter; a named role, or no starter, asks of nobody", () => {
+  const ops = { id: 'ops', roles: ['operator'] };
+  expect(whoAnswers(question(), { principal: ops })).toEqual({ askedOf: 'ops' });
+  expect(whoAnswers(question(), {})).toEqual({});
+  expect(whoAnswers(question(), { principal: ops, answerRoles: answerRolesSchema.parse({ ask: 'operator' }) })).toEqual(
+    { role: 'operator' },
+  );
+  expect(whoAnswers(planCheck(), { principal: ops })).toEqual({});
+  expect(whoAnswers(planCheck('operator'), { principal: ops })).toEqual({ role: 'operator' });
+});
+
+test('missingRole: the person a question is asked of answers it without a role, signed in as one person; nobody else', () => {
+  const asked = question({ askedOf: 'ops' });
+  const as = (id: string, authenticatedBy: string, method = 'api') => ({
+    actor: { id, roles: ['operator'], method, authenticatedBy },
+  });
+  expect(missingRole(asked, as('ops', 'token'), false)).toBeUndefined();
+  expect(missingRole(asked, as('ops', 'oidc-session', 'web'), false)).toBeUndefined();
+  expect(missingRole(asked, as('ops', 'oidc-bearer'), false)).toBeUndefined();
+  // Another operator, the shared token, authentication off: the default role as before.
+  expect(missingRole(asked, as('ops2', 'token'), false)).toBe('approver');
+  expect(missingRole(asked, as('ops', 'shared-token'), false)).toBe('approver');
+  expect(missingRole(asked, as('ops', 'none'), false)).toBe('approver');
+  // A question nobody was named for, and a role named on the question itself, are as before.
+  expect(missingRole(question(), as('ops', 'token'), false)).toBe('approver');
+  expect(missingRole(question({ askedOf: 'ops', role: 'admin' }), as('ops', 'token'), false)).toBe('admin');
 });

@@ -7,7 +7,7 @@ import { condition, getExternalWorkflowHandle, patched, setHandler } from '@temp
 import { answerRejection, workflowFailure } from '../contract/failures';
 import { stepWorkflowId } from '../contract/ids';
 import type { AnswerOf, InteractionOf, SpecOf } from '../interactions/answer-types';
-import { roleFor } from '../interactions/answer-roles';
+import { whoAnswers } from '../interactions/answer-roles';
 import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from '../interactions/interaction-types';
 import { parseAnswerInput, parseStepInteraction } from '../contract/message-payloads';
 import { untrustedActor } from './signal-actor';
@@ -119,8 +119,7 @@ export class InteractionDesk {
   /** Opens an interaction (with its expiry timer when the agent has a timeout). */
   open<K extends InteractionKind>(spec: SpecOf<K>, stepId?: string): InteractionOf<K> {
     const interaction = openInteraction(this.ctx.state, workflowTime(), spec, stepId) as InteractionOf<K>;
-    const role = interaction.role ?? roleFor(interaction.kind, this.ctx.settings.answerRoles);
-    if (role !== undefined) interaction.role = role;
+    Object.assign(interaction, whoAnswers(interaction, this.ctx.settings));
     if (this.ctx.settings.interactionTimeout)
       interaction.expiresAt = interaction.createdAt + this.ctx.settings.interactionTimeout.afterMs;
     armExpiry(this.ctx, interaction, this.forwarder);

@@ -23,16 +23,48 @@ export function roleFor(kind: InteractionKind, roles: AnswerRoles | undefined): 
   return roles?.[ROLE_FAMILIES[kind]];
 }
 
-/** Who answers: Cairn's vouched-for roles, or none for an answer sent straight to Temporal. */
+/**
+ * Who answers a newly opened interaction: the role it needs (its own, else the agent's
+ * `answerRoles` for its kind) and, for a question (`ask.*`) with no role named, whom it is asked
+ * of — the person who started the agent (its `principal`), who may answer it without the default
+ * role: an answer to a question says no more than the task they wrote.
+ */
+export function whoAnswers(
+  interaction: Pick<Interaction, 'kind' | 'role'>,
+  agent: { answerRoles?: AnswerRoles | undefined; principal?: { id: string } | undefined },
+): { role?: string; askedOf?: string } {
+  const role = interaction.role ?? roleFor(interaction.kind, agent.answerRoles);
+  if (role !== undefined) return { role };
+  const starter = ROLE_FAMILIES[interaction.kind] === 'ask' ? agent.principal?.id : undefined;
+  return starter !== undefined ? { askedOf: starter } : {};
+}
+
+/** Who answers: Cairn's vouched-for identity and roles, or none for an answer sent straight to Temporal. */
 interface Answerer {
-  actor?: { roles: readonly string[] };
+  actor?: { id: string; roles: readonly string[]; method: string; authenticatedBy?: string | undefined };
+}
+
+/** Sign-ins that name one person (a tokens-file principal, a provider's subject): not the shared token, not auth off. */
+const PERSONAL_SIGN_INS: readonly (string | undefined)[] = ['token', 'oidc-session', 'oidc-bearer'];
+
+/** The answer comes from the person the question was asked of, signed in as one person. */
+function fromAskedOf(interaction: Interaction, input: Answerer): boolean {
+  const { actor } = input;
+  return (
+    interaction.askedOf !== undefined &&
+    actor !== undefined &&
+    actor.method !== 'temporal-signal' &&
+    PERSONAL_SIGN_INS.includes(actor.authenticatedBy) &&
+    actor.id === interaction.askedOf
+  );
 }
 
 /**
  * The role this answer needs that the answerer lacks, or undefined when it may be given. An
  * answer through Cairn (with an actor) needs the interaction's role, else `approver`; one sent
  * straight to Temporal has no roles Cairn vouched for, so it can meet no named role but is not
- * held to the default (that path is locked down by Temporal's own authorization). Approving a
+ * held to the default (that path is locked down by Temporal's own authorization). A question
+ * asked of its agent's starter (`askedOf`) needs no role from them. Approving a
  * tool call through Cairn always needs `approver` too; rejecting one needs only the default:
  * anyone who may approve at all may say no.
  */
@@ -44,6 +76,7 @@ export function missingRole(interaction: Interaction, input: Answerer, rejecting
   if (interaction.kind === 'tool.approval' && !rejecting && input.actor && lacks(DEFAULT_ANSWER_ROLE))
     return DEFAULT_ANSWER_ROLE;
   const named = rejecting ? undefined : interaction.role;
+  if (named === undefined && fromAskedOf(interaction, input)) return undefined;
   const needed = named ?? (input.actor ? DEFAULT_ANSWER_ROLE : undefined);
   return needed !== undefined && lacks(needed) ? needed : undefined;
 }

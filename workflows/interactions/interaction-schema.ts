@@ -32,6 +32,11 @@ const record = {
    * approval policy's `@role`; absent: `approver` (answer-roles.ts).
    */
   role: z.string().optional(),
+  /**
+   * A question (`ask.*`) with no role named, of an agent someone signed in started: their id.
+   * They answer it without the default role, as they wrote its task (answer-roles.ts).
+   */
+  askedOf: z.string().optional(),
   answer: answerSchema.optional(),
   by: z.string().optional(),
   /** Who answered and how (absent on records made before it was kept, and on expiry answers). */
