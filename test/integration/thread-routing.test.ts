@@ -11,10 +11,13 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { recordHistory } from '../harness/histories';
+import { expectNoNewRequests } from '../harness/no-new-requests';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 
 const bed = agentTestbed();
+/** Several times what a call takes to reach the fake once scheduled. */
+const QUIET_WINDOW_MS = 1000;
 const threads = () => new ThreadClient(bed.client, bed.config.taskQueue);
 
 test("a message with files and no kind, sent straight to the thread's send update, runs as a task with no router call", async () => {
@@ -50,7 +53,7 @@ test("a router call that spends the rest of the thread's budget refuses its mess
     byRoute({
       'route-message': [reply.json({ kind: 'chat', reason: 'small talk' }, used(80, 40))],
       chat: [reply.text('never sent', used(10, 10))],
-      title: [reply.text('Budget', used(0, 0))],
+      title: [reply.text('Budget', used(5, 5))],
     }),
   );
   await withWorker(bed.config, async () => {
@@ -60,11 +63,18 @@ test("a router call that spends the rest of the thread's budget refuses its mess
       disposition: 'rejected',
     });
     const view = await threads().get(id);
-    expect(view.usage.totalTokens).toBe(120);
-    expect(view.turns[0]).toMatchObject({ kind: 'chat', status: 'rejected' });
+    expect(view.turns[0]).toMatchObject({ status: 'rejected', disposition: 'rejected' });
+    expect(view.turns[0]?.kind).toBeUndefined();
     expect(view.turns[0]?.error).toContain('budget is spent');
     expect(bed.llm.requestsFor('route-message')).toHaveLength(1);
+    // Neither a reply nor the title call (which the same workflow task would have scheduled): the
+    // thread's only call is the router's, and it spends nothing more.
+    const history = await bed.client.workflow.getHandle(id).fetchHistory();
+    expect(history.events?.filter((e) => e.activityTaskScheduledEventAttributes)).toHaveLength(1);
+    await expectNoNewRequests(bed.llm, 1, QUIET_WINDOW_MS);
     expect(bed.llm.requestsFor('chat')).toHaveLength(0);
+    expect(bed.llm.requestsFor('title')).toHaveLength(0);
+    expect((await threads().get(id)).usage.totalTokens).toBe(120);
     await recordHistory('thread-budget-after-routing', bed.client.workflow.getHandle(id));
   });
 });

@@ -70,10 +70,14 @@ const question = (extra: Partial<Extract<Interaction, { kind: 'ask.query' }>> = 
   ...extra,
 });
 
-test("whoAnswers: a question with no role named is asked of the agent's starter; a named role, or no starter, asks of nobody", () => {
-  const ops = { id: 'ops', roles: ['operator'] };
-  expect(whoAnswers(question(), { principal: ops })).toEqual({ askedOf: 'ops' });
+test("whoAnswers: a question with no role named is asked of the agent's starter signed in as one person; else of nobody", () => {
+  const ops = { id: 'ops', roles: ['operator'], authenticatedBy: 'token' as const };
+  expect(whoAnswers(question(), { principal: ops })).toEqual({ askedOf: { id: 'ops', authenticatedBy: 'token' } });
   expect(whoAnswers(question(), {})).toEqual({});
+  // The shared token, authentication off, or a principal kept without its sign-in name nobody.
+  expect(whoAnswers(question(), { principal: { ...ops, authenticatedBy: 'shared-token' } })).toEqual({});
+  expect(whoAnswers(question(), { principal: { ...ops, authenticatedBy: 'none' } })).toEqual({});
+  expect(whoAnswers(question(), { principal: { id: 'ops', roles: ['operator'] } })).toEqual({});
   expect(whoAnswers(question(), { principal: ops, answerRoles: answerRolesSchema.parse({ ask: 'operator' }) })).toEqual(
     { role: 'operator' },
   );
@@ -81,19 +85,30 @@ test("whoAnswers: a question with no role named is asked of the agent's starter;
   expect(whoAnswers(planCheck('operator'), { principal: ops })).toEqual({ role: 'operator' });
 });
 
-test('missingRole: the person a question is asked of answers it without a role, signed in as one person; nobody else', () => {
-  const asked = question({ askedOf: 'ops' });
+test('missingRole: the person a question is asked of answers it without a role, signed in the same realm; nobody else', () => {
+  const asked = question({ askedOf: { id: 'ops', authenticatedBy: 'oidc-session' } });
   const as = (id: string, authenticatedBy: string, method = 'api') => ({
     actor: { id, roles: ['operator'], method, authenticatedBy },
   });
-  expect(missingRole(asked, as('ops', 'token'), false)).toBeUndefined();
   expect(missingRole(asked, as('ops', 'oidc-session', 'web'), false)).toBeUndefined();
   expect(missingRole(asked, as('ops', 'oidc-bearer'), false)).toBeUndefined();
-  // Another operator, the shared token, authentication off: the default role as before.
-  expect(missingRole(asked, as('ops2', 'token'), false)).toBe('approver');
+  // The same id from the tokens file is another realm: maybe another person.
+  expect(missingRole(asked, as('ops', 'token'), false)).toBe('approver');
+  // Another operator, the shared token, authentication off, a signal: the default role as before.
+  expect(missingRole(asked, as('ops2', 'oidc-session'), false)).toBe('approver');
   expect(missingRole(asked, as('ops', 'shared-token'), false)).toBe('approver');
   expect(missingRole(asked, as('ops', 'none'), false)).toBe('approver');
+  expect(missingRole(asked, as('ops', 'oidc-session', 'temporal-signal'), false)).toBe('approver');
+  const byToken = question({ askedOf: { id: 'ops', authenticatedBy: 'token' } });
+  expect(missingRole(byToken, as('ops', 'token'), false)).toBeUndefined();
+  expect(missingRole(byToken, as('ops', 'oidc-bearer'), false)).toBe('approver');
   // A question nobody was named for, and a role named on the question itself, are as before.
   expect(missingRole(question(), as('ops', 'token'), false)).toBe('approver');
-  expect(missingRole(question({ askedOf: 'ops', role: 'admin' }), as('ops', 'token'), false)).toBe('admin');
+  expect(
+    missingRole(
+      question({ askedOf: { id: 'ops', authenticatedBy: 'token' }, role: 'admin' }),
+      as('ops', 'token'),
+      false,
+    ),
+  ).toBe('admin');
 });

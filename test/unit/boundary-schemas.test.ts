@@ -265,7 +265,12 @@ const boundaries: Record<string, Boundary> = {
   'decideToolCall input': {
     schema: policyCallInputSchema,
     values: [
-      { tool: 'write_file', effect: 'write', arguments: { path: 'a' }, principal: { id: 'ann', roles: ['operator'] } },
+      {
+        tool: 'write_file',
+        effect: 'write',
+        arguments: { path: 'a' },
+        principal: { id: 'ann', roles: ['operator'], authenticatedBy: 'token' },
+      },
     ],
   },
   // An agent's live stream: what publishers send, what subscribers ask and read, its input and carry.

@@ -22,6 +22,14 @@ export const ANSWER_METHODS = ['web', 'api', 'cli', 'temporal-signal'] as const;
  */
 export const AUTHENTICATED_BY = ['token', 'shared-token', 'oidc-session', 'oidc-bearer', 'none'] as const;
 
+/** The sign-ins that name one person: a tokens-file principal, the provider's subject (not the shared token, not auth off). */
+export const PERSONAL_SIGN_INS = ['token', 'oidc-session', 'oidc-bearer'] as const;
+
+/** A personal sign-in's realm, where its ids come from: the tokens file, or the provider (session and bearer alike). */
+export function signInRealm(by: (typeof PERSONAL_SIGN_INS)[number]): 'token' | 'oidc' {
+  return by === 'token' ? 'token' : 'oidc';
+}
+
 /** Who answered, as the audit record keeps it. */
 export const actorSchema = z.object({
   id: z.string().min(1, 'must not be empty').max(MAX_ID, `must be at most ${MAX_ID} characters`),

@@ -9,6 +9,8 @@
 import type { z } from 'zod';
 import type { Interaction, InteractionKind } from './interaction-types';
 import { ROLE_FAMILIES, type answerRolesSchema } from './kinds/registry';
+import { PERSONAL_SIGN_INS, signInRealm } from './answer-input-schema';
+import type { Principal } from '../principal';
 
 export { answerRolesSchema } from './kinds/registry';
 
@@ -23,20 +25,29 @@ export function roleFor(kind: InteractionKind, roles: AnswerRoles | undefined): 
   return roles?.[ROLE_FAMILIES[kind]];
 }
 
+/** A sign-in that names one person, or undefined (the shared token, auth off, not kept). */
+function personal(by: string | undefined): (typeof PERSONAL_SIGN_INS)[number] | undefined {
+  return PERSONAL_SIGN_INS.find((p) => p === by);
+}
+
 /**
  * Who answers a newly opened interaction: the role it needs (its own, else the agent's
  * `answerRoles` for its kind) and, for a question (`ask.*`) with no role named, whom it is asked
- * of — the person who started the agent (its `principal`), who may answer it without the default
- * role: an answer to a question says no more than the task they wrote.
+ * of — the person who started the agent (its `principal`, signed in as one person), who may
+ * answer it without the default role: an answer to a question says no more than the task they
+ * wrote.
  */
 export function whoAnswers(
   interaction: Pick<Interaction, 'kind' | 'role'>,
-  agent: { answerRoles?: AnswerRoles | undefined; principal?: { id: string } | undefined },
-): { role?: string; askedOf?: string } {
+  agent: { answerRoles?: AnswerRoles | undefined; principal?: Principal | undefined },
+): Pick<Interaction, 'role' | 'askedOf'> {
   const role = interaction.role ?? roleFor(interaction.kind, agent.answerRoles);
   if (role !== undefined) return { role };
-  const starter = ROLE_FAMILIES[interaction.kind] === 'ask' ? agent.principal?.id : undefined;
-  return starter !== undefined ? { askedOf: starter } : {};
+  const starter = agent.principal;
+  const by = personal(starter?.authenticatedBy);
+  return ROLE_FAMILIES[interaction.kind] === 'ask' && starter && by
+    ? { askedOf: { id: starter.id, authenticatedBy: by } }
+    : {};
 }
 
 /** Who answers: Cairn's vouched-for identity and roles, or none for an answer sent straight to Temporal. */
@@ -44,18 +55,18 @@ interface Answerer {
   actor?: { id: string; roles: readonly string[]; method: string; authenticatedBy?: string | undefined };
 }
 
-/** Sign-ins that name one person (a tokens-file principal, a provider's subject): not the shared token, not auth off. */
-const PERSONAL_SIGN_INS: readonly (string | undefined)[] = ['token', 'oidc-session', 'oidc-bearer'];
-
-/** The answer comes from the person the question was asked of, signed in as one person. */
+/** The answer comes from the person the question was asked of: the same id, signed in as one person in the same realm. */
 function fromAskedOf(interaction: Interaction, input: Answerer): boolean {
+  const { askedOf } = interaction;
   const { actor } = input;
+  const by = personal(actor?.authenticatedBy);
   return (
-    interaction.askedOf !== undefined &&
+    askedOf !== undefined &&
     actor !== undefined &&
+    by !== undefined &&
     actor.method !== 'temporal-signal' &&
-    PERSONAL_SIGN_INS.includes(actor.authenticatedBy) &&
-    actor.id === interaction.askedOf
+    actor.id === askedOf.id &&
+    signInRealm(by) === signInRealm(askedOf.authenticatedBy)
   );
 }
 

@@ -7,7 +7,7 @@
  * Pure zod: the workflow sandbox, the HTTP API (its OpenAPI document) and tests share it.
  */
 import { z } from 'zod';
-import { actorSchema } from './answer-input-schema';
+import { actorSchema, PERSONAL_SIGN_INS } from './answer-input-schema';
 import { answerSchema, specsWith } from './kinds/registry';
 
 export { answerInputSchema } from './answer-input-schema';
@@ -33,10 +33,11 @@ const record = {
    */
   role: z.string().optional(),
   /**
-   * A question (`ask.*`) with no role named, of an agent someone signed in started: their id.
-   * They answer it without the default role, as they wrote its task (answer-roles.ts).
+   * A question (`ask.*`) with no role named, of an agent one person signed in started: who they
+   * are and how they signed in. They answer it without the default role, signed in the same way
+   * (the same realm), as they wrote its task (answer-roles.ts).
    */
-  askedOf: z.string().optional(),
+  askedOf: z.object({ id: z.string(), authenticatedBy: z.enum(PERSONAL_SIGN_INS) }).optional(),
   answer: answerSchema.optional(),
   by: z.string().optional(),
   /** Who answered and how (absent on records made before it was kept, and on expiry answers). */

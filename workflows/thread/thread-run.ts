@@ -160,11 +160,12 @@ export class ThreadRun {
       const calls = this.calls();
       const earlier = this.memory.context(turn);
       const route = await routeOf(calls, turn.messageId, sent);
-      Object.assign(turn, { kind: route.kind, ...('reason' in route ? { reason: route.reason } : {}) });
-      // The router's own call may have spent what was left: the reply or the agent would overspend.
+      // The router's own call may have spent what was left: the reply or the agent would overspend
+      // (refused unrouted, as before routing: no kind, so no title call either).
       const spentRouting = this.budget.refusal();
       if (spentRouting && patched(PATCHES.threadBudgetAfterRouting))
         return settle(turn, { disposition: told ?? 'rejected', status: 'rejected', error: spentRouting });
+      Object.assign(turn, { kind: route.kind, ...('reason' in route ? { reason: route.reason } : {}) });
       if (route.kind === 'chat') {
         turn.reply = await chatReply(calls, turn.messageId, sent.text, earlier);
         return settle(turn, { disposition: told ?? 'answered', status: 'completed' });

@@ -17,7 +17,7 @@ import { AgentAwaitingInputKey, AgentPhaseKey } from '../contract/search-attribu
 import { threadTurnWorkflowId, type SendInput, type Turn } from '../contract/thread-contract';
 import { spentDetail } from '../contract/failures';
 import { describeFailure } from '../describe-failure';
-import type { Principal } from '../principal';
+import { principalOf, type Principal } from '../principal';
 import type { ThreadBudget } from './thread-budget';
 import { earlierApprovals, reusableSteps, turnTask } from './thread-context';
 
@@ -45,7 +45,9 @@ export function turnInput(
 
 /** The principal a task turn runs under: its sender as the HTTP API signed them in, else the thread's. */
 export function senderPrincipal(sent: SendInput, opener?: Principal): Principal | undefined {
-  return sent.actor ? { id: sent.actor.id, roles: [...sent.actor.roles] } : opener;
+  // Without a sender the opener's principal judges its calls, but its questions are asked of
+  // nobody (no sign-in kept): the opener did not write this message's task.
+  return sent.actor ? principalOf(sent.actor) : opener && { id: opener.id, roles: [...opener.roles] };
 }
 
 /** A running turn's agent. */

@@ -16,6 +16,7 @@ import { firstMessageText, type ChatCompletionBody, type ChatTurnRequest } from 
 import type { CairnExtension } from './completion-objects';
 import { queuedMessages, type QueuedMessage } from './follow-queued';
 import type { SendInput } from '../../../workflows/contract/thread-contract';
+import { principalOf } from '../../../workflows/principal';
 
 /** A message as the front door sends it (the actor is set from the principal). */
 type Message = Omit<SendInput, 'actor'>;
@@ -44,7 +45,7 @@ export async function deliverMessage(
   };
   if (threadId === undefined) {
     const first = fromSender<Message>(c, { text: firstMessageText(request), ...options });
-    const opener = first.actor ? { principal: { id: first.actor.id, roles: first.actor.roles } } : {};
+    const opener = first.actor ? { principal: principalOf(first.actor) } : {};
     const { id, messageId } = await ports.threads.open(first, { settings: opener, ...(accepted ? { accepted } : {}) });
     if (messageId === undefined) throw new Error(`thread ${id} opened without its first message`);
     return { thread: id, messageId, cairn: { thread: id, messageId } };

@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AgentInput, agentInputSchema } from '../../../workflows/contract/agent-input';
+import { principalOf } from '../../../workflows/principal';
 
 /**
  * The body's `mode` as it was sent (validated already): the parsed body has every mode filled in
@@ -22,6 +23,6 @@ export function startInput(c: Context, parsed: z.output<typeof agentInputSchema>
   // The agent's principal (what approval policies judge) is the signed-in one, never the body's;
   // and it works in its own folder: the shared root is only for nested agents of old agents.
   const { principal: _claimed, sharedWorkspace: _shared, mode: _filled, ...rest } = parsed;
-  const who = c.get('authOn') ? { principal: { id: c.get('principal').id, roles: [...c.get('principal').roles] } } : {};
+  const who = c.get('authOn') ? { principal: principalOf(c.get('principal')) } : {};
   return { ...rest, ...modeAsSent(sent), ...who };
 }

@@ -16,6 +16,7 @@ import {
 } from '../../../workflows/contract/thread-contract';
 import { ApiFailure } from '../errors';
 import { ErrorBody } from '../schemas';
+import { principalOf } from '../../../workflows/principal';
 
 /** The slice of the thread client the routes call. */
 export type ThreadsPort = Pick<ThreadClient, 'open' | 'send' | 'get' | 'list' | 'newId'>;
@@ -190,7 +191,7 @@ export const openerOf = (body: Pick<SendInput, 'actor'> & { thread?: z.infer<typ
   return {
     ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
     ...(budget !== undefined ? { budget } : {}),
-    ...(body.actor ? { principal: { id: body.actor.id, roles: body.actor.roles } } : {}),
+    ...(body.actor ? { principal: principalOf(body.actor) } : {}),
   };
 };
 
