@@ -29,18 +29,20 @@ export function whoAmI() {
 /** @param {string} role */
 const holds = (role) => current === null || current.roles.includes(role) || current.roles.includes('admin');
 
-/** Sign-ins that name one person: the workflow lets only these answer a question as its `askedOf`. */
-const PERSONAL = ['token', 'oidc-session', 'oidc-bearer'];
+/** A personal sign-in's realm (where its ids come from), or null for one that names nobody. @param {unknown} by */
+const realmOf = (by) => (by === 'token' ? 'token' : by === 'oidc-session' || by === 'oidc-bearer' ? 'oidc' : null);
 
 /**
- * The question was asked of the signed-in person (they started its agent, or sent the thread's
- * message), who answers it without a role. @param {any} interaction
+ * The question (no role named) was asked of the signed-in person — they started its agent, or
+ * sent the thread's message — in the same sign-in realm: they answer it without a role, as the
+ * workflow decides. @param {any} interaction
  */
 const askedOfMe = (interaction) =>
   current !== null &&
-  typeof interaction.askedOf === 'string' &&
-  interaction.askedOf === current.id &&
-  PERSONAL.includes(current.authenticatedBy ?? '');
+  interaction.role === undefined &&
+  interaction.askedOf?.id === current.id &&
+  realmOf(current.authenticatedBy) !== null &&
+  realmOf(current.authenticatedBy) === realmOf(interaction.askedOf?.authenticatedBy);
 
 /**
  * The control for an open interaction, or — for a principal without the role it needs (its own

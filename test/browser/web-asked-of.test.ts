@@ -69,12 +69,12 @@ test("an operator answers their own agent's question on the page; its plan check
           {
             task: 'Write a brief',
             mode: { ask: true, confirmPlan: true },
-            principal: { id: 'otto', roles: ['operator'] },
+            principal: { id: 'otto', roles: ['operator'], authenticatedBy: 'token' },
           },
         ],
       });
       const question = await waitForInteraction(agent, 'ask.query');
-      expect(question.askedOf).toBe('otto');
+      expect(question.askedOf).toEqual({ id: 'otto', authenticatedBy: 'token' });
       await pasteToken(page, served.url, TOKEN);
       await page.goto(`${served.url}/agents/${encodeURIComponent(agent.workflowId)}`);
       const query = page.locator('.interaction[data-kind="ask.query"]:not(.sent)');

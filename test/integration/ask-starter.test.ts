@@ -56,7 +56,7 @@ test('an operator answers the question of the turn they asked for through the fr
       const question = await waitUntil('the question is open', async () =>
         (await state()).interactions.find((i) => i.kind === 'ask.query' && i.status === 'open'),
       );
-      expect(question.askedOf).toBe('ops');
+      expect(question.askedOf).toEqual({ id: 'ops', authenticatedBy: 'token' });
 
       // Another operator: the default role still applies to them.
       const refused = await fetch(`${server.url}/api/agents/${encodeURIComponent(agentId)}/answers`, {
