@@ -89,7 +89,7 @@ test('signed in, the sender is the principal: a task turn runs under it, and a `
     const input = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
     expect(input).toBeDefined();
     const { principal } = defaultPayloadConverter.fromPayload<{ principal?: unknown }>(decompressPayload(input ?? {}));
-    expect(principal).toEqual({ id: 'ann', roles: ['operator'] });
+    expect(principal).toEqual({ id: 'ann', roles: ['operator'], authenticatedBy: 'token' });
 
     const mismatch = await postJson(app, `/api/threads/${id}/messages`, { text: 'hi', kind: 'chat', by: 'bo' }, ann);
     expect(mismatch.status).toBe(400);

@@ -160,8 +160,7 @@ export class ThreadRun {
       const calls = this.calls();
       const earlier = this.memory.context(turn);
       const route = await routeOf(calls, turn.messageId, sent);
-      // The router's own call may have spent what was left: the reply or the agent would overspend
-      // (refused unrouted, as before routing: no kind, so no title call either).
+      // The router's call may have spent what was left: refused unrouted (no kind, no title call).
       const spentRouting = this.budget.refusal();
       if (spentRouting && patched(PATCHES.threadBudgetAfterRouting))
         return settle(turn, { disposition: told ?? 'rejected', status: 'rejected', error: spentRouting });
