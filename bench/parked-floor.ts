@@ -36,6 +36,9 @@ export async function parkedFloor(env: BenchEnv, report: Report): Promise<void> 
   );
   const metrics = `127.0.0.1:${await freePort()}`;
   const taskQueue = `bench-floor-${randomUUID().slice(0, 8)}`;
+  // BENCH_FLOOR_LLM_QUEUE=1: the model call on a queue of its own, as Cairn's (no eager dispatch).
+  const llmQueue = process.env['BENCH_FLOOR_LLM_QUEUE'] === '1';
+  const where = llmQueue ? 'on its own task queue' : "on the thread's task queue (eager dispatch possible)";
   const connection = await Connection.connect({ address: env.address });
   let worker: TsxProcess | undefined;
   try {
@@ -50,6 +53,7 @@ export async function parkedFloor(env: BenchEnv, report: Report): Promise<void> 
         OPENAI_BASE_URL: llm.baseUrl,
         BENCH_WORKFLOW_BUNDLE: bundle,
         BENCH_METRICS_ADDRESS: metrics,
+        BENCH_LLM_QUEUE: llmQueue ? '1' : '0',
       },
       ready: 'Worker on task queue',
       what: 'lean floor worker',
@@ -61,14 +65,14 @@ export async function parkedFloor(env: BenchEnv, report: Report): Promise<void> 
     const opening = performance.now();
     const ids = await mapLimit(Array.from({ length: size.threads }), IN_FLIGHT, async () => {
       const workflowId = `floor-${randomUUID()}`;
-      await client.workflow.start('leanThread', { taskQueue, workflowId });
+      await client.workflow.start('leanThread', { taskQueue, workflowId, args: [{ llmQueue }] });
       return workflowId;
     });
     const openMs = since(opening);
     const before = await settled(client, ids, SETTLE_TIMEOUT_MS);
     report.add({
       benchmark: NAME,
-      figure: `${size.threads.toLocaleString('en')} lean threads started (${IN_FLIGHT} at a time) / all settled idle`,
+      figure: `${size.threads.toLocaleString('en')} lean threads started (${IN_FLIGHT} at a time; model call ${where}) / all settled idle`,
       measured: `${ms(openMs)} / +${ms(since(opening) - openMs)}`,
     });
     const problems = await messageBurst(
@@ -92,7 +96,7 @@ export async function parkedFloor(env: BenchEnv, report: Report): Promise<void> 
     );
     report.note(
       `${NAME}: the lean floor (bench/lean/lean-thread.ts: a workflow waiting on a timer, a send update running ` +
-        `one streamed model-call activity on the same task queue; no validation, live stream, title or routing), ` +
+        `one streamed model-call activity ${where}; no validation, live stream, title or routing), ` +
         `${size.threads.toLocaleString('en')} started and settled, then ${size.messaged} messaged at once through ` +
         `executeUpdate; its worker in its own process with the SDK's default settings. Load average (1 min) ` +
         `${fixed(load)} before, ${fixed(loadavg()[0] ?? 0)} after.`,

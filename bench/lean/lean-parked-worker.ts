@@ -1,7 +1,8 @@
 /**
  * The lean floor's worker in its own process (benchmark 9), as benchmark 8 runs Cairn's: one
  * Temporal worker with the SDK's default settings serving the lean bundle (prebuilt, from
- * `BENCH_WORKFLOW_BUNDLE`) and the chat activity on one task queue (`BENCH_TASK_QUEUE`), its
+ * `BENCH_WORKFLOW_BUNDLE`) and the chat activity on one task queue (`BENCH_TASK_QUEUE`; with
+ * `BENCH_LLM_QUEUE=1` the activity on `<queue>-llm`, served by a second worker), its
  * runtime's metrics on `BENCH_METRICS_ADDRESS`. Says "Worker on task queue" once it polls;
  * SIGTERM drains it.
  */
@@ -29,8 +30,17 @@ async function main(): Promise<void> {
     workflowBundle: { codePath: required('BENCH_WORKFLOW_BUNDLE') },
     activities: leanThreadActivities(required('OPENAI_BASE_URL')),
   });
-  const running = worker.run();
-  console.log(`Worker on task queue "${taskQueue}" (lean floor)`);
+  // With BENCH_LLM_QUEUE=1 the model calls have a queue of their own, polled by a second worker.
+  const llm =
+    process.env['BENCH_LLM_QUEUE'] === '1'
+      ? await Worker.create({
+          connection,
+          taskQueue: `${taskQueue}-llm`,
+          activities: leanThreadActivities(required('OPENAI_BASE_URL')),
+        })
+      : undefined;
+  const running = Promise.all([worker.run(), llm?.run()]);
+  console.log(`Worker on task queue "${taskQueue}" (lean floor${llm ? ', model calls on their own queue' : ''})`);
   await running;
   await connection.close();
 }
