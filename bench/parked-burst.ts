@@ -114,3 +114,10 @@ export async function messageBurst(b: Burst, chosen: readonly string[], report: 
   }
   return [...failures, ...missing.map((id) => `${id}: no chat reply reached the fake`)];
 }
+
+/** The burst's errors: messages unanswered (e.g. the first three), and model requests the fake had no script for. */
+export function reportBurstErrors(report: Report, name: string, problems: readonly string[], llm: ScriptedLlm): void {
+  if (problems.length > 0)
+    report.error(name, `${problems.length} message(s) went unanswered, e.g. ${problems.slice(0, 3).join('; ')}`);
+  if (llm.unscripted.length > 0) report.error(name, `${llm.unscripted.length} unscripted model request(s)`);
+}

@@ -20,7 +20,7 @@ import { startTsxProcess, type TsxProcess } from '../testkit/tsx-process';
 import { fixed, ms, since, type BenchEnv } from './common';
 import { mapLimit, parkedSize, spread } from './parked-figures';
 import { IN_FLIGHT, settled } from './parked-probes';
-import { messageBurst } from './parked-burst';
+import { messageBurst, reportBurstErrors } from './parked-burst';
 import type { Report } from './report';
 
 const NAME = '9. Parked floor';
@@ -101,9 +101,7 @@ export async function parkedFloor(env: BenchEnv, report: Report): Promise<void> 
         `executeUpdate; its worker in its own process with the SDK's default settings. Load average (1 min) ` +
         `${fixed(load)} before, ${fixed(loadavg()[0] ?? 0)} after.`,
     );
-    if (problems.length > 0)
-      report.error(NAME, `${problems.length} message(s) went unanswered, e.g. ${problems.slice(0, 3).join('; ')}`);
-    if (llm.unscripted.length > 0) report.error(NAME, `${llm.unscripted.length} unscripted model request(s)`);
+    reportBurstErrors(report, NAME, problems, llm);
   } finally {
     await worker?.kill('SIGTERM');
     await connection.close();

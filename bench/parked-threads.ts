@@ -45,7 +45,7 @@ import {
   type Woken,
 } from './parked-figures';
 import { clockTicksPerSecond, cpuSeconds, sampleCpu, type CpuTicks } from './proc-cpu';
-import { messageBurst } from './parked-burst';
+import { messageBurst, reportBurstErrors } from './parked-burst';
 import { describeAll, eventsAfter, idleWindow, IN_FLIGHT, mib, scrape, settled, type Window } from './parked-probes';
 import type { Report } from './report';
 
@@ -264,9 +264,7 @@ export async function parkedThreads(env: BenchEnv, report: Report): Promise<void
       );
     report.note(method(size, parked.baseline.seconds, load));
     await reportWoken(report, client, parked);
-    if (problems.length > 0)
-      report.error(NAME, `${problems.length} message(s) went unanswered, e.g. ${problems.slice(0, 3).join('; ')}`);
-    if (llm.unscripted.length > 0) report.error(NAME, `${llm.unscripted.length} unscripted model request(s)`);
+    reportBurstErrors(report, NAME, problems, llm);
   } finally {
     await worker?.kill('SIGTERM');
     await connection.close();
