@@ -18,8 +18,12 @@
  */
 import type { AnswerCheck, AnswerInput, Interaction } from '../interactions/interaction-types';
 import type { Actor } from '../contract/messages';
+import { signInRealm } from '../interactions/answer-input-schema';
 
 type Approval = Extract<Interaction, { kind: 'tool.approval' }>;
+
+/** How a personal sign-in's realm is named in a refusal. */
+const REALM_LABELS = { token: 'API tokens', oidc: 'the OpenID Connect provider' } as const;
 
 /** A realm's name, or why the actor is no identified person. */
 type Realm = { realm: string; label: string } | { nobody: string };
@@ -33,10 +37,11 @@ function realmOf(actor: Actor | undefined): Realm {
     case 'none':
       return { nobody: 'with authentication off nobody is identified' };
     case 'token':
-      return { realm: 'token', label: 'API tokens' };
     case 'oidc-session':
-    case 'oidc-bearer':
-      return { realm: 'oidc', label: 'the OpenID Connect provider' };
+    case 'oidc-bearer': {
+      const realm = signInRealm(actor.authenticatedBy);
+      return { realm, label: REALM_LABELS[realm] };
+    }
     case undefined:
       return { realm: 'unstated', label: 'a server that did not say how it authenticated' };
   }

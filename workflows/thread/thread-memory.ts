@@ -1,7 +1,7 @@
 /**
  * What keeps a thread bounded and named: its summary of the turns folded away
  * (thread-compress.ts) and its title (thread-title.ts), carried across continue-as-new. The main
- * loop (thread-workflow.ts) asks for a title once the first message is answered, and folds turns
+ * loop (thread-workflow.ts) asks for a title once the first routed message is handled, and folds turns
  * only between turns, each behind its replay gate.
  */
 import { patched, setCurrentDetails, upsertMemo } from '@temporalio/workflow';
