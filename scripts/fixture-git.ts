@@ -6,7 +6,7 @@
  * merged later is seen like one changed on the main line.
  */
 import { execFileSync } from 'node:child_process';
-import { isRelease } from './fixture-releases';
+import { isVersion } from './fixture-releases';
 
 /** Runs git in `repoDir`; undefined when git fails (not a repository, no git, unknown object). */
 export function git(repoDir: string, args: string[], input?: string): string | undefined {
@@ -110,7 +110,7 @@ function versionAt(repoDir: string, commit: string): string | undefined {
   if (text === undefined) return undefined;
   try {
     const parsed = JSON.parse(text) as { version?: unknown };
-    return typeof parsed.version === 'string' && isRelease(parsed.version) ? parsed.version : undefined;
+    return typeof parsed.version === 'string' && isVersion(parsed.version) ? parsed.version : undefined;
   } catch {
     return undefined;
   }

@@ -1,10 +1,11 @@
 /**
- * Kept fixtures, one folder per release: `test/fixtures/histories/<release>/…` (workflow
- * histories) and `test/fixtures/carry/<release>/…` (what an agent carried across
- * continue-as-new). The release is package.json's `version`. Recorders write into the current
- * release's folder only; the folders of earlier releases are frozen (see
- * docs/operations.md#changing-workflow-code). Each folder holds a `SHA256SUMS` manifest in the
- * format of `sha256sum`, so `sha256sum -c SHA256SUMS` also checks it by hand.
+ * Recorded fixtures, one folder per version: `test/fixtures/histories/<version>/…` (workflow
+ * histories) and `test/fixtures/carry/<version>/…` (what an agent carried across
+ * continue-as-new). The version is package.json's `version`. Recorders write into the current
+ * version's folder only. A release's folder is kept and frozen from its release commit on; a
+ * development version's (`X.Y.Z-dev`) may be recorded again until the release (CONTRIBUTING.md,
+ * "Gates and releases"). Each folder holds a `SHA256SUMS` manifest in the format of `sha256sum`,
+ * so `sha256sum -c SHA256SUMS` also checks it by hand.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -21,24 +22,43 @@ export const FIXTURE_ROOTS = ['test/fixtures/histories', 'test/fixtures/carry'] 
 export const MANIFEST = 'SHA256SUMS';
 
 const RELEASE = /^(\d+)\.(\d+)\.(\d+)$/;
+const VERSION = /^(\d+)\.(\d+)\.(\d+)(-dev)?$/;
 
-const packageSchema = z.object({ version: z.string().regex(RELEASE, 'version must be MAJOR.MINOR.PATCH') });
+const packageSchema = z.object({
+  version: z.string().regex(VERSION, 'version must be MAJOR.MINOR.PATCH (a release) or MAJOR.MINOR.PATCH-dev'),
+});
 
-/** The current release: package.json's version in `repoDir`. */
-export function currentRelease(repoDir: string = REPO_ROOT): string {
+/**
+ * The current version: package.json's `version` in `repoDir` — `X.Y.Z-dev` while work towards
+ * `X.Y.Z` goes on, `X.Y.Z` at its release commit. Recorders write into its folder.
+ */
+export function currentVersion(repoDir: string = REPO_ROOT): string {
   return packageSchema.parse(JSON.parse(readFileSync(join(repoDir, 'package.json'), 'utf8'))).version;
 }
 
-/** Whether `name` names a release (MAJOR.MINOR.PATCH). */
+/** Whether `name` names a release (MAJOR.MINOR.PATCH): a version whose fixtures, once released, are kept. */
 export function isRelease(name: string): boolean {
   return RELEASE.test(name);
 }
 
-/** Orders two releases: negative when `a` is older than `b`. */
+/** Whether `name` names a version: a release, or the development towards one (`X.Y.Z-dev`). */
+export function isVersion(name: string): boolean {
+  return VERSION.test(name);
+}
+
+/** Whether `name` names a development version (`X.Y.Z-dev`), whose fixtures are not kept. */
+export function isDevVersion(name: string): boolean {
+  return isVersion(name) && !isRelease(name);
+}
+
+/** Orders two versions: negative when `a` is older than `b`; `X.Y.Z-dev` comes just before `X.Y.Z`. */
 export function compareReleases(a: string, b: string): number {
-  const parts = (v: string) => (RELEASE.exec(v) ?? []).slice(1).map(Number);
+  const parts = (v: string) => {
+    const m = VERSION.exec(v) ?? [];
+    return [...m.slice(1, 4).map(Number), m[4] === undefined ? 1 : 0];
+  };
   const [pa, pb] = [parts(a), parts(b)];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 4; i++) {
     const diff = (pa[i] ?? 0) - (pb[i] ?? 0);
     if (diff !== 0) return diff;
   }
@@ -50,7 +70,7 @@ export function releaseFolders(rootDir: string): string[] {
   if (!existsSync(rootDir)) return [];
   return readdirSync(rootDir)
     .filter((name) => statSync(join(rootDir, name)).isDirectory())
-    .sort((a, b) => (isRelease(a) && isRelease(b) ? compareReleases(a, b) : a.localeCompare(b)));
+    .sort((a, b) => (isVersion(a) && isVersion(b) ? compareReleases(a, b) : a.localeCompare(b)));
 }
 
 /** The fixture files of a release folder (the manifest excluded), sorted. */
@@ -84,7 +104,7 @@ export function readManifest(releaseDir: string): Map<string, string> | undefine
   return entries;
 }
 
-/** Writes the manifest of a release folder from its files (the current release only). */
+/** Writes the manifest of a version's folder from its files (the current version only). */
 export function writeManifest(releaseDir: string): void {
   writeFileSync(join(releaseDir, MANIFEST), manifestText(releaseDir));
 }

@@ -3,6 +3,7 @@
  * the configuration. Used by `npm run worker`, `npm start` and the tests, so all three run
  * the same wiring.
  */
+import { UPGRADE_NOTE } from './upgrade-note';
 import { Client } from '@temporalio/client';
 import { checkSearchAttributes } from './search-attribute-check';
 import { connectTemporal } from '../temporal/connection';
@@ -73,7 +74,7 @@ export interface CairnWorker {
   runUntil: <T>(body: () => Promise<T>) => Promise<T>;
   /** Closes the connections this function opened. */
   close: () => Promise<void>;
-  /** What the start-up checks could not settle, for the log (e.g. search attributes not listable). */
+  /** Lines for the start-up log: the upgrade note, and what the start-up checks could not settle (e.g. search attributes not listable). */
   notes: string[];
 }
 
@@ -197,7 +198,7 @@ export async function createWorker({
   return {
     worker,
     llmWorker,
-    notes: searchAttributesNote ? [searchAttributesNote] : [],
+    notes: [UPGRADE_NOTE, ...(searchAttributesNote ? [searchAttributesNote] : [])],
     run: async () => {
       await Promise.all([worker.run(), llmWorker.run()]);
     },

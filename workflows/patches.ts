@@ -1,7 +1,9 @@
 /**
- * Every replay gate (`patched()` id) the workflow code uses, in one registry (this file, and one
- * file per release from 0.3.0 on, e.g. patches-0.3.ts): the id recorded in
- * history, the release it arrived in, the feature it guards and why the old path must stay.
+ * Every replay gate (`patched()` id) the workflow code uses, in one registry (this file, one file
+ * per release from 0.3.0 on, e.g. patches-0.3.ts, and patches-retired.ts): the id recorded in
+ * history, the newest release whose histories take the old path, the feature it guards and why
+ * the old path must stay. A gate exists only for a path a released version's histories or
+ * running agents may take (CONTRIBUTING.md, "Gates and releases").
  * Call sites stay where the marker must land — `patched(PATCHES.nestedBudget)` — and never spell
  * an id themselves (test/unit/patch-registry.test.ts fails on one that does, and checks each
  * `since` against the kept histories).
@@ -18,6 +20,7 @@
 
 import type { PatchInfo } from './patch-info';
 import { PATCHES_0_3 } from './patches-0.3';
+import { PATCHES_RETIRED_UNRELEASED } from './patches-retired';
 
 export type { PatchInfo, PatchStage } from './patch-info';
 
@@ -25,7 +28,7 @@ export type { PatchInfo, PatchStage } from './patch-info';
 export const PATCH_INFO = {
   approvalPolicy: {
     id: 'cairn-approval-policy',
-    since: '0.2.0',
+    since: '0.1.0',
     stage: 'patched',
     feature: 'a tool call that has an approval policy asks the decideToolCall activity for its decision',
     why: 'runs before approval policies decided every approval in workflow code, with no activity',
@@ -40,14 +43,14 @@ export const PATCH_INFO = {
   },
   replanDropsKeptIds: {
     id: 'replan-drops-kept-ids',
-    since: '0.2.0',
+    since: '0.1.0',
     stage: 'patched',
     feature: 'a replan may repeat the ids of kept steps (they are left out instead of refused)',
     why: 'runs before refused such a replan and asked the model again',
   },
   replanKeepsPlan: {
     id: 'replan-keeps-plan',
-    since: '0.2.0',
+    since: '0.1.0',
     stage: 'patched',
     feature: 'a replan that fails validation three times keeps the current plan',
     why: 'runs before failed the agent',
@@ -61,21 +64,21 @@ export const PATCH_INFO = {
   },
   spendAttributes: {
     id: 'cairn-spend-attributes',
-    since: '0.2.0',
+    since: '0.1.0',
     stage: 'patched',
     feature: 'the agent upserts AgentTokens and AgentCostUsd at step boundaries and at its end',
     why: 'runs before never upserted them',
   },
   stepCutReply: {
     id: 'step-cut-reply',
-    since: '0.2.0',
+    since: '0.1.0',
     stage: 'patched',
     feature: "a step's text reply cut at its token limit is not taken as the result; the model is told",
     why: 'runs before finished the step with the cut text',
   },
   stepLoopGuards: {
     id: 'cairn-step-loop-guards',
-    since: '0.2.0',
+    since: '0.1.0',
     stage: 'patched',
     feature:
       "a step's loop guards (calls per reply, identical calls, the tool error budget, approvals once per digest) act",
@@ -90,7 +93,7 @@ export const PATCH_INFO = {
   },
   tracing: {
     id: 'cairn-tracing',
-    since: '0.2.0',
+    since: '0.1.0',
     stage: 'patched',
     feature: "a run is traced with Temporal's OpenTelemetry interceptors",
     why: 'runs before were never traced (tracing adds commands)',
@@ -103,6 +106,7 @@ export const PATCH_INFO = {
     why: 'runs before were traced whenever tracing was on',
   },
   ...PATCHES_0_3,
+  ...PATCHES_RETIRED_UNRELEASED,
 } as const satisfies Record<string, PatchInfo>;
 
 /** The name of a patch in the registry. */

@@ -11,6 +11,7 @@ import * as llmCallSchema from './llm-call-schema';
 import * as llmTypes from './llm-types';
 import * as patchInfo from './patch-info';
 import * as patches03 from './patches-0.3';
+import * as patchesRetired from './patches-retired';
 import * as patches from './patches';
 import * as planAssessReply from './plan/assess-reply';
 import * as planCheckPlan from './plan/check-plan';
@@ -63,6 +64,7 @@ export const sharedModules2: readonly unknown[] = [
   llmTypes,
   patchInfo,
   patches03,
+  patchesRetired,
   patches,
   planAssessReply,
   planCheckPlan,

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { currentRelease, isRelease, releaseFolders } from '../../scripts/fixture-releases';
+import { currentVersion, isDevVersion, isVersion, releaseFolders } from '../../scripts/fixture-releases';
 import { decompressPayload } from '../../temporal/payloads/compression-codec';
 
 export const CARRIES_DIR = join(__dirname, '..', 'fixtures', 'carry');
@@ -84,16 +84,17 @@ export function stepPayloadsOf(history: temporal.api.history.v1.IHistory): StepP
 
 /**
  * Keeps the carry of a recorded agent, step or thread history that continued as new, in the current
- * release's folder, unless that scenario's carry is already kept (kept fixtures are append-only).
+ * version's folder, unless that scenario's carry is already kept in a release's folder (kept
+ * fixtures are never replaced; a development version's are).
  */
 export function recordCarry(name: string, history: temporal.api.history.v1.IHistory): void {
   const workflow = workflowOf(history);
   const carry = workflow && carryOf(history, workflow);
   if (workflow === undefined || carry === undefined) return;
-  const dir = join(CARRIES_DIR, currentRelease());
+  const dir = join(CARRIES_DIR, currentVersion());
   const file = join(dir, `${name}${SUFFIX[workflow]}`);
   mkdirSync(dir, { recursive: true });
-  if (existsSync(file)) return;
+  if (existsSync(file) && !isDevVersion(currentVersion())) return;
   writeFileSync(file, `${JSON.stringify(carry, null, 2)}\n`);
 }
 
@@ -108,7 +109,7 @@ export interface SavedCarry {
 /** Every kept carry of every release, oldest release first. */
 export function savedCarries(): SavedCarry[] {
   return releaseFolders(CARRIES_DIR)
-    .filter(isRelease)
+    .filter(isVersion)
     .flatMap((release) =>
       readdirSync(join(CARRIES_DIR, release))
         .filter((f) => f.endsWith('.json'))

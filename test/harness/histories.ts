@@ -1,20 +1,20 @@
 /**
- * Recorded workflow histories for replay tests, kept per release: `test/fixtures/histories/
- * <release>/<scenario>@<workflow id>.binpb`, the release being package.json's version. An
- * integration test saves the history of its run into the CURRENT release's folder when
- * CAIRN_RECORD_HISTORIES=1; the folders of earlier releases are never written again
- * (scripts/check-fixtures.ts fails CI if one changed). The replay test replays every kept
- * history of every release against the current workflow code, so a change that would break a
- * run started on any earlier release fails CI.
+ * Recorded workflow histories for replay tests, per version: `test/fixtures/histories/
+ * <version>/<scenario>@<workflow id>.binpb`, the version being package.json's. An integration
+ * test saves the history of its run into the CURRENT version's folder when
+ * CAIRN_RECORD_HISTORIES=1; the folders of releases are never written again
+ * (scripts/check-fixtures.ts fails CI if one changed). The replay test replays every history of
+ * every version against the current workflow code, so a change that would break a run started
+ * on any release fails CI.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { cairnDataConverter } from '../../temporal/payloads/data-converter';
-import { currentRelease, isRelease, releaseFolders } from '../../scripts/fixture-releases';
+import { currentVersion, isDevVersion, isVersion, releaseFolders } from '../../scripts/fixture-releases';
 import { recordCarry } from './carries';
 
 const { History } = temporal.api.history.v1;
@@ -32,20 +32,24 @@ export const replayConverter = cairnDataConverter({
 export const HISTORIES_DIR = join(__dirname, '..', 'fixtures', 'histories');
 
 /**
- * Saves the handle's history as `<release>/<name>@<workflow id>.binpb` (protobuf binary) when
- * recording is switched on and the current release has no recording of that scenario yet: kept
- * recordings are append-only (scripts/check-fixtures.ts), so a scenario already kept is left as
- * it is — a changed path gets a scenario name of its own. The workflow id is kept because
- * replay needs it (child ids derive from it). Binary because the SDK's `historyToJSON` trips
- * over its own nested protobufjs copy under jest. A run that ended by continuing as new also
- * leaves its carry (test/harness/carries.ts).
+ * Saves the handle's history as `<version>/<name>@<workflow id>.binpb` (protobuf binary) when
+ * recording is switched on. In a release's folder kept recordings are never replaced
+ * (scripts/check-fixtures.ts), so a scenario already there is left as it is; in a development
+ * version's folder (`X.Y.Z-dev`) a new recording replaces the scenario's earlier one, since
+ * nothing recorded there is kept until the release. The workflow id is kept because replay
+ * needs it (child ids derive from it). Binary because the SDK's `historyToJSON` trips over its
+ * own nested protobufjs copy under jest. A run that ended by continuing as new also leaves its
+ * carry (test/harness/carries.ts).
  */
 export async function recordHistory(name: string, handle: WorkflowHandle): Promise<void> {
   if (process.env.CAIRN_RECORD_HISTORIES !== '1') return;
-  const dir = join(HISTORIES_DIR, currentRelease());
+  const version = currentVersion();
+  const dir = join(HISTORIES_DIR, version);
   mkdirSync(dir, { recursive: true });
-  if (readdirSync(dir).some((f) => f.startsWith(`${name}@`))) return;
+  const earlier = readdirSync(dir).filter((f) => f.startsWith(`${name}@`));
+  if (earlier.length > 0 && !isDevVersion(version)) return;
   const history = await handle.fetchHistory();
+  for (const file of earlier) rmSync(join(dir, file));
   const file = `${name}@${encodeURIComponent(handle.workflowId)}.binpb`;
   writeFileSync(join(dir, file), History.encode(history).finish());
   recordCarry(name, history);
@@ -62,7 +66,7 @@ export interface SavedHistory {
 /** Every saved history of every release, oldest release first. */
 export function savedHistories(): SavedHistory[] {
   return releaseFolders(HISTORIES_DIR)
-    .filter(isRelease)
+    .filter(isVersion)
     .flatMap((release) =>
       readdirSync(join(HISTORIES_DIR, release))
         .filter((f) => f.endsWith('.binpb'))

@@ -7,13 +7,22 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { compareReleases, currentRelease, isRelease } from '../../scripts/fixture-releases';
+import { git, versionChanges } from '../../scripts/fixture-git';
+import { releaseCommits } from '../../scripts/fixture-freezes';
+import { compareReleases, currentVersion, isRelease } from '../../scripts/fixture-releases';
 import { ALL_PATCHES, PATCH_INFO, type PatchInfo } from '../../workflows/patches';
 import { savedHistories } from '../harness/histories';
 
-const WORKFLOWS = join(__dirname, '..', '..', 'workflows');
+const ROOT = join(__dirname, '..', '..');
+const WORKFLOWS = join(ROOT, 'workflows');
+/**
+ * How many `patched()` call sites the workflow code has: one per path a released version's
+ * histories or running agents may take (CONTRIBUTING.md, "Gates and releases"). A new one
+ * raises it on purpose, with the release that needs it.
+ */
+const PATCHED_CALL_SITES = 28;
 /** The registry's files: the only place ids are written. */
-const REGISTRY = [join(WORKFLOWS, 'patches.ts'), join(WORKFLOWS, 'patches-0.3.ts')];
+const REGISTRY = ['patches.ts', 'patches-0.3.ts', 'patches-retired.ts'].map((f) => join(WORKFLOWS, f));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -78,48 +87,89 @@ test('every patch call in workflow code names a registered patch, and no workflo
   expect(found).toEqual([]);
 });
 
-test('the registry: unique ids, a release for each, none newer than this one, and each stage as its call sites use it', () => {
+test('the registry: unique ids, and each stage as its call sites use it', () => {
   const ids = ALL_PATCHES.map((p) => p.id);
   expect(new Set(ids).size).toBe(ids.length);
-  const release = currentRelease();
   const uses = (fn: PatchCall['fn'], name: string) =>
     files.some(({ source }) => patchCalls(source).some((c) => c.fn === fn && c.argument === `PATCHES.${name}`));
   const wrong = Object.entries(PATCH_INFO as Record<string, PatchInfo>).flatMap(([name, info]) => {
-    const problems: string[] = [];
-    if (!isRelease(info.since) || compareReleases(info.since, release) > 0) problems.push(`since ${info.since}`);
     const stage = uses('patched', name) ? 'patched' : uses('deprecatePatch', name) ? 'deprecated' : 'retired';
-    if (stage !== info.stage) problems.push(`stage ${info.stage}, but its call sites make it ${stage}`);
-    return problems.map((p) => `${name}: ${p}`);
+    return stage === info.stage ? [] : [`${name}: stage ${info.stage}, but its call sites make it ${stage}`];
   });
   expect(wrong).toEqual([]);
 });
 
-/** The releases whose kept histories carry each patch marker. */
-function markerReleases(): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
+/** The releases whose kept histories carry each patch marker, and how many histories each version keeps. */
+function markerReleases(): { markers: Map<string, Set<string>>; kept: Map<string, number> } {
+  const markers = new Map<string, Set<string>>();
+  const kept = new Map<string, number>();
   for (const { release, history } of savedHistories()) {
+    kept.set(release, (kept.get(release) ?? 0) + 1);
     for (const event of history.events ?? []) {
       const marker = event.markerRecordedEventAttributes;
       const data =
         marker?.markerName === 'core_patch' ? marker.details?.['patch-data']?.payloads?.[0]?.data : undefined;
       if (!data) continue;
       const { id } = JSON.parse(Buffer.from(data).toString('utf8')) as { id: string };
-      out.set(id, (out.get(id) ?? new Set()).add(release));
+      markers.set(id, (markers.get(id) ?? new Set()).add(release));
     }
   }
-  return out;
+  return { markers, kept };
 }
 
-test("each patch's release agrees with the kept histories, and every gate in use has one that took its new path", () => {
-  const seen = markerReleases();
-  const unknown = [...seen.keys()].filter((id) => !ALL_PATCHES.some((p) => p.id === id));
+/** What is wrong with a gate's `since`, given the kept histories (pure, so a test can plant mistakes). */
+function sinceProblems(
+  gate: Pick<PatchInfo, 'id' | 'since'>,
+  markers: ReadonlyMap<string, ReadonlySet<string>>,
+  kept: ReadonlyMap<string, number>,
+  version: string,
+): string[] {
+  if (!isRelease(gate.since) || compareReleases(gate.since, version) >= 0 || !kept.has(gate.since))
+    return [`${gate.id}: since ${gate.since} is not a recorded release before ${version}`];
+  const early = [...(markers.get(gate.id) ?? [])].filter((r) => compareReleases(r, gate.since) <= 0);
+  return early.map((r) => `${gate.id}: kept histories of ${r} carry its marker, so none of ${r} needs its old path`);
+}
+
+const { markers, kept } = markerReleases();
+const inUse = ALL_PATCHES.filter((p) => p.stage !== 'retired');
+
+test('each gate in use names a recorded release whose kept histories lack its marker (they took its old path)', () => {
+  const unknown = [...markers.keys()].filter((id) => !ALL_PATCHES.some((p) => p.id === id));
   expect(unknown).toEqual([]); // a marker in a kept history whose gate is not in the registry
-  const tooEarly = ALL_PATCHES.flatMap((p) =>
-    [...(seen.get(p.id) ?? [])].filter((r) => compareReleases(r, p.since) < 0).map((r) => `${p.id} in ${r}`),
-  );
-  expect(tooEarly).toEqual([]);
-  const unrecorded = ALL_PATCHES.filter((p) => p.stage !== 'retired' && !seen.has(p.id) && !p.replayedBy);
+  expect(inUse.flatMap((p) => sinceProblems(p, markers, kept, currentVersion()))).toEqual([]);
+});
+
+test('the since check fails a gate named for an unrecorded or development version, or for a release whose histories carry its marker', () => {
+  const k = new Map([
+    ['0.1.0', 2],
+    ['0.2.0', 1],
+    ['0.4.0-dev', 3],
+  ]);
+  const m = new Map([['g', new Set(['0.2.0', '0.4.0-dev'])]]);
+  expect(sinceProblems({ id: 'g', since: '0.1.0' }, m, k, '0.4.0-dev')).toEqual([]);
+  expect(sinceProblems({ id: 'g', since: '0.2.0' }, m, k, '0.4.0-dev')).toEqual([
+    'g: kept histories of 0.2.0 carry its marker, so none of 0.2.0 needs its old path',
+  ]);
+  expect(sinceProblems({ id: 'g', since: '0.3.0' }, m, k, '0.4.0-dev')).toEqual([
+    'g: since 0.3.0 is not a recorded release before 0.4.0-dev',
+  ]);
+  expect(sinceProblems({ id: 'g', since: '0.4.0-dev' }, m, k, '0.4.0-dev')).toHaveLength(1);
+});
+
+test('every gate in use has a kept history that took its new path, or a test that records one', () => {
+  const unrecorded = inUse.filter((p) => !markers.has(p.id) && !p.replayedBy);
   expect(unrecorded.map((p) => p.id)).toEqual([]);
+});
+
+test('the release a gate is kept for shipped without it, and the patched() call sites are the ones released histories need', () => {
+  const releases = releaseCommits(versionChanges(ROOT));
+  const shippedWith = inUse.filter((p) => {
+    const commit = releases.get(p.since)?.code;
+    return commit === undefined || git(ROOT, ['grep', '-q', '-F', p.id, commit, '--', 'workflows']) !== undefined;
+  });
+  expect(shippedWith.map((p) => `${p.id} (since ${p.since})`)).toEqual([]);
+  const sites = files.flatMap(({ source }) => patchCalls(source).filter((c) => c.fn === 'patched'));
+  expect(sites).toHaveLength(PATCHED_CALL_SITES);
 });
 
 test('a gate whose new path no kept history can hold names a test that records and replays it', () => {

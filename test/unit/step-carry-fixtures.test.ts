@@ -8,7 +8,7 @@
  */
 import { savedCarries, stepPayloadsOf } from '../harness/carries';
 import { savedHistories } from '../harness/histories';
-import { currentRelease } from '../../scripts/fixture-releases';
+import { currentVersion } from '../../scripts/fixture-releases';
 import { migrateStepCarry, migrateStepInput, readStepCarry, readStepInput } from '../../workflows/step/step-migration';
 import {
   STEP_CARRY_VERSION,
@@ -52,9 +52,9 @@ test('every release kept step histories, and one of each release started from a 
 });
 
 test('the current release keeps the carry of each of its step histories that continued as new, as handed on', () => {
-  const handedOn = steps.filter((s) => s.release === currentRelease() && s.handedOn?.carry !== undefined);
+  const handedOn = steps.filter((s) => s.release === currentVersion() && s.handedOn?.carry !== undefined);
   expect(handedOn.length).toBeGreaterThan(0);
-  const kept = keptCarries.filter((c) => c.release === currentRelease());
+  const kept = keptCarries.filter((c) => c.release === currentVersion());
   expect(kept.map((c) => c.name).sort()).toEqual(handedOn.map((s) => s.name).sort());
   for (const carry of kept) {
     expect(carry.carry).toEqual(steps.find((s) => s.label === `${carry.release}/${carry.name}`)?.handedOn?.carry);

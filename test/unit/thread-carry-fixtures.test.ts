@@ -7,7 +7,7 @@
  */
 import { carryOf, savedCarries } from '../harness/carries';
 import { savedHistories } from '../harness/histories';
-import { currentRelease } from '../../scripts/fixture-releases';
+import { currentVersion } from '../../scripts/fixture-releases';
 import { migrateThreadCarry, readThreadCarry, THREAD_CARRY_VERSION } from '../../workflows/thread/thread-carry';
 
 const kept = savedCarries().filter((c) => c.workflow === 'thread');
@@ -17,7 +17,7 @@ const handedOn = savedHistories().flatMap((h) => {
 });
 
 test('the current release keeps a thread carry, the one its kept thread history handed on', () => {
-  const current = kept.filter((c) => c.release === currentRelease());
+  const current = kept.filter((c) => c.release === currentVersion());
   expect(current.length).toBeGreaterThan(0);
   for (const carry of current)
     expect(handedOn.find((h) => h.label === `${carry.release}/${carry.name}`)?.carry).toEqual(carry.carry);
@@ -42,13 +42,12 @@ test.each(handedOn.map((h) => [h.label, h.carry] as const))(
   },
 );
 
-test('both carry versions are kept: version 1 (0.3.0 before titles and compression) and the current one', () => {
+test('no release shipped a thread carry: the kept ones are of the current version, with what is new in it', () => {
   const versions = new Set(kept.map((c) => (c.carry as { version?: number }).version));
-  expect([...versions].sort()).toEqual([1, THREAD_CARRY_VERSION]);
-  const current = kept.filter((c) => (c.carry as { version?: number }).version === THREAD_CARRY_VERSION);
+  expect([...versions]).toEqual([THREAD_CARRY_VERSION]);
   // The current version's fixture holds what is new in it: a title and a summary of folded turns.
-  expect(current.some((c) => readThreadCarry(c.carry).summary !== undefined)).toBe(true);
-  expect(current.every((c) => readThreadCarry(c.carry).title !== undefined)).toBe(true);
+  expect(kept.some((c) => readThreadCarry(c.carry).summary !== undefined)).toBe(true);
+  expect(kept.every((c) => readThreadCarry(c.carry).title !== undefined)).toBe(true);
 });
 
 test('a carry of a newer version, or a broken one, is refused', () => {

@@ -40,18 +40,14 @@ test('nothing folds up to the threshold; past it the oldest fold until at most h
   const ten = Array.from({ length: 10 }, (_, i) => turn(i + 1));
   expect(foldCount(ten, 2_000)).toBe(0); // 2,000: not past it
   const eleven = [...ten, turn(11)];
-  expect(foldCount(eleven, 2_000)).toBe(6); // 2,200 → 1,000
-  // One big turn past half: everything before it and it fold.
-  expect(foldCount([turn(1), turn(2, 3_000)], 2_000)).toBe(2);
+  expect(foldCount(eleven, 2_000)).toBe(6); // 2,200 → 1,000, the newest not among the six
 });
 
-test("with keepNewest the thread's newest turn never folds, however large; a turn still running keeps its own place", () => {
-  expect(foldCount([turn(1), turn(2, 3_000)], 2_000, true)).toBe(1);
-  expect(foldCount([turn(1, 3_000)], 2_000, true)).toBe(0);
-  const eleven = Array.from({ length: 11 }, (_, i) => turn(i + 1));
-  expect(foldCount(eleven, 2_000, true)).toBe(6); // the newest is not among the six
+test("the thread's newest turn never folds, however large; a turn still running keeps its own place", () => {
+  expect(foldCount([turn(1), turn(2, 3_000)], 2_000)).toBe(1);
+  expect(foldCount([turn(1, 3_000)], 2_000)).toBe(0);
   const running = [turn(1), turn(2), turn(3, 200, 'running'), turn(4, 5_000)];
-  expect(foldCount(running, 300, true)).toBe(2); // the newest settled prefix turn is not the thread's newest
+  expect(foldCount(running, 300)).toBe(2); // the newest settled prefix turn is not the thread's newest
 });
 
 test('only settled turns at the start count: a running turn and what follows it stay', () => {

@@ -3,20 +3,19 @@
  * prompt texts, both local activities, recorded in history.
  *
  * Since `PATCHES.agentSetupAtOnce` both are read together, scheduled in one activation after the
- * patch call. The order matters for replay: the SDK may record a local activity's resolution in
- * a workflow task of its own, and a patch marker that then opens the next task does not match
- * its `patched()` call on replay (TMPRL1100, "patch marker … but there is no corresponding
- * change command") — so no `patched()` may follow a local activity here. Runs recorded before
- * the patch read the catalogue, then (behind `promptOverrides`) the texts, as they did.
+ * patch call: a local activity runs inside the workflow task that asked for it, so the planner's
+ * first model call is scheduled in that same task. No `patched()` may follow a local activity
+ * here: the SDK may record a local activity's resolution in a workflow task of its own, and a
+ * patch marker that then opens the next task does not match its call on replay (TMPRL1100).
+ * Runs of released versions (0.3.0 and before) read the catalogue by a scheduled activity and
+ * used the built-in templates; they replay that path.
  */
 import { patched } from '@temporalio/workflow';
-import { listToolsLocally, readPromptsLocally } from '../activity-proxies';
+import { listTools, listToolsLocally, readPromptsLocally } from '../activity-proxies';
 import { PATCHES } from '../patches';
 import { promptTextsSchema } from '../prompts/prompt-texts';
-import { readPromptOverrides } from '../prompts/prompt-overrides';
 import type { PromptTexts } from '../prompts/templates';
 import type { ToolInfo } from '../tools/tool-types';
-import { readToolCatalogue } from './tool-catalogue';
 
 /** The agent's tools (narrowed to its allow list) and prompt texts (undefined: the built-ins). */
 export interface AgentSetup {
@@ -33,7 +32,5 @@ export async function readAgentSetup(allow: string[] | undefined): Promise<Agent
     ]);
     return { tools, prompts: promptTextsSchema.parse(texts) };
   }
-  const tools = await readToolCatalogue(allow);
-  const prompts = await readPromptOverrides();
-  return prompts ? { tools, prompts } : { tools };
+  return { tools: await listTools.executeWithOptions({ summary: 'tool catalogue' }, [allow]) };
 }

@@ -11,8 +11,7 @@
  * steps to start).
  * A payload that does not parse changes nothing but the timeline (`signal.rejected`).
  */
-import { getExternalWorkflowHandle, log, patched, setHandler } from '@temporalio/workflow';
-import { PATCHES } from '../patches';
+import { getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
 import { stepWorkflowId } from '../contract/ids';
 import {
   steerClosedSignal,
@@ -82,7 +81,7 @@ export function serveSteering(run: SteeredAgent, threadId: string | undefined): 
         .catch((err: unknown) => {
           log.warn('steer signal not delivered', { stepId, error: String(err) });
           // The step ended meanwhile: held for the next steps, or handed back when none will start.
-          if (message.messageId === undefined || !patched(PATCHES.threadSteerReturned)) return;
+          if (message.messageId === undefined) return;
           if (!noStepAhead(run.state)) hold(run, message);
           else if (returnToThread(run, message, threadId))
             run.event({ type: 'message.steered', message: `${who} handed back to the thread (${stepId} had ended)` });
@@ -92,7 +91,7 @@ export function serveSteering(run: SteeredAgent, threadId: string | undefined): 
 
 /** Hands a message its thread steered back to the thread, which queues it; whether it did. */
 function returnToThread(run: SteeredAgent, message: SteerMessage, threadId: string | undefined): boolean {
-  if (threadId === undefined || message.messageId === undefined || !patched(PATCHES.threadSteerReturned)) return false;
+  if (threadId === undefined || message.messageId === undefined) return false;
   const returned = { agentId: run.agentId, messageId: message.messageId };
   getExternalWorkflowHandle(threadId)
     .signal(steerReturnedSignal, returned)
@@ -135,7 +134,7 @@ export function closeSteering(run: SteeredAgent, phase: AgentPhase, threadId: st
     sayLetGo(run, handedBack.length, 'handed back to the thread: no step started after them');
   }
   letGo(run, 'not delivered: no step started after them');
-  if (phase !== 'summarizing' || threadId === undefined || !patched(PATCHES.threadSteerClosed)) return;
+  if (phase !== 'summarizing' || threadId === undefined) return;
   getExternalWorkflowHandle(threadId)
     .signal(steerClosedSignal, { agentId: run.agentId })
     .catch((err: unknown) => log.warn('steerClosed signal not delivered', { threadId, error: String(err) }));

@@ -116,6 +116,6 @@ function ended(run: AgentRun, err: unknown, nested: boolean): AgentResult {
   const result = finish(run, { kind: 'cancelled', by: 'request' });
   if (nested && patched(PATCHES.nestedBudget)) return result;
   // A thread's turn too: its thread counts what it spent against the thread's budget.
-  if (run.settings.thread && patched(PATCHES.turnCancelSpend)) return result;
+  if (run.settings.thread) return result;
   throw err;
 }

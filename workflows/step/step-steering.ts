@@ -6,8 +6,7 @@
  * answer is not left unheard: the step goes one more round (patch stepHearsLateSteer).
  * A payload that does not parse is dropped.
  */
-import { patched, setHandler } from '@temporalio/workflow';
-import { PATCHES } from '../patches';
+import { setHandler } from '@temporalio/workflow';
 import type { Conversations } from '../conversation';
 import { steerMessageSchema, steerSignal, type SteerMessage } from '../contract/thread-contract';
 import { received } from '../unencrypted-payload';
@@ -32,7 +31,7 @@ export class StepSteering {
 
   /** Whether messages wait that the model has not heard (they came during its last call). */
   heardLate(): boolean {
-    return this.pending.length > 0 && patched(PATCHES.stepHearsLateSteer);
+    return this.pending.length > 0;
   }
 
   /** Appends the waiting messages to conversation `key` (state only: no command). */

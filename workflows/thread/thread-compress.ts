@@ -32,17 +32,17 @@ export function turnChars(turn: Turn): number {
 
 /**
  * How many of the oldest turns to fold: none while the settled turns at the start hold at most
- * `atChars`; past it, the oldest until what is left of them holds at most half of `atChars`.
- * With `keepNewest`, never the thread's newest turn, however large: the next message may reuse
- * its steps and approvals, which a summary cannot lend.
+ * `atChars`; past it, the oldest until what is left of them holds at most half of `atChars` —
+ * never the thread's newest turn, however large: the next message may reuse its steps and
+ * approvals, which a summary cannot lend.
  */
-export function foldCount(turns: readonly Turn[], atChars: number, keepNewest = false): number {
+export function foldCount(turns: readonly Turn[], atChars: number): number {
   const end = turns.findIndex((t) => !settled(t));
   const prefix = end < 0 ? turns : turns.slice(0, end);
   let left = prefix.reduce((n, t) => n + turnChars(t), 0);
   if (left <= atChars) return 0;
   let count = 0;
-  for (const turn of keepNewest && end < 0 ? prefix.slice(0, -1) : prefix) {
+  for (const turn of end < 0 ? prefix.slice(0, -1) : prefix) {
     if (left <= atChars / 2) break;
     left -= turnChars(turn);
     count++;

@@ -4,8 +4,7 @@
  * loop (thread-workflow.ts) asks for a title once the first routed message is handled, and folds turns
  * only between turns, each behind its replay gate.
  */
-import { patched, setCurrentDetails, upsertMemo } from '@temporalio/workflow';
-import { PATCHES } from '../patches';
+import { setCurrentDetails, upsertMemo } from '@temporalio/workflow';
 import type { Turn, TurnsSummary } from '../contract/thread-contract';
 import type { ThreadCalls } from './thread-calls';
 import { compressTurns, foldCount } from './thread-compress';
@@ -36,17 +35,10 @@ export class ThreadMemory {
     return this.untitled() !== undefined;
   }
 
-  /**
-   * Names the thread after its first message: with a `title` call when `ask` (the gate is on),
-   * else the mechanical title, as runs before the gate showed. The memo is written only then.
-   */
-  async name(calls: ThreadCalls, ask: boolean): Promise<void> {
+  /** Names the thread after its first message with one `title` call, written to its memo and details. */
+  async name(calls: ThreadCalls): Promise<void> {
     const first = this.untitled();
     if (first === undefined) return;
-    if (!ask) {
-      this.title = mechanicalTitle(first.text);
-      return;
-    }
     // Settled before the call: the loop asks once, whatever arrives meanwhile.
     this.title = mechanicalTitle(first.text);
     this.title = await writeTitle(calls, first.messageId, first.text);
@@ -59,11 +51,9 @@ export class ThreadMemory {
     return this.foldable() > 0;
   }
 
-  /** How many turns fold now: never the newest (runs before its gate folded it too). */
+  /** How many turns fold now (never the newest). */
   private foldable(): number {
-    const all = foldCount(this.turns, this.compressAtChars);
-    const kept = foldCount(this.turns, this.compressAtChars, true);
-    return kept === all || !patched(PATCHES.threadFoldKeepsNewest) ? all : kept;
+    return foldCount(this.turns, this.compressAtChars);
   }
 
   /** Folds the oldest turns into the summary (one `compress` call, or the mechanical summary). */

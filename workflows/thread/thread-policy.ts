@@ -6,8 +6,7 @@
  * could not take after all (it summarised or ended before the message reached it: it hands the
  * message back, or the signal finds it closed) is queued as a next turn.
  */
-import { patched, setHandler } from '@temporalio/workflow';
-import { PATCHES } from '../patches';
+import { setHandler } from '@temporalio/workflow';
 import {
   steerClosedSchema,
   steerClosedSignal,
@@ -61,9 +60,7 @@ export function meetPolicy(run: PolicyTarget, turn: Turn, n: number, sent: SendI
     run.steered.set(turn.messageId, { n, sent });
     const message = { text: sent.text, ...(turn.by ? { by: turn.by } : {}), messageId: turn.messageId };
     // An agent that ended in the meantime cannot take it: the next turn does (runs before dropped it).
-    void run.running
-      .signal(steerSignal, message)
-      .catch(() => void (patched(PATCHES.threadSteerReturned) && requeueSteered(run, turn.messageId, agentId)));
+    void run.running.signal(steerSignal, message).catch(() => requeueSteered(run, turn.messageId, agentId));
     return settle(turn, { disposition: 'steered', status: 'delivered', agentId });
   }
   run.queue.push({ n, sent });

@@ -3,8 +3,6 @@
  * (only a task turn's agent reads files, a chat reply would lose them); otherwise the
  * `route-message` call decides.
  */
-import { patched } from '@temporalio/workflow';
-import { PATCHES } from '../patches';
 import type { SendInput } from '../contract/thread-contract';
 import { routeMessage, type ThreadCalls } from './thread-calls';
 import type { MessageRoute } from './message-route';
@@ -16,6 +14,6 @@ export async function routeOf(
   sent: SendInput,
 ): Promise<Pick<MessageRoute, 'kind'> | MessageRoute> {
   if (sent.kind) return { kind: sent.kind };
-  if (sent.files?.length && patched(PATCHES.threadFilesAreTasks)) return { kind: 'task' };
+  if (sent.files?.length) return { kind: 'task' };
   return routeMessage(calls, messageId, sent.text);
 }

@@ -6,8 +6,7 @@
  * agent's steps). Otherwise it is routed (its `kind`, else the `route-message` call) and answered
  * in words or started as an agent. The main loop (thread-workflow.ts) runs the queue and idles.
  */
-import { condition, currentUpdateInfo, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import { PATCHES } from '../patches';
+import { condition, currentUpdateInfo, setHandler, workflowInfo } from '@temporalio/workflow';
 import { workflowFailure } from '../contract/failures';
 import {
   messageOfUpdateQuery,
@@ -121,9 +120,8 @@ export class ThreadRun {
     try {
       // Until nothing is routed or folded. Messages woken together would all find it so: the
       // first claims `routing` in the wait's own check, which runs for one message after another.
-      const claims = patched(PATCHES.threadOneMessageAtATime);
-      await condition(claims ? () => this.free() && this.claimRouting() : () => this.free());
-      claimed = claims;
+      await condition(() => this.free() && this.claimRouting());
+      claimed = true;
       if (this.running !== undefined || this.queue.length > 0) return meetPolicy(this, turn, n, sent);
       return await this.handle(turn, n, sent);
     } finally {
@@ -162,7 +160,7 @@ export class ThreadRun {
       const route = await routeOf(calls, turn.messageId, sent);
       // The router's call may have spent what was left: refused unrouted (no kind, no title call).
       const spentRouting = this.budget.refusal();
-      if (spentRouting && patched(PATCHES.threadBudgetAfterRouting))
+      if (spentRouting)
         return settle(turn, { disposition: told ?? 'rejected', status: 'rejected', error: spentRouting });
       Object.assign(turn, { kind: route.kind, ...('reason' in route ? { reason: route.reason } : {}) });
       if (route.kind === 'chat') {

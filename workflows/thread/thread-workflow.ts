@@ -15,10 +15,8 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   makeContinueAsNewFunc,
-  patched,
   workflowInfo,
 } from '@temporalio/workflow';
-import { PATCHES } from '../patches';
 import { workflowFailure } from '../contract/failures';
 import {
   threadInputSchema,
@@ -42,7 +40,7 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
   const carry = carried === undefined ? undefined : readThreadCarry(carried);
   const run = new ThreadRun(parsed.data, carry).serve();
   // Its live stream (chat replies) ends when the thread closes, not when it continues as new.
-  const endStream = () => (patched(PATCHES.threadStreamEnd) ? tellLiveStreamEnded() : Promise.resolve());
+  const endStream = () => tellLiveStreamEnded();
   try {
     const result = await loop(run, input, parsed.data);
     await endStream();
@@ -68,11 +66,11 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
  */
 async function loop(run: ThreadRun, input: ThreadInput, settings: ThreadSettings): Promise<ThreadResult> {
   // The title waits for the first answer: on a model server with few slots it would delay the reply.
-  const titleAfterReply = run.memory.title === undefined && patched(PATCHES.threadTitleAfterReply);
+  const titleAfterReply = run.memory.title === undefined;
   const titleNow = () => run.memory.titleDue() && !(titleAfterReply && run.routing);
   for (;;) {
     if (titleNow()) {
-      await run.memory.name(run.calls(), patched(PATCHES.threadTitle));
+      await run.memory.name(run.calls());
       continue;
     }
     if (run.canStartNext()) {
@@ -85,7 +83,7 @@ async function loop(run: ThreadRun, input: ThreadInput, settings: ThreadSettings
       continue;
     }
     // Only when due, so a thread that never grows past the threshold records no marker.
-    if (run.memory.foldDue() && patched(PATCHES.threadCompress)) {
+    if (run.memory.foldDue()) {
       await run.memory.fold(run.calls());
       continue;
     }
