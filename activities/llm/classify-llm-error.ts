@@ -64,8 +64,7 @@ export function classifyLlmError(err: unknown, redact: Redactor, now = Date.now(
       err.type === 'exceed_context_size_error' ||
       isContextOverflow(err.message);
     if (status >= 400 && overflow) {
-      const why =
-        'the conversation does not fit the model\'s context window (see "Using local and open models" in the README)';
+      const why = "the conversation does not fit the model's context window (see docs/local-models.md)";
       return failure('LLM_CONTEXT_EXCEEDED', `${why}; ${text}`, false, [status]);
     }
     if (status >= 500 && REQUEST_UNPARSABLE.test(err.message)) {
