@@ -1,7 +1,7 @@
 /**
  * The project's documentation lives in the repository and points only into it: no file cites the
  * team's spec or style notes, which stay outside it (by their section sign or their path), and
- * every relative link of README.md and the Markdown files under docs/ — and every
+ * every relative link of README.md, CONTRIBUTING.md and the Markdown files under docs/ — and every
  * `docs/<path>.md#<section>` pointer a code comment makes — leads to a file that exists and, for a
  * section, to a heading it has.
  */
@@ -36,8 +36,8 @@ function markdownUnder(dir: string): string[] {
   });
 }
 
-/** README.md and every Markdown file under docs/. */
-const DOCS = [join(ROOT, 'README.md'), ...markdownUnder(join(ROOT, 'docs'))];
+/** README.md, CONTRIBUTING.md and every Markdown file under docs/. */
+const DOCS = [join(ROOT, 'README.md'), join(ROOT, 'CONTRIBUTING.md'), ...markdownUnder(join(ROOT, 'docs'))];
 
 /** Markdown without fenced code blocks and inline code, where links and headings are not. */
 function prose(markdown: string): string {
@@ -90,11 +90,11 @@ test('no file cites a document outside the repository', () => {
 
 test('the front door, the architecture overview and the contracts exist', () => {
   expect(DOCS.map((path) => relative(ROOT, path))).toEqual(
-    expect.arrayContaining(['README.md', 'docs/architecture/overview.md', 'docs/contracts.md']),
+    expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/architecture/overview.md', 'docs/contracts.md']),
   );
 });
 
-test('every relative link of README.md and docs/**/*.md leads to a file (and heading) that exists', () => {
+test('every relative link of README.md, CONTRIBUTING.md and docs/**/*.md leads to a file (and heading) that exists', () => {
   const links = DOCS.flatMap((path) =>
     [...prose(readFileSync(path, 'utf8')).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map(([, target = '']) => ({
       path,
