@@ -133,3 +133,55 @@ test('heading anchors are spelled as GitHub spells them', () => {
   expect(headingAnchor('`answer`: signal & update (public)')).toBe('answer-signal--update-public');
   expect(headingAnchor('Two commands, on a fresh machine')).toBe('two-commands-on-a-fresh-machine');
 });
+
+/** A line of a drawn tree: the guides before `├── ` or `└── `, then the entry's name. */
+const TREE_ENTRY = /^((?:[│ ] {3})*)[├└]── (\S+)/;
+
+/**
+ * The paths a fenced code block draws as a tree of the repository (`.` or a folder on its first
+ * line, then `├── ` / `└── ` entries, four columns a level), each relative to the repository's
+ * root; a line without an entry (a comment's continuation) names nothing.
+ */
+function treePaths(block: string): string[] {
+  const [first = '', ...lines] = block.split('\n');
+  const root = first.trim().split(/\s+/)[0] ?? '.';
+  const parents: string[] = [root === '.' ? '' : root.replace(/\/$/, '')];
+  return lines.flatMap((line) => {
+    const match = TREE_ENTRY.exec(line);
+    if (!match) return [];
+    const depth = (match[1] ?? '').length / 4;
+    const name = (match[2] ?? '').replace(/\/$/, '');
+    const path = [...parents.slice(0, depth + 1), name].filter((part) => part !== '').join('/');
+    parents.splice(depth + 1, parents.length, path);
+    return [path];
+  });
+}
+
+/** Every fenced code block of the docs that draws a tree, with the file it is in. */
+const TREES = DOCS.flatMap((path) =>
+  [...readFileSync(path, 'utf8').matchAll(/^(```|~~~)[^\n]*\n([\s\S]*?)^\1[^\n]*$/gm)]
+    .map(([, , block = '']) => block)
+    .filter((block) => /^(?:[│ ] {3})*[├└]── /m.test(block))
+    .map((block) => ({ name: relative(ROOT, path), block })),
+);
+
+test('every folder tree drawn in README.md, CONTRIBUTING.md and docs/ names only paths that exist', () => {
+  expect(TREES.length).toBeGreaterThanOrEqual(2);
+  const missing = TREES.flatMap(({ name, block }) =>
+    treePaths(block).flatMap((path) => (existsSync(join(ROOT, path)) ? [] : [`${name}: ${path}`])),
+  );
+  expect(missing).toEqual([]);
+});
+
+test('a drawn tree is read as the paths it draws', () => {
+  const tree = [
+    '.',
+    '├── workflows/     text',
+    '│   ├── agent/     more',
+    '│   │              text',
+    '│   └── patches.ts',
+    '└── docs/',
+  ];
+  expect(treePaths(tree.join('\n'))).toEqual(['workflows', 'workflows/agent', 'workflows/patches.ts', 'docs']);
+  expect(treePaths(['client/', '└── http/'].join('\n'))).toEqual(['client/http']);
+});
