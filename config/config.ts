@@ -64,7 +64,7 @@ const publicUrl = z
   });
 
 /**
- * Cairn's own environment variables, exactly as named in the README's table. The Temporal
+ * Cairn's own environment variables, exactly as named in the table of docs/configuration.md. The Temporal
  * connection's (TEMPORAL_*) are read by the SDK's configuration loader (temporal-config.ts).
  */
 export const envSchema = z.object({
@@ -137,7 +137,7 @@ export const envSchema = z.object({
 
 /** Names of every environment variable Cairn reads. */
 export type EnvName = keyof typeof envSchema.shape | (typeof TEMPORAL_ENV_NAMES)[number];
-/** The variables the docker-compose file and the README must know about. */
+/** The variables the docker-compose file and docs/configuration.md must know about. */
 export const ENV_NAMES: EnvName[] = [...TEMPORAL_ENV_NAMES, ...(Object.keys(envSchema.shape) as EnvName[])];
 
 /** Resolved configuration, with defaults applied. */

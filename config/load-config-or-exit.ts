@@ -10,7 +10,7 @@ export function loadConfigOrExit(): CairnConfig {
     return loadConfig(process.env, process.cwd());
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\nSee the configuration table in README.md.\n`);
+    process.stderr.write(`${err.message}\nSee the configuration table in docs/configuration.md.\n`);
     process.exit(2);
   }
 }

@@ -32,7 +32,7 @@ const runName = ({ agent, run }: AgentEvidence): string => run.id.replace(/^real
 /**
  * One row per agent: how it ended, its failure code, how it got its plan (`-` in ReAct mode;
  * `ok`, `ok after N` rejected replies, `repaired`: the planner's last resort, see
- * docs/architecture.md#planning), the model calls made for it, the tokens Cairn counted, its
+ * docs/architecture/planning.md), the model calls made for it, the tokens Cairn counted, its
  * longest reply, its wall time and how many checks it broke.
  */
 export function agentTable(results: { evidence: AgentEvidence; violations: Violation[] }[]): string {

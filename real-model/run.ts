@@ -60,8 +60,7 @@ const TASK_QUEUE = 'real-model';
 const LAST_ATTEMPT_START_MS = 10 * 60_000;
 
 /**
- * What a user serving a 270M model on two CPU cores configures (README, "Using local and open
- * models"): replies bounded well below the 4,096-token defaults — the model makes 6–30 tokens/s
+ * What a user serving a 270M model on two CPU cores configures (docs/local-models.md): replies bounded well below the 4,096-token defaults — the model makes 6–30 tokens/s
  * per slot here, so a 4,096-token runaway takes minutes — and an LLM timeout that leaves the
  * bounded reply time to finish rather than being cut and retried.
  */

@@ -53,7 +53,7 @@ export async function probeLlmServer(llm: CairnConfig['llm'], fetchFn: typeof fe
     lines.push(
       "WARNING: the LLM server's chat template never mentions tools: it will drop the tools Cairn offers, " +
         'and steps cannot call them. Start llama-server with --jinja and a template that renders tools ' +
-        '(see "Using local and open models" in the README).',
+        '(see docs/local-models.md).',
     );
   }
   return lines;

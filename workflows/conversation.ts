@@ -3,7 +3,7 @@
  * (the first call of most steps, plans and summaries) travels inline; once it outgrows
  * INLINE_LIMIT_BYTES it is lent by reference — the activity reads it with the `conversation`
  * query — so history records only each call's small input and the new message, and history
- * bytes per ReAct round stay flat however long the loop runs (docs/architecture.md#conversations-by-reference).
+ * bytes per ReAct round stay flat however long the loop runs (docs/architecture/conversations-by-reference.md).
  */
 import { setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ConversationRef, LlmCallInput } from './llm-call-schema';

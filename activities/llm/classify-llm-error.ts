@@ -1,6 +1,6 @@
 /**
  * Turns whatever the `openai` client threw into an `ApplicationFailure` with a stable code
- * (workflows/contract/error-codes.ts) and the right retry behaviour (docs/architecture.md#llm-calls): 408 / 409 / 429 /
+ * (workflows/contract/error-codes.ts) and the right retry behaviour (docs/architecture/llm-calls.md): 408 / 409 / 429 /
  * 5xx / timeouts / connection failures retry — 429 after the endpoint's Retry-After — while
  * 400 / 401 / 403 / 404 / 422 never do. Two answers are recognised by their text whatever their
  * status: a context overflow (`LLM_CONTEXT_EXCEEDED`), and a 5xx saying the server could not
@@ -64,8 +64,7 @@ export function classifyLlmError(err: unknown, redact: Redactor, now = Date.now(
       err.type === 'exceed_context_size_error' ||
       isContextOverflow(err.message);
     if (status >= 400 && overflow) {
-      const why =
-        'the conversation does not fit the model\'s context window (see "Using local and open models" in the README)';
+      const why = "the conversation does not fit the model's context window (see docs/local-models.md)";
       return failure('LLM_CONTEXT_EXCEEDED', `${why}; ${text}`, false, [status]);
     }
     if (status >= 500 && REQUEST_UNPARSABLE.test(err.message)) {

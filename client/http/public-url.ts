@@ -2,7 +2,7 @@
  * Where browsers reach this server: `CAIRN_PUBLIC_URL` when it is served behind a proxy (TLS
  * ends there, so the request Node sees says `http:`), else the request's own origin. It decides
  * whether cookies are `Secure`, the OpenID Connect `redirect_uri`, and the origin a page's
- * requests must come from (origin-guard.ts): behind the README's TLS proxy, without it, the
+ * requests must come from (origin-guard.ts): behind the TLS proxy of docs/security.md, without it, the
  * session cookie was never Secure, `redirect_uri` was `http://` and every page POST was refused.
  */
 import type { Context, MiddlewareHandler } from 'hono';

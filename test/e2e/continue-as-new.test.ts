@@ -1,5 +1,5 @@
 /**
- * Continue-as-new, invisible to clients (docs/architecture.md#continue-as-new). On a dev server of its own whose
+ * Continue-as-new, invisible to clients (docs/architecture/continue-as-new.md). On a dev server of its own whose
  * continue-as-new suggestion comes after a few dozen history events (dynamic config), an agent
  * with a 200-round step rolls over many times: the step between rounds, the agent while its
  * plan check waits and between steps. The plan check opened before a boundary is answered

@@ -1,5 +1,5 @@
 /**
- * Approving over HTTP the way the README shows it with curl: the approval's digest copied from
+ * Approving over HTTP the way docs/getting-started.md shows it with curl: the approval's digest copied from
  * the state, or — as the CLI does — left out, and the API fills in the digest of the very
  * interaction answered. A digest that is not the interaction's is still refused (the approval
  * binds to the arguments shown), and an answer of another kind goes on as it came.
@@ -56,7 +56,7 @@ test('an approval without its digest gets the open one filled in; a wrong digest
       return { status: res.status, body: (await res.json()) as { error: { code: string; field?: string } } };
     });
     expect(wrong).toMatchObject({ status: 400, body: { error: { code: 'INVALID_ANSWER', field: 'answer.digest' } } });
-    // Copied from the state, as the README's curl does.
+    // Copied from the state, as the curl of docs/getting-started.md does.
     const copied = (await read()).interactions.find((i) => i.id === first.id);
     const digest = copied?.kind === 'tool.approval' ? copied.digest : '';
     expect(

@@ -1,4 +1,4 @@
-/** LLM error classification: codes and retry behaviour per status (docs/architecture.md#llm-calls). */
+/** LLM error classification: codes and retry behaviour per status (docs/architecture/llm-calls.md). */
 import { ApplicationFailure } from '@temporalio/common';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { classifyLlmError, retryAfterMs } from '../../activities/llm/classify-llm-error';

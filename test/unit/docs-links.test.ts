@@ -1,8 +1,9 @@
 /**
  * The project's documentation lives in the repository and points only into it: no file cites the
  * team's spec or style notes, which stay outside it (by their section sign or their path), and
- * every relative link of README.md and docs/*.md — and every `docs/<file>.md#<section>` pointer a
- * code comment makes — leads to a file that exists and, for a section, to a heading it has.
+ * every relative link of README.md, CONTRIBUTING.md and the Markdown files under docs/ — and every
+ * `docs/<path>.md#<section>` pointer a code comment makes — leads to a file that exists and, for a
+ * section, to a heading it has.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -26,13 +27,17 @@ function scannedFiles(dir = ROOT): string[] {
 
 const FILES = scannedFiles().map((path) => ({ path, name: relative(ROOT, path), text: readFileSync(path, 'utf8') }));
 
-/** README.md and every Markdown file under docs/. */
-const DOCS = [
-  join(ROOT, 'README.md'),
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => join(ROOT, 'docs', name)),
-];
+/** Every Markdown file under `dir`, its folders included. */
+function markdownUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return markdownUnder(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
+/** README.md, CONTRIBUTING.md and every Markdown file under docs/. */
+const DOCS = [join(ROOT, 'README.md'), join(ROOT, 'CONTRIBUTING.md'), ...markdownUnder(join(ROOT, 'docs'))];
 
 /** Markdown without fenced code blocks and inline code, where links and headings are not. */
 function prose(markdown: string): string {
@@ -83,13 +88,13 @@ test('no file cites a document outside the repository', () => {
   expect(hits).toEqual([]);
 });
 
-test('docs/architecture.md and docs/contracts.md exist', () => {
+test('the front door, the architecture overview and the contracts exist', () => {
   expect(DOCS.map((path) => relative(ROOT, path))).toEqual(
-    expect.arrayContaining(['README.md', 'docs/architecture.md', 'docs/contracts.md']),
+    expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/architecture/overview.md', 'docs/contracts.md']),
   );
 });
 
-test('every relative link of README.md and docs/*.md leads to a file (and heading) that exists', () => {
+test('every relative link of README.md, CONTRIBUTING.md and docs/**/*.md leads to a file (and heading) that exists', () => {
   const links = DOCS.flatMap((path) =>
     [...prose(readFileSync(path, 'utf8')).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map(([, target = '']) => ({
       path,
@@ -105,9 +110,13 @@ test('every relative link of README.md and docs/*.md leads to a file (and headin
   expect(broken).toEqual([]);
 });
 
-test('every docs/<file>.md#<section> pointer in the code leads to a heading that exists', () => {
+test('every docs/<path>.md#<section> pointer in the code leads to a heading that exists', () => {
   const pointers = FILES.flatMap(({ name, text }) =>
-    [...text.matchAll(/\bdocs\/([\w-]+\.md)(?:#([\w-]+))?/g)].map(([, file = '', anchor]) => ({ name, file, anchor })),
+    [...text.matchAll(/\bdocs\/((?:[\w-]+\/)*[\w-]+\.md)(?:#([\w-]+))?/g)].map(([, file = '', anchor]) => ({
+      name,
+      file,
+      anchor,
+    })),
   );
   const broken = pointers.flatMap(({ name, file, anchor }) => {
     const why = brokenLink(join(ROOT, 'docs', 'index.md'), anchor ? `${file}#${anchor}` : file);
@@ -123,4 +132,56 @@ test('heading anchors are spelled as GitHub spells them', () => {
   expect(headingAnchor('Continue-as-new')).toBe('continue-as-new');
   expect(headingAnchor('`answer`: signal & update (public)')).toBe('answer-signal--update-public');
   expect(headingAnchor('Two commands, on a fresh machine')).toBe('two-commands-on-a-fresh-machine');
+});
+
+/** A line of a drawn tree: the guides before `├── ` or `└── `, then the entry's name. */
+const TREE_ENTRY = /^((?:[│ ] {3})*)[├└]── (\S+)/;
+
+/**
+ * The paths a fenced code block draws as a tree of the repository (`.` or a folder on its first
+ * line, then `├── ` / `└── ` entries, four columns a level), each relative to the repository's
+ * root; a line without an entry (a comment's continuation) names nothing.
+ */
+function treePaths(block: string): string[] {
+  const [first = '', ...lines] = block.split('\n');
+  const root = first.trim().split(/\s+/)[0] ?? '.';
+  const parents: string[] = [root === '.' ? '' : root.replace(/\/$/, '')];
+  return lines.flatMap((line) => {
+    const match = TREE_ENTRY.exec(line);
+    if (!match) return [];
+    const depth = (match[1] ?? '').length / 4;
+    const name = (match[2] ?? '').replace(/\/$/, '');
+    const path = [...parents.slice(0, depth + 1), name].filter((part) => part !== '').join('/');
+    parents.splice(depth + 1, parents.length, path);
+    return [path];
+  });
+}
+
+/** Every fenced code block of the docs that draws a tree, with the file it is in. */
+const TREES = DOCS.flatMap((path) =>
+  [...readFileSync(path, 'utf8').matchAll(/^(```|~~~)[^\n]*\n([\s\S]*?)^\1[^\n]*$/gm)]
+    .map(([, , block = '']) => block)
+    .filter((block) => /^(?:[│ ] {3})*[├└]── /m.test(block))
+    .map((block) => ({ name: relative(ROOT, path), block })),
+);
+
+test('every folder tree drawn in README.md, CONTRIBUTING.md and docs/ names only paths that exist', () => {
+  expect(TREES.length).toBeGreaterThanOrEqual(2);
+  const missing = TREES.flatMap(({ name, block }) =>
+    treePaths(block).flatMap((path) => (existsSync(join(ROOT, path)) ? [] : [`${name}: ${path}`])),
+  );
+  expect(missing).toEqual([]);
+});
+
+test('a drawn tree is read as the paths it draws', () => {
+  const tree = [
+    '.',
+    '├── workflows/     text',
+    '│   ├── agent/     more',
+    '│   │              text',
+    '│   └── patches.ts',
+    '└── docs/',
+  ];
+  expect(treePaths(tree.join('\n'))).toEqual(['workflows', 'workflows/agent', 'workflows/patches.ts', 'docs']);
+  expect(treePaths(['client/', '└── http/'].join('\n'))).toEqual(['client/http']);
 });

@@ -1,8 +1,9 @@
 /**
  * The docs say what the code does: the tables of docs/contracts.md (error codes and their HTTP
- * statuses, messages, search attributes, interaction kinds, HTTP routes) and the step transition
- * table of docs/architecture.md are read back and compared with the definitions the code uses,
- * so a change to one that forgets the other fails here.
+ * statuses, messages, search attributes, interaction kinds, HTTP routes), the step transition
+ * table of docs/architecture/steps.md and the folder table of docs/architecture/overview.md are
+ * read back and compared with the definitions the code uses and the folders on disk, so a change
+ * to one that forgets the other fails here.
  */
 import * as threadContract from '../../workflows/contract/thread-contract';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -23,7 +24,8 @@ import { unusedAgents, unusedThreads } from '../harness/config-errors';
 
 const ROOT = join(__dirname, '..', '..');
 const contracts = readFileSync(join(ROOT, 'docs', 'contracts.md'), 'utf8');
-const architecture = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+const steps = readFileSync(join(ROOT, 'docs', 'architecture', 'steps.md'), 'utf8');
+const overview = readFileSync(join(ROOT, 'docs', 'architecture', 'overview.md'), 'utf8');
 
 /** The text of `## <title>` up to the next `## ` heading. */
 function section(markdown: string, title: string): string {
@@ -130,18 +132,20 @@ test('HTTP API: the route table lists exactly the routes the app serves under /a
   expect(documented.sort()).toEqual([...served].sort());
 });
 
-test('architecture: the step transition table is STEP_TRANSITIONS', () => {
-  const rows = tableRows(section(architecture, 'Step statuses'));
+test('architecture/steps.md: the step transition table is STEP_TRANSITIONS', () => {
+  const rows = tableRows(section(steps, 'Step statuses'));
   const documented = Object.fromEntries(rows.map(([from, to]) => [firstName(from), codeNames(to ?? '')]));
   expect(documented).toEqual(STEP_TRANSITIONS);
 });
 
-describe('the folder table of docs/architecture.md', () => {
-  // The folder each row of the table links in its first cell.
-  const folders = section(architecture, 'Folders')
+describe('the folder table of docs/architecture/overview.md', () => {
+  // The folder each row of the table links in its first cell (from docs/architecture/, two levels down).
+  const folders = section(overview, 'Folders')
     .split('\n')
     .filter((line) => line.startsWith('|'))
-    .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/\]\(\.\.\/([\w/-]+?)\/?\)/g)].map((m) => m[1] ?? ''));
+    .flatMap((line) =>
+      [...(line.split('|')[1] ?? '').matchAll(/\]\(\.\.\/\.\.\/([\w/-]+?)\/?\)/g)].map((m) => m[1] ?? ''),
+    );
   const ignored = new Set(['node_modules', 'dist', 'coverage']);
   const onDisk = (dir: string): string[] =>
     readdirSync(join(ROOT, dir), { withFileTypes: true })

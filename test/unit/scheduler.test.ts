@@ -1,4 +1,4 @@
-/** DAG scheduling (docs/architecture.md#scheduling-and-failures): readiness, cap, priority, skipping, settling. */
+/** DAG scheduling (docs/architecture/steps.md#scheduling-and-failures): readiness, cap, priority, skipping, settling. */
 import fc from 'fast-check';
 import type { Plan, PlanStep, StepStatus } from '../../workflows/plan/plan-types';
 import {

@@ -1,13 +1,14 @@
 /**
  * Workflow code stays in small files that say what they are: no file under workflows/ is over
- * 200 lines (a file that grows past it is split by role, as the desk, the step's tool calls and
- * the tracing interceptors were).
+ * 250 lines. A file that grows past it is split by responsibility, as the desk, the step's tool
+ * calls and the tracing interceptors were — never alphabetically, and never by squeezing its
+ * comments (CONTRIBUTING.md, "File size by role").
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const WORKFLOWS = join(__dirname, '..', '..', 'workflows');
-const MAX_LINES = 200;
+const MAX_LINES = 250;
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -17,7 +18,7 @@ function files(dir: string): string[] {
   });
 }
 
-test(`no file under workflows/ is over ${MAX_LINES} lines`, () => {
+test(`no file under workflows/ is over ${MAX_LINES} lines (split by responsibility: CONTRIBUTING.md)`, () => {
   const long = files(WORKFLOWS)
     .map((path) => ({
       path: relative(WORKFLOWS, path),
@@ -25,5 +26,6 @@ test(`no file under workflows/ is over ${MAX_LINES} lines`, () => {
     }))
     .filter(({ lines }) => lines > MAX_LINES)
     .map(({ path, lines }) => `${path}: ${lines} lines`);
+  // Each entry is a file to split by responsibility (CONTRIBUTING.md#file-size-by-role).
   expect(long).toEqual([]);
 });

@@ -1,5 +1,5 @@
 /**
- * What an agent run hands the next when it continues as new (docs/architecture.md#continue-as-new): the whole state
+ * What an agent run hands the next when it continues as new (docs/architecture/continue-as-new.md): the whole state
  * (plan, step runs, interactions — open ones included — and the timeline with its cursor), the
  * planner's conversation, the tool catalogue, and where to resume. Plain JSON, so it crosses
  * the boundary intact; clients see the same workflow id and a state that simply goes on.

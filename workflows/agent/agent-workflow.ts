@@ -3,7 +3,7 @@
  * catalogue, planning (with the human plan check), execution of the steps as parallel child
  * workflows with replans between passes, and the summary. ReAct mode (plan off) runs one step
  * on the whole task; a graph agent walks its graph instead of planning (graph/graph-phase.ts). Everything a person needs to see is in the `state` query; answers arrive
- * by the `answer` update or signal (see docs/architecture.md).
+ * by the `answer` update or signal (see docs/architecture/agent-path.md).
  *
  * A long agent continues as new at safe boundaries when the server suggests it: while it waits
  * for the plan check, or between steps once running ones settled — never inside a model call

@@ -1,5 +1,5 @@
 /**
- * Plan checking (docs/architecture.md#planning): the planner's reply, a human's edit or a replan is
+ * Plan checking (docs/architecture/planning.md): the planner's reply, a human's edit or a replan is
  * parsed, checked against the plan schema and the DAG rules, and either accepted as a `Plan` or
  * rejected with every error found, each naming where and why, so the planner can be told exactly
  * what to fix. Pure: no Temporal, no Node built-ins; runs inside the workflow sandbox.

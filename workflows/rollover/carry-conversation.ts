@@ -1,5 +1,5 @@
 /**
- * What of a conversation crosses continue-as-new (docs/architecture.md#continue-as-new). The new run receives it as
+ * What of a conversation crosses continue-as-new (docs/architecture/continue-as-new.md). The new run receives it as
  * workflow input, so it must stay well under Temporal's payload limit however long the loop
  * ran: the opening messages (system prompt and task) are always kept, then as many of the
  * most recent messages as fit the byte budget, starting at a whole round (never a tool result

@@ -3,7 +3,7 @@
  * pending) and each call settled as it finishes, so a step waiting for an approval already shows
  * the call and the text before it. Served by the `transcript` query — also by a closed step,
  * whose replay rebuilds it — and carried across continue-as-new. It sends no command and adds no
- * event: history per round stays as it was (docs/architecture.md#the-path-of-one-agent). The
+ * event: history per round stays as it was (docs/architecture/agent-path.md). The
  * step's latest line — the round, the model's last line of text, its calls and how they ended —
  * is the step workflow's current details, which the Temporal UI shows (no event either).
  */
