@@ -3,7 +3,7 @@
  * graphs` lists them, `npx cairn run --graph review-loop "…"` runs one. The registry reads a
  * module's default export, an array of graphs made with `defineGraph` (docs/graphs.md).
  */
-import { defineGraph } from '../../client/graphs/define-graph';
+import { defineGraph } from '../../cairn';
 import { reviewLoopGraph } from './review-loop';
 import { routerGraph } from './router';
 
