@@ -1,24 +1,24 @@
 /**
- * Execution of an agent graph: the walk (graph/graph-walk.ts) decides which nodes are ready, and
- * each visit runs as a step child workflow — every ready node at once, up to `maxParallelSteps`.
- * A finished visit leaves by its edges (an `llm` condition asks the router first), which makes
- * the next nodes ready; `state.path` records each visit and the edge it took. The first end
- * node reached completes the graph once nothing runs. A visit beyond `maxIterations` stops the
- * agent (`max_iterations`); a failed visit goes through the failure policy as a plan step does
- * (skip ends its branch). At a roll-over, new visits stop and, once running ones settle, the walk
- * is carried to the next run, which goes on from there.
+ * Execution of an agent graph: the one walk loop (../walk-loop.ts) under the graph's policy. The
+ * walk (graph/graph-walk.ts) decides which nodes are ready, and each visit runs as a step child
+ * workflow — every ready node at once, up to `maxParallelSteps`. A finished visit leaves by its
+ * edges (an `llm` condition asks the router first), which makes the next nodes ready;
+ * `state.path` records each visit and the edge it took. The first end node reached completes the
+ * graph once nothing runs. A visit beyond `maxIterations` stops the agent (`max_iterations`); a
+ * failed visit goes through the failure policy as a plan step does (skip ends its branch). At a
+ * roll-over, new visits stop and, once running ones settle, the walk is carried to the next run,
+ * which goes on from there.
  */
-import { CancellationScope, isCancellation } from '@temporalio/workflow';
+import { isCancellation } from '@temporalio/workflow';
 import { routeChoices } from '../../graph/graph-exits';
 import type { Graph } from '../../graph/graph-schema';
 import { abandonVisit, leaveVisit, readyNodes, startVisits, type Walk, type WalkVisit } from '../../graph/graph-walk';
-import type { StepOutcome } from '../../step/step-types';
+import type { StepInput } from '../../step/step-types';
 import type { ToolInfo } from '../../tools/tool-types';
 import type { AgentRun } from '../agent-run';
-import type { StepFailure } from '../execution';
 import { runStepChild, withSteered } from '../run-step';
 import { startWithHeldSteers } from '../agent-steer';
-import { awaitChange } from '../await-change';
+import { runWalk, type StepFailure, type WalkLoop, type WalkPolicy } from '../walk-loop';
 import { keepBounded } from './graph-bounds';
 import { routeVisit } from './route-visit';
 import { nodeOf, sourcesOf, visitInput } from './visit-input';
@@ -31,70 +31,50 @@ export type GraphOutcome =
   | { kind: 'roll-over' }
   | ({ kind: 'failed' } & StepFailure);
 
+type Loop = WalkLoop<GraphOutcome>;
+
 /** Runs the graph from `walk` until it ends, fails, or rolls over. */
-export function executeGraph(
+export async function executeGraph(
   run: AgentRun,
   graph: Graph,
   walk: Walk,
   tools: ToolInfo[],
 ): Promise<{ outcome: GraphOutcome; walk: Walk }> {
-  return new GraphExecution(run, graph, walk, tools).run();
+  const policy = new GraphPolicy(run, graph, walk, tools);
+  const outcome = await runWalk(run, policy);
+  return { outcome, walk: policy.walk };
 }
 
-class GraphExecution {
-  private readonly scopes: Record<string, CancellationScope> = {};
-  private readonly tasks: Promise<void>[] = [];
-  private changed = false;
-  private failure: StepFailure | undefined;
-  /** A failure of the graph itself (the router's), thrown once running visits settled. */
-  private fatal: Error | undefined;
-  private rollOver = false;
+/** The graph's decisions: which visits start, where a finished one leads, and how the walk ended. */
+class GraphPolicy implements WalkPolicy<GraphOutcome> {
+  /** The visits started, by step id: what a retry starts again and a failure question names. */
+  private readonly inputs: Record<string, { visit: WalkVisit; input: StepInput }> = {};
 
   constructor(
     private readonly agent: AgentRun,
     private readonly graph: Graph,
-    private walk: Walk,
+    public walk: Walk,
     private readonly tools: ToolInfo[],
   ) {}
 
-  async run(): Promise<{ outcome: GraphOutcome; walk: Walk }> {
-    const { hold } = this.agent;
-    for (;;) {
-      this.rollOver ||= this.walk.ended === undefined && this.agent.rollOverDue();
-      const mayGoOn = !this.failed() && !this.rollOver && this.walk.ended === undefined;
-      const held = hold.held();
-      if (mayGoOn && !held) this.startReady();
-      const ready = readyNodes(this.walk, this.graph).length > 0;
-      if (this.walk.running.length === 0 && !(held && mayGoOn && ready)) break;
-      await awaitChange(() => this.changed, hold, held, this.tasks);
-      this.changed = false;
-    }
-    await Promise.all(this.tasks);
-    if (this.fatal !== undefined) throw this.fatal;
-    return { outcome: this.outcome(), walk: this.walk };
+  leftToRun(): boolean {
+    return this.walk.ended === undefined;
   }
 
-  private failed(): boolean {
-    return this.failure !== undefined || this.fatal !== undefined;
+  open(): boolean {
+    return this.walk.ended === undefined;
   }
 
-  /** Ends the graph with `err`: running visits are cancelled, and it is thrown once they settled. */
-  private abort(err: Error): void {
-    this.fatal ??= err;
-    for (const scope of Object.values(this.scopes)) scope.cancel();
+  running(): boolean {
+    return this.walk.running.length > 0;
   }
 
-  private outcome(): GraphOutcome {
-    if (this.failure !== undefined) return { kind: 'failed', ...this.failure };
-    const ended = this.walk.ended;
-    if (ended?.status === 'completed') return { kind: 'done', stepId: ended.stepId };
-    if (ended?.status === 'failed') return { kind: 'no-end' };
-    if (ended?.status === 'stopped') return { kind: 'max-iterations' };
-    return { kind: 'roll-over' };
+  waiting(): boolean {
+    return readyNodes(this.walk, this.graph).length > 0;
   }
 
   /** Starts the ready nodes' next visits, as many as free slots allow; one beyond its bound stops the agent. */
-  private startReady(): void {
+  startReady(loop: Loop): void {
     const { settings } = this.agent;
     const free = Math.max(0, settings.limits.maxParallelSteps - this.walk.running.length);
     const chosen = readyNodes(this.walk, this.graph).slice(0, free);
@@ -115,42 +95,21 @@ class GraphExecution {
     }
     const inputOf = (v: WalkVisit) => visitInput(this.agent, this.graph, before, v, sources[v.node] ?? [], this.tools);
     startWithHeldSteers(this.agent, (steered) =>
-      started.filter((visit) => this.start(visit, withSteered(inputOf(visit), steered))).map((v) => v.stepId),
+      started.filter((visit) => this.start(loop, visit, withSteered(inputOf(visit), steered))).map((v) => v.stepId),
     );
   }
 
   /** Starts a visit's step; false when it could not start. */
-  private start(visit: WalkVisit, input: ReturnType<typeof visitInput>): boolean {
-    const { board } = this.agent;
-    board.add(visit.stepId, input.step.title);
-    if (!board.start(visit.stepId)) return false;
-    const scope = new CancellationScope();
-    this.scopes[visit.stepId] = scope;
-    const task = scope
-      .run(() => runStepChild(this.agent, input, `${visit.node} · visit ${visit.visit}`))
-      .then((outcome) => this.settle(visit, outcome, input))
-      .finally(() => void (this.changed = true));
-    this.tasks.push(task);
-    return true;
-  }
-
-  private async settle(visit: WalkVisit, outcome: StepOutcome, input: ReturnType<typeof visitInput>): Promise<void> {
-    const { board } = this.agent;
-    delete this.scopes[visit.stepId];
-    if (outcome.progress) this.agent.progress(outcome.progress);
-    if (outcome.status === 'completed') {
-      board.complete(visit.stepId, outcome.result, outcome);
-      await this.leave(visit, outcome.result, outcome.output);
-      return;
-    }
-    const cancelled = outcome.code === 'CANCELLED';
-    board.end(visit.stepId, cancelled ? 'cancelled' : 'failed', outcome.error);
-    if (cancelled || this.failed()) return this.update(abandonVisit(this.walk, this.graph, visit.stepId));
-    await this.onFailed(visit, outcome.code, outcome.error, input);
+  private start(loop: Loop, visit: WalkVisit, input: StepInput): boolean {
+    this.agent.board.add(visit.stepId, input.step.title);
+    this.inputs[visit.stepId] = { visit, input };
+    return loop.launch(visit.stepId, () => runStepChild(this.agent, input, `${visit.node} · visit ${visit.visit}`));
   }
 
   /** Takes the visit's exit: the router first when `llm` edges are candidates. */
-  private async leave(visit: WalkVisit, result: string, output: unknown): Promise<void> {
+  async completed(loop: Loop, id: string, outcome: { result: string; output?: unknown }): Promise<void> {
+    const { visit } = this.started(id);
+    const { result, output } = outcome;
     const choices = routeChoices(this.graph, visit.node, output);
     try {
       const routed = choices.length
@@ -160,37 +119,38 @@ class GraphExecution {
     } catch (err) {
       this.update(abandonVisit(this.walk, this.graph, visit.stepId));
       if (isCancellation(err)) throw err;
-      this.abort(err instanceof Error ? err : new Error(String(err))); // the router's (ROUTE_INVALID)
+      loop.abort(err instanceof Error ? err : new Error(String(err))); // the router's (ROUTE_INVALID)
     }
   }
 
-  /** The failure policy: `fail` aborts, `continue` ends the branch, `ask` lets a person decide. */
-  private async onFailed(
-    visit: WalkVisit,
-    code: StepFailure['code'],
-    error: string,
-    input: ReturnType<typeof visitInput>,
-  ): Promise<void> {
-    const { board, desk, settings } = this.agent;
-    let decision: 'retry' | 'skip' | 'abort' = settings.onStepFailure === 'fail' ? 'abort' : 'skip';
-    if (settings.onStepFailure === 'ask') {
-      board.await(visit.stepId);
-      const prompt = `Step "${input.step.title}" (${visit.stepId}) failed. Retry, skip or abort?`;
-      ({ decision } = await desk.ask<'step.failure'>({ kind: 'step.failure', prompt, error }, visit.stepId));
-      board.decide(visit.stepId, decision);
-    }
-    if (decision === 'retry') return this.retry(visit, input);
-    if (decision === 'skip') return this.update(abandonVisit(this.walk, this.graph, visit.stepId));
-    this.failure = { stepId: visit.stepId, code, error: `step ${visit.stepId} failed: ${error}` };
-    this.update(abandonVisit(this.walk, this.graph, visit.stepId));
-    for (const scope of Object.values(this.scopes)) scope.cancel();
+  dropped(id: string): void {
+    this.update(abandonVisit(this.walk, this.graph, id));
   }
 
-  /** Runs the same visit again (the walk still counts it as running), hearing what is held now, not at its first start. */
-  private retry(visit: WalkVisit, input: ReturnType<typeof visitInput>): void {
-    startWithHeldSteers(this.agent, (steered) =>
-      this.start(visit, withSteered(input, steered)) ? [visit.stepId] : [],
-    );
+  failurePrompt(id: string): string {
+    return `Step "${this.started(id).input.step.title}" (${id}) failed. Retry, skip or abort?`;
+  }
+
+  /** Retry runs the same visit again (the walk still counts it as running), hearing what is held now; skip and abort end its branch. */
+  decided(loop: Loop, id: string, decision: 'retry' | 'skip' | 'abort'): void {
+    if (decision !== 'retry') return this.update(abandonVisit(this.walk, this.graph, id));
+    const { visit, input } = this.started(id);
+    startWithHeldSteers(this.agent, (steered) => (this.start(loop, visit, withSteered(input, steered)) ? [id] : []));
+  }
+
+  outcome(failure: StepFailure | undefined): GraphOutcome {
+    if (failure !== undefined) return { kind: 'failed', ...failure };
+    const ended = this.walk.ended;
+    if (ended?.status === 'completed') return { kind: 'done', stepId: ended.stepId };
+    if (ended?.status === 'failed') return { kind: 'no-end' };
+    if (ended?.status === 'stopped') return { kind: 'max-iterations' };
+    return { kind: 'roll-over' };
+  }
+
+  private started(id: string): { visit: WalkVisit; input: StepInput } {
+    const started = this.inputs[id];
+    if (!started) throw new Error(`no visit started as ${id}`);
+    return started;
   }
 
   /** Makes `walk` current: `state.path` follows it, bounded with the board. */
