@@ -3,7 +3,8 @@
  * agent honours a thread turn's `context` (earlier approvals) and `thread` only when that thread
  * started it as its turn — one started straight through Temporal with a forged thread and a
  * forged approval is asked as ever, says on its timeline that it ignored them, and never signals
- * the thread it named.
+ * the thread it named; and in a thread, a write approved in one sender's turn is asked again in
+ * another sender's turn, while the same sender's later turn runs it unasked.
  */
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
@@ -11,11 +12,13 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { answer, startAgent, waitForState, type AgentHandle } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
+import { waitUntil } from '../../testkit/wait-until';
 import { ThreadClient } from '../../client/thread-client';
 import { stateQuery } from '../../workflows/contract/messages';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
 import { isTerminalPhase } from '../../workflows/state/agent-phases';
 import { approvalDigest } from '../../workflows/tools/approval-digest';
+import type { Actor } from '../../workflows/contract/messages';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,5 +85,54 @@ test('an agent started straight through Temporal with a forged thread and a forg
     });
     expect(signals).not.toContain('steerClosed');
     await bed.client.workflow.getHandle(threadId).terminate('test over');
+  });
+});
+
+test("a write approved in one sender's turn is asked again in another sender's turn; the same sender's later turn runs it unasked", async () => {
+  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: mkdtempSync(join(tmpdir(), 'sender-approvals-')) });
+  const sender = (id: string): Actor => ({
+    id,
+    roles: ['operator', 'approver'],
+    method: 'api',
+    authenticatedBy: 'token',
+  });
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('w1')])), planReply(plan([step('w2')])), planReply(plan([step('w3')]))],
+      'step:w1': [reply.toolCall('write_file', write, 'c1'), finish('written')],
+      'step:w2': [reply.toolCall('write_file', write, 'c2'), finish('not written')],
+      'step:w3': [reply.toolCall('write_file', write, 'c3'), finish('written again')],
+      summary: [reply.text('saved'), reply.text('not saved'), reply.text('saved again')],
+    }),
+  );
+  await withWorker(config, async () => {
+    const client = new ThreadClient(bed.client, config.taskQueue);
+    const turn = (n: number): AgentHandle => bed.client.workflow.getHandle(threadTurnWorkflowId(id, n));
+    const recorded = (n: number) =>
+      waitUntil(`turn ${n} recorded`, async () =>
+        (await client.get(id)).turns[n - 1]?.status === 'completed' ? true : undefined,
+      );
+    const { id } = await client.open({ text: 'save the price', kind: 'task', actor: sender('ann') });
+    const first = await approvalOrEnd(turn(1));
+    expect(first?.digest).toBe(approvalDigest('write_file', write));
+    await answer(turn(1), first?.id ?? '', { decision: 'approve', digest: first?.digest }, 'ann');
+    await turn(1).result();
+    await recorded(1);
+
+    // Bob's turn: ann's approval does not stand for him.
+    await client.send(id, { text: 'save it again', kind: 'task', actor: sender('bob') });
+    const second = await approvalOrEnd(turn(2));
+    expect(second?.digest).toBe(first?.digest);
+    await answer(turn(2), second?.id ?? '', { decision: 'reject', digest: second?.digest }, 'bob');
+    await turn(2).result();
+    await recorded(2);
+
+    // Ann's next turn: her own approval stands.
+    await client.send(id, { text: 'and once more', kind: 'task', actor: sender('ann') });
+    expect(await turn(3).result()).toMatchObject({ status: 'completed' });
+    const state = await turn(3).query(stateQuery);
+    expect(state.interactions.filter((i) => i.kind === 'tool.approval')).toEqual([]);
+    const calls = state.steps.find((s) => s.id === 'w3')?.toolCalls ?? [];
+    expect(calls.map((c) => [c.callId, c.outcome, c.approvalReused?.interactionId])).toEqual([['c3', 'ok', first?.id]]);
   });
 });
