@@ -4,7 +4,8 @@
  * started it as its turn — one started straight through Temporal with a forged thread and a
  * forged approval is asked as ever, says on its timeline that it ignored them, and never signals
  * the thread it named; and in a thread, a write approved in one sender's turn is asked again in
- * another sender's turn, while the same sender's later turn runs it unasked.
+ * another sender's turn, while the same sender's later turn runs it unasked — unless the policy
+ * rule that asks says `@reuse("never")`.
  */
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
@@ -19,7 +20,7 @@ import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
 import { isTerminalPhase } from '../../workflows/state/agent-phases';
 import { approvalDigest } from '../../workflows/tools/approval-digest';
 import type { Actor } from '../../workflows/contract/messages';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -134,5 +135,46 @@ test("a write approved in one sender's turn is asked again in another sender's t
     expect(state.interactions.filter((i) => i.kind === 'tool.approval')).toEqual([]);
     const calls = state.steps.find((s) => s.id === 'w3')?.toolCalls ?? [];
     expect(calls.map((c) => [c.callId, c.outcome, c.approvalReused?.interactionId])).toEqual([['c3', 'ok', first?.id]]);
+  });
+});
+
+test('under a policy rule with @reuse("never") the same sender\'s later turn is asked again', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'reuse-never-'));
+  const policyFile = join(dir, 'policy.cedar');
+  writeFileSync(
+    policyFile,
+    `@id("notes-every-time")
+@decision("ask")
+@reuse("never")
+permit (principal, action == Action::"call", resource == Tool::"write_file")
+when { context has path && context.path like "notes*" };
+`,
+  );
+  const config = testConfig(bed.llm, { CAIRN_WORKSPACE: join(dir, 'workspace'), CAIRN_POLICY_FILE: policyFile });
+  const ann: Actor = { id: 'ann', roles: ['operator', 'approver'], method: 'api', authenticatedBy: 'token' };
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('w1')])), planReply(plan([step('w2')]))],
+      'step:w1': [reply.toolCall('write_file', write, 'c1'), finish('written')],
+      'step:w2': [reply.toolCall('write_file', write, 'c2'), finish('written again')],
+      summary: [reply.text('saved'), reply.text('saved again')],
+    }),
+  );
+  await withWorker(config, async () => {
+    const client = new ThreadClient(bed.client, config.taskQueue);
+    const { id } = await client.open({ text: 'save the price', kind: 'task', actor: ann });
+    const turn = (n: number): AgentHandle => bed.client.workflow.getHandle(threadTurnWorkflowId(id, n));
+    const first = await approvalOrEnd(turn(1));
+    expect(first?.rule).toBe('notes-every-time');
+    await answer(turn(1), first?.id ?? '', { decision: 'approve', digest: first?.digest }, 'ann');
+    await turn(1).result();
+    await waitUntil('turn 1 recorded', async () =>
+      (await client.get(id)).turns[0]?.status === 'completed' ? true : undefined,
+    );
+    await client.send(id, { text: 'save it again', kind: 'task', actor: ann });
+    const again = await approvalOrEnd(turn(2));
+    expect([again?.digest, again?.rule]).toEqual([first?.digest, 'notes-every-time']);
+    await answer(turn(2), again?.id ?? '', { decision: 'approve', digest: again?.digest }, 'ann');
+    expect(await turn(2).result()).toMatchObject({ status: 'completed' });
   });
 });

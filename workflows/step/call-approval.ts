@@ -73,10 +73,11 @@ async function askPerson(
     return { run: false, outcome: { ok: false, output, ...(policy ? { policy } : {}) } };
   }
   // Approved in an earlier turn of the thread for this very call, under the same policy outcome,
-  // of the same sender, for a call that may run twice.
+  // of the same sender, for a call that may run twice — unless a rule says never.
   const outcome = { role: policy?.role, approvers: policy?.approvers };
   const sentBy = { sender: ctx.input.principal, idempotent: shown.idempotent };
-  const earlier = matchingApproval(ctx.input.approvals, digest, outcome, sentBy);
+  const reusable = policy?.reuse !== 'never';
+  const earlier = reusable ? matchingApproval(ctx.input.approvals, digest, outcome, sentBy) : undefined;
   if (earlier) {
     const who = earlier.by.join(', ');
     ctx.guards?.note(
