@@ -2,7 +2,8 @@
  * Approval policies in Cedar (docs/operations.md#approval-policies): the policy file is parsed and
  * validated against {@link POLICY_SCHEMA} once, when the worker starts, and every tool call is
  * then decided by it. `forbid` rules deny; `permit` rules allow, or — annotated
- * `@decision("ask")` — ask a person, optionally with `@role("admin")` and `@approvers("2")`.
+ * `@decision("ask")` — ask a person, optionally with `@role("admin")`, `@approvers("2")` and
+ * `@reuse("never")` (a thread's later turn asks again even for a call approved before).
  * Every rule carries an `@id`, which the audit names. No rule matching leaves the tool's own
  * effect in charge: a write asks, a read runs.
  */
@@ -27,6 +28,8 @@ interface Rule {
   decision: 'allow' | 'ask' | 'deny';
   role?: string;
   approvers?: number;
+  /** `@reuse("never")`: an approval of an earlier turn never stands for a call this rule asks about. */
+  reuse?: 'never';
 }
 
 /** A loaded, validated policy. */
@@ -46,15 +49,18 @@ function ruleOf(index: number, effect: 'permit' | 'forbid', notes: Record<string
   const where = notes.id ? `rule "${notes.id}"` : `rule ${index + 1}`;
   const problems: string[] = [];
   if (!notes.id) problems.push(`${where}: needs an @id("...") annotation (the audit names the rule by it)`);
-  const known = new Set(['id', 'decision', 'role', 'approvers', 'description']);
+  const known = new Set(['id', 'decision', 'role', 'approvers', 'reuse', 'description']);
   for (const key of Object.keys(notes))
-    if (!known.has(key)) problems.push(`${where}: unknown annotation @${key} (expected id, decision, role, approvers)`);
+    if (!known.has(key))
+      problems.push(`${where}: unknown annotation @${key} (expected id, decision, role, approvers, reuse)`);
   const allowed = effect === 'forbid' ? ['deny'] : ['allow', 'ask'];
   const decision = notes.decision ?? (effect === 'forbid' ? 'deny' : 'allow');
   if (!allowed.includes(decision))
     problems.push(`${where}: @decision("${decision}") on a ${effect} rule; expected ${allowed.join(' or ')}`);
-  if ((notes.role !== undefined || notes.approvers !== undefined) && decision !== 'ask')
-    problems.push(`${where}: @role and @approvers only go with @decision("ask")`);
+  if ((notes.role !== undefined || notes.approvers !== undefined || notes.reuse !== undefined) && decision !== 'ask')
+    problems.push(`${where}: @role, @approvers and @reuse only go with @decision("ask")`);
+  if (notes.reuse !== undefined && notes.reuse !== 'never')
+    problems.push(`${where}: @reuse("${notes.reuse}") is not known; expected @reuse("never")`);
   if (notes.role !== undefined && !ROLES.includes(notes.role))
     problems.push(`${where}: @role("${notes.role}") is not a role; expected one of ${ROLES.join(', ')}`);
   const approvers = notes.approvers === undefined ? undefined : Number(notes.approvers);
@@ -67,6 +73,7 @@ function ruleOf(index: number, effect: 'permit' | 'forbid', notes: Record<string
     decision: decision as Rule['decision'],
     ...(notes.role !== undefined ? { role: notes.role } : {}),
     ...(approvers !== undefined ? { approvers } : {}),
+    ...(notes.reuse === 'never' ? { reuse: 'never' as const } : {}),
   };
 }
 
@@ -183,7 +190,9 @@ function decide(texts: Record<string, string>, rules: Map<string, Rule>, call: P
       const first = asks[0] ?? firstMatch;
       const approvers = Math.max(1, ...asks.map((r) => r.approvers ?? 1));
       const role = asks.find((r) => r.role)?.role;
-      return { decision: 'ask', rule: first.id, ...(role ? { role } : {}), ...(approvers > 1 ? { approvers } : {}) };
+      const never = asks.some((r) => r.reuse === 'never') ? { reuse: 'never' as const } : {};
+      const outcome = { ...(role ? { role } : {}), ...(approvers > 1 ? { approvers } : {}), ...never };
+      return { decision: 'ask', rule: first.id, ...outcome };
     }
     return { decision: 'allow', rule: firstMatch.id };
   }

@@ -7,8 +7,8 @@
  * in this file.
  */
 import { z } from '@hono/zod-openapi';
-import { agentInputSchema } from '../../workflows/contract/agent-input';
 import { graphSchema } from '../../workflows/graph/graph-schema';
+import { agentStartSchema } from './routes/start-fields';
 import { answerInputSchema, answerSchema, interactionSchema } from '../../workflows/interactions/interaction-schema';
 import { agentEventSchema, agentPhaseSchema, agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { stepRunSchema, tokenUsageSchema } from '../../workflows/state/step-run-schema';
@@ -33,8 +33,8 @@ export const ErrorBody = z
   })
   .openapi('Error');
 
-/** The agent input: the workflow's own schema. */
-export const AgentInputBody = agentInputSchema.meta({ id: 'AgentInput' });
+/** A start's body: the workflow's own input schema less the fields only Cairn sets (routes/start-fields.ts). */
+export const AgentInputBody = agentStartSchema.meta({ id: 'AgentInput' });
 
 export const Started = z
   .object({

@@ -93,6 +93,7 @@ export const fullEarlierApproval: EarlierApproval = {
   role: 'approver',
   approvers: 2,
   by: ['ann', 'bob'],
+  sender: { id: 'ann', authenticatedBy: 'token' },
 };
 
 export const fullPlan: Plan = {

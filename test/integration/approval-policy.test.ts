@@ -198,7 +198,7 @@ test('two approvers: the same person twice is refused, two people pass, the audi
   });
 });
 
-test("the agent's principal is the signed-in one, never the body's; a rule's role is required of the approver", async () => {
+test("the agent's principal is the signed-in one (a body naming one is refused); a rule's role is required of the approver", async () => {
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(plan([step('s1')]))],
@@ -212,8 +212,20 @@ test("the agent's principal is the signed-in one, never the body's; a rule's rol
   );
   await withWorker(bed.config, async () => {
     const app = appFor();
-    // An operator claiming to be an admin in the body: the admins-only allow rule does not apply.
-    const id = await startAgent(app, 'Write admin files', { principal: { id: 'root', roles: ['admin'] } });
+    // An operator claiming to be an admin in the body is refused; started without the claim, the
+    // admins-only allow rule does not apply to her.
+    const claimed = await post(
+      app,
+      '/api/agents',
+      { task: 'Write admin files', principal: { id: 'root', roles: ['admin'] } },
+      'ops',
+    );
+    expect(claimed.status).toBe(400);
+    expect(((await claimed.json()) as { error: { code: string; field?: string } }).error).toMatchObject({
+      code: 'INVALID_INPUT',
+      field: 'principal',
+    });
+    const id = await startAgent(app, 'Write admin files');
     const approval = (n: number) =>
       waitUntil(`approval ${n} opens`, async () => {
         const open = (await stateOf(app, id)).interactions.filter((i) => i.kind === 'tool.approval');

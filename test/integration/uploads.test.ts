@@ -294,7 +294,7 @@ test('signed in: a viewer may not start with files (nothing stored); an operator
     ],
     { uploads: { root, limits: DEFAULT_UPLOAD_LIMITS } },
   );
-  const form = startForm({ task: 'signed in', principal: { id: 'someone-else', roles: ['admin'] } }, { 'a.txt': 'a' });
+  const form = startForm({ task: 'signed in' }, { 'a.txt': 'a' });
   const viewer = await send(app, form, { authorization: 'Bearer upload-token-of-vic-the-viewer' });
   expect(viewer.status).toBe(403);
   expect(await codeOf(viewer)).toBe('FORBIDDEN');
@@ -303,7 +303,7 @@ test('signed in: a viewer may not start with files (nothing stored); an operator
   expect(operator.status).toBe(201);
   const { id } = (await operator.json()) as Started;
   try {
-    // The principal is the signed-in one, never the form's; the files are named in the input.
+    // The principal is the signed-in one; the files are named in the input.
     expect(await startedInput(bed.client, id)).toMatchObject({
       task: 'signed in',
       files: ['inputs/a.txt'],

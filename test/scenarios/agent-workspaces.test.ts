@@ -201,12 +201,16 @@ test('an agent in the shared root (a nested agent of an agent begun before per-a
     const download = await get(app, `/api/agents/${shared.workflowId}/files/shared-note.txt`);
     expect(`${download.status} ${await codeOf(download)}`).toBe('404 NOT_FOUND');
 
-    // Through the HTTP API nobody can ask for the shared root: the field is dropped.
-    const started = await app.request('/api/agents', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ task: 'write my own', nested: true, sharedWorkspace: true, mode: { plan: false } }),
-    });
+    // Through the HTTP API nobody can ask for the shared root: a body naming it is refused.
+    const start = (body: unknown) =>
+      app.request('/api/agents', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const refused = await start({ task: 'write my own', nested: true, sharedWorkspace: true, mode: { plan: false } });
+    expect(`${refused.status} ${await codeOf(refused)}`).toBe('400 INVALID_INPUT');
+    const started = await start({ task: 'write my own', mode: { plan: false } });
     expect(started.status).toBe(201);
     const { id } = (await started.json()) as { id: string };
     const own = bed.client.workflow.getHandle(id);

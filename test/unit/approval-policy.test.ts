@@ -108,6 +108,26 @@ test('size: a large write asks two people even where a smaller one runs unasked'
   });
 });
 
+test('@reuse("never"): the ask says an earlier turn\'s approval never stands for the call; other asks say nothing', () => {
+  const never = load(`${POLICY}
+@id("secrets-every-time")
+@decision("ask")
+@reuse("never")
+permit (principal, action == Action::"call", resource == Tool::"write_file")
+when { context has path && context.path like "secrets/*" };
+`);
+  expect(never.decide(write({ path: 'secrets/key.txt', content: 'x' }))).toEqual({
+    decision: 'ask',
+    rule: 'secrets-every-time',
+    reuse: 'never',
+  });
+  expect(never.decide(write({ path: 'notes/big.md', content: 'x'.repeat(2000) }))).toEqual({
+    decision: 'ask',
+    rule: 'big-writes-need-two',
+    approvers: 2,
+  });
+});
+
 test("the agent's principal and roles: an operator's agent may write scripts, anybody else's asks", () => {
   const call = { path: 'scripts/deploy.sh', content: 'echo' };
   expect(policy.decide(write(call, { id: 'ops', roles: ['operator'] }))).toEqual({
@@ -148,6 +168,12 @@ test('bad policy files are refused, one line per problem naming the rule', () =>
   ]);
   expect(problems('@id("a") @decision("ask") @approvers("two") permit (principal, action, resource);')).toEqual([
     'rule "a": @approvers("two") must be a whole number from 1 to 5',
+  ]);
+  expect(problems('@id("a") @decision("ask") @reuse("once") permit (principal, action, resource);')).toEqual([
+    'rule "a": @reuse("once") is not known; expected @reuse("never")',
+  ]);
+  expect(problems('@id("a") @reuse("never") permit (principal, action, resource);')).toEqual([
+    'rule "a": @role, @approvers and @reuse only go with @decision("ask")',
   ]);
   expect(
     problems('@id("a") permit (principal, action, resource);\n@id("a") forbid (principal, action, resource);'),

@@ -295,7 +295,7 @@ const boundaries: Record<string, Boundary> = {
   },
   'decideToolCall result': {
     schema: policyDecisionSchema,
-    values: [{ decision: 'ask', rule: 'writes', role: 'lead', approvers: 2 }],
+    values: [{ decision: 'ask', rule: 'writes', role: 'lead', approvers: 2, reuse: 'never' }],
   },
 };
 

@@ -76,7 +76,7 @@ function turnSteps(run: AgentRun): Pick<AgentResult, 'steps'> {
     title: s.title,
     ...(s.result !== undefined ? { result: s.result.slice(0, TURN_RESULT_CHARS) } : {}),
   }));
-  const approvals = approvalsGiven(run.agentId, run.state.interactions);
+  const approvals = approvalsGiven(run.agentId, run.state.interactions, run.settings.principal);
   return { steps, ...(approvals.length ? { approvals } : {}) };
 }
 

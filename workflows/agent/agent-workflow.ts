@@ -24,6 +24,7 @@ import { summarize } from './summary';
 import { runGraph } from './graph/graph-phase';
 import { recheckReplan } from './planning/replan-check';
 import { readAgentSetup, type AgentSetup } from './agent-setup';
+import { fromItsThread } from './thread-trust';
 import { PATCHES } from '../patches';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 import { endingLiveStream } from '../live/end-live-stream';
@@ -44,13 +45,16 @@ async function runAgentWorkflow(input: AgentInput, carried?: CarriedAgent): Prom
   if (!parsed.ok) throw workflowFailure('INVALID_INPUT', `invalid agent input: ${parsed.errors.join('; ')}`);
   // A carry of any release, read as the current version (an unreadable one fails the task, not the agent).
   const carry = carried === undefined ? undefined : readCarry(carried);
-  const run = new AgentRun(parsed.settings, carry).serve();
+  // A thread turn's fields count only from the thread that started this agent as its turn.
+  const trusted = fromItsThread(parsed.settings);
+  const run = new AgentRun(trusted.settings, carry).serve();
+  if (trusted.ignored !== undefined && !carry) run.event({ type: 'input.ignored', message: trusted.ignored });
   let end: RunEnd;
   try {
     end = await run.scope.run(() => runAgent(run, carry));
     await condition(allHandlersFinished);
   } catch (err) {
-    return ended(run, err, parsed.settings.nested);
+    return ended(run, err, trusted.settings.nested);
   }
   // The input as sent (a replayed run's taken out of its mark): the next run must not carry a mark.
   if ('rollOver' in end) return await moveOn()(sent.value as AgentInput, end.rollOver);

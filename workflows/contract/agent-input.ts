@@ -82,17 +82,17 @@ export const agentInputSchema = z.object({
     .optional(),
   /** Who may answer its interactions, by kind (answer-roles.ts); absent: `approver`. */
   answerRoles: answerRolesSchema.optional(),
-  /** Set for agents started by the `sub_agent` tool: they never wait for a plan check. */
+  /** Set for agents started by the `sub_agent` tool: they never wait for a plan check (refused in an HTTP start). */
   nested: z.boolean().default(false),
   /**
    * Set by the step that starts a nested agent when its own agent works in the shared workspace
    * root (started before per-agent workspaces): the nested agent works there too. The HTTP API
-   * drops it from a start's body.
+   * refuses it in a start's body.
    */
   sharedWorkspace: z.literal(true).optional(),
   /**
-   * Who started the agent, set by Cairn's HTTP API from the signed-in principal (a body value is
-   * replaced): the principal approval policies judge calls for. Absent: nobody signed in.
+   * Who started the agent, set by Cairn's HTTP API from the signed-in principal (refused in a
+   * start's body): the principal approval policies judge calls for. Absent: nobody signed in.
    */
   principal: principalSchema.optional(),
   /**
@@ -107,7 +107,8 @@ export const agentInputSchema = z.object({
   graphName: z.string().trim().min(1).max(100).optional(),
   /**
    * Set when the agent runs a turn of a thread (threadWorkflow): its result then also lists its
-   * steps with their cut results, which the thread gives its later turns as context.
+   * steps with their cut results, which the thread gives its later turns as context. Honoured,
+   * with `context`, only in the thread's own turn (agent/thread-trust.ts).
    */
   thread: z.object({ id: z.string().min(1).max(300), turn: z.number().int().min(1) }).optional(),
   /**

@@ -50,6 +50,7 @@ export const AGENT_EVENT_TYPES = [
   'agent.resumed',
   'agent.finished',
   'message.steered',
+  'input.ignored',
 ] as const;
 
 /** A timeline entry; `seq` only grows, so a reader asks for `afterSeq` to get what is new. */

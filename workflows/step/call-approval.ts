@@ -46,7 +46,8 @@ export async function approveCall(
     return { run: false, outcome: { ok: false, output, policy } };
   }
   if (!(policy ? policy.decision === 'ask' : effect.needsApproval)) return { run: true, ...(policy ? { policy } : {}) };
-  const asked = await askPerson(ctx, tool, call, args, policy, { why, effect: effect.effect });
+  const shown = { why, effect: effect.effect, idempotent: effect.idempotent };
+  const asked = await askPerson(ctx, tool, call, args, policy, shown);
   return asked ?? { run: true, ...(policy ? { policy } : {}) };
 }
 
@@ -57,8 +58,8 @@ async function askPerson(
   call: LlmToolCall,
   args: unknown,
   policy: PolicyDecision | undefined,
-  /** The model's text before the call, and whether the call writes (a write gets a preview). */
-  shown: { why: string | undefined; effect: 'read' | 'write' },
+  /** The model's text before the call, whether it writes (a write gets a preview), whether it may run twice. */
+  shown: { why: string | undefined; effect: 'read' | 'write'; idempotent: boolean },
 ): Promise<Approval | undefined> {
   const digest = approvalDigest(tool.name, args);
   const decided = ctx.guards?.approvalOf(digest);
@@ -71,8 +72,12 @@ async function askPerson(
     const output = 'a person already rejected this exact call in this step. Find another way or finish without it.';
     return { run: false, outcome: { ok: false, output, ...(policy ? { policy } : {}) } };
   }
-  // Approved in an earlier turn of the thread for this very call, under the same policy outcome.
-  const earlier = matchingApproval(ctx.input.approvals, digest, { role: policy?.role, approvers: policy?.approvers });
+  // Approved in an earlier turn of the thread for this very call, under the same policy outcome,
+  // of the same sender, for a call that may run twice — unless a rule says never.
+  const outcome = { role: policy?.role, approvers: policy?.approvers };
+  const sentBy = { sender: ctx.input.principal, idempotent: shown.idempotent };
+  const reusable = policy?.reuse !== 'never';
+  const earlier = reusable ? matchingApproval(ctx.input.approvals, digest, outcome, sentBy) : undefined;
   if (earlier) {
     const who = earlier.by.join(', ');
     ctx.guards?.note(

@@ -14,7 +14,8 @@ import {
   MAX_REUSABLE_TITLE_CHARS,
   type ReusableStep,
 } from '../plan/plan-reuse';
-import { MAX_EARLIER_APPROVALS, type EarlierApproval } from '../tools/approval-reuse';
+import { MAX_EARLIER_APPROVALS, sameSender, senderOf, type EarlierApproval } from '../tools/approval-reuse';
+import type { Principal } from '../principal';
 
 /** The most characters of earlier turns a task or a chat reply is given. */
 export const MAX_CONTEXT_CHARS = 12_000;
@@ -121,7 +122,14 @@ export function reusableSteps(earlier: Turn[]): ReusableStep[] {
   return steps.slice(-MAX_REUSABLE_STEPS);
 }
 
-/** The tool calls people approved in the earlier turns (approval-reuse.ts), the newest that fit the bound. */
-export function earlierApprovals(earlier: Turn[]): EarlierApproval[] {
-  return earlier.flatMap((turn) => turn.approvals ?? []).slice(-MAX_EARLIER_APPROVALS);
+/**
+ * The tool calls people approved in the earlier turns of the same sender as the turn run under
+ * `principal` (approval-reuse.ts), the newest that fit the bound.
+ */
+export function earlierApprovals(earlier: Turn[], principal?: Principal): EarlierApproval[] {
+  const sender = senderOf(principal);
+  return earlier
+    .flatMap((turn) => turn.approvals ?? [])
+    .filter((a) => sameSender(a.sender, sender))
+    .slice(-MAX_EARLIER_APPROVALS);
 }

@@ -30,7 +30,7 @@ export function turnInput(
   principal?: Principal,
 ): AgentInput {
   const reusable = reusableSteps(earlier);
-  const approvals = earlierApprovals(earlier);
+  const approvals = earlierApprovals(earlier, principal);
   const context = { ...(reusable.length ? { reusable } : {}), ...(approvals.length ? { approvals } : {}) };
   return {
     task: turnTask(sent.text, earlier),

@@ -27,6 +27,8 @@ export const policyDecisionSchema = z.object({
   role: z.string().optional(),
   /** With `ask`: how many distinct people must approve (2 for the two-person rule). */
   approvers: z.number().int().min(1).optional(),
+  /** With `ask`: `never` when a rule says a thread's earlier approval never stands for this call. */
+  reuse: z.literal('never').optional(),
 });
 export type PolicyDecision = z.infer<typeof policyDecisionSchema>;
 

@@ -17,6 +17,7 @@ import type { AgentsPort } from '../agents-port';
 import { ApiFailure } from '../errors';
 import { AgentInputBody } from '../schemas';
 import { startInput } from './start-input';
+import { refuseForeignFields } from './start-fields';
 
 /** Where uploads go and what a request may carry. */
 export interface UploadSettings {
@@ -98,6 +99,7 @@ export function registerUploadStart(app: OpenAPIHono, agents: AgentsPort, upload
     if (!uploads)
       throw new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'this server takes no uploads: send the input as JSON');
     const { sent, files } = await formParts(c);
+    refuseForeignFields(sent);
     const checked = checkedFiles(files, uploads.limits);
     const parsed = AgentInputBody.safeParse(sent);
     if (!parsed.success) {

@@ -25,6 +25,7 @@ import {
 import { withAnswer } from '../../final-answer';
 import { completeAnswer, mayLackDigest } from '../../complete-answer';
 import { startInput } from './start-input';
+import { refuseForeignFields } from './start-fields';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const failure = (description: string) => ({ description, content: json(ErrorBody) });
@@ -43,7 +44,9 @@ const startRoute = createRoute({
   },
   responses: {
     201: { description: 'Started; the id is the workflow id', content: json(Started) },
-    400: failure('Invalid input (INVALID_INPUT, with the field)'),
+    400: failure(
+      'Invalid input, or a field only Cairn sets (context, thread, nested, sharedWorkspace, principal) or no start takes (INVALID_INPUT, with the field)',
+    ),
     409: failure('An agent with this id exists (CONFLICT)'),
     413: failure('Over the body limit (PAYLOAD_TOO_LARGE); with files, over an upload limit (UPLOAD_TOO_LARGE)'),
     415: failure(
@@ -181,7 +184,9 @@ export function registerAgentRoutes(app: OpenAPIHono, agents: AgentsPort): void 
     const body = c.req.valid('json');
     // Typed as either documented body; a form never gets here (agent-uploads.ts answers it).
     if (!('task' in body)) throw new ApiFailure('UNSUPPORTED_MEDIA_TYPE', 'expected a JSON body');
-    const input = startInput(c, body, await c.req.json());
+    const sent: unknown = await c.req.json();
+    refuseForeignFields(sent);
+    const input = startInput(c, body, sent);
     return c.json({ id: await agents.start(input) }, 201);
   });
   app.openapi(listRoute, async (c) => c.json({ agents: await agents.list(c.req.valid('query')) }, 200));

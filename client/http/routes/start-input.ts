@@ -1,12 +1,13 @@
 /**
  * What `POST /api/agents` hands the client library from a validated agent input, whether it came
- * as the JSON body or as the `input` part of a multipart upload: the signed-in principal in place
- * of any the body named, and `mode` only as it was sent.
+ * as the JSON body or as the `input` part of a multipart upload: the signed-in principal, and
+ * `mode` only as it was sent. A body naming a field only Cairn sets never gets here (start-fields.ts).
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import type { AgentInput, agentInputSchema } from '../../../workflows/contract/agent-input';
+import type { AgentInput } from '../../../workflows/contract/agent-input';
 import { principalOf } from '../../../workflows/principal';
+import type { agentStartSchema } from './start-fields';
 
 /**
  * The body's `mode` as it was sent (validated already): the parsed body has every mode filled in
@@ -19,10 +20,9 @@ function modeAsSent(sent: unknown): { mode?: AgentInput['mode'] } {
 }
 
 /** The input to start: `parsed` (validated `sent`) with the principal and `mode` as above. */
-export function startInput(c: Context, parsed: z.output<typeof agentInputSchema>, sent: unknown): AgentInput {
-  // The agent's principal (what approval policies judge) is the signed-in one, never the body's;
-  // and it works in its own folder: the shared root is only for nested agents of old agents.
-  const { principal: _claimed, sharedWorkspace: _shared, mode: _filled, ...rest } = parsed;
+export function startInput(c: Context, parsed: z.output<typeof agentStartSchema>, sent: unknown): AgentInput {
+  // The agent's principal (what approval policies judge) is the signed-in one.
+  const { mode: _filled, ...rest } = parsed;
   const who = c.get('authOn') ? { principal: principalOf(c.get('principal')) } : {};
   return { ...rest, ...modeAsSent(sent), ...who };
 }
