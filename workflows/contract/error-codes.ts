@@ -112,6 +112,8 @@ export const ERROR_CODES = [
   'UPLOAD_TOO_LARGE',
   /** HTTP 415: an uploaded file's type is not one CAIRN_UPLOAD_TYPES accepts; nothing of the request is stored. */
   'UPLOAD_TYPE_REFUSED',
+  /** HTTP 400: an uploaded file's name is over 255 UTF-8 bytes; refused before it is read further, nothing stored. */
+  'UPLOAD_NAME_TOO_LONG',
   /** HTTP 500: anything unexpected; the details stay in the server's log. */
   'INTERNAL',
 ] as const;
