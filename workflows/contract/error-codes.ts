@@ -100,6 +100,11 @@ export const ERROR_CODES = [
    */
   'TOO_MANY_STREAMS',
   /**
+   * A streamed answer's client read so slowly that MAX_QUEUED_FRAMES chunks waited for it: the
+   * answer ends with this in `cairn.failure` (the turn goes on in its thread). Not an HTTP status.
+   */
+  'CLIENT_TOO_SLOW',
+  /**
    * A file path that leads outside the agent's folder — absolute, climbing out with `..`, or
    * through a symbolic link that leads out: a file tool's error starts with it, and the files
    * route answers it with HTTP 400.

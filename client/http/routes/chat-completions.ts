@@ -8,11 +8,12 @@
  * `cairn.interactions`; after an answer, the replies of the messages queued behind the answered
  * turn follow (follow-queued.ts). Streamed (`stream: true`): `chat.completion.chunk`s as server-sent
  * `data:` lines ending with `data: [DONE]`, status and the agent's live events in the `cairn`
- * field; a streamed request counts against the stream limits (429 TOO_MANY_STREAMS). A streamed
- * answer opens as soon as the thread has recorded the message, so a chat reply goes out as
- * content chunks as the model writes it (from the thread's live stream, reply-deltas.ts). Not
- * streamed, the answer goes before the client's announced timeout (client-timeout.ts), with the
- * turn still running when it must.
+ * field; a streamed request counts against the stream limits (429 TOO_MANY_STREAMS), and its
+ * client may fall only so far behind (chunk-sender.ts). A streamed answer opens as soon as the
+ * thread has recorded the message, so a chat reply goes out as content chunks as the model
+ * writes it (from the thread's live stream, reply-deltas.ts). Not streamed, the answer goes
+ * before the client's announced timeout (client-timeout.ts), with the turn still running when
+ * it must.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -54,6 +55,7 @@ import {
   type QueuedReply,
 } from '../chat/follow-queued';
 import { ReplyDeltas } from '../chat/reply-deltas';
+import { ChunkSender, CLIENT_TOO_SLOW, type StreamFailure } from '../chat/chunk-sender';
 import { ApiFailure } from '../errors';
 import { ErrorBody } from '../schemas';
 import { openStreamLease, type StreamLimiter } from '../stream-limiter';
@@ -73,7 +75,7 @@ export interface ChatCompletionDeps {
 }
 
 /** What a streamed answer says when following its turn failed for a reason of Cairn's own. */
-const INTERNAL_FAILURE = { code: 'INTERNAL', message: 'internal error' } as const;
+const INTERNAL_FAILURE: StreamFailure = { code: 'INTERNAL', message: 'internal error' };
 
 /** The longest a settled chat reply waits for its last deltas to arrive from the stream (ms). */
 const REPLY_SETTLE_MS = 2_000;
@@ -294,18 +296,17 @@ async function streamTurn(
   let delivered: Delivered = recorded.delivered ?? { ...ids, cairn: ids };
   const stop = new AbortController();
   stream.onAbort(() => stop.abort());
-  let chain = Promise.resolve();
-  const send = (chunk: ChatCompletionChunk | '[DONE]'): Promise<void> => {
-    const data = chunk === '[DONE]' ? chunk : JSON.stringify(chunk);
-    // One write at a time, in order; a client that went away ends the follow (onAbort).
-    chain = chain.then(() => stream.writeSSE({ data })).catch(() => stop.abort());
-    return chain;
+  // One write at a time, in order; a client that went away (or fell too far behind) ends the follow.
+  const sender = new ChunkSender(stream, stop);
+  const send = (chunk: ChatCompletionChunk | '[DONE]'): Promise<void> => sender.send(chunk);
+  /** The last chunk saying why following stopped (the turn goes on in the thread), then `[DONE]`. */
+  const endFailed = (failure: StreamFailure): Promise<void> => {
+    const content = `\n\nStopped following the turn (${failure.code}); its answer will be in thread ${ids.thread}.`;
+    return sender.end(chunkOf(id, { content }, { failure }, true));
   };
   const unfollow: (() => void)[] = [];
   // SSE comments: OpenAI clients skip them; a task turn may think for minutes between chunks.
-  const heartbeat = setInterval(() => {
-    chain = chain.then(async () => void (await stream.write(': heartbeat\n\n'))).catch(() => stop.abort());
-  }, deps.heartbeatMs);
+  const heartbeat = setInterval(() => sender.heartbeat(), deps.heartbeatMs);
   void send(chunkOf(id, { role: 'assistant', content: '' }, delivered.cairn));
   // Routed after the stream opened: what became of the message, when it is known. A failure
   // after the thread recorded the message is on its turn, which the follow below reads.
@@ -344,6 +345,10 @@ async function streamTurn(
       },
     });
     for (const stopLive of unfollow.splice(0)) stopLive();
+    if (sender.overflowed) {
+      await endFailed(CLIENT_TOO_SLOW);
+      return;
+    }
     if (outcome.kind === 'aborted') return;
     // The reply's last deltas may still be on their way from the stream: they go first.
     if (outcome.kind === 'settled' && outcome.turn.kind === 'chat') await reply?.settle(REPLY_SETTLE_MS);
@@ -363,6 +368,10 @@ async function streamTurn(
         await send(chunkOf(id, { content: part.content }));
       },
     });
+    if (sender.overflowed) {
+      await endFailed(CLIENT_TOO_SLOW);
+      return;
+    }
     if (stop.signal.aborted) return;
     const pending = await stillPending(deps, ids.thread, delivered.queued ?? [], replies);
     if (pending.length > 0) await send(chunkOf(id, { content: pendingText(ids.thread, pending) }));
@@ -371,14 +380,12 @@ async function streamTurn(
   } catch (err) {
     // The turn goes on in the thread; this answer ends properly, saying why it stopped following.
     const failure = err instanceof ClientError ? { code: err.code, message: err.message } : INTERNAL_FAILURE;
-    const content = `\n\nStopped following the turn (${failure.code}); its answer will be in thread ${ids.thread}.`;
-    await send(chunkOf(id, { content }, { failure }, true));
-    await send('[DONE]');
+    await endFailed(failure);
     if (!(err instanceof ClientError)) throw err; // logged by the server
   } finally {
     clearInterval(heartbeat);
     reply?.stop();
     for (const stopLive of unfollow.splice(0)) stopLive();
-    await chain;
+    await sender.drained();
   }
 }
