@@ -1,7 +1,10 @@
 /**
  * The front door's (`POST /v1/chat/completions`) bounds, on the app over a scripted threads port:
- * a streamed answer whose client falls MAX_QUEUED_FRAMES chunks behind stops queuing and ends
- * with `cairn.failure` CLIENT_TOO_SLOW, then `[DONE]`.
+ * a non-streamed request holds a stream lease while it waits (the limit reached by held requests
+ * refuses the next one with 429 TOO_MANY_STREAMS before its message is sent, and the lease comes
+ * back when it ends); a fractional or huge client timeout is answered, never a 500; a streamed
+ * answer whose client falls MAX_QUEUED_FRAMES chunks behind stops queuing and ends with
+ * `cairn.failure` CLIENT_TOO_SLOW, then `[DONE]`.
  */
 import type { AgentsPort } from '../../client/http/agents-port';
 import { createApp } from '../../client/http/create-app';
@@ -62,6 +65,53 @@ function chat(headers: Record<string, string> = {}, stream = false, signal?: Abo
     ...(signal ? { signal } : {}),
   };
 }
+
+const codeOf = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
+
+test('held non-streamed requests count as streams: at the limit the next request is 429 TOO_MANY_STREAMS before its message is sent', async () => {
+  const { threads, script, firstOpened } = scriptedThreads();
+  const app = createApp({
+    version: 'test',
+    temporalHealthy: () => Promise.resolve(true),
+    agents,
+    threads,
+    streamLimits: { perPrincipal: 1, total: 10 },
+  });
+  const held = new AbortController();
+  const first = app.request('/v1/chat/completions', chat({}, false, held.signal));
+  await firstOpened;
+
+  // A short client timeout: without a lease this one would be answered, not refused.
+  const notStreamed = await app.request('/v1/chat/completions', chat({ 'x-stainless-timeout': '1' }));
+  expect([notStreamed.status, await codeOf(notStreamed), notStreamed.headers.get('retry-after')]).toEqual([
+    429,
+    'TOO_MANY_STREAMS',
+    '5',
+  ]);
+  const streamed = await app.request('/v1/chat/completions', chat({}, true));
+  expect([streamed.status, await codeOf(streamed)]).toEqual([429, 'TOO_MANY_STREAMS']);
+  expect(script.opened).toBe(1);
+
+  // The held request ends (its client went away): its place is given back.
+  held.abort();
+  expect((await first).status).toBe(200);
+  script.settled = true;
+  const next = await app.request('/v1/chat/completions', chat());
+  expect(next.status).toBe(200);
+  expect(script.opened).toBe(2);
+});
+
+test.each(['1.2345', '0.0001', '1e10', '2160000', 'Infinity'])(
+  'a client timeout of %s seconds is answered, not a 500',
+  async (seconds) => {
+    const { threads, script } = scriptedThreads();
+    script.settled = true;
+    const app = createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents, threads });
+    const res = await app.request('/v1/chat/completions', chat({ 'x-stainless-timeout': seconds }));
+    const body = (await res.json()) as { choices?: { message: { content: string } }[] };
+    expect([res.status, body.choices?.[0]?.message.content]).toEqual([200, 'Hello.']);
+  },
+);
 
 test('a streamed answer whose client falls MAX_QUEUED_FRAMES chunks behind ends with cairn.failure CLIENT_TOO_SLOW, then [DONE]', async () => {
   const { threads, script } = scriptedThreads();

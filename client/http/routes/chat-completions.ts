@@ -8,12 +8,13 @@
  * `cairn.interactions`; after an answer, the replies of the messages queued behind the answered
  * turn follow (follow-queued.ts). Streamed (`stream: true`): `chat.completion.chunk`s as server-sent
  * `data:` lines ending with `data: [DONE]`, status and the agent's live events in the `cairn`
- * field; a streamed request counts against the stream limits (429 TOO_MANY_STREAMS), and its
- * client may fall only so far behind (chunk-sender.ts). A streamed answer opens as soon as the
- * thread has recorded the message, so a chat reply goes out as content chunks as the model
- * writes it (from the thread's live stream, reply-deltas.ts). Not streamed, the answer goes
- * before the client's announced timeout (client-timeout.ts), with the turn still running when
- * it must.
+ * field; every request, streamed or not, counts against the stream limits while it is open
+ * (429 TOO_MANY_STREAMS), and a streamed answer's client may fall only so far behind
+ * (chunk-sender.ts). A streamed answer opens as soon as the thread has recorded the message, so
+ * a chat reply goes out as content chunks as the model writes it (from the thread's live
+ * stream, reply-deltas.ts). Not
+ * streamed, the answer goes before the client's announced timeout (client-timeout.ts), with the
+ * turn still running when it must (at most 15 minutes on).
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -128,22 +129,39 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
     if ('refused' in request) throw new ApiFailure('INVALID_INPUT', request.refused, request.field);
     const header = c.req.valid('header')['x-cairn-thread'];
     if (body.stream) return streamed(c, deps, body, request, header);
-    noRetries(c);
-    // Answered before the client's own timeout, so its SDK does not send the text again.
-    const ends = answerSignal(c.req.raw);
-    const delivered = await deliverWithin(c, deps, body, request, header, ends);
-    c.header(THREAD_HEADER, delivered.thread);
-    const id = completionId(delivered.thread, delivered.messageId, Date.now());
-    const follow = followOptions(deps, ends);
-    const followed = await followTurn(deps, delivered.thread, delivered.messageId, follow);
-    const outcome = followed.kind === 'aborted' && !followed.turn ? await lastLook(deps, delivered) : followed;
-    const { content, cairn } = answerOf(delivered, outcome);
-    const replies = await followQueued(deps, delivered.thread, delivered.queued ?? [], outcome, follow);
-    const more = replies.map((reply) => queuedAnswer(delivered, reply));
-    const pending = await stillPending(deps, delivered.thread, delivered.queued ?? [], replies);
-    const text = content + more.map((part) => part.content).join('') + pendingText(delivered.thread, pending);
-    return c.json(completionOf(id, text, withQueued(cairn, replies, more.at(-1)?.cairn, pending)), 200);
+    // Not streamed, the request is held (and its turn polled) as long as a stream: it counts as one.
+    const lease = openStreamLease(c, deps.limiter);
+    try {
+      return await answered(c, deps, body, request, header);
+    } finally {
+      lease.release();
+    }
   });
+}
+
+/** The non-streamed answer: one `chat.completion`, sent before the client's announced timeout. */
+async function answered(
+  c: Context,
+  deps: ChatCompletionDeps,
+  body: ChatCompletionBody,
+  request: ChatTurnRequest,
+  header: string | undefined,
+): Promise<Response> {
+  noRetries(c);
+  // Answered before the client's own timeout, so its SDK does not send the text again.
+  const ends = answerSignal(c.req.raw);
+  const delivered = await deliverWithin(c, deps, body, request, header, ends);
+  c.header(THREAD_HEADER, delivered.thread);
+  const id = completionId(delivered.thread, delivered.messageId, Date.now());
+  const follow = followOptions(deps, ends);
+  const followed = await followTurn(deps, delivered.thread, delivered.messageId, follow);
+  const outcome = followed.kind === 'aborted' && !followed.turn ? await lastLook(deps, delivered) : followed;
+  const { content, cairn } = answerOf(delivered, outcome);
+  const replies = await followQueued(deps, delivered.thread, delivered.queued ?? [], outcome, follow);
+  const more = replies.map((reply) => queuedAnswer(delivered, reply));
+  const pending = await stillPending(deps, delivered.thread, delivered.queued ?? [], replies);
+  const text = content + more.map((part) => part.content).join('') + pendingText(delivered.thread, pending);
+  return c.json(completionOf(id, text, withQueued(cairn, replies, more.at(-1)?.cairn, pending)), 200);
 }
 
 /**
