@@ -22,7 +22,12 @@ export function exitCodeOf(status: RunOutcome['status']): number {
 }
 
 /** Refusals of what was sent, fixed by sending something else: exit 2 like a bad flag. */
-const USAGE_CODES: ReadonlySet<string> = new Set(['INVALID_INPUT', 'UPLOAD_TOO_LARGE', 'UPLOAD_TYPE_REFUSED']);
+const USAGE_CODES: ReadonlySet<string> = new Set([
+  'INVALID_INPUT',
+  'UPLOAD_TOO_LARGE',
+  'UPLOAD_TYPE_REFUSED',
+  'UPLOAD_NAME_TOO_LONG',
+]);
 
 /** The exit code for an error: usage, invalid input and refused files (`--file`) 2, anything else 1. */
 export function exitCodeForError(err: unknown): number {

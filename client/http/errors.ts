@@ -30,6 +30,7 @@ export type ApiErrorCode =
       | 'PATH_REFUSED'
       | 'UPLOAD_TOO_LARGE'
       | 'UPLOAD_TYPE_REFUSED'
+      | 'UPLOAD_NAME_TOO_LONG'
       | 'INTERNAL'
     >;
 
@@ -71,6 +72,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   PATH_REFUSED: 400,
   UPLOAD_TOO_LARGE: 413,
   UPLOAD_TYPE_REFUSED: 415,
+  UPLOAD_NAME_TOO_LONG: 400,
   INTERNAL: 500,
 };
 

@@ -5,13 +5,20 @@
  * Past either limit a new stream is refused with 429 `TOO_MANY_STREAMS` (and `Retry-After`)
  * before it opens; one that ends, for whatever reason, gives its place back.
  *
- * One limiter counts every streaming route together: `GET /api/agents/:id/events` today, and
- * routes that stream later take a lease the same way (`openStreamLease`) before they start.
+ * One limiter counts every streaming route together — the events and live-stream routes, and the
+ * front door's requests, streamed or not (each holds its connection and polls while it waits) —
+ * each taking a lease (`openStreamLease`) before it starts.
  */
 import type { Context } from 'hono';
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from '../../config/stream-limits';
 import { ApiFailure } from './errors';
 import type { Principal } from './auth/principal';
+
+/**
+ * Frames (chunks, events) a stream's client may fall behind by: past it the server stops queuing
+ * for it and lets it go, so a slow reader cannot make the server hold an ever longer queue.
+ */
+export const MAX_QUEUED_FRAMES = 10_000;
 
 /** Seconds a refused client is told to wait before it tries again. */
 export const STREAM_RETRY_AFTER_SECONDS = 5;

@@ -11,7 +11,7 @@ import { copyFile, link, mkdir, readdir, rename, rm, stat, writeFile } from 'nod
 import { join } from 'node:path';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
 import type { UploadLimits } from '../../config/upload-config';
-import { uniqueUploadNames, uploadExtension } from './upload-names';
+import { MAX_SENT_NAME_BYTES, uniqueUploadNames, uploadExtension } from './upload-names';
 
 /** The folder under an agent's folder that uploads go to. */
 export const INPUTS_FOLDER = 'inputs';
@@ -40,10 +40,13 @@ async function sweepStaging(staging: string, now = Date.now()): Promise<void> {
   }
 }
 
-/** Why a request's files are refused: over a limit (413) or of a type not accepted (415). */
+/**
+ * Why a request's files are refused: over a limit (413), of a type not accepted (415), or with a
+ * name longer than any file system's (400).
+ */
 export class UploadRefusal extends Error {
   constructor(
-    readonly code: 'UPLOAD_TOO_LARGE' | 'UPLOAD_TYPE_REFUSED',
+    readonly code: 'UPLOAD_TOO_LARGE' | 'UPLOAD_TYPE_REFUSED' | 'UPLOAD_NAME_TOO_LONG',
     message: string,
     readonly field?: string,
   ) {
@@ -64,9 +67,32 @@ export interface CheckedFile extends SentFile {
   stored: string;
 }
 
+/** How much of a refused long name its refusal repeats, in characters. */
+const NAME_SHOWN = 40;
+
 /**
- * The request's files with their stored names, or an UploadRefusal: more files than allowed or a
- * file over the byte limit (UPLOAD_TOO_LARGE), a stored name whose extension is not accepted
+ * Refuses a name over MAX_SENT_NAME_BYTES before anything else reads it: making a stored name of
+ * one costs time in its length, and its refusal would repeat it whole.
+ */
+function refuseLongNames(files: readonly SentFile[]): void {
+  for (const file of files) {
+    const size = Buffer.byteLength(file.name, 'utf8');
+    if (size <= MAX_SENT_NAME_BYTES) continue;
+    const shown = `${Array.from(file.name.slice(0, 2 * NAME_SHOWN))
+      .slice(0, NAME_SHOWN)
+      .join('')}…`;
+    throw new UploadRefusal(
+      'UPLOAD_NAME_TOO_LONG',
+      `a file name of ${size} bytes was sent (${JSON.stringify(shown)}); at most ${MAX_SENT_NAME_BYTES} are accepted`,
+      shown,
+    );
+  }
+}
+
+/**
+ * The request's files with their stored names, or an UploadRefusal: a name over
+ * MAX_SENT_NAME_BYTES (UPLOAD_NAME_TOO_LONG, before the name is read further), more files than allowed or
+ * a file over the byte limit (UPLOAD_TOO_LARGE), a stored name whose extension is not accepted
  * (UPLOAD_TYPE_REFUSED). The type is judged by the stored name's extension: that is what
  * `read_file` picks a parser by, whatever Content-Type the sender declared.
  */
@@ -77,6 +103,7 @@ export function checkUploads(
 ): CheckedFile[] {
   if (files.length > limits.maxFiles)
     throw new UploadRefusal('UPLOAD_TOO_LARGE', `${files.length} files sent; at most ${limits.maxFiles} are accepted`);
+  refuseLongNames(files);
   // Unique against the folder's files too: a thread's later message never replaces an earlier file.
   const names = uniqueUploadNames(
     files.map((f) => f.name),

@@ -8,6 +8,12 @@
 /** Longest stored name, in UTF-8 bytes (file systems allow 255; room is left for a suffix). */
 export const MAX_NAME_BYTES = 200;
 
+/**
+ * Longest name a sender may give, in UTF-8 bytes (what file systems allow): a longer one is
+ * refused before any of the work below is done on it.
+ */
+export const MAX_SENT_NAME_BYTES = 255;
+
 /** Characters no stored name holds: controls (NUL included), DEL and Windows' reserved ones. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
 const UNSAFE = /[\u0000-\u001f\u007f<>:"|?*]/g;
@@ -17,14 +23,33 @@ const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
-/** `text` cut to at most `max` UTF-8 bytes, never inside a character. */
+/** UTF-8 bytes of one code point (a lone surrogate is written as U+FFFD: 3). */
+function codePointBytes(ch: string): number {
+  const cp = ch.codePointAt(0) ?? 0;
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+/** `text` cut to at most `max` UTF-8 bytes, never inside a character; one pass. */
 function cutToBytes(text: string, max: number): string {
-  let out = '';
+  let used = 0;
+  let end = 0;
   for (const ch of text) {
-    if (bytes(out + ch) > max) break;
-    out += ch;
+    used += codePointBytes(ch);
+    if (used > max) break;
+    end += ch.length;
   }
-  return out;
+  return text.slice(0, end);
+}
+
+/** `text` without its trailing dots and white space; a loop, where a regex would backtrack. */
+function trimTrailingDotsAndSpaces(text: string): string {
+  let end = text.length;
+  while (end > 0) {
+    const ch = text.charAt(end - 1);
+    if (ch !== '.' && !/\s/.test(ch)) break;
+    end -= 1;
+  }
+  return text.slice(0, end);
 }
 
 /** The name split at its last dot: `report.final.pdf` → `report.final` and `.pdf` (none: ''). */
@@ -49,8 +74,8 @@ export function safeUploadName(sent: string): string {
   let name = (last.at(-1) ?? '')
     .replace(UNSAFE, '_')
     .replace(/\.{2,}/g, '.')
-    .replace(/^[.\s]+/, '')
-    .replace(/[.\s]+$/, '');
+    .replace(/^[.\s]+/, '');
+  name = trimTrailingDotsAndSpaces(name);
   if (RESERVED.test(splitExtension(name).stem)) name = `_${name}`;
   if (name === '' || name === '_') name = 'upload';
   if (bytes(name) <= MAX_NAME_BYTES) return name;
@@ -60,23 +85,62 @@ export function safeUploadName(sent: string): string {
   return cutToBytes(extension ? kept.stem : name, MAX_NAME_BYTES - bytes(extension)) + extension;
 }
 
+/** A numbered name's number: `report-3` → 3 (at most 9 digits, so it stays a safe integer). */
+const NUMBERED = /-([0-9]{1,9})$/;
+
+/**
+ * The names taken so far, ignoring case, and for each name the highest number a numbered one of
+ * it (`name-<n>.ext`) took: the next copy gets the number after that, found in one step instead
+ * of trying `-2`, `-3`, … one by one against a folder that may hold thousands.
+ */
+class TakenNames {
+  private readonly names = new Set<string>();
+  private readonly highest = new Map<string, number>();
+
+  constructor(names: readonly string[]) {
+    for (const name of names) this.add(name);
+  }
+
+  has(name: string): boolean {
+    return this.names.has(name.toLowerCase());
+  }
+
+  add(name: string): void {
+    const lower = name.toLowerCase();
+    this.names.add(lower);
+    const { stem, ext } = splitExtension(lower);
+    const numbered = NUMBERED.exec(stem);
+    if (!numbered) return;
+    const key = stem.slice(0, numbered.index) + ext;
+    this.highest.set(key, Math.max(this.highest.get(key) ?? 0, Number(numbered[1])));
+  }
+
+  /** The first number worth trying for another copy of `name`: 2, or one past the highest taken. */
+  nextNumber(name: string): number {
+    return Math.max(2, (this.highest.get(name.toLowerCase()) ?? 0) + 1);
+  }
+}
+
 /**
  * Stored names for a request's files, in order: each safe, and none equal to another ignoring
  * case (a case-insensitive disk would make them one file), nor to a name in `existing` (files
  * already in the folder: a thread's later messages add to its `inputs/`) — a later one becomes
- * `name-2.ext`, `name-3.ext`, …
+ * `name-2.ext`, `name-3.ext`, …, numbered one past the highest such name taken.
  */
 export function uniqueUploadNames(sent: readonly string[], existing: readonly string[] = []): string[] {
-  const taken = new Set<string>(existing.map((name) => name.toLowerCase()));
+  const taken = new TakenNames(existing);
   return sent.map((original) => {
     const name = safeUploadName(original);
     let chosen = name;
-    const { stem, ext } = splitExtension(name);
-    for (let n = 2; taken.has(chosen.toLowerCase()); n++) {
-      const suffix = `-${n}${ext}`;
-      chosen = cutToBytes(stem, MAX_NAME_BYTES - bytes(suffix)) + suffix;
+    if (taken.has(name)) {
+      const { stem, ext } = splitExtension(name);
+      // A name cut to make room for its number may meet another: then the next number.
+      for (let n = taken.nextNumber(name); taken.has(chosen); n++) {
+        const suffix = `-${n}${ext}`;
+        chosen = cutToBytes(stem, MAX_NAME_BYTES - bytes(suffix)) + suffix;
+      }
     }
-    taken.add(chosen.toLowerCase());
+    taken.add(chosen);
     return chosen;
   });
 }

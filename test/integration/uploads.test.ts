@@ -2,8 +2,8 @@
  * Files uploaded with `POST /api/agents` as multipart/form-data (docs/contracts.md#uploads),
  * against the real dev server and worker: stored as `inputs/<name>` in the agent's folder, named
  * to the planner and to every step, read by a step; hostile names stored sanitised inside
- * `inputs/`; over a limit 413 UPLOAD_TOO_LARGE and a refused type 415 UPLOAD_TYPE_REFUSED, with
- * nothing stored and no agent started.
+ * `inputs/`; over a limit 413 UPLOAD_TOO_LARGE, a refused type 415 UPLOAD_TYPE_REFUSED and a name
+ * over 255 bytes 400 UPLOAD_NAME_TOO_LONG, with nothing stored and no agent started.
  */
 import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -158,7 +158,8 @@ test('a step reads the uploaded PDF, DOCX and CSV by the paths the start answere
 
 test('hostile file names are stored sanitised inside inputs/, each its own file', async () => {
   const { app, root } = uploadApp({ types: ['*'] });
-  const long = `${'a'.repeat(400)}.txt`;
+  // The longest name taken (255 bytes: a longer one is refused); stored cut to 200.
+  const long = `${'a'.repeat(251)}.txt`;
   const sent = ['../../x.txt', 'a/b.txt', '.env', 'nul\u0000byte.txt', long, 'CON.txt', 'X.TXT'];
   const res = await send(
     app,
@@ -187,6 +188,7 @@ test('hostile file names are stored sanitised inside inputs/, each its own file'
     expect(files[0]).toBe('inputs/x.txt');
     expect(files[6]).not.toBe('inputs/X.TXT');
     expect(files[4]).toMatch(/\.txt$/);
+    expect(Buffer.byteLength(files[4]?.replace(/^inputs\//, '') ?? '')).toBe(200);
     expect(files[5]).not.toBe('inputs/CON.txt');
     // Nothing landed outside the agent's folder.
     expect(agentFolders(root)).toHaveLength(1);
@@ -195,7 +197,7 @@ test('hostile file names are stored sanitised inside inputs/, each its own file'
   }
 });
 
-describe('over a limit or of a refused type: refused with its code, nothing stored, no agent', () => {
+describe('over a limit, of a refused type or too long a name: refused with its code, nothing stored, no agent', () => {
   const small: Partial<UploadLimits> = { maxFileBytes: 1000, maxRequestBytes: 4000, maxFiles: 2 };
 
   test.each([
@@ -203,6 +205,7 @@ describe('over a limit or of a refused type: refused with its code, nothing stor
     ['more files than allowed', { 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c' }, 413, 'UPLOAD_TOO_LARGE'],
     ['a type not accepted', { 'ok.txt': 'fine', 'tool.exe': 'MZ' }, 415, 'UPLOAD_TYPE_REFUSED'],
     ['a file without an extension', { Makefile: 'all:' }, 415, 'UPLOAD_TYPE_REFUSED'],
+    ['a file name over 255 bytes', { 'ok.txt': 'fine', [`${'n'.repeat(252)}.txt`]: 'x' }, 400, 'UPLOAD_NAME_TOO_LONG'],
   ])('%s', async (_what, files, status, code) => {
     const { app, root } = uploadApp(small);
     const res = await send(app, startForm({ task: 'refused' }, files));

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
+import { MAX_NAME_BYTES, MAX_SENT_NAME_BYTES } from '../../client/uploads/upload-names';
 import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
 import {
   checkUploads,
@@ -49,6 +50,32 @@ test('limits: count and size are 413s, a type outside the list a 415, naming the
   // The stored name's extension decides: `x.PDF` is a pdf; `*` takes anything.
   expect(checkUploads([file('x.PDF', 'x')], limits).map((f) => f.stored)).toEqual(['x.PDF']);
   expect(checkUploads([file('run.sh', 'x')], { ...limits, types: ['*'] })).toHaveLength(1);
+});
+
+test('a sent name of 255 bytes is taken (stored cut to 200); one of 256 is refused before it is read', () => {
+  expect([MAX_SENT_NAME_BYTES, MAX_NAME_BYTES]).toEqual([255, 200]);
+  const longest = `${'a'.repeat(251)}.txt`;
+  const wide = `a${'ü'.repeat(125)}.txt`; // ü is 2 bytes: 255 bytes
+  expect([Buffer.byteLength(longest), Buffer.byteLength(wide)]).toEqual([255, 255]);
+  const stored = checkUploads([file(longest, 'x'), file(wide, 'y')], DEFAULT_UPLOAD_LIMITS).map((f) => f.stored);
+  expect(stored.map((name) => [Buffer.byteLength(name), name.endsWith('.txt')])).toEqual([
+    [200, true],
+    [199, true], // whole characters only
+  ]);
+
+  // Making a stored name starts with normalize(): a refused name never gets that far.
+  const normalize = jest.spyOn(String.prototype, 'normalize');
+  try {
+    const tooLong = [`${'a'.repeat(252)}.txt`, `${'ü'.repeat(126)}.txt`, `a${' '.repeat(80_000)}b.txt`];
+    for (const name of tooLong) {
+      const refused = refusal(() => checkUploads([file('ok.txt', 'x'), file(name, 'x')], DEFAULT_UPLOAD_LIMITS));
+      expect(refused?.code).toBe('UPLOAD_NAME_TOO_LONG');
+      expect(Buffer.byteLength(refused?.field ?? '')).toBeLessThan(MAX_SENT_NAME_BYTES);
+    }
+    expect(normalize).not.toHaveBeenCalled();
+  } finally {
+    normalize.mockRestore();
+  }
 });
 
 test('stored in the agent folder with the start; removed when the start fails', async () => {

@@ -20,6 +20,8 @@ test.each([
   ['what?.md', 'what_.md'],
   ['a..b.txt', 'a.b.txt'],
   ['trailing. ', 'trailing'],
+  ['a . .\u00a0. ', 'a'],
+  ['dots. in. the. middle .txt', 'dots. in. the. middle .txt'],
   ['CON.txt', '_CON.txt'],
   ['lpt1', '_lpt1'],
   ['..', 'upload'],
@@ -44,4 +46,28 @@ test('names equal but for case get a numbered suffix before the extension', () =
     'a-4.txt',
     'b',
   ]);
+});
+
+test('a name cut for its number keeps whole characters within 200 bytes', () => {
+  const long = `${'ü'.repeat(99)}a.txt`; // 203 bytes: stored cut to 200
+  const [first, second] = uniqueUploadNames([long, long]);
+  expect(Buffer.byteLength(first ?? '')).toBeLessThanOrEqual(MAX_NAME_BYTES);
+  expect(second).toMatch(/^ü+-2\.txt$/);
+  expect(Buffer.byteLength(second ?? '')).toBeLessThanOrEqual(MAX_NAME_BYTES);
+});
+
+test('a copy among thousands of numbered ones is numbered one past the highest, without trying each number', () => {
+  const existing = ['a.txt', ...Array.from({ length: 4_999 }, (_, i) => `a-${i + 2}.TXT`)];
+  const has = jest.spyOn(Set.prototype, 'has');
+  try {
+    expect(uniqueUploadNames(['a.txt', 'A.txt', 'b.txt'], existing)).toEqual(['a-5001.txt', 'A-5002.txt', 'b.txt']);
+    // A look or two per name, not one per number already taken.
+    expect(has.mock.calls.length).toBeLessThan(20);
+  } finally {
+    has.mockRestore();
+  }
+});
+
+test('a gap in the numbers is not filled: the next copy goes past the highest', () => {
+  expect(uniqueUploadNames(['r.md'], ['r.md', 'r-7.md'])).toEqual(['r-8.md']);
 });

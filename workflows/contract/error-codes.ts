@@ -100,6 +100,11 @@ export const ERROR_CODES = [
    */
   'TOO_MANY_STREAMS',
   /**
+   * A streamed answer's client read so slowly that MAX_QUEUED_FRAMES chunks waited for it: the
+   * answer ends with this in `cairn.failure` (the turn goes on in its thread). Not an HTTP status.
+   */
+  'CLIENT_TOO_SLOW',
+  /**
    * A file path that leads outside the agent's folder — absolute, climbing out with `..`, or
    * through a symbolic link that leads out: a file tool's error starts with it, and the files
    * route answers it with HTTP 400.
@@ -112,6 +117,8 @@ export const ERROR_CODES = [
   'UPLOAD_TOO_LARGE',
   /** HTTP 415: an uploaded file's type is not one CAIRN_UPLOAD_TYPES accepts; nothing of the request is stored. */
   'UPLOAD_TYPE_REFUSED',
+  /** HTTP 400: an uploaded file's name is over 255 UTF-8 bytes; refused before it is read further, nothing stored. */
+  'UPLOAD_NAME_TOO_LONG',
   /** HTTP 500: anything unexpected; the details stay in the server's log. */
   'INTERNAL',
 ] as const;

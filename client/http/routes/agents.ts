@@ -45,7 +45,7 @@ const startRoute = createRoute({
   responses: {
     201: { description: 'Started; the id is the workflow id', content: json(Started) },
     400: failure(
-      'Invalid input, or a field only Cairn sets (context, thread, nested, sharedWorkspace, principal) or no start takes (INVALID_INPUT, with the field)',
+      'Invalid input, or a field only Cairn sets (context, thread, nested, sharedWorkspace, principal) or no start takes (INVALID_INPUT, with the field); a file name over 255 bytes (UPLOAD_NAME_TOO_LONG)',
     ),
     409: failure('An agent with this id exists (CONFLICT)'),
     413: failure('Over the body limit (PAYLOAD_TOO_LARGE); with files, over an upload limit (UPLOAD_TOO_LARGE)'),

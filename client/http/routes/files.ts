@@ -68,11 +68,16 @@ const listRoute = createRoute({
   },
 });
 
+/** Control characters (NUL included): no file name in an agent's folder holds one. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
 const FilePathParams = AgentIdParams.extend({
   path: z
     .string()
     .min(1)
     .max(4_000)
+    .refine((path) => !CONTROL_CHARACTER.test(path), 'a file path holds no control character')
     .openapi({ param: { name: 'path', in: 'path' }, example: 'inputs/brief.pdf' }),
 });
 
@@ -88,7 +93,11 @@ const downloadRoute = createRoute({
         'The bytes (application/octet-stream, or text/plain for text), Content-Disposition attachment, nosniff, CSP sandbox',
       content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
     },
-    400: { description: 'The path leads outside the agent’s folder (PATH_REFUSED)', content: json(ErrorBody) },
+    400: {
+      description:
+        'The path leads outside the agent’s folder (PATH_REFUSED), or holds a control character (INVALID_INPUT)',
+      content: json(ErrorBody),
+    },
     404: { description: 'No such agent, or no such file in its folder (NOT_FOUND)', content: json(ErrorBody) },
     503: { description: 'No worker answered in time (AGENT_UNAVAILABLE)', content: json(ErrorBody) },
   },
@@ -109,8 +118,12 @@ async function folderOf(agents: AgentsPort, root: string | undefined, id: string
 }
 
 /** A file-system refusal or absence as the API's coded failure; anything else as it was. */
-function asApiFailure(err: unknown, path: string): unknown {
+export function asApiFailure(err: unknown, path: string): unknown {
   const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
+  // Node refuses a path it cannot pass to the system (a NUL in it): the request's fault, not the server's.
+  if (code === 'ERR_INVALID_ARG_VALUE') {
+    return new ApiFailure('INVALID_INPUT', 'the file path is not one a file system takes', 'path');
+  }
   if (code === PATH_REFUSED || code === 'ELOOP') {
     return new ApiFailure('PATH_REFUSED', `"${path}" leads outside the agent's folder`, 'path');
   }

@@ -22,7 +22,7 @@ import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { ClientError } from '../../client-error';
 import type { LiveHub } from '../../live/live-hub';
 import type { LiveEvent } from '../../live/live-events';
-import { openStreamLease, type StreamLimiter } from '../stream-limiter';
+import { MAX_QUEUED_FRAMES, openStreamLease, type StreamLimiter } from '../stream-limiter';
 import { AgentIdParams, ErrorBody, EventsHeaders, EventsQuery } from '../schemas';
 import { AGENT_KIND, THREAD_KIND, type WorkflowKind } from '../../workflow-kind-guard';
 import { ThreadIdParams } from './threads';
@@ -32,9 +32,6 @@ export interface LiveStreamTiming {
   /** How often a comment is sent while nothing happens, so proxies keep the stream open (ms). */
   heartbeatMs: number;
 }
-
-/** Frames a client may fall behind by before its stream is closed (it reconnects with Last-Event-ID). */
-const MAX_QUEUED_FRAMES = 10_000;
 
 const streamRoute = createRoute({
   method: 'get',
@@ -164,7 +161,7 @@ async function follow(
   try {
     for (;;) {
       while (frames.length > 0 && !stream.aborted) {
-        // A client this far behind is let go: it reconnects with its Last-Event-ID.
+        // A client this far behind is let go (MAX_QUEUED_FRAMES): it reconnects with its Last-Event-ID.
         if (frames.length > MAX_QUEUED_FRAMES) return;
         await stream.write(frames.shift() ?? '');
       }

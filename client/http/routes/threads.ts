@@ -23,7 +23,7 @@ export type ThreadsPort = Pick<ThreadClient, 'open' | 'send' | 'get' | 'list' | 
 
 /** Both routes also take the body as `multipart/form-data` with files (answered in thread-uploads.ts). */
 const UPLOADS_TOO =
-  "Also as `multipart/form-data`: the part `input` is the JSON body, every part with a file name a file stored as `inputs/<name>` in the thread's folder and added to the message's `files` (413 UPLOAD_TOO_LARGE, 415 UPLOAD_TYPE_REFUSED).";
+  "Also as `multipart/form-data`: the part `input` is the JSON body, every part with a file name a file stored as `inputs/<name>` in the thread's folder and added to the message's `files` (400 UPLOAD_NAME_TOO_LONG, 413 UPLOAD_TOO_LARGE, 415 UPLOAD_TYPE_REFUSED).";
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const failure = (description: string) => ({ description, content: json(ErrorBody) });
