@@ -3,13 +3,17 @@
  * question, proposes a plan with parallel steps, reads the file it was given and quotes it, calls
  * a write tool that needs approval and says why, and summarises — and its state says the answers
  * came from the demo model. A viewer of its live output sees the text arrive in pieces, and the
- * reasoning on its own channel.
+ * reasoning on its own channel. A file sent with a thread's message is read by its task's steps.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../config/config';
+import { agentWorkspaceDir } from '../../config/agent-workspace';
+import { ThreadClient } from '../../client/thread-client';
+import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
+import type { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import { LiveHub } from '../../client/live/live-hub';
 import { answer, startAgent, stateOf, waitForInteraction, agentFile, agentFolder } from '../harness/agents';
 import { testApp } from '../harness/http-app';
@@ -85,5 +89,33 @@ test('every mechanism, offline, clearly labelled', async () => {
       sse.close();
       await served.close();
     }
+  });
+});
+
+test("a file sent with a thread's message is read and quoted by its task's steps", async () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'demo-'));
+  const config = loadConfig({
+    TEMPORAL_ADDRESS: runInfo().temporalAddress,
+    CAIRN_TASK_QUEUE: uniqueId('demo-queue'),
+    CAIRN_WORKSPACE: workspace,
+  });
+  const threads = new ThreadClient(client, config.taskQueue);
+  await withWorker(config, async () => {
+    const { id } = await threads.open({});
+    // Where an upload to the thread is stored: `inputs/<name>` in the folder its turns share.
+    const inputs = join(agentWorkspaceDir(workspace, id), 'inputs');
+    mkdirSync(inputs, { recursive: true });
+    writeFileSync(join(inputs, 'notes.txt'), NOTES);
+    expect(await threads.send(id, { text: 'what do these notes say?', files: ['inputs/notes.txt'] })).toEqual({
+      messageId: 'msg-1',
+      disposition: 'started',
+    });
+    const turn = client.workflow.getHandle<typeof agentWorkflow>(threadTurnWorkflowId(id, 1));
+    const approval = await waitForInteraction(turn, 'tool.approval');
+    await answer(turn, approval.id, { decision: 'approve', digest: approval.digest });
+    expect(await turn.result()).toMatchObject({ status: 'completed' });
+    const state = await stateOf(turn);
+    expect(state.steps.find((s) => s.id === 'facts')?.result).toContain(`inputs/notes.txt says: "${NOTES}"`);
+    expect((await threads.get(id)).turns[0]?.reply).toContain(NOTES);
   });
 });
