@@ -7,78 +7,23 @@
  * Both read the words Cairn sends (workflows/thread/message-route.ts, workflows/graph/route-reply.ts).
  */
 
-const QUESTION_WORDS = new Set([
-  'what',
-  'why',
-  'how',
-  'who',
-  'whom',
-  'whose',
-  'when',
-  'where',
-  'which',
-  'is',
-  'are',
-  'was',
-  'were',
-  'am',
-  'can',
-  'could',
-  'do',
-  'does',
-  'did',
-  'should',
-  'would',
-  'will',
-  'shall',
-  'may',
-  'might',
-  'have',
-  'has',
-]);
+/** Words a question starts with. */
+const QUESTION_WORDS = new Set(
+  'what why how who whom whose when where which is are was were am can could do does did should would will shall'.split(
+    ' ',
+  ),
+);
 
 /** Verbs a task starts with: work to carry out, not a question to answer. */
-const ACTION_VERBS = new Set([
-  'add',
-  'analyse',
-  'analyze',
-  'build',
-  'calculate',
-  'check',
-  'collect',
-  'compare',
-  'compose',
-  'convert',
-  'create',
-  'delete',
-  'design',
-  'draft',
-  'explain',
-  'extract',
-  'fetch',
-  'find',
-  'fix',
-  'generate',
-  'list',
-  'make',
-  'organise',
-  'organize',
-  'outline',
-  'plan',
-  'prepare',
-  'read',
-  'rename',
-  'research',
-  'review',
-  'rewrite',
-  'save',
-  'summarise',
-  'summarize',
-  'translate',
-  'triage',
-  'update',
-  'write',
-]);
+const ACTION_VERBS = new Set(
+  [
+    'add analyse analyze build calculate check collect compare compose convert create delete design draft explain',
+    'extract fetch find fix generate list make organise organize outline plan prepare read rename research review',
+    'rewrite save summarise summarize translate triage update write',
+  ]
+    .join(' ')
+    .split(' '),
+);
 
 const words = (text: string): string[] => text.toLowerCase().match(/[a-z]+/g) ?? [];
 
@@ -115,7 +60,8 @@ const keyWords = (text: string): Set<string> =>
 /** A route request's candidates (`1. "node": condition`) and the text the conditions are judged on. */
 export function readRouteRequest(message: string): { judged: string; candidates: { to: string; when: string }[] } {
   const at = message.lastIndexOf('Candidates, in order:');
-  const judged = at >= 0 ? message.slice(0, at) : message;
+  // The node's result (and output), without the line that introduces it.
+  const judged = (at >= 0 ? message.slice(0, at) : message).replace(/^Node "[^"]*" finished with this result:\n/, '');
   const list = at >= 0 ? message.slice(at) : '';
   const candidates = [...list.matchAll(/^\d+\. "([^"]+)": ?(.*)$/gm)].map((m) => ({
     to: m[1] ?? '',

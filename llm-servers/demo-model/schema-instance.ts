@@ -3,7 +3,7 @@
  * fills a graph node's structured output and any reply a request asks for by `json_schema`. It
  * covers what outputs use — objects (every declared property; the required ones past a depth),
  * arrays (one item, or as many as `minItems` asks), strings (cut and padded to their lengths,
- * a few common formats), numbers within their bounds, booleans, null, `enum` and `const` (the
+ * a few common formats, a plain text that matches their `pattern` when one of a few does), numbers within their bounds, booleans, null, `enum` and `const` (the
  * first value), `anyOf` / `oneOf` (the first branch), `allOf` (merged) and local `$ref`s.
  * Pure: the same schema and choices give the same instance.
  */
@@ -33,6 +33,22 @@ const FORMATS: Record<string, string> = {
   url: 'https://example.com/',
   uuid: '00000000-0000-4000-8000-000000000000',
 };
+
+/** Texts tried, in order, for a string whose pattern the demo's text does not match. */
+const PATTERN_CANDIDATES = [
+  'demo',
+  'DEMO',
+  'demo-1',
+  'demo_1',
+  '1',
+  '0',
+  'a',
+  'A',
+  'A1',
+  'a1',
+  '2025-01-01',
+  'demo@example.com',
+];
 
 const isSchema = (value: unknown): value is JsonSchema =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -95,9 +111,21 @@ function stringOf(schema: JsonSchema, choices: InstanceChoices): string {
   const min = numberOr(schema.minLength) ?? 0;
   const max = numberOr(schema.maxLength) ?? Infinity;
   const format = typeof schema.format === 'string' ? FORMATS[schema.format] : undefined;
-  let text = format ?? choices.text;
-  if (text.length < min) text = text.padEnd(min, '.');
-  return Array.from(text).slice(0, max).join('');
+  const fit = (text: string) =>
+    Array.from(text.length < min ? text.padEnd(min, '.') : text)
+      .slice(0, max)
+      .join('');
+  const text = fit(format ?? choices.text);
+  if (typeof schema.pattern !== 'string') return text;
+  // A pattern: the demo's text if it matches, else the first of a few plain candidates that does.
+  const matches = (value: string) => {
+    try {
+      return new RegExp(schema.pattern as string, 'u').test(value);
+    } catch {
+      return true;
+    }
+  };
+  return [text, ...PATTERN_CANDIDATES.map(fit)].find(matches) ?? text;
 }
 
 function numberOf(schema: JsonSchema, integer: boolean): number {

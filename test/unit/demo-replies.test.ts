@@ -61,6 +61,17 @@ const route = (result: string) => {
   return checkRouteReply(demoReply(request, { 'x-cairn-purpose': 'route' }).content ?? null, candidates);
 };
 
+test('the graph router judges the result alone, not the words that introduce it', () => {
+  const edges: IndexedEdge[] = [
+    { from: 'classify', to: 'done', when: { llm: 'The node finished its result.' }, index: 0 },
+    { from: 'classify', to: 'again', when: { llm: 'Something is missing.' }, index: 1 },
+  ];
+  const message = routeTaskMessage('classify', 'Hello.', undefined, edges);
+  const request: ChatCompletionRequest = { model: 'm', messages: [{ role: 'user', content: message }] };
+  const content = demoReply(request, { 'x-cairn-purpose': 'route' }).content ?? null;
+  expect(checkRouteReply(content, edges)).toMatchObject({ ok: true, reply: { to: null } });
+});
+
 test.each([
   ['The export button crashes: a bug.', 'triage'],
   ['This report says the page is blank.', 'triage'],

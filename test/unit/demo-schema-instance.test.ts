@@ -31,8 +31,9 @@ const schemas: [string, JsonSchema][] = [
         ratio: { type: 'number', exclusiveMinimum: 1, maximum: 2 },
         tags: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 4 },
         none: { type: 'null' },
+        slug: { type: 'string', pattern: '^[a-z]+-[0-9]$' },
       },
-      required: ['code', 'short', 'when', 'score', 'ratio', 'tags', 'none'],
+      required: ['code', 'short', 'when', 'score', 'ratio', 'tags', 'none', 'slug'],
       additionalProperties: false,
     },
   ],
@@ -72,7 +73,7 @@ test('booleans say what the demo chose, free strings carry its text, enums and c
   expect(schemaInstance(mixed ?? {}, choices)).toMatchObject({ level: 'low', kind: 'fixed', either: 7 });
 });
 
-test('values within their bounds: lengths cut and padded, numbers inside their range, arrays at their minimum', () => {
+test('values within their bounds: lengths cut and padded, numbers inside their range, arrays at their minimum, patterns matched', () => {
   const [, bounded] = schemas[5] ?? [];
   expect(schemaInstance(bounded ?? {}, choices)).toEqual({
     code: 'demo text...',
@@ -82,6 +83,7 @@ test('values within their bounds: lengths cut and padded, numbers inside their r
     ratio: 1.5,
     tags: ['demo text', 'demo text'],
     none: null,
+    slug: 'demo-1',
   });
 });
 
