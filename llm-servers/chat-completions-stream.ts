@@ -20,6 +20,8 @@ export interface ChunkOptions {
   includeUsage: boolean;
   /** Characters per piece of text or arguments. */
   chunkChars?: number;
+  /** Words per piece of text and reasoning instead (arguments stay in `chunkChars` pieces). */
+  wordsPerChunk?: number;
 }
 
 /** Whether a request asks for a streamed answer. */
@@ -40,6 +42,14 @@ export function pieces(text: string, size: number): string[] {
   return out;
 }
 
+/** `text` in pieces of `count` words each, every word with the space after it (joined, the text again). */
+export function wordPieces(text: string, count: number): string[] {
+  const words = text.match(/\S+\s*|\s+/g) ?? [];
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i += Math.max(1, count)) out.push(words.slice(i, i + count).join(''));
+  return out;
+}
+
 /** The message fields a server may send beside the standard ones (llama.cpp, vLLM, DeepSeek). */
 interface LooseMessage {
   reasoning_content?: unknown;
@@ -48,6 +58,8 @@ interface LooseMessage {
 /** The chunks of `completion`, in the order a server sends them. */
 export function completionChunks(completion: ChatCompletion, options: ChunkOptions): ChatCompletionChunk[] {
   const size = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
+  const words = options.wordsPerChunk;
+  const textPieces = (text: string) => (words ? wordPieces(text, words) : pieces(text, size));
   const choice = completion.choices[0];
   const chunk = (delta: ChatCompletionChunk.Choice.Delta, finish: ChatCompletionChunk.Choice['finish_reason'] = null) =>
     frame(completion, [{ index: 0, delta, logprobs: null, finish_reason: finish }]);
@@ -57,10 +69,10 @@ export function completionChunks(completion: ChatCompletion, options: ChunkOptio
   const reasoning = (message as LooseMessage).reasoning_content;
   // Reasoning as its own field, as llama.cpp and vLLM stream it; the openai types cannot say so.
   if (typeof reasoning === 'string') {
-    for (const piece of pieces(reasoning, size))
+    for (const piece of textPieces(reasoning))
       out.push(chunk({ reasoning_content: piece } as ChatCompletionChunk.Choice.Delta));
   }
-  for (const piece of pieces(message.content ?? '', size)) out.push(chunk({ content: piece }));
+  for (const piece of textPieces(message.content ?? '')) out.push(chunk({ content: piece }));
   for (const [index, call] of (message.tool_calls ?? []).entries()) {
     if (call.type !== 'function') continue;
     out.push(
