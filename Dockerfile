@@ -12,6 +12,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
+COPY cairn.ts ./cairn.ts
 COPY config ./config
 COPY temporal ./temporal
 COPY workflows ./workflows
