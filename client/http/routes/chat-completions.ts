@@ -70,6 +70,11 @@ export interface ChatCompletionDeps {
   pollMs?: number;
   /** How often a streamed answer sends a comment while nothing else goes, so proxies keep it open (ms). */
   heartbeatMs: number;
+  /**
+   * When a non-streamed answer must go, for a request: `answerSignal` (client-timeout.ts, a little
+   * before the client's announced timeout) unless given — tests give a deadline they end themselves.
+   */
+  answerDeadline?: (request: Request) => AbortSignal;
 }
 
 /** What a streamed answer says when following its turn failed for a reason of Cairn's own. */
@@ -128,7 +133,7 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
     if (body.stream) return streamed(c, deps, body, request, header);
     noRetries(c);
     // Answered before the client's own timeout, so its SDK does not send the text again.
-    const ends = answerSignal(c.req.raw);
+    const ends = (deps.answerDeadline ?? answerSignal)(c.req.raw);
     const delivered = await deliverWithin(c, deps, body, request, header, ends);
     c.header(THREAD_HEADER, delivered.thread);
     const id = completionId(delivered.thread, delivered.messageId, Date.now());
