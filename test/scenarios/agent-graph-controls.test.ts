@@ -213,21 +213,15 @@ test('a graph with a planning mode, or breaking a graph rule, is refused with IN
 
 test("a graph's timeoutMs is its deadline: the running visit is cancelled and the agent ends stopped (deadline)", async () => {
   const never = gate();
-  bed.llm.respondWith(
-    byRoute({
-      'step:draft': [finishVisit('draft')],
-      'step:review': [reply.after(finishVisit('late', verdict(true)), never.opened)],
-    }),
-  );
+  // The entry visit is held until after the deadline, however late a loaded machine makes it
+  // fire: the visit running then is known (draft), whatever the deadline's exact moment.
+  bed.llm.respondWith(byRoute({ 'step:draft': [reply.after(finishVisit('late'), never.opened)] }));
   await withWorker(bed.config, async () => {
     const graph = { ...reviewLoopGraph, timeoutMs: 2_000 };
     const handle = await startAgent(bed.client, bed.config, { task: 'in time', graph });
     expect(await handle.result()).toMatchObject({ status: 'stopped', stopReason: 'deadline' });
     const state = await stateOf(handle);
-    expect(state.steps.map((s) => [s.id, s.status])).toEqual([
-      ['draft', 'completed'],
-      ['review', 'cancelled'],
-    ]);
+    expect(state.steps.map((s) => [s.id, s.status])).toEqual([['draft', 'cancelled']]);
     never.open();
   });
 });
