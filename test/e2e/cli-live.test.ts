@@ -19,17 +19,11 @@ import { spawnCairn, type CliRun } from '../harness/cairn-cli';
 import { plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { gate } from '../harness/gate';
 
 jest.setTimeout(120_000);
 
 const bed = agentTestbed();
-
-/** A gate a test opens. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 const FIRST = 'FIRST DRAFT: the quarterly numbers are not in yet, so this part is a guess.';
 const SECOND = 'Second try: revenue grew in every quarter and costs fell in two.';

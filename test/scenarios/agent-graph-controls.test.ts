@@ -23,18 +23,12 @@ import { approvedAtFirstReview, finishVisit, stepsHeard } from '../harness/graph
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { testConfig, withWorker } from '../harness/test-env';
 import { recordHistory } from '../harness/histories';
+import { gate } from '../harness/gate';
 
 /** Several times what a call takes to reach the fake once a visit starts it. */
 const QUIET_WINDOW_MS = 1000;
 const bed = agentTestbed();
 const verdict = (approved: boolean) => ({ approved, feedback: approved ? 'good' : 'again' });
-
-/** A gate the test opens: replies scripted `after` it stay in flight until then. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => undefined as void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 test('a node whose write needs approval waits for it, then writes', async () => {
   const workspace = mkdtempSync(join(tmpdir(), 'graph-write-'));
