@@ -9,7 +9,6 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AgentClient } from '../../client/agent-client';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
-import { createApp } from '../../client/http/create-app';
 import { LiveHub } from '../../client/live/live-hub';
 import type { EventStreamTiming } from '../../client/http/routes/events';
 import { BUSY_SPELL_MS } from '../../client/http/timeline-wakes';
@@ -21,6 +20,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { reply } from '../fake-llm/replies';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { appOver } from '../harness/http-app';
 
 const bed = agentTestbed();
 const POLL_MS = 50;
@@ -45,10 +45,7 @@ function appFor(
     { principal: 'vic', roles: ['viewer', 'operator', 'approver'], tokenSha256: sha256Hex(tokens.vic) },
     { principal: 'val', roles: ['viewer'], tokenSha256: sha256Hex(tokens.val) },
   ]);
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents,
+  return appOver(agents, {
     auth: { mode: 'tokens', tokens: table, sessions: new SessionStore() },
     eventTiming: { heartbeatMs: 60_000, ...eventTiming },
     streamLimits,
