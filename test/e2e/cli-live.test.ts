@@ -9,8 +9,6 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { AgentClient } from '../../client/agent-client';
-import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -20,6 +18,7 @@ import { plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 import { gate } from '../harness/gate';
+import { testApp } from '../harness/http-app';
 
 jest.setTimeout(120_000);
 
@@ -112,12 +111,7 @@ test('cairn watch prints the live text straight from Temporal: the retry replace
 });
 
 test('cairn watch with CAIRN_API_URL prints the live text read from the stream route', async () => {
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
-    eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
-  });
+  const app = testApp(bed.client, bed.config.taskQueue, { eventTiming: { pollMs: 100, heartbeatMs: 1_000 } });
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
       resolve({ server: s, port: info.port }),
