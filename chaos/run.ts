@@ -25,7 +25,7 @@ import { rollback } from './rollback';
 import { rollingUpgrade } from './rolling-upgrade';
 import { serverRestart } from './server-restart';
 import { twoWorkers } from './two-workers';
-import { runVerdict, verdictOf } from './verdict';
+import { runVerdict, SCENARIO_CRASHED, verdictOf } from './verdict';
 import { VERDICTS_ENV, writeVerdicts } from './verdict-file';
 import type { Scenario } from './verify';
 import { workerKills } from './worker-kills';
@@ -62,7 +62,7 @@ async function runScenario(name: string, scenario: Scenario, cli: string, root: 
       writes: 0,
       duplicates: 0,
       missing: 0,
-      failures: [`the scenario crashed: ${message(err)}`],
+      failures: [`${SCENARIO_CRASHED}${message(err)}`],
       evidence: [],
       notes: [],
       wallMs: performance.now() - started,

@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ScenarioResult } from './report';
-import { runVerdict, verdictOf } from './verdict';
+import { runVerdict, SCENARIO_CRASHED, unmetEvidence, verdictOf } from './verdict';
 
 /** The environment variable naming the file. */
 export const VERDICTS_ENV = 'CHAOS_VERDICTS';
@@ -52,7 +52,10 @@ export async function readVerdicts(path: string): Promise<VerdictFile> {
 
 /**
  * Why a toothless run (exit `code`, its verdicts) does not show that chaos catches runs whose
- * disruptions hit nothing; empty when it does: non-zero exit, and no scenario passed.
+ * disruptions hit nothing; empty when it does: non-zero exit, and every scenario INCONCLUSIVE or
+ * FAIL for lack of evidence — a FAIL whose declared evidence fell short. A scenario that crashed,
+ * or that failed with its evidence met (or none declared), failed for a reason of its own: a run
+ * of such failures would "not pass" whether or not the verdict has teeth, so it shows nothing.
  */
 export function toothlessProblems(code: number | null, verdicts: VerdictFile | undefined): string[] {
   if (!verdicts) return [`chaos exited with ${code} and wrote no verdicts: it ended before judging its scenarios`];
@@ -64,6 +67,12 @@ export function toothlessProblems(code: number | null, verdicts: VerdictFile | u
     problems.push(
       `${s.name} PASSED toothless: its evidence (${s.evidence.map((e) => e.what).join('; ')}) proves nothing`,
     );
+  }
+  for (const s of verdicts.scenarios.filter((x) => x.verdict === 'FAIL')) {
+    const crash = s.failures.find((f) => f.startsWith(SCENARIO_CRASHED));
+    if (crash !== undefined) problems.push(`${s.name} crashed, which is not a verdict: ${crash.split('\n')[0]}`);
+    else if (s.evidence.length === 0 || unmetEvidence(s.evidence).length === 0)
+      problems.push(`${s.name} FAILED toothless with no evidence short, so not for lack of it: ${s.failures[0] ?? ''}`);
   }
   return problems;
 }

@@ -23,6 +23,9 @@ export interface Evidence {
  */
 export type DeclaredEvidence = [Evidence, ...Evidence[]];
 
+/** How the failure line of a scenario that crashed (threw) begins, before the error. */
+export const SCENARIO_CRASHED = 'the scenario crashed: ';
+
 /** A scenario's verdict; only PASS lets the run pass. */
 export type Verdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE';
 

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { connectTemporal } from '../temporal/connection';
 import { chaosSeed, Prng } from '../chaos/prng';
 import { scenarioLines, summaryTable, type ScenarioResult } from '../chaos/report';
-import { runVerdict, verdictOf } from '../chaos/verdict';
+import { SCENARIO_CRASHED } from '../chaos/verdict';
 import { SEARCH_ATTRIBUTE_KEYS } from '../scripts/dev-server';
 import { Cluster, NAMESPACE, type ClusterPrograms } from './cluster';
 import { faultTable } from './fault-table';
@@ -31,6 +31,7 @@ import { baseline, frontendRestart, historyKill, postgresRestart, workerKill } f
 import type { ClusterRun, ClusterScenario } from './under-fault';
 import { npmRunToEnd, World } from './world';
 import { runUploadCheck } from './upload-check';
+import { failedRow, suiteRows, suiteVerdict } from './suite-results';
 
 const ROOT = join(__dirname, '..');
 
@@ -70,15 +71,9 @@ async function searchAttributesRegistered(address: string): Promise<string[]> {
   }
 }
 
-/** A FAIL row with nothing but `failures`: a scenario that crashed, or problems found when closing the world. */
-function failedRow(name: string, failures: string[], wallMs: number): ScenarioResult {
-  const zero = { runs: 0, completed: 0, kills: 0, killsInWrites: 0, restarts: 0, writes: 0, duplicates: 0, missing: 0 };
-  return { name, ...zero, failures, evidence: [], notes: [], wallMs };
-}
-
 /** A scenario that crashed is a failure with what is known, not an exit. */
 function crashed(name: string, err: unknown, started: number): ClusterRun {
-  const result = failedRow(name, [`the scenario crashed: ${message(err)}`], performance.now() - started);
+  const result = failedRow(name, [`${SCENARIO_CRASHED}${message(err)}`], performance.now() - started);
   return { result, fault: { scenario: name, fault: '?', at: '-', downMs: 0 }, struckMidRun: false };
 }
 
@@ -157,14 +152,19 @@ async function main(): Promise<number> {
     const closing = performance.now();
     const problems =
       (await world?.close().catch((err: unknown) => [`closing the world failed: ${message(err)}`])) ?? [];
-    results.push(...runs.map((r) => r.result));
-    if (problems.length > 0) {
-      const row = failedRow('closing', problems, performance.now() - closing);
-      results.push(row);
+    results.push(
+      ...suiteRows(
+        runs.map((r) => r.result),
+        problems,
+        performance.now() - closing,
+      ),
+    );
+    const row = results.at(-1);
+    if (problems.length > 0 && row) {
       say('');
       scenarioLines(row).forEach(say);
     }
-    const verdict = runVerdict(results.map(verdictOf));
+    const verdict = suiteVerdict(results);
     keep ||= verdict !== 'PASS' || runs.length === 0;
     await cluster.stop(keep);
     if (keep) say(`logs kept in ${root} and ${cluster.postgres.dir}`);
@@ -172,7 +172,7 @@ async function main(): Promise<number> {
   }
   say(`\n${summaryTable(results, performance.now() - began)}`);
   say(`\n${faultTable(runs.map((r) => ({ ...r.fault, wallMs: r.result.wallMs })))}`);
-  const verdict = runVerdict(results.map(verdictOf));
+  const verdict = suiteVerdict(results);
   say(
     `\ncluster suite ${{ PASS: 'passed', FAIL: 'FAILED', INCONCLUSIVE: 'INCONCLUSIVE (proved nothing)' }[verdict]} ` +
       `in ${secondsSince(began)} (seed ${seed})`,

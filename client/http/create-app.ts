@@ -95,6 +95,11 @@ export interface AppDeps {
    * downloaded from (routes/files.ts); `uploads.root` when absent; without either no agent's files are served.
    */
   workspace?: string;
+  /**
+   * When a non-streamed answer of the front door must go, for a request; by default a little
+   * before the client's announced timeout (client/http/chat/client-timeout.ts). For tests.
+   */
+  chatAnswerDeadline?: (request: Request) => AbortSignal;
 }
 
 /** The codec server's request limit: the Temporal UI decodes a page of history in one request. */
@@ -192,6 +197,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
       agents: deps.agents,
       limiter: streams,
       ...(live ? { live } : {}),
+      ...(deps.chatAnswerDeadline ? { answerDeadline: deps.chatAnswerDeadline } : {}),
     });
   }
   registerGraphRoutes(app, deps.agents.graphs);

@@ -11,13 +11,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { launchChromium } from '../harness/chromium';
-import { AgentClient } from '../../client/agent-client';
-import { createApp } from '../../client/http/create-app';
 import { agentTestbed } from '../harness/agent-testbed';
 import { startAgent, stateOf, waitForInteraction } from '../harness/agents';
 import { plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { testApp } from '../harness/http-app';
 
 const bed = agentTestbed();
 
@@ -48,11 +47,7 @@ test('a page on another site cannot pause, cancel or answer an agent through the
     const check = await waitForInteraction(handle, 'plan.check');
 
     const seen: string[] = [];
-    const app = createApp({
-      version: 'test',
-      temporalHealthy: () => Promise.resolve(true),
-      agents: new AgentClient(bed.client, bed.config.taskQueue),
-    });
+    const app = testApp(bed.client, bed.config.taskQueue);
     const cairn = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
       const s = serve(
         {

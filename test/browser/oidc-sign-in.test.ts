@@ -17,9 +17,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
-import { AgentClient } from '../../client/agent-client';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
-import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { stepWorkflowId } from '../../workflows/contract/ids';
 import { reply } from '../fake-llm/replies';
@@ -31,6 +29,7 @@ import { historyText } from '../harness/history-text';
 import { startOidcProvider, oidcSettings } from '../harness/oidc-provider';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { testApp } from '../harness/http-app';
 
 const WAIT = { timeout: 30_000 };
 const CLIENT_ID = 'cairn-web';
@@ -120,13 +119,7 @@ test('sign in with OIDC: a viewer cannot approve, an approver can, and the audit
     },
     '127.0.0.1',
   );
-  serving.app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, config.taskQueue),
-    eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
-    auth,
-  });
+  serving.app = testApp(bed.client, config.taskQueue, { eventTiming: { pollMs: 100, heartbeatMs: 1_000 }, auth });
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(plan([step('s1', [], { title: 'Write notes' })]))],

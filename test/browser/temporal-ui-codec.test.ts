@@ -15,7 +15,6 @@ import type { Page } from 'playwright-core';
 import { launchChromium, type LaunchedChromium } from '../harness/chromium';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
-import { createApp } from '../../client/http/create-app';
 import type { CodecAuditRecord } from '../../client/http/routes/codec';
 import { parseKeyList } from '../../config/payload-config';
 import { startDevServer, type DevServer } from '../../scripts/dev-server';
@@ -24,6 +23,7 @@ import { unusedAgents } from '../harness/config-errors';
 import { runInfo } from '../harness/run-info';
 import { closeClient, connectClient, testConfig } from '../harness/test-env';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
+import { appOver } from '../harness/http-app';
 
 const WAIT = { timeout: 60_000 };
 const OPERATOR = 'operator-token-of-the-ui-codec-test';
@@ -50,10 +50,7 @@ test('the Temporal UI shows the decoded input through the codec server; a viewer
     { principal: 'olga', roles: ['operator' as const], tokenSha256: sha256Hex(OPERATOR) },
     { principal: 'vic', roles: ['viewer' as const], tokenSha256: sha256Hex(VIEWER) },
   ];
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: unusedAgents('the UI test calls only the codec routes'),
+  const app = appOver(unusedAgents('the UI test calls only the codec routes'), {
     auth: { mode: 'tokens', tokens: new TokenTable(people), sessions: new SessionStore() },
     payloads: { compression: true, keys: parsed.keys, codecCorsOrigin: uiOrigin },
     codecAudit: (record) => audits.push(record),

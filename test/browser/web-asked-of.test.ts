@@ -7,10 +7,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentClient } from '../../client/agent-client';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { sha256Hex } from '../../client/http/auth/token-table';
-import { createApp } from '../../client/http/create-app';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
@@ -21,6 +19,7 @@ import { pasteToken } from '../harness/page-token';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { serveOnLoopback } from '../harness/sse-client';
 import { uniqueId, withWorker } from '../harness/test-env';
+import { testApp } from '../harness/http-app';
 
 const WAIT = { timeout: 30_000 };
 const TOKEN = 'web-asked-of-token-of-otto-0123456789';
@@ -38,13 +37,7 @@ test("an operator answers their own agent's question on the page; its plan check
   );
   const auth = await createAuthenticator({ mode: 'tokens', tokensFile }, '127.0.0.1');
   const served = await serveOnLoopback(
-    createApp({
-      version: 'test',
-      temporalHealthy: () => Promise.resolve(true),
-      agents: new AgentClient(bed.client, bed.config.taskQueue),
-      eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
-      auth,
-    }),
+    testApp(bed.client, bed.config.taskQueue, { eventTiming: { pollMs: 100, heartbeatMs: 1_000 }, auth }),
   );
   bed.llm.respondWith(
     byRoute({

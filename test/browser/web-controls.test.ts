@@ -18,7 +18,6 @@ import { DEFAULT_QUERY_TIMEOUT_MS } from '../../client/unanswered-query';
 import { noAuthentication, type Authenticator } from '../../client/http/auth/authenticate';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { sha256Hex } from '../../client/http/auth/token-table';
-import { createApp } from '../../client/http/create-app';
 import type { AgentInput } from '../../workflows/contract/agent-input';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
@@ -34,6 +33,7 @@ import { expectNoNewRequests } from '../harness/no-new-requests';
 import { pasteToken } from '../harness/page-token';
 import { uniqueId, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { appOver } from '../harness/http-app';
 
 const WAIT = { timeout: 30_000 };
 /** Several times what a call takes to reach the fake once a step starts it. */
@@ -85,13 +85,7 @@ function countingClient(): { agents: AgentClient; inFlight: () => number } {
 
 /** Serves the real app (API + page) for the test's task queue on a free loopback port. */
 async function serveApp(auth: Authenticator, agents: AgentClient): Promise<Served> {
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents,
-    eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
-    auth,
-  });
+  const app = appOver(agents, { eventTiming: { pollMs: 100, heartbeatMs: 1_000 }, auth });
   return serveOnLoopback(app);
 }
 

@@ -23,6 +23,7 @@ import { withWorker } from '../harness/test-env';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { conditionText, pathLine } from '../../client/graph-display';
 import { waitUntil } from '../../testkit/wait-until';
+import { gate } from '../harness/gate';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
 const WAIT = { timeout: 30_000 };
@@ -30,13 +31,6 @@ const WAIT = { timeout: 30_000 };
 const bed = agentTestbed();
 
 jest.setTimeout(180_000);
-
-/** A gate a test opens. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 /** Runs `body` with a page of a fresh headless Chromium; page errors fail the test. */
 async function withPage(body: (page: Page) => Promise<void>): Promise<void> {

@@ -27,19 +27,13 @@ import { startAgent, agentFolder } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker, uniqueId } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { gate } from '../harness/gate';
 
 const WAIT = { timeout: 30_000 };
 
 const bed = agentTestbed();
 
 jest.setTimeout(180_000);
-
-/** A gate a test opens. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 /** Serves the real app (API + page) without authentication on a free loopback port. */
 async function serveApp(taskQueue: string): Promise<{ url: string; close(): Promise<void> }> {

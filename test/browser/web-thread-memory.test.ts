@@ -5,15 +5,14 @@
  * many earlier messages its summary stands for, with the summary.
  */
 import { launchChromium } from '../harness/chromium';
-import { AgentClient } from '../../client/agent-client';
 import { ThreadClient } from '../../client/thread-client';
-import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { serveOnLoopback } from '../harness/sse-client';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { testApp } from '../harness/http-app';
 
 const WAIT = { timeout: 30_000 };
 const bed = agentTestbed();
@@ -35,13 +34,7 @@ test('the page lists the thread under its model-written title and says which ear
   );
   // 200 characters a turn, threshold 500: after the third, the two oldest fold.
   const threads = new ThreadClient(bed.client, bed.config.taskQueue, true, undefined, { compressAtChars: 500 });
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
-    threads,
-    eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
-  });
+  const app = testApp(bed.client, bed.config.taskQueue, { threads, eventTiming: { pollMs: 100, heartbeatMs: 1_000 } });
   const served = await serveOnLoopback(app);
   const { context, close: closeBrowser } = await launchChromium({ viewport: { width: 1280, height: 900 } });
   const pageErrors: string[] = [];

@@ -6,14 +6,13 @@
  */
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
-import { AgentClient } from '../../client/agent-client';
 import { ThreadClient } from '../../client/thread-client';
-import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { serveOnLoopback } from '../harness/sse-client';
 import { withWorker } from '../harness/test-env';
+import { testApp } from '../harness/http-app';
 
 const WAIT = { timeout: 30_000 };
 
@@ -31,13 +30,7 @@ test("a new conversation's first chat reply shows on the page while it is writte
   // The reply stops after a few chunks until the page has shown them.
   bed.llm.respondWith(byRoute({ chat: [reply.pauseAfter(reply.text(answer), 4, gate)] }));
   const threads = new ThreadClient(bed.client, bed.config.taskQueue);
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
-    threads,
-    eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
-  });
+  const app = testApp(bed.client, bed.config.taskQueue, { threads, eventTiming: { pollMs: 100, heartbeatMs: 1_000 } });
   const served = await serveOnLoopback(app);
   const { context, close: closeBrowser } = await launchChromium({ viewport: { width: 1280, height: 900 } });
   const pageErrors: string[] = [];

@@ -13,9 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
-import { AgentClient } from '../../client/agent-client';
 import { ThreadClient } from '../../client/thread-client';
-import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute, routeOf } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -25,6 +23,7 @@ import { withWorker } from '../harness/test-env';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
 import { waitUntil } from '../../testkit/wait-until';
 import { agentFile } from '../harness/agents';
+import { testApp } from '../harness/http-app';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
 const WAIT = { timeout: 30_000 };
@@ -70,10 +69,7 @@ test('a conversation from the page: a chat reply, a task whose plan check is con
         )
       : scripted(request),
   );
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
+  const app = testApp(bed.client, bed.config.taskQueue, {
     threads: new ThreadClient(bed.client, bed.config.taskQueue),
     eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
   });

@@ -14,9 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
-import { AgentClient } from '../../client/agent-client';
 import { describeDeployment, setCurrent } from '../../temporal/deployments';
-import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -26,6 +24,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, uniqueId, withWorker } from '../harness/test-env';
 import type { WorkerVersion } from '../../config/versioning-config';
 import { waitUntil } from '../../testkit/wait-until';
+import { testApp } from '../harness/http-app';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
 const WAIT = { timeout: 30_000 };
@@ -41,10 +40,7 @@ interface Served {
 
 /** Serves the real app (API + page) on a free loopback port. */
 async function serveApp(taskQueue: string, apiToken?: string): Promise<Served> {
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, taskQueue),
+  const app = testApp(bed.client, taskQueue, {
     eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
     ...(apiToken !== undefined ? { apiToken } : {}),
   });

@@ -9,8 +9,6 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { AgentClient } from '../../client/agent-client';
-import { createApp } from '../../client/http/create-app';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -19,17 +17,12 @@ import { spawnCairn, type CliRun } from '../harness/cairn-cli';
 import { plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { gate } from '../harness/gate';
+import { testApp } from '../harness/http-app';
 
 jest.setTimeout(120_000);
 
 const bed = agentTestbed();
-
-/** A gate a test opens. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 const FIRST = 'FIRST DRAFT: the quarterly numbers are not in yet, so this part is a guess.';
 const SECOND = 'Second try: revenue grew in every quarter and costs fell in two.';
@@ -118,12 +111,7 @@ test('cairn watch prints the live text straight from Temporal: the retry replace
 });
 
 test('cairn watch with CAIRN_API_URL prints the live text read from the stream route', async () => {
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
-    eventTiming: { pollMs: 100, heartbeatMs: 1_000 },
-  });
+  const app = testApp(bed.client, bed.config.taskQueue, { eventTiming: { pollMs: 100, heartbeatMs: 1_000 } });
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
       resolve({ server: s, port: info.port }),

@@ -7,7 +7,6 @@
  */
 import { AgentClient } from '../../client/agent-client';
 import { describeDeployment, pinnedAgents, setCurrent } from '../../temporal/deployments';
-import { createApp } from '../../client/http/create-app';
 import type { WorkerVersion } from '../../config/versioning-config';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -16,6 +15,7 @@ import { plan, planReply, step } from '../harness/plans';
 import { runCairn } from '../harness/cairn-cli';
 import { uniqueId, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { appOver } from '../harness/http-app';
 
 const bed = agentTestbed();
 
@@ -89,7 +89,7 @@ test('an agent runs pinned to the current version: status counts it, show and ls
       };
       expect(json.version).toEqual({ ...version, behavior: 'pinned' });
       // The HTTP state names it too (the full state; a poll for news with afterSeq does not).
-      const app = createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents });
+      const app = appOver(agents);
       const state = (await (await app.request(`/api/agents/${handle.workflowId}`)).json()) as { version?: unknown };
       expect(state.version).toEqual({ ...version, behavior: 'pinned' });
       const news = await app.request(`/api/agents/${handle.workflowId}?afterSeq=0`);

@@ -9,14 +9,14 @@ import { AgentClient } from '../../client/agent-client';
 import { createApp, type AppDeps } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
 
+/** The app over `agents` (a real client or a stand-in), Temporal reported healthy; `extra` adds or replaces dependencies. */
+export function appOver(agents: AppDeps['agents'], extra: Partial<AppDeps> = {}): OpenAPIHono {
+  return createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents, ...extra });
+}
+
 /** The app, its agents reached through `client` on `taskQueue`; `extra` adds or replaces dependencies. */
 export function testApp(client: Client, taskQueue: string, extra: Partial<AppDeps> = {}): OpenAPIHono {
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(client, taskQueue),
-    ...extra,
-  });
+  return appOver(new AgentClient(client, taskQueue), extra);
 }
 
 /** POSTs `body` as JSON (or, with no body, nothing). */

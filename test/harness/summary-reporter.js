@@ -1,8 +1,10 @@
 /**
  * Prints the run's closing line in the plain form CI reads ("tests: N passed, N failed"),
  * as the very last line of the run; and, when CAIRN_MIN_TESTS names a minimum per project
- * (`unit=750,integration=300`), fails the run if a project selected for it passed fewer tests —
- * so a run in which a folder of tests silently stopped being collected cannot pass.
+ * (`unit=750,integration=300`), fails the run if a project it names passed fewer tests or
+ * produced no result at all — so a run in which a folder of tests (or a whole project) silently
+ * stopped being collected cannot pass. Name only the projects the run selects: each CI step
+ * (.ci/run) sets CAIRN_MIN_TESTS to the projects it runs.
  */
 
 /** `{ unit: 750, integration: 300 }` from `unit=750,integration=300`. */
@@ -16,6 +18,31 @@ function minimums(text) {
   return out;
 }
 
+/**
+ * The projects that fall short of their minimum, one line each: a project named in `wanted` with
+ * no result in `passedBy` (no test file of it ran) falls short as surely as one that passed too
+ * few. A project that ran but is not named is not judged.
+ */
+function shortfalls(wanted, passedBy) {
+  return Object.entries(wanted)
+    .filter(([project, min]) => !(project in passedBy) || passedBy[project] < min)
+    .map(([project, min]) =>
+      project in passedBy
+        ? `${project}: ${passedBy[project]} passed, at least ${min} expected`
+        : `${project}: no test of it ran, at least ${min} expected`,
+    );
+}
+
+/** Tests passed per project (`displayName`), from jest's aggregated results. */
+function passedByProject(results) {
+  const passedBy = {};
+  for (const file of results.testResults) {
+    const project = file.displayName?.name ?? 'default';
+    passedBy[project] = (passedBy[project] ?? 0) + file.numPassingTests;
+  }
+  return passedBy;
+}
+
 class SummaryReporter {
   constructor() {
     this.error = undefined;
@@ -24,16 +51,8 @@ class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
-    const passedBy = {};
-    for (const file of results.testResults) {
-      const project = file.displayName?.name ?? 'default';
-      passedBy[project] = (passedBy[project] ?? 0) + file.numPassingTests;
-    }
-    const short = Object.entries(minimums(process.env.CAIRN_MIN_TESTS))
-      // A project this run did not select is not judged (`npm test` runs unit and integration only).
-      .filter(([project]) => project in passedBy)
-      .filter(([project, min]) => passedBy[project] < min)
-      .map(([project, min]) => `${project}: ${passedBy[project]} passed, at least ${min} expected`);
+    const passedBy = passedByProject(results);
+    const short = shortfalls(minimums(process.env.CAIRN_MIN_TESTS), passedBy);
     if (short.length > 0) this.error = new Error(`too few tests ran (CAIRN_MIN_TESTS): ${short.join('; ')}`);
     const counts = Object.entries(passedBy)
       .map(([p, n]) => `${p} ${n}`)
@@ -52,3 +71,6 @@ class SummaryReporter {
 }
 
 module.exports = SummaryReporter;
+module.exports.minimums = minimums;
+module.exports.shortfalls = shortfalls;
+module.exports.passedByProject = passedByProject;

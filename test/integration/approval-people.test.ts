@@ -10,11 +10,9 @@ import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { AgentClient } from '../../client/agent-client';
 import type { AuditEntry } from '../../client/audit-entries';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { sha256Hex } from '../../client/http/auth/token-table';
-import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { answerSignal } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
@@ -28,6 +26,7 @@ import { expectReplaysItself } from '../harness/replays-itself';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 import { agentFile } from '../harness/agents';
+import { testApp } from '../harness/http-app';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-people-'));
 const workspace = join(dir, 'workspace');
@@ -68,12 +67,7 @@ async function appFor(): Promise<OpenAPIHono> {
   );
   const oidc = oidcSettings(issuer.issuer, { clientId: CLIENT_ID, scopes: 'openid' });
   const auth = await createAuthenticator({ mode: 'oidc', tokensFile, apiToken: SHARED_TOKEN, oidc }, '127.0.0.1');
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
-    auth,
-  });
+  return testApp(bed.client, bed.config.taskQueue, { auth });
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

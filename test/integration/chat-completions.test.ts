@@ -50,6 +50,9 @@ const cairnOf = (value: unknown) =>
     })
     .parse(value).cairn;
 
+/** A non-streamed answer's deadline that ends when the request does or when `test` aborts it. */
+const deadlineOr = (test: AbortController) => (request: Request) => AbortSignal.any([request.signal, test.signal]);
+
 /** Cairn's app with the thread client, served; the openai client on its /v1. */
 async function serveCairn(extra: Partial<AppDeps> = {}) {
   const threads = new ThreadClient(bed.client, bed.config.taskQueue);
@@ -83,6 +86,8 @@ test('chat through the openai client: a reply, streamed and not; X-Cairn-Thread 
         .withResponse();
       expect(data.choices[0]?.message.content).toBe('Hello from Cairn.');
       expect(data.choices[0]?.finish_reason).toBe('stop');
+      // docs/contracts.md, "OpenAI-compatible front door" > No retries of a recorded message.
+      expect(response.headers.get('x-should-retry')).toBe('false');
       const thread = response.headers.get('x-cairn-thread');
       expect(thread).toMatch(/^thread-/);
       expect(cairnOf(data)).toMatchObject({
@@ -103,6 +108,8 @@ test('chat through the openai client: a reply, streamed and not; X-Cairn-Thread 
         )
         .withResponse();
       expect(streamed.headers.get('x-cairn-thread')).toBe(thread);
+      // Streamed too: a stream that ends early is retried by the SDKs as any failed request would be.
+      expect(streamed.headers.get('x-should-retry')).toBe('false');
       let text = '';
       const extensions = [];
       const finishes = [];
@@ -379,6 +386,9 @@ test('a streamed request counts against the stream limit: past it 429 TOO_MANY_S
         .catch((err: unknown) => err);
       expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
       expect(refused).toMatchObject({ status: 429, code: 'TOO_MANY_STREAMS' });
+      // Refused before anything is sent: a retry is harmless, so no x-should-retry (docs/contracts.md).
+      const headers: unknown = refused instanceof OpenAI.APIError ? refused.headers : undefined;
+      expect(headers instanceof Headers ? headers.has('x-should-retry') : undefined).toBe(false);
       expect(bed.llm.requests.length).toBe(0);
     } finally {
       await server.close();
@@ -464,15 +474,29 @@ test("not streamed, the answer goes before the client's announced timeout: the t
     }),
   );
   await withWorker(bed.config, async () => {
-    const { threads, server } = await serveCairn();
-    // The client waits 5 s (said in X-Stainless-Timeout) and would retry twice, each retry sending the text again.
+    // The answer's deadline (a little before the client's announced timeout, client-timeout.ts)
+    // is the test's: it ends once the turn's agent runs, held at its plan. The client waits 60 s.
+    const deadline = new AbortController();
+    const { threads, server } = await serveCairn({ chatAnswerDeadline: deadlineOr(deadline) });
+    // A client that would retry twice, each retry sending the text again.
     const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: TOKEN, maxRetries: 2 });
     try {
-      const { data, response } = await openai.chat.completions
-        .create({ model: 'cairn', messages: [{ role: 'user', content: 'count the files' }] }, { timeout: 5_000 })
+      const { id: thread } = await threads.open();
+      const answering = openai.chat.completions
+        .create(
+          { model: 'cairn', messages: [{ role: 'user', content: 'count the files' }] },
+          { headers: { 'X-Cairn-Thread': thread }, timeout: 60_000 },
+        )
         .withResponse();
-      const thread = response.headers.get('x-cairn-thread') ?? '';
       const agentId = threadTurnWorkflowId(thread, 1);
+      await waitUntil('the turn running, its agent held at its plan', async () =>
+        (await threads.get(thread)).turns[0]?.status === 'running' && bed.llm.requestsFor('plan').length > 0
+          ? true
+          : undefined,
+      );
+      deadline.abort();
+      const { data, response } = await answering;
+      expect(response.headers.get('x-cairn-thread')).toBe(thread);
       expect(cairnOf(data)).toMatchObject({ kind: 'task', status: 'running', agentId });
       expect(data.choices[0]?.message.content).toBe(
         `Still working on it (the turn is running, agent ${agentId}). Its answer will be in thread ${thread}: ` +
@@ -509,7 +533,10 @@ test('not streamed, an answer that must go before the client times out lists the
     }),
   );
   await withWorker(bed.config, async () => {
-    const { threads, server, openai } = await serveCairn();
+    // The answer's deadline is the test's: it ends once the first turn settled and the queued
+    // message is being answered (its reply held); the client waits the SDK's default.
+    const deadline = new AbortController();
+    const { threads, server, openai } = await serveCairn({ chatAnswerDeadline: deadlineOr(deadline) });
     try {
       const { id: thread } = await threads.open({ text: 'write a brief', kind: 'task' });
       const headers = { 'X-Cairn-Thread': thread };
@@ -523,11 +550,21 @@ test('not streamed, an answer that must go before the client times out lists the
       );
       releaseAsk();
       await queuing; // ended at the question
-      // The answer settles the first turn; the queued message's reply is held past the client's 5 s.
-      const answered = await openai.chat.completions.create(
+      // The answer settles the first turn; the queued message's reply is held past the deadline.
+      const answering = openai.chat.completions.create(
         { model: 'cairn', messages: [{ role: 'user', content: 'engineers' }] },
-        { headers, timeout: 5_000 },
+        { headers },
       );
+      await waitUntil('the first turn settled, the queued message being answered', async () => {
+        const turns = (await threads.get(thread)).turns;
+        return turns[0]?.status === 'completed' &&
+          turns[1]?.status === 'routing' &&
+          bed.llm.requestsFor('chat').length > 0
+          ? true
+          : undefined;
+      });
+      deadline.abort();
+      const answered = await answering;
       expect(answered.choices[0]?.message.content).toBe(
         'The brief is written.\n\n> and the pricing?\n\n' +
           `Not answered yet (its turn is routing). Its reply will be in thread ${thread}.`,
@@ -640,10 +677,12 @@ test('not streamed, a chat reply still being written when the client would give 
     const { threads, server, openai } = await serveCairn();
     try {
       const { id } = await threads.open();
-      // The send is routed only once the reply is written: the answer goes at 4.5 s all the same.
+      // The send is routed only once the reply is written (held until release): the answer goes
+      // at the deadline all the same — 1.8 s, a little before the 2 s this client announces
+      // (X-Stainless-Timeout, client-timeout.ts), while it would in fact wait 60 s.
       const data = await openai.chat.completions.create(
         { model: 'cairn', messages: [{ role: 'user', content: 'explain it all' }] },
-        { headers: { 'X-Cairn-Thread': id }, timeout: 5_000 },
+        { headers: { 'X-Cairn-Thread': id, 'X-Stainless-Timeout': '2' }, timeout: 60_000 },
       );
       expect(cairnOf(data)).toMatchObject({ thread: id, messageId: 'msg-1', status: 'routing' });
       expect(data.choices[0]?.message.content).toBe(

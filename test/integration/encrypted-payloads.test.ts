@@ -18,7 +18,6 @@ import { serve } from '@hono/node-server';
 import { AgentClient } from '../../client/agent-client';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
-import { createApp } from '../../client/http/create-app';
 import type { CodecAuditRecord } from '../../client/http/routes/codec';
 import { startDevServer, type DevServer } from '../../scripts/dev-server';
 import { lowFreePort } from '../../testkit/low-port';
@@ -30,6 +29,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { scanEncryption } from '../harness/encryption-scan';
 import { runInfo } from '../harness/run-info';
 import { testConfig, withWorker } from '../harness/test-env';
+import { appOver } from '../harness/http-app';
 
 const run = promisify(execFile);
 const suffix = randomUUID().slice(0, 8);
@@ -162,10 +162,7 @@ test('with keys configured no marker reaches the database or the CLI without the
     { principal: 'olga', roles: ['operator' as const], tokenSha256: sha256Hex(OPERATOR_TOKEN) },
     { principal: 'vic', roles: ['viewer' as const], tokenSha256: sha256Hex(VIEWER_TOKEN) },
   ];
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents,
+  const app = appOver(agents, {
     auth: { mode: 'tokens', tokens: new TokenTable(people), sessions: new SessionStore() },
     payloads: config.payloads,
     codecAudit: (record) => audits.push(record),

@@ -9,7 +9,6 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AgentClient } from '../../client/agent-client';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
-import { createApp } from '../../client/http/create-app';
 import { LiveHub } from '../../client/live/live-hub';
 import type { EventStreamTiming } from '../../client/http/routes/events';
 import { BUSY_SPELL_MS } from '../../client/http/timeline-wakes';
@@ -21,6 +20,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { reply } from '../fake-llm/replies';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { appOver } from '../harness/http-app';
 
 const bed = agentTestbed();
 const POLL_MS = 50;
@@ -45,10 +45,7 @@ function appFor(
     { principal: 'vic', roles: ['viewer', 'operator', 'approver'], tokenSha256: sha256Hex(tokens.vic) },
     { principal: 'val', roles: ['viewer'], tokenSha256: sha256Hex(tokens.val) },
   ]);
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents,
+  return appOver(agents, {
     auth: { mode: 'tokens', tokens: table, sessions: new SessionStore() },
     eventTiming: { heartbeatMs: 60_000, ...eventTiming },
     streamLimits,
@@ -189,6 +186,30 @@ class SilentHub extends LiveHub {
   }
 }
 
+/** The real hub, noting when it last passed anything on: each item wakes the streams into a busy spell. */
+class NotingHub extends LiveHub {
+  lastWake = performance.now();
+  override follow(...[agentId, lastSeen, listener, kind]: Parameters<LiveHub['follow']>): () => void {
+    const noted = (): void => void (this.lastWake = performance.now());
+    return super.follow(
+      agentId,
+      lastSeen,
+      {
+        event: (e) => (noted(), listener.event(e)),
+        reset: (from) => (noted(), listener.reset(from)),
+        end: () => (noted(), listener.end()),
+      },
+      kind,
+    );
+  }
+}
+
+/** Resolves once `ms` have passed since `since()`, which may move on meanwhile (a later wake). */
+async function passedSince(since: () => number, ms: number): Promise<void> {
+  for (let left = ms; left > 0; left = since() + ms - performance.now())
+    await new Promise((resolve) => setTimeout(resolve, left));
+}
+
 /**
  * An agent waiting at its plan check, followed by three event streams reading every POLL_MS while
  * busy and every IDLE_MS while quiet: past the busy spell of their start they read far less
@@ -205,20 +226,26 @@ async function answerWhileQuiet(
   );
   await withWorker(bed.config, async () => {
     const agents = new CountingClient(bed.client, bed.config.taskQueue);
-    const app = appFor(
-      agents,
-      { perPrincipal: 20, total: 20 },
-      { pollMs: POLL_MS, idleMs: IDLE_MS },
-      live === 'silent' ? new SilentHub({ client: bed.client }) : undefined,
-    );
+    const hub = live === 'silent' ? new SilentHub({ client: bed.client }) : new NotingHub({ client: bed.client });
+    const app = appFor(agents, { perPrincipal: 20, total: 20 }, { pollMs: POLL_MS, idleMs: IDLE_MS }, hub);
     const id = await waitingAgent(app);
     const streams = await Promise.all(Array.from({ length: 3 }, () => open(app, id, 'vic')));
+    // A stream starts busy when it opens, and any item the hub passes on starts another busy
+    // spell: the quiet window starts BUSY_SPELL_MS (and a little) after the last of them, and is
+    // watched again should the hub pass something on during it.
+    const opened = performance.now();
+    const lastWake = () => Math.max(opened, hub instanceof NotingHub ? hub.lastWake : 0);
     await waitUntil('the plan check is on the streams', () =>
       streams.every((s) => s.events.some((e) => e.type === 'interaction.opened')) ? true : undefined,
     );
-    await new Promise((resolve) => setTimeout(resolve, BUSY_SPELL_MS + 500));
-    const before = agents.reads;
-    await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
+    let before: number;
+    let woken: number;
+    do {
+      await passedSince(lastWake, BUSY_SPELL_MS + 500);
+      woken = lastWake();
+      before = agents.reads;
+      await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
+    } while (lastWake() !== woken);
     // Quiet streams read about once each here; polling at POLL_MS they would read
     // QUIET_WINDOW_MS / POLL_MS (60) times each. The bound sits a tenth of the way to polling, so a
     // busy spell that a loaded machine stretches a little, or a read begun as it ended, cannot

@@ -12,10 +12,9 @@ import { ClientError } from '../../client/client-error';
 import { loadGraphRegistry } from '../../client/graphs/load-graphs';
 import type { GraphRegistry } from '../../client/graphs/graph-registry';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '../../client/unanswered-query';
-import { createApp } from '../../client/http/create-app';
 import { routerGraph } from '../../examples/graphs/router';
 import { agentTestbed } from '../harness/agent-testbed';
-import { postJson } from '../harness/http-app';
+import { postJson, appOver } from '../harness/http-app';
 import { startedInput } from '../harness/started-input';
 import { uniqueId } from '../harness/test-env';
 
@@ -35,10 +34,6 @@ afterEach(async () => {
 
 function agents(): AgentClient {
   return new AgentClient(bed.client, bed.config.taskQueue, true, DEFAULT_QUERY_TIMEOUT_MS, registry);
-}
-
-function appOver(client: AgentClient) {
-  return createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents: client });
 }
 
 async function exists(id: string): Promise<boolean> {

@@ -6,7 +6,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AgentClient } from '../../client/agent-client';
 import { ClientError } from '../../client/client-error';
-import { createApp, type AppDeps } from '../../client/http/create-app';
+import type { AppDeps } from '../../client/http/create-app';
 import type { AgentSummary } from '../../client/agent-client';
 import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
@@ -16,6 +16,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { testApp } from '../harness/http-app';
 
 const bed = agentTestbed();
 const TOKEN = 'a-test-token-that-is-long-enough';
@@ -28,13 +29,7 @@ interface ErrorDetail {
 
 /** An app on the test's queue, polling fast so stream tests do not wait. */
 function appFor(extra: Partial<AppDeps> = {}): OpenAPIHono {
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
-    eventTiming: { pollMs: 50, heartbeatMs: 100 },
-    ...extra,
-  });
+  return testApp(bed.client, bed.config.taskQueue, { eventTiming: { pollMs: 50, heartbeatMs: 100 }, ...extra });
 }
 
 function post(app: OpenAPIHono, path: string, body: unknown, headers: Record<string, string> = {}) {

@@ -8,8 +8,6 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentClient } from '../../client/agent-client';
-import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { reply, said } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
@@ -18,6 +16,7 @@ import { startAgent, waitForInteraction, agentFile } from '../harness/agents';
 import { finish } from '../harness/plans';
 import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
+import { testApp } from '../harness/http-app';
 
 const workspace = mkdtempSync(join(tmpdir(), 'http-approval-'));
 const bed = agentTestbed({ CAIRN_WORKSPACE: workspace });
@@ -36,11 +35,7 @@ test('an approval without its digest gets the open one filled in; a wrong digest
       summary: [reply.text('done')],
     }),
   );
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
-  });
+  const app = testApp(bed.client, bed.config.taskQueue);
   await withWorker(bed.config, async () => {
     const handle = await startAgent(bed.client, bed.config, { task: 'write two files', mode: { plan: false } });
     const read = async () => (await (await app.request(`/api/agents/${handle.workflowId}`)).json()) as AgentState;

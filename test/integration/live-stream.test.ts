@@ -24,17 +24,11 @@ import { testConfig, withWorker } from '../harness/test-env';
 import { LiveHub } from '../../client/live/live-hub';
 import { liveStreamId } from '../../workflows/live/live-messages';
 import { waitUntil } from '../../testkit/wait-until';
+import { gate } from '../harness/gate';
 
 jest.setTimeout(90_000);
 
 const bed = agentTestbed();
-
-/** A gate a test opens. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 /** Serves the app with a hub that looks for a new stream often, and connects an SSE client to the agent's stream. */
 async function watch(agentId: string, headers: Record<string, string> = {}) {

@@ -9,10 +9,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
-import { createApp } from '../../client/http/create-app';
 import type { AuthConfig } from '../../config/auth-config';
 import { unusedAgents } from '../harness/config-errors';
 import { startOidcProvider, type OidcProviderProcess, oidcSettings } from '../harness/oidc-provider';
+import { appOver } from '../harness/http-app';
 
 const CLIENT_ID = 'cairn-web';
 const CLIENT_SECRET = 'the-client-secret-of-cairn-web-pending';
@@ -35,10 +35,7 @@ async function oidcApp() {
     mode: 'oidc',
     oidc: oidcSettings(provider.issuer, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scopes: 'openid profile' }),
   };
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: unusedAgents('sign-in tests call no agent route'),
+  return appOver(unusedAgents('sign-in tests call no agent route'), {
     auth: await createAuthenticator(auth, '127.0.0.1'),
   });
 }

@@ -13,11 +13,11 @@ import type { Authenticator } from '../../client/http/auth/authenticate';
 import { OidcProvider } from '../../client/http/auth/oidc';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { TokenTable } from '../../client/http/auth/token-table';
-import { createApp } from '../../client/http/create-app';
 import { createLog } from '../../client/redacted-log';
 import { unusedAgents } from '../harness/config-errors';
 import { signInOverHttp } from '../harness/oidc-http-sign-in';
 import { startOidcProvider, type OidcProviderProcess, oidcSettings } from '../harness/oidc-provider';
+import { appOver } from '../harness/http-app';
 
 const CLIENT_ID = 'cairn-web';
 const CLIENT_SECRET = 'the-client-secret-of-cairn-web-sessions';
@@ -52,13 +52,7 @@ async function appOn(issuer: string) {
   const settings = oidcSettings(issuer, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
   const oidc = await OidcProvider.discover(settings, sessions, log);
   const auth: Authenticator = { mode: 'oidc', tokens: new TokenTable([]), sessions, oidc };
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: unusedAgents('session tests call no agent route'),
-    auth,
-    log,
-  });
+  const app = appOver(unusedAgents('session tests call no agent route'), { auth, log });
   return { app, clock, lines };
 }
 

@@ -8,12 +8,12 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
-import { createApp } from '../../client/http/create-app';
 import { allowedHostNames } from '../../config/host-names';
 import type { AuthConfig } from '../../config/auth-config';
 import { unusedAgents } from '../harness/config-errors';
 import { signInOverHttp } from '../harness/oidc-http-sign-in';
 import { startOidcProvider, type OidcProviderProcess, oidcSettings } from '../harness/oidc-provider';
+import { appOver } from '../harness/http-app';
 
 const CLIENT_ID = 'cairn-web';
 const CLIENT_SECRET = 'the-client-secret-of-cairn-behind-tls';
@@ -38,17 +38,17 @@ async function appBehindProxy(): Promise<OpenAPIHono> {
     mode: 'oidc',
     oidc: oidcSettings(provider.issuer, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }),
   };
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: {
+  return appOver(
+    {
       ...unusedAgents('only the answers route is called'),
       answer: (_id, input) => Promise.resolve({ interactionId: input.interactionId, answer: { text: 'yes' } }),
     },
-    allowedHosts: allowedHostNames('0.0.0.0', ['cairn.example.com']),
-    publicOrigin: PUBLIC,
-    auth: await createAuthenticator(auth, '0.0.0.0'),
-  });
+    {
+      allowedHosts: allowedHostNames('0.0.0.0', ['cairn.example.com']),
+      publicOrigin: PUBLIC,
+      auth: await createAuthenticator(auth, '0.0.0.0'),
+    },
+  );
 }
 
 /** The named cookie's Set-Cookie line of a response. */

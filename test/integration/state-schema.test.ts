@@ -10,8 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { AgentClient } from '../../client/agent-client';
-import { createApp } from '../../client/http/create-app';
 import { AgentStateBody } from '../../client/http/schemas';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { answerSignal } from '../../workflows/contract/messages';
@@ -23,6 +21,7 @@ import { answer, startAgent, stateOf, waitForInteraction } from '../harness/agen
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
+import { testApp } from '../harness/http-app';
 
 const bed = agentTestbed();
 
@@ -116,11 +115,7 @@ test('a finished agent state, from the query and from the HTTP API, is exactly w
       expect(state).toMatchObject({ phase: 'completed', plan: { steps: [{ id: 's1' }, { id: 's2' }] } });
 
       expect(parsed(agentStateSchema, state)).toEqual(state);
-      const app = createApp({
-        version: 'test',
-        temporalHealthy: () => Promise.resolve(true),
-        agents: new AgentClient(bed.client, config.taskQueue),
-      });
+      const app = testApp(bed.client, config.taskQueue);
       const res = await app.request(`/api/agents/${encodeURIComponent(handle.workflowId)}`);
       expect(res.status).toBe(200);
       const body = (await res.json()) as AgentState;

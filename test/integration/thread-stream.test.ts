@@ -26,17 +26,11 @@ import { ThreadClient } from '../../client/thread-client';
 import { sendUpdate } from '../../workflows/contract/thread-contract';
 import { liveStreamId } from '../../workflows/live/live-messages';
 import { waitUntil } from '../../testkit/wait-until';
+import { gate } from '../harness/gate';
 
 jest.setTimeout(90_000);
 
 const bed = agentTestbed();
-
-/** A gate a test opens. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 /** The app over a real socket, with threads and a hub that looks for new streams often. */
 async function serve() {

@@ -18,6 +18,7 @@ import { expectNoNewRequests } from '../harness/no-new-requests';
 import { withWorker } from '../harness/test-env';
 import { recordHistory } from '../harness/histories';
 import { stepWorkflowId } from '../../workflows/contract/ids';
+import { gate } from '../harness/gate';
 
 /** Several times what a call takes to reach the fake once a step starts it. */
 const QUIET_WINDOW_MS = 1000;
@@ -28,13 +29,6 @@ const usage = (total: number): ScriptedUsage => ({ promptTokens: total / 2, comp
 const goOn = (total: number) => reply.toolCalls([{ name: 'no_such_tool', arguments: {} }], { usage: usage(total) });
 const finishUsing = (result: string, total: number) =>
   reply.toolCalls([{ name: 'finish_step', arguments: { result } }], { usage: usage(total) });
-
-/** A gate the test opens: replies scripted `after` it stay in flight until then. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => undefined as void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 /** The sum of the usage the fake reported in its answers. */
 const reportedTotal = (llm: ScriptedLlm) => llm.requests.reduce((sum, r) => sum + (r.reportedTokens ?? 0), 0);

@@ -12,10 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { AgentClient } from '../../client/agent-client';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
-import { createApp } from '../../client/http/create-app';
 import { agentWorkspaceDir, workspaceFolderName } from '../../config/agent-workspace';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
@@ -26,6 +24,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { uniqueId, withWorker } from '../harness/test-env';
 import { quietLogger } from '../harness/quiet-logger';
 import { PRELOAD_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from '../../worker/workflows-path';
+import { testApp } from '../harness/http-app';
 
 const workspace = mkdtempSync(join(tmpdir(), 'agent-workspaces-'));
 const bed = agentTestbed({ CAIRN_WORKSPACE: workspace, CAIRN_AUTO_APPROVE: 'write_file' });
@@ -47,10 +46,7 @@ function appFor(): OpenAPIHono {
     { principal: 'vic', roles: ['viewer' as const], tokenSha256: sha256Hex(VIEWER_TOKEN) },
     { principal: 'olga', roles: ['operator' as const], tokenSha256: sha256Hex(OPERATOR_TOKEN) },
   ];
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
+  return testApp(bed.client, bed.config.taskQueue, {
     auth: { mode: 'tokens', tokens: new TokenTable(people), sessions: new SessionStore() },
     workspace,
   });

@@ -9,9 +9,8 @@
  * test/e2e/budget-cli.test.ts.)
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { AgentClient, type AgentSummary } from '../../client/agent-client';
+import type { AgentSummary } from '../../client/agent-client';
 import type { AuditEntry } from '../../client/audit-entries';
-import { createApp } from '../../client/http/create-app';
 import { answerSignal } from '../../workflows/contract/messages';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -22,6 +21,7 @@ import { withWorker } from '../harness/test-env';
 import { signalByTemporalCli } from '../harness/temporal-cli';
 import { tokenApp } from '../harness/token-app';
 import { waitUntil } from '../../testkit/wait-until';
+import { testApp } from '../harness/http-app';
 
 const bed = agentTestbed();
 const RAISED = 1000;
@@ -38,11 +38,7 @@ function signedInApp(): OpenAPIHono {
 
 /** The app without authentication (loopback), as test/integration/http-api.test.ts makes it. */
 function openApp(): OpenAPIHono {
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, bed.config.taskQueue),
-  });
+  return testApp(bed.client, bed.config.taskQueue);
 }
 
 const as = (who: keyof typeof tokens) => ({ authorization: `Bearer ${tokens[who]}` });

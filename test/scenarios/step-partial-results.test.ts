@@ -11,8 +11,6 @@ import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { AuditEntry } from '../../client/audit-entries';
 import type { CairnConfig } from '../../config/config';
-import { AgentClient } from '../../client/agent-client';
-import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { lookupTool } from '../../testkit/lookup-tool';
 import { reply } from '../fake-llm/replies';
@@ -23,9 +21,14 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { expectReplaysItself } from '../harness/replays-itself';
 import { testConfig, withWorker } from '../harness/test-env';
+import { testApp } from '../harness/http-app';
 
 const bed = agentTestbed();
-const DEADLINE_MS = 3000;
+/**
+ * Far from what must happen before it — a plan, step a and step b's first round from the fake
+ * model, well under a second on an idle machine — so a loaded one cannot make it strike first.
+ */
+const DEADLINE_MS = 8_000;
 
 /** Step b's first round: a thought and a lookup; its second round never answers. */
 function scriptMidReAct(): void {
@@ -56,11 +59,7 @@ function lookupPolicyFile(): string {
 
 /** The agent's audit as the HTTP API serves it. */
 async function auditOf(id: string, config: CairnConfig): Promise<AuditEntry[]> {
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: new AgentClient(bed.client, config.taskQueue),
-  });
+  const app = testApp(bed.client, config.taskQueue);
   const res = await app.request(`/api/agents/${encodeURIComponent(id)}/audit`);
   expect(res.status).toBe(200);
   return ((await res.json()) as { entries: AuditEntry[] }).entries;
@@ -94,11 +93,7 @@ test('the deadline cancels a step mid-ReAct: the state and the summary keep its 
       const child = bed.client.workflow.getHandle(`${handle.workflowId}/step-b`);
       expect((await child.describe()).status.name).toBe('CANCELLED');
       // The HTTP state shows it too.
-      const app = createApp({
-        version: 'test',
-        temporalHealthy: () => Promise.resolve(true),
-        agents: new AgentClient(bed.client, bed.config.taskQueue),
-      });
+      const app = testApp(bed.client, bed.config.taskQueue);
       const res = await app.request(`/api/agents/${encodeURIComponent(handle.workflowId)}`);
       expect(res.status).toBe(200);
       const body = (await res.json()) as AgentState;

@@ -5,16 +5,13 @@
  * fails this file: a body of exactly 256 KiB reaches the route (which refuses the task as too
  * long), one byte more is 413 PAYLOAD_TOO_LARGE before the route is reached.
  */
-import { createApp, DEFAULT_MAX_BODY_BYTES } from '../../client/http/create-app';
+import { DEFAULT_MAX_BODY_BYTES } from '../../client/http/create-app';
 import { unusedAgents } from '../harness/config-errors';
+import { appOver } from '../harness/http-app';
 
 const DOCUMENTED_LIMIT_BYTES = 256 * 1024;
 
-const app = createApp({
-  version: 'test',
-  temporalHealthy: () => Promise.resolve(true),
-  agents: unusedAgents('a body at the limit is refused by validation, before any agent call'),
-});
+const app = appOver(unusedAgents('a body at the limit is refused by validation, before any agent call'));
 
 /** A start request whose JSON is exactly `bytes` long (ASCII: one byte a character). */
 function startBody(bytes: number): string {

@@ -10,7 +10,7 @@ import Long from 'long';
 import { inFlightAcross } from '../../chaos/in-flight';
 import type { Histories, HistoryEvent } from '../../chaos/outcomes';
 import { scenarioLines, type ScenarioResult } from '../../chaos/report';
-import { evidenceLine, verdictOf } from '../../chaos/verdict';
+import { evidenceLine, SCENARIO_CRASHED, verdictOf } from '../../chaos/verdict';
 import { toothlessProblems, type VerdictFile } from '../../chaos/verdict-file';
 import { failedUpdates } from '../../cluster/fault-evidence';
 
@@ -127,5 +127,32 @@ describe('the toothless check', () => {
     expect(toothlessProblems(1, undefined)[0]).toMatch(/wrote no verdicts/);
     expect(toothlessProblems(1, file())).toEqual(['no scenario ran']);
     expect(toothlessProblems(1, { ...file(scenario('a', 'FAIL')), toothless: false })).toHaveLength(1);
+  });
+
+  test('a FAIL counts only when it is for lack of evidence: a crash, or a FAIL with its evidence met, is a problem', () => {
+    const crashed = {
+      name: 'worker-kills',
+      verdict: 'FAIL' as const,
+      failures: [`${SCENARIO_CRASHED}Error: connect ECONNREFUSED 127.0.0.1:7233\n    at …`],
+      evidence: [],
+    };
+    expect(toothlessProblems(1, file(scenario('a', 'INCONCLUSIVE'), crashed))).toEqual([
+      'worker-kills crashed, which is not a verdict: the scenario crashed: Error: connect ECONNREFUSED 127.0.0.1:7233',
+    ]);
+    // Crashed after declaring short evidence: still a crash.
+    expect(toothlessProblems(1, file({ ...crashed, evidence: scenario('x', 'FAIL').evidence }))).toHaveLength(1);
+    const metButFailed = {
+      name: 'two-workers',
+      verdict: 'FAIL' as const,
+      failures: ['line "a s1 r1" written 2 times'],
+      evidence: [{ what: 'kills inside a write call', found: 1, needed: 1 }],
+    };
+    expect(toothlessProblems(1, file(metButFailed))).toEqual([
+      'two-workers FAILED toothless with no evidence short, so not for lack of it: line "a s1 r1" written 2 times',
+    ]);
+    expect(toothlessProblems(1, file({ ...metButFailed, evidence: [] }))).toHaveLength(1);
+    // Its evidence short: a FAIL for lack of it, as the toothless run must give.
+    const short = { ...metButFailed, evidence: [{ what: 'kills inside a write call', found: 0, needed: 1 }] };
+    expect(toothlessProblems(1, file(short, scenario('b', 'INCONCLUSIVE')))).toEqual([]);
   });
 });

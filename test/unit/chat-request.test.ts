@@ -48,6 +48,22 @@ test('context keeps the newest messages that fit', () => {
   expect(request.context.map((line) => line.slice(0, 7))).toEqual(['user: c']);
 });
 
+test('the documented bound: a new thread carries the newest 12,000 characters of earlier messages', () => {
+  // docs/contracts.md, "OpenAI-compatible front door" > Which thread: "`role: text` lines, the
+  // newest 12,000 characters". The literal, not MAX_CONTEXT_CHARS: a changed constant fails here.
+  // Lines of exactly 1,000 characters (`user: ` and 994 more): twelve fit, the thirteenth does not.
+  const lines: ChatMessage[] = Array.from({ length: 20 }, (_, i) => ({
+    role: 'user',
+    content: `${String(i).padStart(2, '0')}${'x'.repeat(992)}`,
+  }));
+  const request = turnRequestOf([...lines, { role: 'user', content: 'now' }]);
+  if ('refused' in request) throw new Error('refused');
+  expect(request.context.every((line) => line.length === 1_000)).toBe(true);
+  expect(request.context.map((line) => line.slice(6, 8))).toEqual(
+    Array.from({ length: 12 }, (_, i) => String(i + 8).padStart(2, '0')),
+  );
+});
+
 test('refusals name the field: no user message, a part that is not text', () => {
   expect(turnRequestOf([{ role: 'system', content: 'x' }])).toMatchObject({ field: 'messages' });
   expect(

@@ -8,22 +8,19 @@ import { randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
-import { createApp } from '../../client/http/create-app';
 import type { CodecAuditRecord } from '../../client/http/routes/codec';
 import { COMPRESSED_ENCODING, MAX_INFLATED_DECODE_BYTES } from '../../temporal/payloads/compression-codec';
 import { sealPayload } from '../../temporal/payloads/payload-envelope';
 import type { EncryptionKey } from '../../config/payload-config';
 import { unusedAgents } from '../harness/config-errors';
+import { appOver } from '../harness/http-app';
 
 const UI = 'http://localhost:8233';
 const TOKEN = 'operator-token-of-the-codec-unit-test';
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 function app(keys: EncryptionKey[], audits: CodecAuditRecord[]) {
-  return createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents: unusedAgents('the codec routes call no agent'),
+  return appOver(unusedAgents('the codec routes call no agent'), {
     auth: {
       mode: 'tokens',
       tokens: new TokenTable([{ principal: 'olga', roles: ['operator'], tokenSha256: sha256Hex(TOKEN) }]),

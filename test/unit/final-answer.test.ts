@@ -5,8 +5,8 @@
  * `result`: test/e2e/cli-terminal-escapes.test.ts.)
  */
 import type { AgentsPort } from '../../client/http/agents-port';
-import { createApp } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
+import { appOver } from '../harness/http-app';
 
 const states: Record<string, Partial<AgentState>> = {
   done: { phase: 'completed', result: 'The brief is in brief.txt.', events: [] },
@@ -16,7 +16,7 @@ const agents = {
   state: (id: string) => Promise.resolve(states[id]),
   version: () => Promise.resolve(undefined),
 } as unknown as AgentsPort;
-const app = createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents });
+const app = appOver(agents);
 
 const read = async (path: string) => (await (await app.request(path)).json()) as Record<string, unknown>;
 

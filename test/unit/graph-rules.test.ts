@@ -25,7 +25,10 @@ describe('the examples', () => {
   test('defaults: no edges, maxIterations 10', () => {
     const parsed = graphSchema.parse({ name: 'g', nodes: [node('a')], entry: ['a'], end: ['a'] });
     expect(parsed.edges).toEqual([]);
-    expect(parsed.maxIterations).toBe(DEFAULT_MAX_ITERATIONS);
+    // The documented default (docs/graphs.md, "The graph": `"maxIterations": 10, // default 10`),
+    // as a literal: a changed constant must fail here, not follow along.
+    expect(parsed.maxIterations).toBe(10);
+    expect(DEFAULT_MAX_ITERATIONS).toBe(10);
   });
 });
 

@@ -9,8 +9,8 @@ import { loadConfig } from '../../config/config';
 import type { AgentsPort } from '../../client/http/agents-port';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
-import { createApp } from '../../client/http/create-app';
 import { serverLog } from '../../client/http/serve-api';
+import { appOver } from '../harness/http-app';
 
 const PERSON_TOKEN = 'tok-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 const API_TOKEN = 'admin-api-token-0123456789abcdef';
@@ -67,10 +67,7 @@ test('a failing route logs its error with no token, cookie or client secret in i
     [{ principal: 'ana', roles: ['viewer'], tokenSha256: sha256Hex(PERSON_TOKEN) }],
     API_TOKEN,
   );
-  const app = createApp({
-    version: 'test',
-    temporalHealthy: () => Promise.resolve(true),
-    agents,
+  const app = appOver(agents, {
     auth: { mode: 'tokens', tokens, sessions: new SessionStore() },
     log: serverLog(config),
   });

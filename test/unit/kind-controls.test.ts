@@ -11,15 +11,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KIND_PROMPTS } from '../../client/cli/kind-prompts';
-import { createApp } from '../../client/http/create-app';
 import { INTERACTION_KINDS } from '../../workflows/interactions/kinds/registry';
 import { unusedAgents } from '../harness/config-errors';
+import { appOver } from '../harness/http-app';
 
 const agents = unusedAgents('no agent route is called');
 
 /** The page's modules `entry` needs, as served, written into `dir`; their relative imports followed. */
 async function writeServedModules(dir: string, entry: string): Promise<void> {
-  const app = createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents });
+  const app = appOver(agents);
   const pending = [entry];
   const written = new Set<string>();
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) {

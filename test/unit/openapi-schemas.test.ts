@@ -3,13 +3,13 @@
  * and the interaction's properties are those of the zod schemas in workflows/, every kind of
  * interaction and answer is in it, and every `$ref` points at a component that exists.
  */
-import { createApp } from '../../client/http/create-app';
 import { answerSchemas, interactionSchema } from '../../workflows/interactions/interaction-schema';
 import { AGENT_EVENT_TYPES, agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { AGENT_PHASES } from '../../workflows/state/agent-phases';
 import { stepRunSchema } from '../../workflows/state/step-run-schema';
 import { stepTranscriptSchema } from '../../workflows/contract/step-transcript';
 import { unusedAgents } from '../harness/config-errors';
+import { appOver } from '../harness/http-app';
 
 interface JsonSchema {
   properties?: Record<string, JsonSchema>;
@@ -22,7 +22,7 @@ interface JsonSchema {
 const agents = unusedAgents('no agent route is called');
 
 async function openApiDocument(): Promise<{ components: { schemas: Record<string, JsonSchema> } }> {
-  const app = createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents });
+  const app = appOver(agents);
   const res = await app.request('/api/openapi.json');
   expect(res.status).toBe(200);
   return (await res.json()) as { components: { schemas: Record<string, JsonSchema> } };

@@ -56,13 +56,28 @@ test('a retry after part of the reply went out: nothing more streams, and the wh
   reply.stop();
 });
 
+/** Lets every pending promise callback run (one macrotask turn), without waiting on a clock. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 test("settle waits for the call's end, and not at all when nothing streamed", async () => {
   const { hub, emit } = fakeHub();
   const reply = new ReplyDeltas(hub, 'thread-a-1', 'msg-1', () => undefined);
-  await reply.settle(60_000); // nothing streamed: at once
+  await reply.settle(60_000); // nothing streamed: at once (with a 60 s bound, the test's timeout says otherwise)
   emit({ type: 'call.started', data: { ...call('msg-1'), streaming: true } });
-  const settled = reply.settle(60_000);
+  let done = false;
+  const settled = reply.settle(60_000).then(() => (done = true));
+  // Causal: however many turns pass, it has not settled while the call has not ended...
+  for (let i = 0; i < 5; i++) await turn();
+  expect(done).toBe(false);
+  // ...nor on another message's call ending...
+  emit({ type: 'call.finished', data: { ...call('msg-2'), outcome: 'completed' } });
+  await turn();
+  expect(done).toBe(false);
+  // ...and it settles once its own call ends.
   emit({ type: 'call.finished', data: { ...call('msg-1'), outcome: 'completed' } });
   await settled;
+  expect(done).toBe(true);
+  // Ended: a later settle is at once.
+  await reply.settle(60_000);
   reply.stop();
 });

@@ -5,13 +5,13 @@
  * "awaiting input", and an ended agent's answer box does not say "yet". And who acted from the
  * web page without authentication is `web` for answers and controls alike, never `anonymous`.
  */
-import { createApp } from '../../client/http/create-app';
 import type { AgentsPort } from '../../client/http/agents-port';
 import { formatState } from '../../client/cli/render';
 import { noAnswerText, showsWaitingBadge, stepDisplayStatus, stepHasWorkflow } from '../../client/status-display';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { AGENT_PHASES, TERMINAL_PHASES } from '../../workflows/state/agent-phases';
 import { STEP_STATUSES } from '../../workflows/state/step-run-schema';
+import { appOver } from '../harness/http-app';
 
 const held = { phase: 'paused', hold: { reasons: ['pause'] } };
 
@@ -93,7 +93,7 @@ describe('who acted from the web page without authentication', () => {
     pause: record('pause'),
     resume: record('resume'),
   } as unknown as AgentsPort;
-  const app = createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents });
+  const app = appOver(agents);
   const post = (path: string, body: unknown, client?: string) =>
     app.request(`/api/agents/agent-x${path}`, {
       method: 'POST',

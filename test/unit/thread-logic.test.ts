@@ -4,7 +4,7 @@
  * the idle timeout in words, and a steered message handed back by its agent.
  */
 import { ApplicationFailure, CancelledFailure, ChildWorkflowFailure, RetryState } from '@temporalio/common';
-import type { Turn } from '../../workflows/contract/thread-contract';
+import { sendInputSchema, type Turn } from '../../workflows/contract/thread-contract';
 import { checkMessageRoute, messageRouteRequest } from '../../workflows/thread/message-route';
 import { chatMessages, MAX_CONTEXT_CHARS, turnTask, turnText } from '../../workflows/thread/thread-context';
 import { endOfFailure, endOfResult, senderPrincipal } from '../../workflows/thread/thread-task';
@@ -40,6 +40,36 @@ test('the context is cut from the oldest turn, within its bound, saying so; long
   expect(task).toContain('[msg-40]');
   expect(task).not.toContain('[msg-1]');
   expect(turnText(taskTurn(1, 'y'.repeat(5_000)))).toContain('…[cut]');
+});
+
+test('the documented bounds: 12,000 characters of earlier turns from the newest, each part cut to 2,000', () => {
+  // docs/contracts.md, "Threads" > Routing: the earlier turns "cut to 12,000 characters from the
+  // newest (each part to 2,000)". Literals, not the module's constants: a changed one fails here.
+  // Chat turns of exactly 1,000 characters each as the agent reads them: twelve fit, no more.
+  const sized = (n: number): Turn => {
+    const bare: Turn = { messageId: `msg-${n}`, text: '', kind: 'chat', status: 'completed', reply: 'ok' };
+    return { ...bare, text: 'x'.repeat(1_000 - turnText(bare).length) };
+  };
+  const earlier = Array.from({ length: 20 }, (_, i) => sized(i + 1));
+  expect(earlier.every((t) => turnText(t).length === 1_000)).toBe(true);
+  const task = turnTask('go', earlier);
+  const told = earlier.filter((t) => task.includes(`[${t.messageId}]`)).map((t) => t.messageId);
+  // 12 × 1,000 parts (joined by newlines) is the bound: msg-9 … msg-20; the 13th newest is left out.
+  expect(told).toEqual(Array.from({ length: 12 }, (_, i) => `msg-${i + 9}`));
+  expect(task).toContain('(older turns left out)');
+
+  const long = turnText(taskTurn(1, 'y'.repeat(5_000)));
+  expect(long).toContain(`: ${'y'.repeat(2_000)} …[cut]`);
+  expect(long).not.toContain('y'.repeat(2_001));
+  expect(turnText(taskTurn(1, 'y'.repeat(2_000)))).not.toContain('…[cut]'); // exactly 2,000: whole
+});
+
+test('the documented bound: a message is at most 20,000 characters', () => {
+  // docs/contracts.md, "Threads" > the send update: `"text": …, // 1–20000 characters, trimmed`.
+  expect(sendInputSchema.safeParse({ text: 'm'.repeat(20_000) }).success).toBe(true);
+  expect(sendInputSchema.safeParse({ text: ` ${'m'.repeat(20_000)} ` }).success).toBe(true); // trimmed first
+  const over = sendInputSchema.safeParse({ text: 'm'.repeat(20_001) });
+  expect(over.success ? [] : over.error.issues.map((i) => [i.path.join('.'), i.code])).toEqual([['text', 'too_big']]);
 });
 
 test('a chat reply hears the system prompt, the earlier turns as user/assistant pairs, then the message', () => {

@@ -38,6 +38,15 @@ test('a long name is cut to the byte limit, keeping its extension and whole char
   expect(wide).toMatch(/^ü+\.docx$/);
 });
 
+test('the documented bound: a stored name is at most 200 bytes, and a longer one is cut to exactly 200', () => {
+  // docs/contracts.md, "HTTP API" > "Uploads" > Names: "a name over 200 bytes is cut keeping its
+  // extension". The literal, not MAX_NAME_BYTES: a changed constant must fail here.
+  expect(safeUploadName(`${'a'.repeat(196)}.pdf`)).toBe(`${'a'.repeat(196)}.pdf`); // 200 bytes: kept
+  const cut = safeUploadName(`${'a'.repeat(250)}.pdf`); // 254 bytes: under 255, still cut
+  expect(Buffer.byteLength(cut)).toBe(200);
+  expect(cut).toBe(`${'a'.repeat(196)}.pdf`);
+});
+
 test('names equal but for case get a numbered suffix before the extension', () => {
   expect(uniqueUploadNames(['a.txt', 'A.TXT', 'a.txt', '../a.txt', 'b'])).toEqual([
     'a.txt',

@@ -8,11 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../client/http/create-app';
 import type { FormField } from '../../workflows/interactions/interaction-types';
 import { validateFormValues } from '../../workflows/interactions/validate-form';
 import { TERMINAL_PHASES } from '../../workflows/state/agent-phases';
 import { unusedAgents } from '../harness/config-errors';
+import { appOver } from '../harness/http-app';
 
 const agents = unusedAgents('no agent route is called');
 
@@ -59,7 +59,7 @@ function workflowVerdict(field: FormField, value: unknown): unknown {
 }
 
 test('/web/rules.js checks form fields exactly as the workflow rules do', async () => {
-  const app = createApp({ version: 'test', temporalHealthy: () => Promise.resolve(true), agents });
+  const app = appOver(agents);
   const res = await app.request('/web/rules.js');
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);

@@ -43,6 +43,11 @@ export interface ChatCompletionDeps extends StreamTurnDeps {
   threads: ThreadsPort;
   agents: AgentsPort;
   limiter: StreamLimiter;
+  /**
+   * When a non-streamed answer must go, for a request: `answerSignal` (client-timeout.ts, a little
+   * before the client's announced timeout) unless given — tests give a deadline they end themselves.
+   */
+  answerDeadline?: (request: Request) => AbortSignal;
 }
 
 const failure = (description: string) => ({ description, content: { 'application/json': { schema: ErrorBody } } });
@@ -113,7 +118,7 @@ async function answered(
 ): Promise<Response> {
   noRetries(c);
   // Answered before the client's own timeout, so its SDK does not send the text again.
-  const ends = answerSignal(c.req.raw);
+  const ends = (deps.answerDeadline ?? answerSignal)(c.req.raw);
   const delivered = await deliverWithin(c, deps, body, request, header, ends);
   c.header(THREAD_HEADER, delivered.thread);
   const id = completionId(delivered.thread, delivered.messageId, Date.now());
