@@ -11,6 +11,7 @@ import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
 import { serverLog } from '../../client/http/serve-api';
 import { appOver } from '../harness/http-app';
+import { captureOutput } from '../harness/captured-output';
 
 const PERSON_TOKEN = 'tok-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 const API_TOKEN = 'admin-api-token-0123456789abcdef';
@@ -29,31 +30,7 @@ const failing = (): Promise<never> =>
 
 const agents = { list: failing, state: failing } as unknown as AgentsPort;
 
-let written: string[] = [];
-let spies: jest.SpyInstance[] = [];
-
-beforeEach(() => {
-  written = [];
-  const capture = (chunk: string | Uint8Array): boolean => {
-    written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  };
-  spies = [
-    jest.spyOn(process.stdout, 'write').mockImplementation(capture),
-    jest.spyOn(process.stderr, 'write').mockImplementation(capture),
-    // console.* writes through the streams too, but a console spy makes sure nothing goes around them.
-    jest
-      .spyOn(console, 'error')
-      .mockImplementation((...args: unknown[]) => void written.push(args.map(String).join(' '))),
-    jest
-      .spyOn(console, 'log')
-      .mockImplementation((...args: unknown[]) => void written.push(args.map(String).join(' '))),
-  ];
-});
-
-afterEach(() => {
-  for (const spy of spies) spy.mockRestore();
-});
+const output = captureOutput({ consoleToo: true });
 
 test('a failing route logs its error with no token, cookie or client secret in it', async () => {
   const config = loadConfig({
@@ -80,7 +57,7 @@ test('a failing route logs its error with no token, cookie or client secret in i
     expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([500, 'INTERNAL']);
   }
 
-  const log = written.join('');
+  const log = output.written();
   for (const secret of [PERSON_TOKEN, API_TOKEN, CLIENT_SECRET, SESSION_ID]) expect(log).not.toContain(secret);
   expect(log).toContain('HTTP API error (GET /api/agents)');
   expect(log).toContain('HTTP API error (GET /api/agents/a-1)');

@@ -15,6 +15,7 @@ import { ApiFailure } from '../../client/http/errors';
 import { asApiFailure } from '../../client/http/routes/files';
 import { createLog } from '../../client/redacted-log';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
+import { captureOutput } from '../harness/captured-output';
 
 const AGENT = 'agent-1';
 
@@ -53,22 +54,7 @@ test("Node's refusal of a path it cannot pass on (ERR_INVALID_ARG_VALUE) is the 
 });
 
 describe('the server log', () => {
-  let written: string[] = [];
-  let spies: jest.SpyInstance[] = [];
-  beforeEach(() => {
-    written = [];
-    const capture = (chunk: string | Uint8Array): boolean => {
-      written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    };
-    spies = [
-      jest.spyOn(process.stdout, 'write').mockImplementation(capture),
-      jest.spyOn(process.stderr, 'write').mockImplementation(capture),
-    ];
-  });
-  afterEach(() => {
-    for (const spy of spies) spy.mockRestore();
-  });
+  const output = captureOutput();
 
   test('every line has its control, separator and bidi characters spelled out: none forges a line', async () => {
     const hostile = 'nul\u0000 esc\u001b[2J cr\r c1\u009b rlo\u202e ls\u2028\nFORGED 2026-01-01 admin signed in';
@@ -78,7 +64,7 @@ describe('the server log', () => {
     const res = await app.request('/api/agents');
     expect(res.status).toBe(500);
 
-    const log = written.join('');
+    const log = output.written();
     expect(log).toContain(
       'HTTP API error (GET /api/agents): Error: nul\\u0000 esc\\u001b[2J cr\\r c1\\u009b rlo\\u202e',
     );
