@@ -84,6 +84,23 @@ describe('each rule', () => {
         expected: ['bad_output_schema graph.nodes[0].output'],
         says: 'node "a": output is not a usable JSON Schema: Unsupported type: nonsense',
       },
+      output_schema_regex: {
+        graph: raw({
+          nodes: [
+            node('a', {
+              output: {
+                type: 'object',
+                properties: { pattern: { type: 'string', pattern: '^(a+)+$' }, m: { patternProperties: { x: {} } } },
+              },
+            }),
+          ],
+        }),
+        expected: [
+          'output_schema_regex graph.nodes[0].output.properties.pattern.pattern',
+          'output_schema_regex graph.nodes[0].output.properties.m.patternProperties',
+        ],
+        says: 'node "a": output schemas may not use regular expressions (pattern, patternProperties, format "regex")',
+      },
       bad_node_id: {
         graph: raw({ nodes: [node('a'), node('b-2')], edges: [{ from: 'a', to: 'b-2' }], end: ['b-2'] }),
         expected: ['bad_node_id graph.nodes[1].id'],
