@@ -10,9 +10,13 @@ import type { LlmToolSpec } from '../../workflows/llm-types';
 import type { ErrorCode } from '../../workflows/contract/error-codes';
 import type { ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
 import type { ToolContext, ToolDefinition } from './define-tool';
+import { workflowParameters } from './tool-schema-regex';
 
 export interface ToolRegistry {
-  /** The catalogue, limited to `allow` when given; `autoApprove` write tools need no approval. */
+  /**
+   * The catalogue, limited to `allow` when given; `autoApprove` write tools need no approval.
+   * Its schemas carry no regular expression (tool-schema-regex.ts): workflow code checks calls with them.
+   */
   list(allow?: string[], autoApprove?: string[]): ToolInfo[];
   /** The model-facing spec of a registered tool. */
   spec(name: string): LlmToolSpec | undefined;
@@ -20,7 +24,7 @@ export interface ToolRegistry {
   run(name: string, rawArguments: string, context: ToolContext): Promise<ToolCallOutcome>;
 }
 
-/** The model-facing JSON Schema: passed through when given, else derived from the zod input. */
+/** The model-facing JSON Schema: passed through when given, else derived from the zod input (what `spec` offers). */
 function parametersOf(tool: ToolDefinition): Record<string, unknown> {
   return tool.parameters ?? z.toJSONSchema(tool.input);
 }
@@ -47,7 +51,7 @@ export function createToolRegistry(tools: ToolDefinition[], redact: Redactor = c
           idempotent: t.idempotent ?? t.effect === 'read',
           needsApproval: t.effect === 'write' && !autoApprove.includes(t.name),
           ...(t.effect === 'write' && autoApprove.includes(t.name) ? { autoApproved: true } : {}),
-          parameters: parametersOf(t),
+          parameters: workflowParameters(parametersOf(t)),
           ...(t.readWhen ? { readWhen: t.readWhen } : {}),
         })),
     spec(name) {
