@@ -6,7 +6,9 @@
  * catalogue the workflow gets carries the schema without them, while the model is still offered
  * the schema as written: the tool enforces them where it runs (a defineTool tool's zod input in
  * the registry, an MCP server on its side), outside workflow code. The worker says so at start,
- * one line per such tool.
+ * one line per such tool. A built-in tool's expressions are Cairn's own, written not to
+ * backtrack, and stay: `http_fetch`'s header rules refuse a CR or LF in workflow code, before an
+ * approval is ever asked for such a call.
  */
 import { z } from 'zod';
 import { regexKeywordPaths, withoutRegexKeywords } from '../../workflows/tools/schema-regex';

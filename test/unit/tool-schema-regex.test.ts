@@ -47,6 +47,11 @@ test("the workflow's catalogue has no regular expression; the model's spec keeps
   expect(registry.spec('srv__find')?.parameters).toBe(mcpLike.parameters);
 });
 
+test("a built-in tool's schema reaches workflow code whole: its expressions are Cairn's own", () => {
+  const registry = createToolRegistry([zodTool, plain], undefined, ['lookup']);
+  expect(registry.list().find((t) => t.name === 'lookup')?.parameters).toEqual(z.toJSONSchema(zodTool.input));
+});
+
 test('the tool still enforces its own pattern when it runs', async () => {
   const registry = createToolRegistry([zodTool]);
   const context = { workspace: '.', ledgerDir: '.', idempotencyKey: 'k', signal: new AbortController().signal };
