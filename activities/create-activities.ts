@@ -70,7 +70,12 @@ export function builtinTools(fetchAllow: AllowableClass[] = []): ToolDefinition[
 
 /** Builds the activity implementations registered on the worker. */
 export function createActivities(deps: ActivityDeps) {
-  const registry = createToolRegistry([...builtinTools(deps.fetchAllow), ...(deps.tools ?? [])], deps.redact);
+  const builtins = builtinTools(deps.fetchAllow);
+  const registry = createToolRegistry(
+    [...builtins, ...(deps.tools ?? [])],
+    deps.redact,
+    builtins.map((t) => t.name),
+  );
   return {
     ...createLlmActivities({
       openai: deps.openai,

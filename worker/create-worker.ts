@@ -23,6 +23,7 @@ import { cairnDataConverter, workerDataConverter } from '../temporal/payloads/da
 import { DEMO_MODEL } from '../workflows/llm-types';
 import { llmTaskQueue } from '../workflows/contract/llm-task-queue';
 import { loadConfiguredTools } from '../activities/tools/load-configured-tools';
+import { regexToolNotes } from '../activities/tools/tool-schema-regex';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createWorkerTelemetry } from './telemetry/worker-telemetry';
 import {
@@ -198,7 +199,12 @@ export async function createWorker({
   return {
     worker,
     llmWorker,
-    notes: [UPGRADE_NOTE, ...(searchAttributesNote ? [searchAttributesNote] : [])],
+    notes: [
+      UPGRADE_NOTE,
+      ...(searchAttributesNote ? [searchAttributesNote] : []),
+      // User and MCP tools only: a built-in's regular expressions are Cairn's own.
+      ...regexToolNotes([...configured.tools, ...(tools ?? [])]),
+    ],
     run: async () => {
       await Promise.all([worker.run(), llmWorker.run()]);
     },

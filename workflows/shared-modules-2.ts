@@ -50,6 +50,7 @@ import * as toolsCallEffect from './tools/call-effect';
 import * as toolsCutOutput from './tools/cut-output';
 import * as toolsFinishStep from './tools/finish-step';
 import * as toolsPolicyDecision from './tools/policy-decision';
+import * as toolsSchemaRegex from './tools/schema-regex';
 import * as toolsToolCatalogue from './tools/tool-catalogue';
 import * as toolsToolTypes from './tools/tool-types';
 import * as usage from './usage';
@@ -103,6 +104,7 @@ export const sharedModules2: readonly unknown[] = [
   toolsCutOutput,
   toolsFinishStep,
   toolsPolicyDecision,
+  toolsSchemaRegex,
   toolsToolCatalogue,
   toolsToolTypes,
   usage,

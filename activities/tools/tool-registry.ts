@@ -10,9 +10,14 @@ import type { LlmToolSpec } from '../../workflows/llm-types';
 import type { ErrorCode } from '../../workflows/contract/error-codes';
 import type { ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
 import type { ToolContext, ToolDefinition } from './define-tool';
+import { workflowParameters } from './tool-schema-regex';
 
 export interface ToolRegistry {
-  /** The catalogue, limited to `allow` when given; `autoApprove` write tools need no approval. */
+  /**
+   * The catalogue, limited to `allow` when given; `autoApprove` write tools need no approval.
+   * Workflow code checks calls against its schemas, so only a built-in's keep their regular
+   * expressions (Cairn's own); every other tool's are left out (tool-schema-regex.ts).
+   */
   list(allow?: string[], autoApprove?: string[]): ToolInfo[];
   /** The model-facing spec of a registered tool. */
   spec(name: string): LlmToolSpec | undefined;
@@ -20,7 +25,7 @@ export interface ToolRegistry {
   run(name: string, rawArguments: string, context: ToolContext): Promise<ToolCallOutcome>;
 }
 
-/** The model-facing JSON Schema: passed through when given, else derived from the zod input. */
+/** The model-facing JSON Schema: passed through when given, else derived from the zod input (what `spec` offers). */
 function parametersOf(tool: ToolDefinition): Record<string, unknown> {
   return tool.parameters ?? z.toJSONSchema(tool.input);
 }
@@ -29,8 +34,13 @@ function parametersOf(tool: ToolDefinition): Record<string, unknown> {
  * Builds a registry; duplicate names are a programming error.
  * @param redact removes secrets from a failed tool's error text before the model (and so the
  *   history) sees it; by default credential-shaped text only.
+ * @param builtin the names of Cairn's built-in tools, whose schemas reach workflow code whole.
  */
-export function createToolRegistry(tools: ToolDefinition[], redact: Redactor = createRedactor([])): ToolRegistry {
+export function createToolRegistry(
+  tools: ToolDefinition[],
+  redact: Redactor = createRedactor([]),
+  builtin: readonly string[] = [],
+): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`two tools are named "${tool.name}"`);
@@ -47,7 +57,7 @@ export function createToolRegistry(tools: ToolDefinition[], redact: Redactor = c
           idempotent: t.idempotent ?? t.effect === 'read',
           needsApproval: t.effect === 'write' && !autoApprove.includes(t.name),
           ...(t.effect === 'write' && autoApprove.includes(t.name) ? { autoApproved: true } : {}),
-          parameters: parametersOf(t),
+          parameters: builtin.includes(t.name) ? parametersOf(t) : workflowParameters(parametersOf(t)),
           ...(t.readWhen ? { readWhen: t.readWhen } : {}),
         })),
     spec(name) {

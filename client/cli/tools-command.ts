@@ -13,7 +13,12 @@ import { loadConfiguredTools } from '../../activities/tools/load-configured-tool
 export async function listConfiguredTools(config: CairnConfig): Promise<ToolInfo[]> {
   const configured = await loadConfiguredTools(config);
   try {
-    const registry = createToolRegistry([...builtinTools(config.tools.fetchAllow), ...configured.tools]);
+    const builtins = builtinTools(config.tools.fetchAllow);
+    const registry = createToolRegistry(
+      [...builtins, ...configured.tools],
+      undefined,
+      builtins.map((t) => t.name),
+    );
     return [...registry.list(undefined, config.tools.autoApprove), ...Object.values(workflowBuiltins())];
   } finally {
     await configured.close();

@@ -309,7 +309,8 @@ test('framing and hop-by-hop headers from the model are dropped; the tool sets i
 
 test('header names and values with CR or LF are refused before anything is sent', async () => {
   const tool = createHttpFetchTool({ allow: ['loopback'] });
-  const registry = createToolRegistry([tool]);
+  // As the worker builds it: a built-in's schema reaches workflow code with its own patterns.
+  const registry = createToolRegistry([tool], undefined, [tool.name]);
   const [info] = registry.list();
   const cases = [
     { 'X-Note': 'a\r\nHost: internal.example' },

@@ -183,3 +183,38 @@ test('a compress call that fails leaves a mechanical summary; the newest turn ne
     expect(last[0]?.content).toContain(`[msg-1] user: ${texts[0]?.slice(0, 200)}…`);
   });
 });
+
+test('on a spent budget, rejected messages cause no compress call: the fold that is due is mechanical, and their text never makes one due', async () => {
+  const first = sized('a long first message:', 600);
+  const rejected = [2, 3, 4, 5, 6].map((n) => sized(`refused ${n}:`, 200));
+  bed.llm.respondWith(
+    byRoute({
+      chat: [reply.text('ok', { usage: { promptTokens: 250, completionTokens: 50 } })],
+      title: [reply.text('Budget spent', { usage: { promptTokens: 0, completionTokens: 0 } })],
+    }),
+  );
+  await withWorker(bed.config, async () => {
+    const client = threads();
+    const { id } = await client.open({}, { settings: { compressAtChars: 500, budget: { tokens: 300 } } });
+    // The one reply spends the whole budget (300 tokens).
+    expect(await client.send(id, { text: first, kind: 'chat' })).toMatchObject({ disposition: 'answered' });
+    await waitForThread(id, 'the title', (v) => v.title !== undefined);
+    for (const text of rejected)
+      expect(await client.send(id, { text, kind: 'chat' })).toMatchObject({ disposition: 'rejected' });
+    // Past the threshold with the second message (the first turn's 602 characters), the first
+    // turn folds — by the mechanical summary: the budget is spent.
+    const view = await waitForThread(
+      id,
+      'every message folded or kept',
+      (v) => v.summary !== undefined && v.summary.turns + v.turns.length === 6,
+    );
+    expect(bed.llm.requestsFor('compress')).toEqual([]);
+    expect(view.summary).toMatchObject({ turns: 1, through: 'msg-1' });
+    expect(view.summary?.text.startsWith(`[msg-1] user: ${first.slice(0, 200)}…`)).toBe(true);
+    // The rejected messages' 1,000 characters made no further fold due.
+    expect(view.turns.map((t) => [t.messageId, t.status])).toEqual(
+      [2, 3, 4, 5, 6].map((n) => [`msg-${n}`, 'rejected']),
+    );
+    expect(view.usage.totalTokens).toBe(300);
+  });
+});

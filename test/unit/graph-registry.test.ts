@@ -81,6 +81,41 @@ describe('defineGraph', () => {
   });
 });
 
+describe('output schemas run no regular expression', () => {
+  /** One node whose output schema hides a backtracking pattern two levels down. */
+  const withPattern: GraphInput = {
+    name: 'regex',
+    nodes: [
+      {
+        id: 'extract',
+        systemPrompt: 'Extract.',
+        output: {
+          type: 'object',
+          properties: { items: { type: 'array', items: { type: 'string', pattern: '^(a+)+$' } } },
+        },
+      },
+    ],
+    entry: ['extract'],
+    end: ['extract'],
+  };
+
+  test('defineGraph refuses a node output schema with `pattern`, naming its path', () => {
+    const err = thrownBy(() => defineGraph(withPattern)) as GraphDefinitionError;
+    expect(err).toBeInstanceOf(GraphDefinitionError);
+    expect(err.issues.map((i) => [i.code, i.path])).toEqual([
+      ['output_schema_regex', 'graph.nodes[0].output.properties.items.items.pattern'],
+    ]);
+  });
+
+  test('an inline graph in a start input (as the HTTP start sends it) is refused the same way', () => {
+    const parsed = parseAgentInput({ task: 't', graph: withPattern });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.errors.join('\n')).toContain('graph.nodes[0].output.properties.items.items.pattern');
+    expect(parsed.errors.join('\n')).toContain('(output_schema_regex)');
+  });
+});
+
 describe('loadGraphRegistry', () => {
   test('no module configured (CAIRN_GRAPHS unset): no graphs', async () => {
     expect(loadConfig({}).graphs.module).toBeUndefined();

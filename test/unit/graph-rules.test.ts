@@ -11,6 +11,10 @@ const graph = (more: Partial<GraphInput>): Graph =>
   graphSchema.parse({ name: 'g', nodes: [node('a')], entry: ['a'], end: ['a'], ...more });
 /** A graph that skips the schema, as code building one (or planToGraph) may hand the rules. */
 const raw = (more: Partial<Graph>): Graph => ({ ...graph({}), ...more });
+/** An output schema with two regular expressions, beside a property merely named "pattern". */
+const REGEX_OUTPUT = {
+  properties: { pattern: { type: 'string', pattern: '^(a+)+$' }, m: { patternProperties: { x: {} } } },
+};
 const rules = (problems: GraphProblem[]) => problems.map((p) => `${p.rule} ${p.path}`);
 
 describe('the examples', () => {
@@ -86,6 +90,14 @@ describe('each rule', () => {
         graph: raw({ nodes: [node('a', { output: { type: 'object', properties: { n: { type: 'nonsense' } } } })] }),
         expected: ['bad_output_schema graph.nodes[0].output'],
         says: 'node "a": output is not a usable JSON Schema: Unsupported type: nonsense',
+      },
+      output_schema_regex: {
+        graph: raw({ nodes: [node('a', { output: REGEX_OUTPUT })] }),
+        expected: [
+          'output_schema_regex graph.nodes[0].output.properties.pattern.pattern',
+          'output_schema_regex graph.nodes[0].output.properties.m.patternProperties',
+        ],
+        says: 'node "a": output schemas may not use regular expressions (pattern, patternProperties, format "regex")',
       },
       bad_node_id: {
         graph: raw({ nodes: [node('a'), node('b-2')], edges: [{ from: 'a', to: 'b-2' }], end: ['b-2'] }),

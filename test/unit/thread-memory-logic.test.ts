@@ -36,6 +36,13 @@ test("a turn's size counts its message, reply, and steps' titles and results", (
   expect(turnChars(task)).toBe(206);
 });
 
+test('a rejected message counts nothing toward the threshold, and folds with the turns around it', () => {
+  expect(turnChars(turn(1, 5_000, 'rejected'))).toBe(0);
+  const refused = [turn(2, 1_000, 'rejected'), turn(3, 1_000, 'rejected')];
+  expect(foldCount([turn(1), ...refused], 300)).toBe(0);
+  expect(foldCount([turn(1, 400), ...refused], 300)).toBe(1);
+});
+
 test('nothing folds up to the threshold; past it the oldest fold until at most half is left', () => {
   const ten = Array.from({ length: 10 }, (_, i) => turn(i + 1));
   expect(foldCount(ten, 2_000)).toBe(0); // 2,000: not past it

@@ -24,6 +24,7 @@ export const GRAPH_RULES = [
   'end_always_leaves',
   'join_never_fires',
   'bad_output_schema',
+  'output_schema_regex',
 ] as const;
 /** One of {@link GRAPH_RULES}. */
 export type GraphRule = (typeof GRAPH_RULES)[number];
@@ -52,7 +53,7 @@ export function checkGraphRules(graph: Graph, options: GraphCheckOptions = {}): 
     ...exitProblems(graph),
     ...reachProblems(graph),
     ...joinProblems(graph),
-    ...outputProblems(graph).map((problem) => ({ rule: 'bad_output_schema' as const, ...problem })),
+    ...outputProblems(graph),
   ];
 }
 

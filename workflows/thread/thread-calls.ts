@@ -12,11 +12,15 @@ import { chatMessages } from './thread-context';
 /** Bad router replies in a row before the message is answered as chat. */
 export const MAX_BAD_ROUTES = 3;
 
-/** What a thread's calls need: its id (the `X-Cairn-Agent` header), model, and where their usage goes. */
+/**
+ * What a thread's calls need: its id (the `X-Cairn-Agent` header), model, where their usage goes,
+ * and whether the thread's budget is spent (a call that may be skipped, `compress`, then is).
+ */
 export interface ThreadCalls {
   threadId: string;
   model?: ModelSettings;
   spent: (usage: TokenUsage) => void;
+  budgetSpent: () => boolean;
 }
 
 /**

@@ -3,8 +3,10 @@
  * thread's `compressAtChars` characters (messages, replies, step titles and results), the oldest
  * are folded into its summary, keeping the newest up to half of the threshold (and always the
  * newest turn: a follow-up may reuse it). One `compress` call merges the summary so far with the
- * folded turns; when it fails or says nothing, a mechanical summary (each turn cut to a line or
- * two) stands in. The folded turns leave the run
+ * folded turns, its usage counted in the thread's budget; when the budget is spent, or the call
+ * fails or says nothing, a mechanical summary (each turn cut to a line or two) stands in, with no
+ * call. A rejected message counts nothing toward the threshold: refused messages cost the thread
+ * no model call, not even a fold's. The folded turns leave the run
  * (and so the carry and the `thread` query); later chat replies and task turns get the summary
  * first, then the turns kept (thread-context.ts).
  */
@@ -24,8 +26,12 @@ const MECHANICAL_PART_CHARS = 200;
 /** Turns still in motion, never folded. */
 const settled = (turn: Turn): boolean => !['routing', 'queued', 'running'].includes(turn.status);
 
-/** A turn's size as the threshold counts it: its message, reply, and steps' titles and results. */
+/**
+ * A turn's size as the threshold counts it: its message, reply, and steps' titles and results;
+ * nothing for a rejected message (it never reached a model, and folds with the turns around it).
+ */
 export function turnChars(turn: Turn): number {
+  if (turn.status === 'rejected') return 0;
   const steps = (turn.steps ?? []).reduce((n, s) => n + s.title.length + (s.result?.length ?? 0), 0);
   return turn.text.length + (turn.reply?.length ?? 0) + steps;
 }
@@ -75,8 +81,8 @@ export function compressMessages(previous: string | undefined, folded: readonly 
 }
 
 /**
- * The summary with `folded` merged in: the `compress` call's text, else (the call failed for
- * good, or answered nothing) the mechanical one.
+ * The summary with `folded` merged in: the `compress` call's text, else (the thread's budget is
+ * spent, so no call is made; or the call failed for good, or answered nothing) the mechanical one.
  */
 export async function compressTurns(
   calls: ThreadCalls,
@@ -89,6 +95,7 @@ export async function compressTurns(
     turns: (previous?.turns ?? 0) + folded.length,
     through: last,
   });
+  if (calls.budgetSpent()) return covering(mechanicalSummary(previous?.text, folded));
   try {
     const reply = await llmCall(`${last} · compress`, {
       purpose: 'compress',

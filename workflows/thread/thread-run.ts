@@ -94,7 +94,12 @@ export class ThreadRun {
   /** What the thread's own model calls need. */
   calls(): ThreadCalls {
     const { model } = this.settings;
-    return { threadId: this.threadId, ...(model ? { model } : {}), spent: (u) => this.budget.add(u) };
+    return {
+      threadId: this.threadId,
+      ...(model ? { model } : {}),
+      spent: (u) => this.budget.add(u),
+      budgetSpent: () => this.budget.refusal() !== undefined,
+    };
   }
 
   serve(): this {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { issueLines } from '../issue-lines';
 import type { LlmToolSpec } from '../llm-types';
+import { withoutRegexKeywords } from './schema-regex';
 
 export const finishStepArgsSchema = z.object({
   result: z.string().min(1, 'the result is empty').describe('The outcome of the step, complete and self-contained.'),
@@ -17,6 +18,13 @@ export interface FinishExtras {
   output?: unknown;
   goalCheck?: string;
 }
+
+/**
+ * The longest string a node's structured output may hold, in characters, wherever it sits (an
+ * object's keys included). Checked before the schema is, so no check ever walks a longer one;
+ * the step's `result` is the place for long text.
+ */
+export const OUTPUT_STRING_MAX = 10_000;
 
 /** A JSON Schema, as a graph node declares its output. */
 export type OutputSchema = Record<string, unknown>;
@@ -57,12 +65,37 @@ export function parseFinishStepArgs(raw: string, output?: OutputSchema): FinishS
   if (!output) return { ok: true, result: parsed.data.result, ...goal };
   const given = typeof value === 'object' && value !== null ? (value as { output?: unknown }).output : undefined;
   if (given === undefined) return { ok: false, error: 'output: this step must hand back its structured output' };
+  const long = longStringPath(given, 'output');
+  if (long) return { ok: false, error: `${long}: longer than ${OUTPUT_STRING_MAX} characters` };
   const checked = outputChecker(output).safeParse(given);
   if (!checked.success) return { ok: false, error: issueLines(checked.error, 'output', 'output').join('; ') };
   return { ok: true, result: parsed.data.result, output: given, ...goal };
 }
 
-/** The zod schema of a node's output JSON Schema (checked valid when the graph was). */
+/** The path of the first string (value or key) in `value` longer than {@link OUTPUT_STRING_MAX}. */
+export function longStringPath(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.length > OUTPUT_STRING_MAX ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = longStringPath(item, `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.length > OUTPUT_STRING_MAX) return `${path} (a key)`;
+    const found = longStringPath(item, `${path}.${key}`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The zod schema of a node's output JSON Schema (checked valid when the graph was). A regular
+ * expression in it is dropped, never run: the graph rules refuse such a schema, and one that
+ * reached a running agent some other way still cannot pin the workflow thread.
+ */
 export function outputChecker(output: OutputSchema): z.ZodType {
-  return z.fromJSONSchema(output);
+  return z.fromJSONSchema(withoutRegexKeywords(output));
 }
