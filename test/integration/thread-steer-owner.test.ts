@@ -50,6 +50,7 @@ test("only the turn's sender and an admin steer it: another operator's steer is 
         { principal: 'ann', roles: ['operator'], token: 'ann-token' },
         { principal: 'op2', roles: ['operator'], token: 'op2-token' },
         { principal: 'root', roles: ['admin'], token: 'root-token' },
+        { principal: 'vic', roles: ['viewer'], token: 'vic-token' },
       ],
       { threads: new ThreadClient(bed.client, bed.config.taskQueue) },
     );
@@ -101,6 +102,10 @@ test("only the turn's sender and an admin steer it: another operator's steer is 
     expect(await principalOf(turn1)).toEqual({ id: 'ann', roles: ['operator'], authenticatedBy: 'token' });
     const plan2 = bed.llm.requestsFor('plan')[1]?.body.messages ?? [];
     expect(wholeText(plan2)).toContain(foreign);
+    // Whoever may read the thread reads one message whole: a viewer too.
+    const message = await app.request(`/api/threads/${id}/messages/msg-2`, { headers: as('vic') });
+    expect(message.status).toBe(200);
+    expect(await message.json()).toMatchObject({ messageId: 'msg-2', by: 'op2', text: foreign });
     const view = await read();
     expect(view.turns.map((t) => [t.messageId, t.by, t.disposition, t.status, t.agentId])).toEqual([
       ['msg-1', 'ann', 'started', 'completed', threadTurnWorkflowId(id, 1)],
