@@ -15,6 +15,7 @@ import {
 } from '@temporalio/client';
 import {
   messageOfUpdateQuery,
+  messageQuery,
   sendInputSchema,
   sendUpdate,
   threadQuery,
@@ -22,7 +23,9 @@ import {
   type SendInput,
   type SendResult,
   type ThreadInput,
+  type ThreadPage,
   type ThreadView,
+  type Turn,
 } from '../workflows/contract/thread-contract';
 import type { threadWorkflow } from '../workflows/thread/thread-workflow';
 import { ClientError, isLlmErrorCode, type ClientErrorCode } from './client-error';
@@ -160,24 +163,37 @@ export class ThreadClient {
   }
 
   /**
-   * The thread and its turns; `AGENT_UNAVAILABLE` when no worker answers in time. A thread whose
-   * workflow ended without closing itself (terminated, timed out, failed) is shown closed, its
-   * reason the workflow's status: its turns still being routed never will be.
+   * The thread and a page of its turns (the newest 50 by default; `page.before` a message id for
+   * older ones), each message's text cut past 2,000 characters; `AGENT_UNAVAILABLE` when no
+   * worker answers in time. A thread whose workflow ended without closing itself (terminated,
+   * timed out, failed) is shown closed, its reason the workflow's status: its turns still being
+   * routed never will be.
    */
-  async get(id: string): Promise<ThreadView> {
+  async get(id: string, page: ThreadPage = {}): Promise<ThreadView> {
     return this.guard(id, async ({ status }) => {
-      let view: ThreadView;
-      try {
-        view = await this.temporal.withDeadline(Date.now() + this.queryTimeoutMs, () =>
-          this.handle(id).query(threadQuery),
-        );
-      } catch (err) {
-        if (!isUnansweredQuery(err)) throw err;
-        throw new ClientError('AGENT_UNAVAILABLE', `no worker answered thread "${id}" in time; try again`);
-      }
+      const view = await this.ask(id, () => this.handle(id).query(threadQuery, page));
       if (status.name === 'RUNNING' || view.status === 'closed') return view;
       return { ...view, status: 'closed', closedReason: `its workflow is ${status.name.toLowerCase()}` };
     });
+  }
+
+  /** One message's turn whole (its text uncut); `NOT_FOUND` for a message the thread does not keep. */
+  async message(id: string, messageId: string): Promise<Turn> {
+    return this.guard(id, async () => {
+      const turn = await this.ask(id, () => this.handle(id).query(messageQuery, messageId));
+      if (!turn) throw new ClientError('NOT_FOUND', `thread "${id}" keeps no message "${messageId}"`, 'messageId');
+      return turn;
+    });
+  }
+
+  /** A query of thread `id`, within the query timeout (`AGENT_UNAVAILABLE` past it). */
+  private async ask<T>(id: string, query: () => Promise<T>): Promise<T> {
+    try {
+      return await this.temporal.withDeadline(Date.now() + this.queryTimeoutMs, query);
+    } catch (err) {
+      if (!isUnansweredQuery(err)) throw err;
+      throw new ClientError('AGENT_UNAVAILABLE', `no worker answered thread "${id}" in time; try again`);
+    }
   }
 
   /**
@@ -276,6 +292,7 @@ function checkSend(body: unknown): SendInput {
 function refused(err: unknown): ClientError | undefined {
   return updateRefusal(
     err,
-    (type): type is ClientErrorCode => type === 'INVALID_INPUT' || type === 'THREAD_CLOSED' || isLlmErrorCode(type),
+    (type): type is ClientErrorCode =>
+      type === 'INVALID_INPUT' || type === 'THREAD_CLOSED' || type === 'QUEUE_FULL' || isLlmErrorCode(type),
   );
 }

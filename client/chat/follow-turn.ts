@@ -14,7 +14,8 @@ import type { Interaction } from '../../workflows/interactions/interaction-types
 
 /** The calls the follower makes. */
 export interface TurnPorts {
-  threads: Pick<ThreadClient, 'get'>;
+  /** `message` reads a turn the thread's page of newest turns has left out (when given). */
+  threads: Pick<ThreadClient, 'get'> & Partial<Pick<ThreadClient, 'message'>>;
   agents: Pick<AgentClient, 'state'>;
 }
 
@@ -63,7 +64,7 @@ export async function followTurn(
     if (options.signal?.aborted) return { kind: 'aborted', ...(turn ? { turn } : {}) };
     const view = await patiently(() => ports.threads.get(threadId), options.signal);
     if (!view) return { kind: 'aborted', ...(turn ? { turn } : {}) };
-    turn = view.turns.find((t) => t.messageId === messageId);
+    turn = view.turns.find((t) => t.messageId === messageId) ?? (await olderTurn(ports, threadId, messageId));
     if (!turn) throw new Error(`thread ${threadId} has no message ${messageId}`);
     const progress = `${turn.status} ${turn.agentId ?? ''}`;
     if (progress !== told) {
@@ -83,6 +84,11 @@ export async function followTurn(
     const delay = pollDelay(options.pollMs ?? DEFAULT_POLL_MS, Date.now() - changedAt);
     if (!(await pause(delay, options.signal))) return { kind: 'aborted', turn };
   }
+}
+
+/** A message the read's page left out (newer turns pushed it past the newest 50), read by itself. */
+async function olderTurn(ports: TurnPorts, threadId: string, messageId: string): Promise<Turn | undefined> {
+  return ports.threads.message ? ports.threads.message(threadId, messageId) : undefined;
 }
 
 /** How long a look no worker answered in time waits before it is tried again (ms). */

@@ -129,7 +129,11 @@ async function converse(
 ): Promise<number> {
   const input = chatInput();
   let thread = options.thread;
-  if (thread !== undefined) printLine(`thread ${thread}: ${(await threads.get(thread)).turns.length} turns so far`);
+  if (thread !== undefined) {
+    // A read shows a page of the newest turns and counts the older ones it leaves out.
+    const view = await threads.get(thread);
+    printLine(`thread ${thread}: ${view.turns.length + (view.olderTurns ?? 0)} turns so far`);
+  }
   /** Files `/file` attached, for the next message. */
   let attached: LocalFile[] = [];
   try {

@@ -27,6 +27,7 @@ import { registerAgentRoutes } from './routes/agents';
 import { isUploadRequest, registerUploadStart, type UploadSettings } from './routes/agent-uploads';
 import { registerThreadRoutes, type ThreadsPort } from './routes/threads';
 import { registerThreadUploads } from './routes/thread-uploads';
+import { registerThreadReads } from './routes/thread-reads';
 import { registerChatCompletionsRoute } from './routes/chat-completions';
 import { registerGraphRoutes } from './routes/graphs';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
@@ -34,6 +35,7 @@ import { registerStreamRoute } from './routes/stream';
 import { registerTranscriptRoute } from './routes/transcript';
 import { registerFileRoutes } from './routes/files';
 import { StreamLimiter } from './stream-limiter';
+import { limitSends, SendRateLimiter } from './send-rate-limiter';
 import type { StreamLimits } from '../../config/stream-limits';
 import { registerWebRoutes } from './routes/web';
 import { LiveHub } from '../live/live-hub';
@@ -76,6 +78,8 @@ export interface AppDeps {
    * CAIRN_HTTP_MAX_STREAMS); DEFAULT_STREAM_LIMITS by default.
    */
   streamLimits?: StreamLimits;
+  /** Thread messages per principal per minute (send-rate-limiter.ts); SENDS_PER_MINUTE on the real clock by default. */
+  sendRate?: SendRateLimiter;
   /** The payload codecs the codec server runs (config.payloads); compression only by default. */
   payloads?: PayloadSettings;
   /**
@@ -150,6 +154,10 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   app.use('/api/*', authenticateApi(auth));
   // The OpenAI-compatible front door is the API under another prefix: the same sign-in and roles.
   app.use('/v1/*', authenticateApi(auth));
+  // Once the sender is known: their thread messages, however they come, share one allowance.
+  const sends = limitSends(deps.sendRate ?? new SendRateLimiter());
+  app.use('/api/*', sends);
+  app.use('/v1/*', sends);
   // Every page the web app serves: a signed-out visitor signs in and comes back to it.
   for (const path of ['/', '/agents/:id', '/threads', '/threads/:id']) app.use(path, guardPage(auth));
   const jsonLimit = limitBodies(deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
@@ -191,6 +199,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   if (deps.threads) {
     registerThreadUploads(app, deps.threads, deps.uploads);
     registerThreadRoutes(app, deps.threads);
+    registerThreadReads(app, deps.threads);
     registerChatCompletionsRoute(app, {
       heartbeatMs: eventTiming.heartbeatMs,
       threads: deps.threads,

@@ -27,6 +27,7 @@ export type ApiErrorCode =
       | 'PAYLOAD_UNDECODABLE'
       | 'DECODE_TOO_LARGE'
       | 'TOO_MANY_STREAMS'
+      | 'SEND_RATE_LIMITED'
       | 'PATH_REFUSED'
       | 'UPLOAD_TOO_LARGE'
       | 'UPLOAD_TYPE_REFUSED'
@@ -54,6 +55,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   CONFLICT: 409,
   AGENT_FINISHED: 409,
   THREAD_CLOSED: 409,
+  QUEUE_FULL: 409,
   AGENT_UNAVAILABLE: 503,
   // The model behind Cairn failed a thread's message for good (the turn is recorded failed).
   LLM_RATE_LIMITED: 502,
@@ -69,6 +71,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   PAYLOAD_UNDECODABLE: 422,
   DECODE_TOO_LARGE: 413,
   TOO_MANY_STREAMS: 429,
+  SEND_RATE_LIMITED: 429,
   PATH_REFUSED: 400,
   UPLOAD_TOO_LARGE: 413,
   UPLOAD_TYPE_REFUSED: 415,

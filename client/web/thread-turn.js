@@ -7,6 +7,8 @@
  *
  * A running turn's agent is embedded at once; a finished one's only when its box is opened, so a
  * long conversation does not hold an event stream per turn (streams per person are limited).
+ * A message whose text the thread's read cut (past 2,000 characters: `textChars` says how long it
+ * is) shows the cut with a button that loads the whole text from its own route.
  * Elements are kept across refreshes: an embedded agent, its half-typed answers and an open box
  * survive every poll.
  */
@@ -27,17 +29,37 @@ const SETTLED = new Set(['completed', 'failed', 'stopped', 'cancelled', 'deliver
  */
 
 /**
+ * The message's text: whole, or cut with a button that loads the whole of it.
+ * @param {any} turn
+ * @param {(messageId: string) => Promise<string>} whole
+ */
+function messageText(turn, whole) {
+  const text = h('div', { class: 'turn-text', text: turn.text });
+  if (typeof turn.textChars !== 'number') return text;
+  const more = h('button', { type: 'button', class: 'turn-text-whole', text: `show all ${turn.textChars} characters` });
+  more.addEventListener('click', () => {
+    more.setAttribute('disabled', '');
+    whole(turn.messageId).then(
+      (full) => text.replaceChildren(full),
+      () => more.removeAttribute('disabled'),
+    );
+  });
+  return h('div', {}, [text, more]);
+}
+
+/**
  * The view of one turn.
  * @param {any} turn a turn of `GET /api/threads/:id`
+ * @param {(messageId: string) => Promise<string>} whole the whole text of a message the read cut
  * @returns {TurnView}
  */
-export function turnView(turn) {
+export function turnView(turn, whole) {
   const meta = h('p', { class: 'turn-meta' });
   const reply = h('div', { class: 'turn-reply' });
   const agentBox = h('div', { class: 'turn-agent-box' });
   const el = h('article', { class: 'turn', 'data-message-id': turn.messageId }, [
     meta,
-    h('div', { class: 'turn-text', text: turn.text }),
+    messageText(turn, whole),
     reply,
     agentBox,
   ]);

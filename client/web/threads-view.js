@@ -12,13 +12,15 @@
  * poll is simple and survives reconnects. A chat reply shows as it is written, from the thread's
  * live stream (`GET /api/threads/:id/stream`: its `chat` calls' text deltas, by message), until
  * the thread's record of the reply replaces it. Leaving the view stops the polling, the stream
- * and every embedded agent's live updates.
+ * and every embedded agent's live updates. A read shows the newest 50 turns: older ones
+ * (`olderTurns`) load a page at a time with `?before=`, above the rest, on request.
  */
 import { ApiError, api, apiForm } from './api.js';
 import { h, temporalLink } from './dom.js';
 import { followLive } from './live-stream.js';
 import { startFiles, startForm } from './start-files.js';
 import { turnView } from './thread-turn.js';
+import { olderTurns } from './thread-older.js';
 
 /** How often an open conversation is read again. */
 const POLL_MS = 1500;
@@ -41,14 +43,24 @@ export function renderThreadPage(root, id, navigate) {
   const header = h('div', { class: 'thread-header' });
   const turnsBox = h('div', { class: 'turns', id: 'turns' });
   const box = sendBox();
+  /** @type {Map<string, import('./thread-turn.js').TurnView>} */
+  const turns = new Map();
+  const path = () => `/api/threads/${encodeURIComponent(id ?? '')}`;
+  /** @param {string} messageId */
+  const whole = async (messageId) =>
+    String((await api(`${path()}/messages/${encodeURIComponent(messageId)}`)).text ?? '');
+  const older = olderTurns(
+    turnsBox,
+    turns,
+    (before) => api(`${path()}?before=${encodeURIComponent(before)}&limit=50`),
+    whole,
+  );
   root.replaceChildren(
     h('p', {}, [h('a', { href: '/threads', 'data-nav': true, text: '← all conversations' })]),
     header,
-    h('section', { class: 'card' }, [turnsBox]),
+    h('section', { class: 'card' }, [older.el, turnsBox]),
     h('section', { class: 'card' }, [h('h2', { text: 'Send' }), box.form]),
   );
-  /** @type {Map<string, import('./thread-turn.js').TurnView>} */
-  const turns = new Map();
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   let stopped = false;
@@ -69,11 +81,12 @@ export function renderThreadPage(root, id, navigate) {
       ]),
       ...(view.summary ? [summaryNote(view.summary)] : []),
     );
+    older.firstRead(view);
     for (const turn of view.turns) {
       const shown = turns.get(turn.messageId);
       if (shown) shown.update(turn);
       else {
-        const made = turnView(turn);
+        const made = turnView(turn, whole);
         turns.set(turn.messageId, made);
         turnsBox.append(made.el);
         const partial = writing.get(turn.messageId);

@@ -45,5 +45,5 @@ export function unusedThreads(why: string): ThreadsPort {
   const newId = () => {
     throw new Error(why);
   };
-  return { open: unused, send: unused, get: unused, list: unused, newId };
+  return { open: unused, send: unused, get: unused, message: unused, list: unused, newId };
 }

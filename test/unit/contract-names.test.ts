@@ -115,7 +115,7 @@ test('messages: signal and update `answer`, query `state`, and the internal ones
   );
 });
 
-test('threads: update `send`, queries `thread` and `messageOfUpdate`, signal `steer` to a turn and `steerClosed`, `steerReturned` back; ids `thread-<slug>-<short id>`, turns `<thread id>/turn-<n>`', () => {
+test('threads: update `send`, queries `thread`, `message` and `messageOfUpdate`, signal `steer` to a turn and `steerClosed`, `steerReturned` back; ids `thread-<slug>-<short id>`, turns `<thread id>/turn-<n>`', () => {
   const definitions = Object.entries(threadContract).flatMap(([exported, value]) =>
     typeof value === 'object' && value !== null && 'type' in value && 'name' in value
       ? [[exported, value.type, value.name]]
@@ -124,6 +124,7 @@ test('threads: update `send`, queries `thread` and `messageOfUpdate`, signal `st
   expect(definitions.sort()).toEqual(
     [
       ['messageOfUpdateQuery', 'query', 'messageOfUpdate'],
+      ['messageQuery', 'query', 'message'],
       ['sendUpdate', 'update', 'send'],
       ['steerClosedSignal', 'signal', 'steerClosed'],
       ['steerReturnedSignal', 'signal', 'steerReturned'],
@@ -218,6 +219,7 @@ describe('HTTP routes', () => {
     'GET /api/threads',
     'GET /api/threads/:id',
     'GET /api/threads/:id/stream',
+    'GET /api/threads/:id/messages/:messageId',
     'POST /api/threads/:id/messages',
     'POST /v1/chat/completions',
     'GET /api/me',

@@ -1,11 +1,13 @@
 /**
  * The pure parts of following a turn (client/chat/follow-turn.ts): how often it looks while the
- * turn is quiet, which agent's questions hold a message up, and a look no worker answered in
- * time tried again.
+ * turn is quiet, which agent's questions hold a message up, a look no worker answered in
+ * time tried again, and a message the read's page of newest turns left out read by itself.
  */
-import { blockingAgent, patiently, pollDelay, runningTurn } from '../../client/chat/follow-turn';
+import { blockingAgent, followTurn, patiently, pollDelay, runningTurn } from '../../client/chat/follow-turn';
 import { ClientError } from '../../client/client-error';
 import type { Turn } from '../../workflows/contract/thread-contract';
+
+const zeroUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
 test('the poll slows while nothing changes: the given interval for 5 s, then 1 s, then 2 s after a minute', () => {
   expect([0, 4_999, 5_000, 59_999, 60_000, 3_600_000].map((quiet) => pollDelay(250, quiet))).toEqual([
@@ -42,4 +44,19 @@ test('a look no worker answered in time is tried again; any other error is throw
     return Promise.reject(unavailable());
   }, gone.signal);
   expect(await down).toBeUndefined();
+});
+
+test("a message the thread's read left out of its page (newer turns pushed it past it) is read by itself", async () => {
+  const newer: Turn[] = [{ messageId: 'msg-60', text: 'later', kind: 'chat', status: 'completed', reply: 'ok' }];
+  const view = { id: 't', title: 't', status: 'open' as const, turns: newer, olderTurns: 59, usage: zeroUsage };
+  const settled: Turn = { messageId: 'msg-3', text: 'early', kind: 'chat', status: 'completed', reply: 'done' };
+  const ports = {
+    threads: {
+      get: () => Promise.resolve(view),
+      message: (_thread: string, messageId: string) =>
+        messageId === 'msg-3' ? Promise.resolve(settled) : Promise.reject(new Error(`no ${messageId}`)),
+    },
+    agents: { state: () => Promise.reject(new Error('no agent is asked')) },
+  };
+  expect(await followTurn(ports, 't', 'msg-3')).toEqual({ kind: 'settled', turn: settled });
 });

@@ -45,6 +45,7 @@ function scriptedThreads() {
     },
     get: (id) => Promise.resolve(view(id, script.settled ? 'completed' : 'routing')),
     send: unused,
+    message: unused,
     list: unused,
     newId: () => 'thread-new',
   };

@@ -119,6 +119,19 @@ export const ERROR_CODES = [
   'UPLOAD_TYPE_REFUSED',
   /** HTTP 400: an uploaded file's name is over 255 UTF-8 bytes; refused before it is read further, nothing stored. */
   'UPLOAD_NAME_TOO_LONG',
+  /**
+   * Not a refusal: the `reason` of a `send` answered `queued` although it asked to steer — its
+   * sender is neither the running turn's sender (same principal id and sign-in realm) nor an
+   * admin, so the message runs as its own turn, under its own sender.
+   */
+  'STEER_NOT_OWNER',
+  /**
+   * HTTP 409: a thread's message refused because too many wait already — queued or not yet routed —
+   * in the thread (MAX_WAITING_PER_THREAD) or from its sender (MAX_WAITING_PER_SENDER); nothing recorded.
+   */
+  'QUEUE_FULL',
+  /** HTTP 429: a principal sent more thread messages in a minute than the server takes (SENDS_PER_MINUTE). */
+  'SEND_RATE_LIMITED',
   /** HTTP 500: anything unexpected; the details stay in the server's log. */
   'INTERNAL',
 ] as const;

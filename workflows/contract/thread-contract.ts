@@ -9,14 +9,25 @@
  * workflows/shared-modules.ts).
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { SendInput, SendResult, SteerClosed, SteerMessage, SteerReturned, ThreadView } from './thread-schemas';
+import type {
+  SendInput,
+  SendResult,
+  SteerClosed,
+  SteerMessage,
+  SteerReturned,
+  ThreadPage,
+  ThreadView,
+  Turn,
+} from './thread-schemas';
 
 export * from './thread-schemas';
 
 /** Send a message: recorded with its sender and routed; answers what became of it. */
 export const sendUpdate = defineUpdate<SendResult, [SendInput]>('send');
-/** The thread and its turns. */
-export const threadQuery = defineQuery<ThreadView>('thread');
+/** The thread and a page of its turns (the newest DEFAULT_VIEW_TURNS without one), texts cut. */
+export const threadQuery = defineQuery<ThreadView, [ThreadPage?]>('thread');
+/** One kept message's turn whole (its text uncut), by message id; null for none (never sent, or folded away). */
+export const messageQuery = defineQuery<Turn | null, [string]>('message');
 /** The `messageId` a `send` update (by its id) recorded in this run, else null: known before the reply. */
 export const messageOfUpdateQuery = defineQuery<string | null, [string]>('messageOfUpdate');
 

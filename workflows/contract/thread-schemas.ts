@@ -6,6 +6,7 @@
  * start or bring back into their cache.
  */
 import { z } from 'zod';
+import type { ErrorCode } from './error-codes';
 import { actorSchema } from '../interactions/answer-input-schema';
 import { modelSettingsSchema } from '../llm-types';
 import { principalSchema } from '../principal';
@@ -59,8 +60,18 @@ export const sendInputSchema = z.object({
 /** The `send` update's body. */
 export type SendInput = z.infer<typeof sendInputSchema>;
 
+/**
+ * Why a message was met otherwise than its policy asked: `STEER_NOT_OWNER`, a `steer` from
+ * someone other than the running turn's sender (or an admin), queued as their own turn instead.
+ */
+export const sendReasonSchema = z.enum(['STEER_NOT_OWNER'] as const satisfies readonly ErrorCode[]);
+
 /** What `send` answers once the message is routed. */
-export const sendResultSchema = z.object({ messageId: z.string(), disposition: dispositionSchema });
+export const sendResultSchema = z.object({
+  messageId: z.string(),
+  disposition: dispositionSchema,
+  reason: sendReasonSchema.optional(),
+});
 /** What `send` answers once the message is routed. */
 export type SendResult = z.infer<typeof sendResultSchema>;
 
@@ -125,6 +136,30 @@ export const turnsSummarySchema = z.object({
 /** What stands for the turns folded away. */
 export type TurnsSummary = z.infer<typeof turnsSummarySchema>;
 
+/** Characters of a message's text the `thread` query shows; a longer one is cut (whole: the `message` query). */
+export const VIEW_TEXT_CHARS = 2_000;
+
+/** Turns the `thread` query shows when not told otherwise (the newest), and the most it shows. */
+export const DEFAULT_VIEW_TURNS = 50;
+/** The most turns one `thread` query shows. */
+export const MAX_VIEW_TURNS = 200;
+
+/** Which turns the `thread` query shows: the newest `limit` of those before message `before` (all, without it). */
+export const threadPageSchema = z.object({
+  before: z.string().min(1).max(200).optional(),
+  limit: z.number().int().min(1).max(MAX_VIEW_TURNS).optional(),
+});
+/** Which turns the `thread` query shows. */
+export type ThreadPage = z.infer<typeof threadPageSchema>;
+
+/** A turn as the `thread` query shows it: its text cut past VIEW_TEXT_CHARS, saying so. */
+export const turnViewSchema = turnSchema.extend({
+  /** Present only when `text` was cut: the whole text's length (the whole text: the `message` query). */
+  textChars: z.number().int().optional(),
+});
+/** A turn as the `thread` query shows it. */
+export type TurnView = z.infer<typeof turnViewSchema>;
+
 /** The `thread` query's answer. */
 export const threadViewSchema = z.object({
   id: z.string(),
@@ -133,7 +168,10 @@ export const threadViewSchema = z.object({
   status: z.enum(['open', 'closed']),
   /** Why a closed thread closed. */
   closedReason: z.string().optional(),
-  turns: z.array(turnSchema),
+  /** The page of turns asked for (the newest DEFAULT_VIEW_TURNS by default), oldest first. */
+  turns: z.array(turnViewSchema),
+  /** How many turns older than the first shown are kept besides (ask with `before` its messageId). */
+  olderTurns: z.number().int().optional(),
   /** The older turns, folded into a summary once they passed the thread's `compressAtChars`. */
   summary: turnsSummarySchema.optional(),
   /** What the thread spent: its own calls and its turns' agents, whatever way they ended. */

@@ -2,7 +2,9 @@
  * What becomes of a message that arrives while a task turn runs (or earlier messages wait): its
  * policy decides — `queue` (the default: the next turn once the running one ends), `reject`, or
  * `steer` (handed to the running agent's steps; queued once that agent said it starts no more
- * steps) — and the turn records the outcome its sender is told. A steered message the agent
+ * steps) — and the turn records the outcome its sender is told. Only the running turn's sender or
+ * an admin steers (steer-owner.ts): anyone else's steer is queued as their own turn, and their
+ * answer says why (`STEER_NOT_OWNER`). A steered message the agent
  * could not take after all (it summarised or ended before the message reached it: it hands the
  * message back, or the signal finds it closed) is queued as a next turn.
  */
@@ -19,6 +21,8 @@ import {
   type Turn,
 } from '../contract/thread-contract';
 import type { TurnAgent } from './thread-task';
+import type { Sender } from '../tools/approval-reuse';
+import { maySteer } from './steer-owner';
 
 /** A message waiting for the next turn; `told` what its sender was told, when not `queued`. */
 export interface QueuedSend {
@@ -30,6 +34,8 @@ export interface QueuedSend {
 /** The part of a thread run a policy acts on: its running turn's agent, its queue and its turns. */
 export interface PolicyTarget {
   running: TurnAgent | undefined;
+  /** Who sent the running turn's message (none: under nobody): who may steer it, besides an admin. */
+  runningOwner?: Sender | undefined;
   readonly queue: QueuedSend[];
   readonly turns: readonly Turn[];
   /** The agent that said it starts no more steps (`steerClosed`): steering it reaches nobody. */
@@ -55,12 +61,18 @@ export function meetPolicy(run: PolicyTarget, turn: Turn, n: number, sent: SendI
   const policy = sent.policy ?? 'queue';
   if (policy === 'reject') return settle(turn, { disposition: 'rejected', status: 'rejected' });
   // An agent past its steps (it summarises) would hear nobody: the message waits for the next turn.
-  if (policy === 'steer' && run.running !== undefined && run.steerClosed !== run.running.workflowId) {
-    const agentId = run.running.workflowId;
+  const running = run.running !== undefined && run.steerClosed !== run.running.workflowId ? run.running : undefined;
+  // Someone else's words must not run under the turn's sender: they become a turn of their own.
+  if (policy === 'steer' && running && !maySteer(sent, run.runningOwner)) {
+    run.queue.push({ n, sent });
+    return { ...settle(turn, { disposition: 'queued', status: 'queued' }), reason: 'STEER_NOT_OWNER' };
+  }
+  if (policy === 'steer' && running) {
+    const agentId = running.workflowId;
     run.steered.set(turn.messageId, { n, sent });
     const message = { text: sent.text, ...(turn.by ? { by: turn.by } : {}), messageId: turn.messageId };
     // An agent that ended in the meantime cannot take it: the next turn does (runs before dropped it).
-    void run.running.signal(steerSignal, message).catch(() => requeueSteered(run, turn.messageId, agentId));
+    void running.signal(steerSignal, message).catch(() => requeueSteered(run, turn.messageId, agentId));
     return settle(turn, { disposition: 'steered', status: 'delivered', agentId });
   }
   run.queue.push({ n, sent });

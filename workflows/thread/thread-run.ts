@@ -10,6 +10,7 @@ import { condition, currentUpdateInfo, setHandler, workflowInfo } from '@tempora
 import { workflowFailure } from '../contract/failures';
 import {
   messageOfUpdateQuery,
+  messageQuery,
   sendInputSchema,
   sendUpdate,
   threadMessageId,
@@ -38,6 +39,8 @@ import { threadView } from './thread-view';
 import { checkSend } from './thread-check';
 import { meetPolicy, serveSteerClosed, settle, type QueuedSend } from './thread-policy';
 import { ThreadMemory } from './thread-memory';
+import { senderOfMessage } from './steer-owner';
+import type { Sender } from '../tools/approval-reuse';
 
 export class ThreadRun {
   readonly threadId = workflowInfo().workflowId;
@@ -50,6 +53,8 @@ export class ThreadRun {
   readonly steered = new Map<string, { n: number; sent: SendInput }>();
   /** The running task turn's agent. */
   running: TurnAgent | undefined;
+  /** Who sent the running turn's message: they (or an admin) may steer it. */
+  runningOwner: Sender | undefined;
   /** The agent that said it starts no more steps. */
   steerClosed: string | undefined;
   /** Messages whose handler has not returned yet. */
@@ -103,10 +108,13 @@ export class ThreadRun {
   }
 
   serve(): this {
-    setHandler(threadQuery, () =>
-      threadView(this.threadId, this.turns, this.budget.usage, this.closedReason, this.memory),
+    setHandler(threadQuery, (page) =>
+      threadView(this.threadId, this.turns, this.budget.usage, this.closedReason, this.memory, page),
     );
-    setHandler(sendUpdate, (sent) => this.receive(sent), { validator: (sent) => checkSend(sent, this.closedReason) });
+    setHandler(messageQuery, (messageId) => this.turns.find((t) => t.messageId === messageId) ?? null);
+    setHandler(sendUpdate, (sent) => this.receive(sent), {
+      validator: (sent) => checkSend(sent, this.closedReason, this.turns),
+    });
     setHandler(messageOfUpdateQuery, (updateId) => this.byUpdate.get(updateId) ?? null);
     serveSteerClosed(this);
     return this;
@@ -178,6 +186,7 @@ export class ThreadRun {
       this.steered.clear(); // the agent they were steered into has ended
       const child = await startTurn(this.threadId, n, sent, input);
       this.running = child;
+      this.runningOwner = senderOfMessage(sent);
       child.result().then(
         (result) => {
           this.budget.add(result.usage);

@@ -21,6 +21,8 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   'GET /api/graphs': 'viewer',
   'GET /api/threads': 'viewer',
   'GET /api/threads/:id': 'viewer',
+  // One message whole: read as the thread it belongs to.
+  'GET /api/threads/:id/messages/:messageId': 'viewer',
   'GET /api/threads/:id/stream': 'viewer',
   'POST /api/agents': 'operator',
   'POST /api/agents/:id/cancel': 'operator',

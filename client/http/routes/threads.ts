@@ -1,6 +1,6 @@
 /**
  * The thread routes (docs/contracts.md#threads): open a thread (empty or with its first message),
- * list threads, read one, send a message. Thin calls into the thread client; its coded
+ * list threads, send a message; reading one is thread-reads.ts. Thin calls into the thread client; its coded
  * ClientErrors become HTTP statuses in errors.ts. The sender is the signed-in principal: the
  * workflow gets it as the message's `actor` (a task turn runs under it), never from the body.
  */
@@ -11,7 +11,6 @@ import {
   sendInputSchema,
   sendResultSchema,
   threadInputSchema,
-  threadViewSchema,
   type SendInput,
 } from '../../../workflows/contract/thread-contract';
 import { ApiFailure } from '../errors';
@@ -19,7 +18,7 @@ import { ErrorBody } from '../schemas';
 import { principalOf } from '../../../workflows/principal';
 
 /** The slice of the thread client the routes call. */
-export type ThreadsPort = Pick<ThreadClient, 'open' | 'send' | 'get' | 'list' | 'newId'>;
+export type ThreadsPort = Pick<ThreadClient, 'open' | 'send' | 'get' | 'message' | 'list' | 'newId'>;
 
 /** Both routes also take the body as `multipart/form-data` with files (answered in thread-uploads.ts). */
 const UPLOADS_TOO =
@@ -122,6 +121,7 @@ const openRoute = createRoute({
     201: { description: 'Opened; the first message routed (or recorded: `?wait=recorded`)', content: json(Opened) },
     400: failure('Invalid body (INVALID_INPUT), or a `by` not the principal (BY_MISMATCH)'),
     415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
+    429: failure('More thread messages in a minute than one principal may send (SEND_RATE_LIMITED)'),
     502: failure('The model failed the message for good (its LLM_* code); the turn is recorded failed'),
   },
 });
@@ -131,17 +131,6 @@ const listRoute = createRoute({
   path: '/api/threads',
   summary: 'List threads, newest first',
   responses: { 200: { description: 'The threads', content: json(ThreadList) } },
-});
-
-const getRoute = createRoute({
-  method: 'get',
-  path: '/api/threads/{id}',
-  summary: 'A thread and its turns',
-  request: { params: ThreadIdParams },
-  responses: {
-    200: { description: 'The thread', content: json(threadViewSchema.meta({ id: 'Thread' })) },
-    404: failure('No such thread (NOT_FOUND)'),
-  },
 });
 
 const sendRoute = createRoute({
@@ -158,8 +147,9 @@ const sendRoute = createRoute({
     },
     400: failure('Invalid body (INVALID_INPUT), or a `by` not the principal (BY_MISMATCH)'),
     404: failure('No such thread (NOT_FOUND)'),
-    409: failure('The thread has closed (THREAD_CLOSED)'),
+    409: failure('The thread has closed (THREAD_CLOSED), or too many messages wait in it, or from you (QUEUE_FULL)'),
     415: failure('The body is not JSON (UNSUPPORTED_MEDIA_TYPE)'),
+    429: failure('More thread messages in a minute than one principal may send (SEND_RATE_LIMITED)'),
     502: failure('The model failed the message for good (its LLM_* code); the turn is recorded failed'),
   },
 });
@@ -212,7 +202,6 @@ export function registerThreadRoutes(app: OpenAPIHono, threads: ThreadsPort): vo
     return c.json(opened, 201);
   });
   app.openapi(listRoute, async (c) => c.json({ threads: await threads.list() }, 200));
-  app.openapi(getRoute, async (c) => c.json(await threads.get(c.req.valid('param').id), 200));
   app.openapi(sendRoute, async (c) => {
     const { id } = c.req.valid('param');
     const body = fromSender(c, c.req.valid('json'));

@@ -48,6 +48,7 @@ const PAGE_FILES: Record<string, string> = {
   'thread-list.js': 'text/javascript',
   'threads-view.js': 'text/javascript',
   'thread-turn.js': 'text/javascript',
+  'thread-older.js': 'text/javascript',
   'style.css': 'text/css',
 };
 
