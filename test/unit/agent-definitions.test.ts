@@ -126,8 +126,8 @@ test('a start may only narrow: instructions first, tools among the definition, l
   });
   const refused = applyDefinition(registered, {
     tools: ['shell'],
-    limits: { maxReplans: 2, maxParallelSteps: 1 } as never,
-    mode: { plan: false } as never,
+    limits: { maxReplans: 2, maxParallelSteps: 1 },
+    mode: { plan: false },
   });
   expect(refused).toEqual({
     ok: false,

@@ -13,7 +13,7 @@ import {
   type Turn,
   type TurnsSummary,
   type TurnView,
-} from '../contract/thread-contract';
+} from '../contract/thread-schemas';
 import type { TokenUsage } from '../llm-types';
 
 /** The longest title. */
