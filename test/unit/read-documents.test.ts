@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAGE_CHARS, readFileTool } from '../../activities/tools/builtin/read-file';
-import { documentText, zipInflatedSize } from '../../activities/tools/builtin/document-text';
+import { documentText, PARSE_LIMITS, zipInflatedSize } from '../../activities/tools/builtin/document-text';
 import { cutOutput } from '../../workflows/tools/cut-output';
 import { makeDocx, makeDocxBomb, makePdf, makeXlsx, makeZip } from '../harness/documents';
 import { toolText } from '../../activities/tools/define-tool';
@@ -128,14 +128,14 @@ test('a parse that outgrows the heap limit kills only its process', async () => 
   // Passes the declared-size check, so only the thread's heap limit can stop it.
   const docx = makeDocxBomb(64 * 2 ** 20);
   await expect(
-    documentText('big.docx', 'docx', docx, { heapMb: 8, inflatedMb: 256, timeoutMs: 60_000 }),
+    documentText('big.docx', 'docx', docx, { ...PARSE_LIMITS, heapMb: 8, timeoutMs: 60_000 }),
   ).rejects.toThrow('parsing needed more than 8 MiB');
   expect(await documentText('ok.docx', 'docx', makeDocx(['alive']))).toContain('alive');
 });
 
 test('a parse over its time limit is stopped', async () => {
   const docx = makeDocx(Array.from({ length: 20_000 }, (_, i) => `paragraph ${i}`));
-  await expect(documentText('slow.docx', 'docx', docx, { heapMb: 256, inflatedMb: 256, timeoutMs: 1 })).rejects.toThrow(
+  await expect(documentText('slow.docx', 'docx', docx, { ...PARSE_LIMITS, timeoutMs: 1 })).rejects.toThrow(
     'parsing took longer than 0.001 s',
   );
 });
