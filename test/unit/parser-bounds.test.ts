@@ -17,8 +17,8 @@ import { toolText } from '../../activities/tools/define-tool';
 import { makeDocx, makeXlsx, makeZip } from '../harness/documents';
 import { makeLyingXlsx } from '../harness/bombs';
 
-/** A fake child: records each parse it is asked for and answers when the test says. */
-function fakeChildren() {
+/** A fake child: records each parse it is asked for and answers when the test says (or at once). */
+function fakeChildren(atOnce = false) {
   const started: { kind: DocumentKind; finish: (text: string) => void }[] = [];
   let running = 0;
   let most = 0;
@@ -26,19 +26,18 @@ function fakeChildren() {
     new Promise<string>((resolve) => {
       running++;
       most = Math.max(most, running);
-      started.push({
-        kind,
-        finish: (text) => {
-          running--;
-          resolve(text);
-        },
-      });
+      const finish = (text: string) => {
+        running--;
+        resolve(text);
+      };
+      started.push({ kind, finish });
+      if (atOnce) finish('parsed');
     });
   return { started, runChild, most: () => most };
 }
 
 test('an XLSX whose local header disagrees with its zip directory is refused before any parser starts', async () => {
-  const children = fakeChildren();
+  const children = fakeChildren(true);
   const parse = createDocumentParser(children.runChild);
   await expect(parse('lying.xlsx', 'xlsx', makeLyingXlsx(2000, 'local-header'))).rejects.toThrow(
     `"lying.xlsx" cannot be read as xlsx: its zip's local header of "xl/worksheets/sheet1.xml" disagrees with its directory`,
@@ -47,7 +46,7 @@ test('an XLSX whose local header disagrees with its zip directory is refused bef
 });
 
 test("an XLSX whose data descriptor repeats the directory's lie is refused before any parser starts: it inflates past its declared size", async () => {
-  const children = fakeChildren();
+  const children = fakeChildren(true);
   const parse = createDocumentParser(children.runChild);
   await expect(parse('lying.xlsx', 'xlsx', makeLyingXlsx(2000, 'descriptor'))).rejects.toThrow(
     `its zip entry "xl/worksheets/sheet1.xml" does not inflate to the size its directory declares`,
@@ -56,7 +55,7 @@ test("an XLSX whose data descriptor repeats the directory's lie is refused befor
 });
 
 test('a DOCX with an entry its directory does not list is refused before any parser starts', async () => {
-  const children = fakeChildren();
+  const children = fakeChildren(true);
   const parse = createDocumentParser(children.runChild);
   const docx = makeDocx(['hello']);
   // Prepend an unlisted local entry: the directory's offsets now point past it.

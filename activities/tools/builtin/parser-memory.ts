@@ -55,7 +55,7 @@ function ownCgroup(controller: (fields: string[]) => boolean): string | undefine
 function usable(folder: string, limitFile: string): boolean {
   try {
     mkdirSync(folder, { recursive: true });
-    const probe = join(folder, 'probe');
+    const probe = join(folder, `probe-${process.pid}`);
     mkdirSync(probe, { recursive: true });
     try {
       writeFileSync(join(probe, limitFile), String(64 * 2 ** 20));
@@ -73,7 +73,8 @@ function usable(folder: string, limitFile: string): boolean {
  * `root` (its memory controller enabled), `prlimit`, the heap limit alone.
  */
 export function chooseMemoryBound(root = '/sys/fs/cgroup'): MemoryBound {
-  const tag = `cairn-parsers-${process.pid}`;
+  // One folder shared by every Cairn process in this cgroup, kept: only each child's cgroup comes and goes.
+  const tag = 'cairn-parsers';
   const v1Own = ownCgroup((fields) => (fields[1] ?? '').split(',').includes('memory'));
   if (v1Own !== undefined && existsSync(join(root, 'memory', 'memory.limit_in_bytes'))) {
     const folder = join(root, 'memory', v1Own, tag);
@@ -113,7 +114,7 @@ let serial = 0;
 export async function placeChild(bound: MemoryBound, pid: number, budgetBytes: number): Promise<Placement> {
   if ((bound.kind === 'cgroup-v1' || bound.kind === 'cgroup-v2') && bound.folder !== undefined) {
     const v1 = bound.kind === 'cgroup-v1';
-    const cgroup = join(bound.folder, `child-${++serial}`);
+    const cgroup = join(bound.folder, `child-${process.pid}-${++serial}`);
     mkdirSync(cgroup);
     writeFileSync(join(cgroup, v1 ? 'memory.limit_in_bytes' : 'memory.max'), String(budgetBytes));
     // v1: without swap accounting memsw may be absent; with it, keep swap out of the way as well.
