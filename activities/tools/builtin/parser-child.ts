@@ -125,8 +125,11 @@ export function runParserChild(
     const fail = (failure: ChildFailure) => settle(() => reject(new ChildFailed(failure)));
     const timer = setTimeout(() => fail({ kind: 'timeout' }), limits.timeoutMs);
     let ready = false;
+    let said = ''; // the tail of stderr: a warning printed while loading the parser may come first
     child.stderr.on('data', (chunk: Buffer) => {
-      if (ready || !chunk.toString('utf8').startsWith('ready')) return;
+      if (ready) return;
+      said = (said + chunk.toString('utf8')).slice(-4096);
+      if (!/(^|\n)ready\n/.test(said)) return;
       ready = true;
       const pid = child.pid;
       if (pid === undefined) return;
