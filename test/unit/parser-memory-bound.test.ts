@@ -4,7 +4,9 @@
  * Each title names the bound that ran; the RLIMIT_AS path is also run on purpose, by choosing the
  * bound under a cgroup root that does not exist.
  */
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readdirSync } from 'node:fs';
 import {
   DOCUMENT_TOO_LARGE,
   DocumentTooLargeError,
@@ -12,7 +14,12 @@ import {
   createDocumentParser,
 } from '../../activities/tools/builtin/document-text';
 import { ChildFailed, runParserChild } from '../../activities/tools/builtin/parser-child';
-import { chooseMemoryBound, memoryBound, type Placement } from '../../activities/tools/builtin/parser-memory';
+import {
+  chooseMemoryBound,
+  memoryBound,
+  placeChild,
+  type Placement,
+} from '../../activities/tools/builtin/parser-memory';
 import { makeLyingXlsx, makePdfFlateBomb } from '../harness/bombs';
 
 jest.setTimeout(60_000);
@@ -77,4 +84,11 @@ test('a bomb read through the parser is a tool error starting with DOCUMENT_TOO_
   expect((err as Error).message).toMatch(
     /^DOCUMENT_TOO_LARGE: "bomb\.pdf" cannot be read as pdf: document too large to parse/,
   );
+});
+
+test(`placing a child that has already ended fails and leaves no cgroup behind (${bound.kind})`, async () => {
+  const gone = spawn(process.execPath, ['-e', '']);
+  await once(gone, 'exit');
+  await expect(placeChild(bound, gone.pid!, budget)).rejects.toThrow();
+  if (cgroup) expect(readdirSync(bound.folder!).filter((name) => name.startsWith(`child-${process.pid}-`))).toEqual([]);
 });

@@ -116,13 +116,18 @@ export async function placeChild(bound: MemoryBound, pid: number, budgetBytes: n
     const v1 = bound.kind === 'cgroup-v1';
     const cgroup = join(bound.folder, `child-${process.pid}-${++serial}`);
     mkdirSync(cgroup);
-    writeFileSync(join(cgroup, v1 ? 'memory.limit_in_bytes' : 'memory.max'), String(budgetBytes));
-    // v1: without swap accounting memsw may be absent; with it, keep swap out of the way as well.
-    if (v1 && existsSync(join(cgroup, 'memory.memsw.limit_in_bytes'))) {
-      writeFileSync(join(cgroup, 'memory.memsw.limit_in_bytes'), String(budgetBytes));
+    try {
+      writeFileSync(join(cgroup, v1 ? 'memory.limit_in_bytes' : 'memory.max'), String(budgetBytes));
+      // v1: without swap accounting memsw may be absent; with it, keep swap out of the way as well.
+      if (v1 && existsSync(join(cgroup, 'memory.memsw.limit_in_bytes'))) {
+        writeFileSync(join(cgroup, 'memory.memsw.limit_in_bytes'), String(budgetBytes));
+      }
+      if (!v1 && existsSync(join(cgroup, 'memory.swap.max'))) writeFileSync(join(cgroup, 'memory.swap.max'), '0');
+      writeFileSync(join(cgroup, 'cgroup.procs'), String(pid));
+    } catch (err) {
+      rmdirSync(cgroup); // the child is not in it (it may have ended already): leave nothing behind
+      throw err;
     }
-    if (!v1) writeFileSync(join(cgroup, 'memory.swap.max'), '0');
-    writeFileSync(join(cgroup, 'cgroup.procs'), String(pid));
     const counter = (file: string, key: string) =>
       Number(new RegExp(`(?:^|\\n)${key} (\\d+)`).exec(read(join(cgroup, file)) ?? '')?.[1] ?? 0);
     return {
