@@ -41,6 +41,10 @@ async function bombed(kind: 'pdf' | 'xlsx', bytes: Buffer, chosen = bound) {
 test(`this machine's bound for parser children is ${bound.kind}`, () => {
   expect(['cgroup-v1', 'cgroup-v2', 'rlimit']).toContain(bound.kind);
   if (cgroup) expect(bound.folder).toMatch(/cairn-parsers$/);
+  // The worker's start line names it.
+  expect(bound.describe(PARSE_LIMITS.memoryMb)).toMatch(
+    cgroup ? /memory cgroup per child at .*, 320 MiB$/ : /^RLIMIT_AS per child: .* \+ 320 MiB$/,
+  );
 });
 
 test(`a PDF FlateDecode bomb (900 MiB inflated) is stopped at the memory bound (${bound.kind}), peak under the cap`, async () => {
