@@ -16,6 +16,8 @@ import { describeTelemetry } from './telemetry/describe-telemetry';
 import { serveMetrics } from './telemetry/metrics-endpoint';
 import { installRedactingRuntime } from './redacting-logger';
 import { prebuiltWorkflowBundle } from './workflows-path';
+import { PARSE_LIMITS } from '../activities/tools/builtin/document-text';
+import { memoryBound } from '../activities/tools/builtin/parser-memory';
 
 /** Pattern-based until the configuration names the secrets too. */
 let redact: Redactor = createRedactor([]);
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
     `Worker on task queue "${config.taskQueue}" at ${config.temporal.address} (${describeVersion(version)}); ${describeLlm(config)}`,
   );
   console.log(describeTelemetry(config.telemetry));
+  console.log(`Document parsers: ${memoryBound().describe(PARSE_LIMITS.memoryMb)}`);
   for (const note of cairn.notes) console.warn(note);
   if (!config.llm.demo) for (const line of await probeLlmServer(config.llm)) console.log(line);
   reloadPolicyOnHangUp(config);

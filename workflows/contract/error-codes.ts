@@ -111,6 +111,11 @@ export const ERROR_CODES = [
    */
   'PATH_REFUSED',
   /**
+   * A document's parser child passed its memory bound (its cgroup's limit, RLIMIT_AS or its heap
+   * limit): `read_file`'s tool error starts with it ("document too large to parse").
+   */
+  'DOCUMENT_TOO_LARGE',
+  /**
    * HTTP 413: an upload is over a limit — bytes per file or per request, or files per request
    * (CAIRN_UPLOAD_MAX_FILE_BYTES / _MAX_REQUEST_BYTES / _MAX_FILES); nothing of it is stored.
    */

@@ -1,14 +1,16 @@
 /**
  * `read_file { path, page? }`: reads a file inside the workspace. UTF-8 text comes back as it
- * is (up to 1 MB); PDF, DOCX, XLSX and HTML are parsed to text in a bounded worker thread
+ * is (up to 1 MB); PDF, DOCX, XLSX and HTML are parsed to text in a bounded child process
  * (document-text.ts), and long extracted text is served in pages (text files too when `page` is
- * given) small enough that a tool result is never cut. A PNG, JPEG, GIF or WebP image (up to
+ * given) small enough that a tool result is never cut; the parsed text is kept (parse-cache.ts),
+ * so reading page after page parses the document once. A PNG, JPEG, GIF or WebP image (up to
  * 5 MiB) comes back by reference, for a vision model to be shown (its bytes stay out of history).
  */
 import { z } from 'zod';
 import { defineTool } from '../define-tool';
 import { documentKind, documentText } from './document-text';
 import { imageMediaType, MAX_IMAGE_BYTES } from './image-kind';
+import { ParseCache } from './parse-cache';
 import { readWorkspaceBytes } from './workspace-files';
 
 const MAX_TEXT_BYTES = 1_000_000;
@@ -19,6 +21,9 @@ const MAX_DOCUMENT_BYTES = 20_000_000;
  * (cutOutput's first and last 1000) that a tool result keeps, so no page is ever cut.
  */
 export const PAGE_CHARS = 1900;
+
+/** This worker's parsed documents, shared by every read_file call. */
+const parsed = new ParseCache();
 
 /** Page `page` (from 1) of `text`, with a line saying how to get the next one. */
 export function pageOf(shown: string, text: string, page: number | undefined): string {
@@ -57,7 +62,10 @@ export const readFileTool = defineTool({
       };
     }
     const kind = documentKind(path, bytes);
-    if (kind !== undefined) return pageOf(path, await documentText(path, kind, bytes), page);
+    if (kind !== undefined) {
+      const text = await parsed.get(ParseCache.key(workspace, path, bytes), () => documentText(path, kind, bytes));
+      return pageOf(path, text, page);
+    }
     if (bytes.length > MAX_TEXT_BYTES) {
       throw new Error(`"${path}" is ${bytes.length} bytes; the limit is ${MAX_TEXT_BYTES}`);
     }
