@@ -51,9 +51,13 @@ async function extract() {
 }
 const say = (reply) => process.stdout.write(JSON.stringify(reply), () => process.exit(0));
 process.stderr.write('ready\\n');
+// An allocation that failed (V8 raises RangeError for them; Node's own carry a code): said by type
+// and code here, where the error is, so the parent never reads the message for it.
+const OUT_OF_MEMORY = ['ERR_MEMORY_ALLOCATION_FAILED', 'ERR_BUFFER_TOO_LARGE', 'ERR_STRING_TOO_LONG', 'ENOMEM'];
+const memory = (err) => err instanceof RangeError || OUT_OF_MEMORY.includes(err && err.code);
 extract().then(
   (text) => say({ text }),
-  (err) => say({ error: String((err && err.message) || err).slice(0, 300) }),
+  (err) => say({ error: String((err && err.message) || err).slice(0, 300), memory: memory(err) }),
 );
 `;
 
@@ -75,9 +79,6 @@ export class ChildFailed extends Error {
     super(failure.kind);
   }
 }
-
-/** An error a parser raises when an allocation fails (under RLIMIT_AS most of them do not abort V8). */
-const ALLOCATION_FAILED = /allocation failed|out of memory|Cannot allocate memory|ENOMEM|Invalid typed array length/i;
 
 let modules: Record<DocumentKind, string> | undefined;
 let started = 0;
@@ -162,7 +163,8 @@ export function runParserChild(
         const text = reply.text;
         settle(() => resolve(text));
       } else if (typeof reply?.error === 'string') {
-        fail(ALLOCATION_FAILED.test(reply.error) ? memory : { kind: 'error', message: reply.error });
+        // Under RLIMIT_AS most failed allocations do not abort V8: the child says so by the error's type.
+        fail(reply.memory === true ? memory : { kind: 'error', message: reply.error });
       } else if (killed || signal === 'SIGABRT' || code === 134 || (signal === 'SIGKILL' && placement?.cgroup)) {
         fail(memory);
       } else fail({ kind: 'stopped' });
@@ -172,7 +174,7 @@ export function runParserChild(
 }
 
 /** The child's JSON reply, or undefined when it wrote none (it died). */
-function parseReply(json: string): { text?: unknown; error?: unknown } | undefined {
+function parseReply(json: string): { text?: unknown; error?: unknown; memory?: unknown } | undefined {
   try {
     const value: unknown = JSON.parse(json);
     return typeof value === 'object' && value !== null ? value : undefined;
