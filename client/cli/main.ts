@@ -134,10 +134,12 @@ program
 
 program
   .command('answer')
-  .description('answer an open interaction (see `cairn run --help` for the answer shapes)')
+  .description(
+    "answer an open interaction (see `cairn run --help` for the answer shapes); a word is that kind's answer",
+  )
   .argument('<id>', 'agent workflow id')
   .argument('<interactionId>', 'interaction id, e.g. i1')
-  .argument('<answer>', 'the answer as JSON')
+  .argument('<answer>', 'the answer as JSON, or a word: approve | reject, confirm | cancel, retry | skip | abort, stop')
   .option('--by <name>', 'who answers (audit record)')
   .option('--signal', 'send as a signal (fire-and-forget) instead of an update (verdict at once)')
   .action((id: string, interactionId: string, answer: string, options: { by?: string; signal?: boolean }) =>
