@@ -100,6 +100,16 @@ export class LivePrinter implements LiveListener {
     this.out(`${text}\n`);
   }
 
+  /**
+   * A notice for stderr (an answer accepted, a stream given up): the half-printed line ends first,
+   * so on a terminal the notice never runs into the model's text on stdout.
+   */
+  notice(text: string): void {
+    this.breakLine();
+    this.current = undefined;
+    write('err', `${text}\n`);
+  }
+
   /** A prompt opens: keep output until {@link release}, starting it on a fresh line then. */
   hold(): void {
     if (this.held) return;

@@ -89,9 +89,10 @@ async function follow(
 ): Promise<number> {
   // Under --json, stdout carries only the result: progress and prompts go to stderr.
   const progress: Channel = options.json ? 'err' : 'out';
-  const note = (message: string) => printError(message);
   write(progress, `agent ${id} started\n`);
   const printer = options.json || options.live === false ? undefined : new LivePrinter(progress, options);
+  // Notices go to stderr, after the live text's half-printed line is ended.
+  const note = (message: string) => (printer ? printer.notice(message) : printError(message));
   const stopLive = printer ? live(id, printer, note) : () => {};
   try {
     const source = answerSource(progress, note);

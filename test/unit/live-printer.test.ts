@@ -133,3 +133,29 @@ test('held output past its bound keeps the newest and says how much it left out'
   expect(left + rest.join('\n').length).toBe('[s1]\n'.length + count * chunk.length);
   expect(rest.join('\n').length).toBeLessThanOrEqual(HELD_MAX_CHARS);
 });
+
+test('a notice on stderr comes after the half-printed live line is ended, never glued to it', () => {
+  const written: [string, string][] = [];
+  const spies = (['stdout', 'stderr'] as const).map((name) =>
+    jest.spyOn(process[name], 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push([name, String(chunk)]);
+      return true;
+    }),
+  );
+  try {
+    const printer = new LivePrinter('out');
+    printer.event(delta(1, 'Half a sente'));
+    printer.notice('i1 answered');
+    printer.event(delta(1, 'nce.'));
+  } finally {
+    spies.forEach((spy) => spy.mockRestore());
+  }
+  expect(written).toEqual([
+    ['stdout', '[s1]\n'],
+    ['stdout', 'Half a sente'],
+    ['stdout', '\n'],
+    ['stderr', 'i1 answered\n'],
+    ['stdout', '[s1]\n'],
+    ['stdout', 'nce.'],
+  ]);
+});
