@@ -22,7 +22,7 @@ import { InputEndedError, type AnswerSource } from './answer-source';
 import { CairnApi, cliApi, type ChatMessageBody } from './cairn-api';
 import { followThroughHub, withStreamedReply } from './chat-stream';
 import { threadsOverApi, turnIn, type ChatThreads, type Printed } from './chat-threads';
-import { EXIT, UsageError } from './cli-exit';
+import { EXIT, UsageError, exitCodeForError } from './cli-exit';
 import { driveAgent, type AgentPort } from './drive-agent';
 import { isPromptExit } from './prompter';
 import { PromptingAnswers } from './prompting-answers';
@@ -157,8 +157,9 @@ async function converse(
           ({ messageId, printed } = await threads.send(thread, message, files));
         }
       } catch (err) {
-        // Files refused here (a limit, no workspace to put them in): said, and the conversation goes on.
-        if (!(err instanceof UsageError)) throw err;
+        // Files refused (a limit, no workspace to put them in; here or by the server): said, and
+        // the conversation goes on.
+        if (!(err instanceof Error) || exitCodeForError(err) !== EXIT.usage) throw err;
         printError(`${err.message}; the message was not sent`);
         continue;
       }
