@@ -43,6 +43,8 @@ export class LivePrinter implements LiveListener {
   /** Where the cursor is: which call, channel and tool call the last text belonged to. */
   private current: string | undefined;
   private midLine = false;
+  /** Each planning call's text while undecided (see {@link printable}), then whether it is JSON. */
+  private readonly planTexts = new Map<string, string | { json: boolean }>();
   private finished = false;
   /** Output kept while a prompt is open (undefined when not holding), and how much of it was dropped. */
   private held: string[] | undefined;
@@ -146,8 +148,28 @@ export class LivePrinter implements LiveListener {
     this.line('[retrying…]');
   }
 
+  /**
+   * The text of a delta to print: a planning call's reply that is the plan as JSON is not printed
+   * (one line says it is being written; the timeline and the plan check show the plan itself).
+   * Until its first visible character says which it is, a planning call's text is kept back.
+   */
+  private printable(delta: z.infer<typeof deltaSchema>): string | undefined {
+    if (delta.channel !== 'text' || (delta.purpose !== 'plan' && delta.purpose !== 'replan')) return delta.text;
+    const key = `${delta.modelCallId}#${delta.attempt}`;
+    const before = this.planTexts.get(key) ?? '';
+    if (typeof before !== 'string') return before.json ? undefined : delta.text;
+    const seen = before + delta.text;
+    if (seen.trim() === '') return void this.planTexts.set(key, seen);
+    const json = /^[{[`]/.test(seen.trimStart());
+    this.planTexts.set(key, { json });
+    if (json) this.line(`${heading(delta)} writing the plan (shown when it is done)`);
+    return json ? undefined : seen;
+  }
+
   private delta(delta: z.infer<typeof deltaSchema>): void {
     if (delta.channel === 'reasoning' && !this.options.reasoning) return;
+    const text = this.printable(delta);
+    if (text === undefined) return;
     const where = `${delta.modelCallId}#${delta.attempt}/${delta.channel}/${delta.toolCallId ?? ''}`;
     if (where !== this.current) {
       this.breakLine();
@@ -161,9 +183,9 @@ export class LivePrinter implements LiveListener {
       this.current = where;
       this.midLine = !lead.endsWith('\n');
     }
-    if (delta.text === '') return;
-    this.out(delta.text);
-    this.midLine = !delta.text.endsWith('\n');
+    if (text === '') return;
+    this.out(text);
+    this.midLine = !text.endsWith('\n');
   }
 
   private breakLine(): void {

@@ -159,3 +159,16 @@ test('a notice on stderr comes after the half-printed live line is ended, never 
     ['stdout', 'nce.'],
   ]);
 });
+
+test('a plan written as JSON is not printed raw: one line says it is being written', () => {
+  const plan = { agentId: 'a', modelCallId: 'a/plan/1', purpose: 'plan', attempt: 1, channel: 'text' };
+  const said = { agentId: 'a', modelCallId: 'a/plan/2', purpose: 'replan', attempt: 1, channel: 'text' };
+  const out = stdoutOf(() => {
+    const printer = new LivePrinter('out');
+    for (const text of ['\n ', '{"steps":[{"id":"s1",', '"title":"Read"}]}'])
+      printer.event({ offset: offset++, type: 'delta', data: { ...plan, text } });
+    for (const text of [' ', 'The plan ', 'needs a step more.'])
+      printer.event({ offset: offset++, type: 'delta', data: { ...said, text } });
+  });
+  expect(out).toBe('[planner] writing the plan (shown when it is done)\n[planner]\n The plan needs a step more.');
+});
