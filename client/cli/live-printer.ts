@@ -43,6 +43,10 @@ export class LivePrinter implements LiveListener {
   /** Where the cursor is: which call, channel and tool call the last text belonged to. */
   private current: string | undefined;
   private midLine = false;
+  /** The text received of the summary call's shown attempt: the final answer, as it streamed. */
+  private answer: { key: string; text: string } | undefined;
+  /** Whether any output was skipped (the stream skipped ahead) or dropped (while a prompt was open). */
+  private lostAny = false;
   /** Each planning call's text while undecided (see {@link printable}), then whether it is JSON. */
   private readonly planTexts = new Map<string, string | { json: boolean }>();
   private finished = false;
@@ -84,6 +88,7 @@ export class LivePrinter implements LiveListener {
   }
 
   reset(): void {
+    this.lostAny = true;
     // What was dropped belongs to finished calls; what they said is in the state.
     this.line('[live output skipped ahead]');
   }
@@ -100,6 +105,14 @@ export class LivePrinter implements LiveListener {
     this.breakLine();
     this.current = undefined;
     this.out(`${text}\n`);
+  }
+
+  /**
+   * Whether `answer` (the agent's final answer) was printed in full as the live text of its
+   * summary call, nothing skipped or dropped — so `cairn run` need not print it again.
+   */
+  printedAnswer(answer: string): boolean {
+    return !this.lostAny && this.answer !== undefined && this.answer.text.trim() === answer.trim();
   }
 
   /**
@@ -140,6 +153,7 @@ export class LivePrinter implements LiveListener {
       const first = this.held.shift() ?? '';
       this.heldChars -= first.length;
       this.droppedChars += first.length;
+      this.lostAny = true;
     }
   }
 
@@ -170,6 +184,10 @@ export class LivePrinter implements LiveListener {
     if (delta.channel === 'reasoning' && !this.options.reasoning) return;
     const text = this.printable(delta);
     if (text === undefined) return;
+    if (delta.purpose === 'summary' && delta.channel === 'text') {
+      const key = `${delta.modelCallId}#${delta.attempt}`;
+      this.answer = { key, text: (this.answer?.key === key ? this.answer.text : '') + text };
+    }
     const where = `${delta.modelCallId}#${delta.attempt}/${delta.channel}/${delta.toolCallId ?? ''}`;
     if (where !== this.current) {
       this.breakLine();

@@ -172,3 +172,28 @@ test('a plan written as JSON is not printed raw: one line says it is being writt
   });
   expect(out).toBe('[planner] writing the plan (shown when it is done)\n[planner]\n The plan needs a step more.');
 });
+
+test('the final answer counts as printed only when its summary call streamed it whole', () => {
+  const summary = { agentId: 'a', modelCallId: 'a/summary/1', purpose: 'summary', channel: 'text' };
+  const said = (printer: LivePrinter, attempt: number, text: string) =>
+    printer.event({ offset: offset++, type: 'delta', data: { ...summary, attempt, text } });
+  stdoutOf(() => {
+    const whole = new LivePrinter('out');
+    said(whole, 1, 'All ');
+    said(whole, 1, 'done.\n');
+    expect(whole.printedAnswer('All done.')).toBe(true);
+    expect(whole.printedAnswer('All done. Files: notes.md')).toBe(false);
+
+    const retried = new LivePrinter('out');
+    said(retried, 1, 'All done.');
+    said(retried, 2, 'Done');
+    expect(retried.printedAnswer('All done.')).toBe(false);
+
+    const skipped = new LivePrinter('out');
+    said(skipped, 1, 'All ');
+    skipped.reset();
+    said(skipped, 1, 'done.');
+    expect(skipped.printedAnswer('All done.')).toBe(false);
+    expect(new LivePrinter('out').printedAnswer('All done.')).toBe(false);
+  });
+});
