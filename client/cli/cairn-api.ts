@@ -59,7 +59,7 @@ const recordedOpen = recordedBody.extend({ id: z.string() });
 /** A message the thread has recorded: its id. */
 export type MessageRecorded = z.infer<typeof recordedBody>;
 /** A message as the CLI sends it (the server sets who from the token). */
-export type ChatMessageBody = Pick<SendInput, 'text' | 'kind' | 'policy'>;
+export type ChatMessageBody = Pick<SendInput, 'text' | 'kind' | 'policy' | 'mode'>;
 
 /** A local file to upload: where it is and the name it goes by. */
 export interface LocalPath {

@@ -19,9 +19,9 @@ import { pause } from '../follow-timeline';
 import { LiveHub } from '../live/live-hub';
 import { ThreadClient, type SendHooks } from '../thread-client';
 import { InputEndedError, type AnswerSource } from './answer-source';
-import { CairnApi, cliApi, type ChatMessageBody } from './cairn-api';
+import { CairnApi, cliApi } from './cairn-api';
 import { followThroughHub, withStreamedReply } from './chat-stream';
-import { threadsOverApi, turnIn, type ChatThreads, type Printed } from './chat-threads';
+import { messageBody, threadsOverApi, turnIn, type ChatOptions, type ChatThreads, type Printed } from './chat-threads';
 import { EXIT, UsageError, exitCodeForError } from './cli-exit';
 import { driveAgent, type AgentPort } from './drive-agent';
 import { isPromptExit } from './prompter';
@@ -33,15 +33,6 @@ import { printError, printLine, promptStream } from './terminal';
 import { TtyPrompter } from './tty-prompter';
 
 /** The options of `cairn chat`. */
-export interface ChatOptions {
-  /** Continue this thread instead of opening one. */
-  thread?: string;
-  /** Route every message as this kind instead of letting the router decide. */
-  kind?: 'chat' | 'task';
-  /** Who sends and answers, straight to Temporal (through the API the token's principal). */
-  by?: string;
-}
-
 /** Where messages and answers come from. */
 interface ChatInput {
   /** The next message; undefined at the end of input. */
@@ -142,7 +133,7 @@ async function converse(
         attached = attach(attached, file[1] ?? '');
         continue;
       }
-      const message: ChatMessageBody = { text: line, ...(options.kind ? { kind: options.kind } : {}) };
+      const message = messageBody(line, options);
       const files = attached;
       attached = [];
       let messageId: string | undefined;

@@ -89,6 +89,8 @@ program
   )
   .option('--thread <id>', 'continue this thread (default: a new one)')
   .option('--kind <chat|task>', 'route every message as this kind (default: the router decides)')
+  .option('--ask', "let a task turn's planner ask clarifying questions")
+  .option('--confirm-plan', "check a task turn's plan before it runs")
   .option('--by <name>', 'who sends and answers (audit record); default <login>@cli')
   .addHelpText(
     'after',
@@ -98,7 +100,7 @@ inputs/<name>: uploaded through CAIRN_API_URL, else copied under CAIRN_WORKSPACE
 When stdin is not a terminal, each line is a message, and while a question of a task turn waits
 the next lines are its JSON answers (as for \`cairn run --help\`).`,
   )
-  .action((options: { thread?: string; kind?: string; by?: string }) =>
+  .action((options: { thread?: string; kind?: string; by?: string; ask?: boolean; confirmPlan?: boolean }) =>
     exitWith(
       import('./chat-command').then(async (m) => m.chatCommand({ ...options, kind: await chatKind(options.kind) })),
     ),
