@@ -16,6 +16,7 @@ import { freePort } from '../testkit/free-port';
 import { PRELOAD_MODULES, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../worker/workflows-path';
 import { bundleLeanWorkflows } from './lean/lean-worker';
 import type { BenchEnv } from './common';
+import { cliStartup } from './cli-startup';
 import { concurrency } from './concurrency';
 import { durabilityTax } from './durability-tax';
 import { historyGrowth } from './history';
@@ -38,6 +39,7 @@ const BENCHMARKS: [string, (env: BenchEnv, report: Report) => Promise<void>][] =
   ['7. Replan after', replanAfter],
   ['8. Parked threads', parkedThreads],
   ['9. Parked floor', parkedFloor],
+  ['10. CLI start-up', cliStartup],
 ];
 
 /** The closing lines: targets not met, benchmarks that crashed. */

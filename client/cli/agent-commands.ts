@@ -13,11 +13,11 @@ import { followTimeline } from '../follow-timeline';
 import { followLiveOverHttp } from './live-over-http';
 import { LIVE_TAIL_MS, liveFromTemporal, settledWithin, type LiveFollower } from './live-follow';
 import { LivePrinter } from './live-printer';
-import { completeAnswer } from './answer-source';
+import { parseAnswerArgument, resolveAnswer } from './answer-shorthand';
 import { CairnApi, cliApi } from './cairn-api';
 import { answerOverHttp } from './http-answer';
 import { cliLog } from './cli-log';
-import { EXIT, UsageError, exitCodeOf, parseJsonArgument } from './cli-exit';
+import { EXIT, UsageError, exitCodeOf } from './cli-exit';
 import { formatAgentList, formatEvent, formatState } from './render';
 import { formatGraphPath } from './render-graph';
 import { withAnswer } from '../final-answer';
@@ -154,7 +154,7 @@ export function watchCommand(id: string, options: WatchOptions): Promise<number>
 }
 
 /**
- * `cairn answer <id> <interactionId> '<json>'`: by update (the verdict at once) or, with
+ * `cairn answer <id> <interactionId> '<json>' | <word>` (answer-shorthand.ts): by update (the verdict at once) or, with
  * `--signal`, fire-and-forget. A `tool.approval` answer without `digest` gets the open one's.
  */
 export function answerCommand(
@@ -163,14 +163,14 @@ export function answerCommand(
   json: string,
   options: { by?: string; signal?: boolean },
 ): Promise<number> {
-  const raw = parseJsonArgument('the answer', json);
+  const argument = parseAnswerArgument(json);
   const api = cliApi();
-  if (api) return answerOverHttp(api, id, interactionId, raw, options.by);
+  if (api) return answerOverHttp(api, id, interactionId, argument, options.by);
   return withClient(async (client) => {
     const interaction = (await client.state(id, Number.MAX_SAFE_INTEGER)).interactions.find(
       (i) => i.id === interactionId,
     );
-    const answer = interaction ? completeAnswer(interaction, raw) : raw;
+    const answer = resolveAnswer(argument, interaction, interactionId);
     const input = { interactionId, answer, ...(options.by ? { by: options.by } : {}) };
     try {
       await client.answer(id, input, options.signal ? 'signal' : 'update');

@@ -22,11 +22,16 @@ export function formatAuditEntry(entry: AuditEntry): string {
   return `${new Date(entry.at).toISOString()}  ${id}${what}${decision}${who}`;
 }
 
+/** The audit as lines, oldest first; with no entry, a line saying so rather than nothing. */
+export function formatAudit(id: string, entries: readonly AuditEntry[]): string {
+  return entries.length > 0 ? entries.map(formatAuditEntry).join('\n') : `no decisions on ${id} yet`;
+}
+
 /** Prints the audit of agent `id`: from the HTTP API with CAIRN_API_URL (sending CAIRN_TOKEN), else from Temporal. */
 export function auditCommand(id: string, options: { json?: boolean }): Promise<number> {
   return withAgents(async (agents) => {
     const entries = await agents.audit(id);
-    printLine(options.json ? JSON.stringify({ id, entries }, null, 2) : entries.map(formatAuditEntry).join('\n'));
+    printLine(options.json ? JSON.stringify({ id, entries }, null, 2) : formatAudit(id, entries));
     return EXIT.ok;
   });
 }

@@ -23,41 +23,9 @@ import { ClientError, type ClientErrorCode } from '../client-error';
 import { pause } from '../follow-timeline';
 import { threadViewSchema, type SendInput, type ThreadView } from '../../workflows/contract/thread-contract';
 import type { RegisteredGraph } from '../graphs/graph-registry';
+import type { ApiTarget } from './api-target';
 
-/** Hosts plain `http://` may reach: this machine only (nothing crosses a network in the clear). */
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
-const cliApiSchema = z.object({
-  CAIRN_API_URL: z
-    .url({
-      protocol: /^https?$/,
-      error: 'expected the Cairn server URL, e.g. https://cairn.example.com',
-    })
-    .refine((url) => new URL(url).protocol === 'https:' || LOOPBACK.test(new URL(url).hostname), {
-      error:
-        'plain http:// is allowed on loopback only (it would send CAIRN_TOKEN and answers in the clear); use https://',
-    }),
-  CAIRN_TOKEN: z.string().trim().min(1).optional(),
-});
-
-/** Where the API is and the token to send. */
-export interface ApiTarget {
-  url: string;
-  token?: string;
-}
-
-/** The server and token the CLI talks to, or undefined when CAIRN_API_URL is unset (Temporal directly). */
-export function cliApi(env: Record<string, string | undefined> = process.env): ApiTarget | undefined {
-  if (!env.CAIRN_API_URL) return undefined;
-  const parsed = cliApiSchema.safeParse({
-    CAIRN_API_URL: env.CAIRN_API_URL,
-    CAIRN_TOKEN: env.CAIRN_TOKEN || undefined,
-  });
-  if (!parsed.success)
-    throw new Error(`Invalid configuration: ${issueLines(parsed.error, '(environment)').join('; ')}`);
-  const { CAIRN_API_URL: url, CAIRN_TOKEN: token } = parsed.data;
-  return { url: url.replace(/\/+$/, ''), ...(token ? { token } : {}) };
-}
+export { cliApi, type ApiTarget } from './api-target';
 
 const errorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
@@ -91,7 +59,7 @@ const recordedOpen = recordedBody.extend({ id: z.string() });
 /** A message the thread has recorded: its id. */
 export type MessageRecorded = z.infer<typeof recordedBody>;
 /** A message as the CLI sends it (the server sets who from the token). */
-export type ChatMessageBody = Pick<SendInput, 'text' | 'kind' | 'policy'>;
+export type ChatMessageBody = Pick<SendInput, 'text' | 'kind' | 'policy' | 'mode'>;
 
 /** A local file to upload: where it is and the name it goes by. */
 export interface LocalPath {

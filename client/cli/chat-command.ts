@@ -19,10 +19,10 @@ import { pause } from '../follow-timeline';
 import { LiveHub } from '../live/live-hub';
 import { ThreadClient, type SendHooks } from '../thread-client';
 import { InputEndedError, type AnswerSource } from './answer-source';
-import { CairnApi, cliApi, type ChatMessageBody } from './cairn-api';
+import { CairnApi, cliApi } from './cairn-api';
 import { followThroughHub, withStreamedReply } from './chat-stream';
-import { threadsOverApi, turnIn, type ChatThreads, type Printed } from './chat-threads';
-import { EXIT, UsageError } from './cli-exit';
+import { messageBody, threadsOverApi, turnIn, type ChatOptions, type ChatThreads, type Printed } from './chat-threads';
+import { EXIT, UsageError, exitCodeForError } from './cli-exit';
 import { driveAgent, type AgentPort } from './drive-agent';
 import { isPromptExit } from './prompter';
 import { PromptingAnswers } from './prompting-answers';
@@ -33,15 +33,6 @@ import { printError, printLine, promptStream } from './terminal';
 import { TtyPrompter } from './tty-prompter';
 
 /** The options of `cairn chat`. */
-export interface ChatOptions {
-  /** Continue this thread instead of opening one. */
-  thread?: string;
-  /** Route every message as this kind instead of letting the router decide. */
-  kind?: 'chat' | 'task';
-  /** Who sends and answers, straight to Temporal (through the API the token's principal). */
-  by?: string;
-}
-
 /** Where messages and answers come from. */
 interface ChatInput {
   /** The next message; undefined at the end of input. */
@@ -146,7 +137,7 @@ async function converse(
         attached = attach(attached, file[1] ?? '');
         continue;
       }
-      const message: ChatMessageBody = { text: line, ...(options.kind ? { kind: options.kind } : {}) };
+      const message = messageBody(line, options);
       const files = attached;
       attached = [];
       let messageId: string | undefined;
@@ -161,8 +152,9 @@ async function converse(
           ({ messageId, printed } = await threads.send(thread, message, files));
         }
       } catch (err) {
-        // Files refused here (a limit, no workspace to put them in): said, and the conversation goes on.
-        if (!(err instanceof UsageError)) throw err;
+        // Files refused (a limit, no workspace to put them in; here or by the server): said, and
+        // the conversation goes on.
+        if (!(err instanceof Error) || exitCodeForError(err) !== EXIT.usage) throw err;
         printError(`${err.message}; the message was not sent`);
         continue;
       }

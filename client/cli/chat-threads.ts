@@ -20,6 +20,34 @@ import type { LocalFile } from './run-files';
 /** The text of a chat reply already printed as it was written ('' or absent: none). */
 export type Printed = { printed?: string };
 
+/** `cairn chat`'s options. */
+export interface ChatOptions {
+  /** Continue this thread instead of opening one. */
+  thread?: string;
+  /** Route every message as this kind instead of letting the router decide. */
+  kind?: 'chat' | 'task';
+  /** Who sends and answers, straight to Temporal (through the API the token's principal). */
+  by?: string;
+  /** `--ask`: a task turn's planner may ask clarifying questions. */
+  ask?: boolean;
+  /** `--confirm-plan`: a task turn's plan is checked before it runs. */
+  confirmPlan?: boolean;
+}
+
+/**
+ * A line as the message sent: its kind when `--kind` is given, and the planning modes `--ask` and
+ * `--confirm-plan` ask for (they apply when the message runs as a task; a mode not asked for is
+ * not sent, so the default applies).
+ */
+export function messageBody(text: string, options: ChatOptions): ChatMessageBody {
+  const mode = { ...(options.ask ? { ask: true } : {}), ...(options.confirmPlan ? { confirmPlan: true } : {}) };
+  return {
+    text,
+    ...(options.kind ? { kind: options.kind } : {}),
+    ...(Object.keys(mode).length > 0 ? { mode } : {}),
+  };
+}
+
 /** The thread calls the chat makes, over Temporal or the HTTP API; `files` go to the thread's folder with the message. */
 export interface ChatThreads {
   open(message: ChatMessageBody, files: readonly LocalFile[]): Promise<{ id: string; messageId?: string } & Printed>;

@@ -36,12 +36,3 @@ export function exitCodeForError(err: unknown): number {
   if (err instanceof ApiRefusal && USAGE_CODES.has(err.code)) return EXIT.usage;
   return EXIT.failed;
 }
-
-/** Parses a JSON command-line argument, or throws a UsageError naming it. */
-export function parseJsonArgument(name: string, text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new UsageError(`${name} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
-  }
-}

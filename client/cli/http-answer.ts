@@ -4,7 +4,7 @@
  * as `temporal-signal`.
  */
 import type { AgentState } from '../../workflows/agent/agent-state';
-import { completeAnswer } from './answer-source';
+import { resolveAnswer, type AnswerArgument } from './answer-shorthand';
 import { ApiRefusal, CairnApi, type ApiTarget } from './cairn-api';
 import { EXIT } from './cli-exit';
 import { cliLog } from './cli-log';
@@ -16,7 +16,7 @@ export async function answerOverHttp(
   target: ApiTarget,
   id: string,
   interactionId: string,
-  raw: unknown,
+  argument: AnswerArgument,
   by?: string,
 ): Promise<number> {
   const api = new CairnApi(target);
@@ -29,7 +29,7 @@ export async function answerOverHttp(
     return EXIT.failed;
   }
   const interaction = state.interactions.find((i) => i.id === interactionId);
-  const answer = interaction ? completeAnswer(interaction, raw) : raw;
+  const answer = resolveAnswer(argument, interaction, interactionId);
   try {
     await api.answer(id, { interactionId, answer, ...(by ? { by } : {}) });
   } catch (err) {

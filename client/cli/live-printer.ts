@@ -43,6 +43,12 @@ export class LivePrinter implements LiveListener {
   /** Where the cursor is: which call, channel and tool call the last text belonged to. */
   private current: string | undefined;
   private midLine = false;
+  /** The text received of the summary call's shown attempt: the final answer, as it streamed. */
+  private answer: { key: string; text: string } | undefined;
+  /** Whether any output was skipped (the stream skipped ahead) or dropped (while a prompt was open). */
+  private lostAny = false;
+  /** Each planning call's text while undecided (see {@link printable}), then whether it is JSON. */
+  private readonly planTexts = new Map<string, string | { json: boolean }>();
   private finished = false;
   /** Output kept while a prompt is open (undefined when not holding), and how much of it was dropped. */
   private held: string[] | undefined;
@@ -82,6 +88,7 @@ export class LivePrinter implements LiveListener {
   }
 
   reset(): void {
+    this.lostAny = true;
     // What was dropped belongs to finished calls; what they said is in the state.
     this.line('[live output skipped ahead]');
   }
@@ -98,6 +105,24 @@ export class LivePrinter implements LiveListener {
     this.breakLine();
     this.current = undefined;
     this.out(`${text}\n`);
+  }
+
+  /**
+   * Whether `answer` (the agent's final answer) was printed in full as the live text of its
+   * summary call, nothing skipped or dropped — so `cairn run` need not print it again.
+   */
+  printedAnswer(answer: string): boolean {
+    return !this.lostAny && this.answer !== undefined && this.answer.text.trim() === answer.trim();
+  }
+
+  /**
+   * A notice for stderr (an answer accepted, a stream given up): the half-printed line ends first,
+   * so on a terminal the notice never runs into the model's text on stdout.
+   */
+  notice(text: string): void {
+    this.breakLine();
+    this.current = undefined;
+    write('err', `${text}\n`);
   }
 
   /** A prompt opens: keep output until {@link release}, starting it on a fresh line then. */
@@ -128,6 +153,7 @@ export class LivePrinter implements LiveListener {
       const first = this.held.shift() ?? '';
       this.heldChars -= first.length;
       this.droppedChars += first.length;
+      this.lostAny = true;
     }
   }
 
@@ -136,8 +162,32 @@ export class LivePrinter implements LiveListener {
     this.line('[retrying…]');
   }
 
+  /**
+   * The text of a delta to print: a planning call's reply that is the plan as JSON is not printed
+   * (one line says it is being written; the timeline and the plan check show the plan itself).
+   * Until its first visible character says which it is, a planning call's text is kept back.
+   */
+  private printable(delta: z.infer<typeof deltaSchema>): string | undefined {
+    if (delta.channel !== 'text' || (delta.purpose !== 'plan' && delta.purpose !== 'replan')) return delta.text;
+    const key = `${delta.modelCallId}#${delta.attempt}`;
+    const before = this.planTexts.get(key) ?? '';
+    if (typeof before !== 'string') return before.json ? undefined : delta.text;
+    const seen = before + delta.text;
+    if (seen.trim() === '') return void this.planTexts.set(key, seen);
+    const json = /^[{[`]/.test(seen.trimStart());
+    this.planTexts.set(key, { json });
+    if (json) this.line(`${heading(delta)} writing the plan (shown when it is done)`);
+    return json ? undefined : seen;
+  }
+
   private delta(delta: z.infer<typeof deltaSchema>): void {
     if (delta.channel === 'reasoning' && !this.options.reasoning) return;
+    const text = this.printable(delta);
+    if (text === undefined) return;
+    if (delta.purpose === 'summary' && delta.channel === 'text') {
+      const key = `${delta.modelCallId}#${delta.attempt}`;
+      this.answer = { key, text: (this.answer?.key === key ? this.answer.text : '') + text };
+    }
     const where = `${delta.modelCallId}#${delta.attempt}/${delta.channel}/${delta.toolCallId ?? ''}`;
     if (where !== this.current) {
       this.breakLine();
@@ -151,9 +201,9 @@ export class LivePrinter implements LiveListener {
       this.current = where;
       this.midLine = !lead.endsWith('\n');
     }
-    if (delta.text === '') return;
-    this.out(delta.text);
-    this.midLine = !delta.text.endsWith('\n');
+    if (text === '') return;
+    this.out(text);
+    this.midLine = !text.endsWith('\n');
   }
 
   private breakLine(): void {

@@ -4,62 +4,36 @@
  * 2 bad usage or configuration, 3 cancelled (see cli-exit.ts).
  */
 import { Command } from 'commander';
-import { ConfigError } from '../../config/config';
-import { loadConfigOrExit } from '../../config/load-config-or-exit';
 import { version } from '../../package.json';
-import {
-  PHASES,
-  answerCommand,
-  cancelCommand,
-  holdCommand,
-  listCommand,
-  showCommand,
-  watchCommand,
-  type WatchOptions,
-} from './agent-commands';
-import { auditCommand } from './audit-command';
-import { transcriptCommand } from './transcript-command';
-import { cliLog } from './cli-log';
-import { EXIT, UsageError, exitCodeForError } from './cli-exit';
-import { deployPromoteCommand, deployStatusCommand } from './deploy-command';
-import { runCommand, type RunOptions } from './run-command';
-import { chatCommand } from './chat-command';
-import { formatTools, listConfiguredTools } from './tools-command';
-import { graphsCommand } from './graphs-command';
-import { printLine, write } from './terminal';
+import { AGENT_PHASES } from '../../workflows/state/agent-phases';
+import type { WatchOptions } from './agent-commands';
+import type { RunOptions } from './run-command';
+import { RUN_HELP } from './run-help';
+import { write } from './terminal';
 
-const RUN_HELP = `
-Answers: when stdin is a terminal, each question is asked at the prompt. When stdin is NOT a
-terminal (CI, pipes), answers are read from stdin, one JSON answer per line, applied to the
-interactions in the order they open (blank lines and lines starting with # are skipped; a
-rejected answer is reported on stderr and the next line is tried for the same interaction):
-  ask.query      {"text": "engineers"}
-  ask.select     {"values": ["formal"]}
-  ask.form       {"values": {"title": "Hi", "pages": 2}}
-  plan.check     {"decision": "confirm"} | {"decision": "revise", "feedback": "..."}
-                 | {"decision": "edit", "plan": {...}} | {"decision": "cancel"}
-  tool.approval  {"decision": "approve"} | {"decision": "reject", "reason": "..."}
-                 (the interaction's digest is filled in when left out)
-  step.failure   {"decision": "retry" | "skip" | "abort"}
-  budget         {"decision": "raise", "tokenBudget": 50000} | {"decision": "raise", "costBudgetUsd": 5} | {"decision": "stop"}
-If stdin ends while a question waits, cairn stops following (exit 2); the agent keeps waiting.
-
-Exit codes: 0 completed, 1 failed, 2 bad usage or configuration (or input ended), 3 cancelled.
-Example: printf '%s\\n' '{"decision":"confirm"}' | cairn run "Write a brief" --confirm-plan --json`;
+/** What a usage error exits with; the same as cli-exit.ts's EXIT.usage, which is not loaded for help. */
+const EXIT_USAGE = 2;
 
 const program = new Command('cairn')
   .description('Durable plan-and-act agents on Temporal')
   .version(version)
   // Usage errors exit 2 (commander's default is 1); help and --version still exit 0.
-  .exitOverride((err) => process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage))
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : EXIT_USAGE))
   // Commander's help and errors (which echo what was typed) go through the terminal boundary too.
   .configureOutput({ writeOut: (text) => write('out', text), writeErr: (text) => write('err', text) });
 
 /** `--kind` checked: chat, task, or absent. */
-function chatKind(kind: string | undefined): 'chat' | 'task' | undefined {
+async function chatKind(kind: string | undefined): Promise<'chat' | 'task' | undefined> {
   if (kind === undefined || kind === 'chat' || kind === 'task') return kind;
+  const { UsageError } = await import('./cli-exit');
   throw new UsageError(`--kind must be chat or task, not ${JSON.stringify(kind)}`);
 }
+
+// Each command's modules load when it runs: `--help` loads none of them, and a command loads
+// only what it needs (the Temporal client, zod schemas, the tool registry are each hundreds of
+// milliseconds to import).
+const agentCommands = () => import('./agent-commands');
+const deployCommands = () => import('./deploy-command');
 
 /** Runs an action and exits with the code it resolves with. */
 const exitWith = (code: Promise<number>) => code.then((c) => process.exit(c));
@@ -104,7 +78,9 @@ program
     'a failed step fails the agent (default), is skipped, or a person decides',
   )
   .addHelpText('after', RUN_HELP)
-  .action((task: string, options: RunOptions) => exitWith(runCommand(task, options)));
+  .action((task: string, options: RunOptions) =>
+    exitWith(import('./run-command').then((m) => m.runCommand(task, options))),
+  );
 
 program
   .command('chat')
@@ -113,6 +89,8 @@ program
   )
   .option('--thread <id>', 'continue this thread (default: a new one)')
   .option('--kind <chat|task>', 'route every message as this kind (default: the router decides)')
+  .option('--ask', "let a task turn's planner ask clarifying questions")
+  .option('--confirm-plan', "check a task turn's plan before it runs")
   .option('--by <name>', 'who sends and answers (audit record); default <login>@cli')
   .addHelpText(
     'after',
@@ -122,24 +100,30 @@ inputs/<name>: uploaded through CAIRN_API_URL, else copied under CAIRN_WORKSPACE
 When stdin is not a terminal, each line is a message, and while a question of a task turn waits
 the next lines are its JSON answers (as for \`cairn run --help\`).`,
   )
-  .action((options: { thread?: string; kind?: string; by?: string }) =>
-    exitWith(chatCommand({ ...options, kind: chatKind(options.kind) })),
+  .action((options: { thread?: string; kind?: string; by?: string; ask?: boolean; confirmPlan?: boolean }) =>
+    exitWith(
+      import('./chat-command').then(async (m) => m.chatCommand({ ...options, kind: await chatKind(options.kind) })),
+    ),
   );
 
 program
   .command('ls')
   .description('list agents, newest first')
-  .option('--phase <phase>', `only agents in this phase (${PHASES.join(', ')})`)
+  .option('--phase <phase>', `only agents in this phase (${AGENT_PHASES.join(', ')})`)
   .option('--waiting', 'only agents waiting for a human')
   .option('--json', 'print JSON for scripts')
-  .action((options: { phase?: string; waiting?: boolean; json?: boolean }) => exitWith(listCommand(options)));
+  .action((options: { phase?: string; waiting?: boolean; json?: boolean }) =>
+    exitWith(agentCommands().then((m) => m.listCommand(options))),
+  );
 
 program
   .command('show')
   .description("an agent's state: phase, plan steps, open questions, usage, answer")
   .argument('<id>', 'agent workflow id')
   .option('--json', 'print the whole state as JSON')
-  .action((id: string, options: { json?: boolean }) => exitWith(showCommand(id, options)));
+  .action((id: string, options: { json?: boolean }) =>
+    exitWith(agentCommands().then((m) => m.showCommand(id, options))),
+  );
 
 program
   .command('watch')
@@ -148,18 +132,20 @@ program
   .option('--json', 'one JSON object per event (JSON lines); no live text')
   .option('--no-live', "only the timeline: leave out the model's words as they form")
   .option('--reasoning', "print the model's reasoning too (marked [reasoning])")
-  .action((id: string, options: WatchOptions) => exitWith(watchCommand(id, options)));
+  .action((id: string, options: WatchOptions) => exitWith(agentCommands().then((m) => m.watchCommand(id, options))));
 
 program
   .command('answer')
-  .description('answer an open interaction (see `cairn run --help` for the answer shapes)')
+  .description(
+    "answer an open interaction (see `cairn run --help` for the answer shapes); a word is that kind's answer",
+  )
   .argument('<id>', 'agent workflow id')
   .argument('<interactionId>', 'interaction id, e.g. i1')
-  .argument('<answer>', 'the answer as JSON')
+  .argument('<answer>', 'the answer as JSON, or a word: approve | reject, confirm | cancel, retry | skip | abort, stop')
   .option('--by <name>', 'who answers (audit record)')
   .option('--signal', 'send as a signal (fire-and-forget) instead of an update (verdict at once)')
   .action((id: string, interactionId: string, answer: string, options: { by?: string; signal?: boolean }) =>
-    exitWith(answerCommand(id, interactionId, answer, options)),
+    exitWith(agentCommands().then((m) => m.answerCommand(id, interactionId, answer, options))),
   );
 
 program
@@ -167,7 +153,9 @@ program
   .description('every decision on an agent (answers and who gave them, expiries, pauses, the end), oldest first')
   .argument('<id>', 'agent workflow id')
   .option('--json', 'print JSON for scripts')
-  .action((id: string, options: { json?: boolean }) => exitWith(auditCommand(id, options)));
+  .action((id: string, options: { json?: boolean }) =>
+    exitWith(import('./audit-command').then((m) => m.auditCommand(id, options))),
+  );
 
 program
   .command('transcript')
@@ -176,14 +164,14 @@ program
   .argument('<stepId>', 'step id, e.g. s2')
   .option('--json', 'print JSON for scripts')
   .action((id: string, stepId: string, options: { json?: boolean }) =>
-    exitWith(transcriptCommand(id, stepId, options)),
+    exitWith(import('./transcript-command').then((m) => m.transcriptCommand(id, stepId, options))),
   );
 
 program
   .command('cancel')
   .description('cancel an agent: running steps stop, finished work is kept')
   .argument('<id>', 'agent workflow id')
-  .action((id: string) => exitWith(cancelCommand(id)));
+  .action((id: string) => exitWith(agentCommands().then((m) => m.cancelCommand(id))));
 
 for (const action of ['pause', 'resume'] as const) {
   program
@@ -196,20 +184,27 @@ for (const action of ['pause', 'resume'] as const) {
     .argument('<id>', 'agent workflow id')
     .option('--by <name>', 'who (kept on the timeline)')
     .option('--reason <text>', 'why (kept on the timeline)')
-    .action((id: string, options: { by?: string; reason?: string }) => exitWith(holdCommand(action, id, options)));
+    .action((id: string, options: { by?: string; reason?: string }) =>
+      exitWith(agentCommands().then((m) => m.holdCommand(action, id, options))),
+    );
 }
 
 program
   .command('graphs')
   .description('list the agent graphs registered in CAIRN_GRAPHS: name, node count, description')
   .option('--json', 'print JSON for scripts (each graph whole, defaults filled in)')
-  .action((options: { json?: boolean }) => exitWith(graphsCommand(options)));
+  .action((options: { json?: boolean }) => exitWith(import('./graphs-command').then((m) => m.graphsCommand(options))));
 
 program
   .command('tools')
   .description('list the tools a worker with this configuration offers')
   .option('--json', 'print JSON for scripts')
   .action(async (options: { json?: boolean }) => {
+    const [{ formatTools, listConfiguredTools }, { loadConfigOrExit }, { printLine }] = await Promise.all([
+      import('./tools-command'),
+      import('../../config/load-config-or-exit'),
+      import('./terminal'),
+    ]);
     const tools = await listConfiguredTools(loadConfigOrExit());
     printLine(options.json ? JSON.stringify(tools, null, 2) : formatTools(tools));
   });
@@ -222,16 +217,23 @@ deploy
   .command('status')
   .description('versions of the deployment: current / ramping, agents pinned to each, drained or not')
   .option('--json', 'print JSON for scripts')
-  .action((options: { json?: boolean }) => exitWith(deployStatusCommand(options)));
+  .action((options: { json?: boolean }) => exitWith(deployCommands().then((m) => m.deployStatusCommand(options))));
 
 deploy
   .command('promote')
   .description('make a version current (new agents start on it; running ones move at safe boundaries)')
   .option('--build-id <id>', "the version's build id; default: this checkout's build")
   .option('--ramp <percent>', 'send only this share of new agents to it (e.g. 10%), keeping the current one')
-  .action((options: { buildId?: string; ramp?: string }) => exitWith(deployPromoteCommand(options)));
+  .action((options: { buildId?: string; ramp?: string }) =>
+    exitWith(deployCommands().then((m) => m.deployPromoteCommand(options))),
+  );
 
-program.parseAsync().catch((err: unknown) => {
+program.parseAsync().catch(async (err: unknown) => {
+  const [{ cliLog }, { ConfigError }, { EXIT, exitCodeForError }] = await Promise.all([
+    import('./cli-log'),
+    import('../../config/config'),
+    import('./cli-exit'),
+  ]);
   cliLog().error(err instanceof Error ? err.message : String(err));
   process.exit(err instanceof ConfigError ? EXIT.usage : exitCodeForError(err));
 });

@@ -89,9 +89,10 @@ async function follow(
 ): Promise<number> {
   // Under --json, stdout carries only the result: progress and prompts go to stderr.
   const progress: Channel = options.json ? 'err' : 'out';
-  const note = (message: string) => printError(message);
   write(progress, `agent ${id} started\n`);
   const printer = options.json || options.live === false ? undefined : new LivePrinter(progress, options);
+  // Notices go to stderr, after the live text's half-printed line is ended.
+  const note = (message: string) => (printer ? printer.notice(message) : printError(message));
   const stopLive = printer ? live(id, printer, note) : () => {};
   try {
     const source = answerSource(progress, note);
@@ -105,7 +106,7 @@ async function follow(
     if (printer) await settledWithin(printer.ended, LIVE_TAIL_MS);
     stopLive();
     if (!options.json) await printGraphPath(client, id, note);
-    printOutcome(outcome, options.json ?? false);
+    printOutcome(outcome, options.json ?? false, printer);
     return exitCodeOf(outcome.status);
   } catch (err) {
     stopLive();
@@ -152,16 +153,17 @@ async function printGraphPath(client: AgentPort, id: string, note: (message: str
 }
 
 /**
- * The final answer and usage for people, or the one JSON object for `--json`: the answer as
+ * The final answer (unless the live output showed it whole) and usage for people, or the one JSON object for `--json`: the answer as
  * `answer` and, as the HTTP API's state names it, `result` beside it.
  */
-function printOutcome(outcome: RunOutcome, json: boolean): void {
+function printOutcome(outcome: RunOutcome, json: boolean, printer: LivePrinter | undefined): void {
   if (json) {
     printLine(JSON.stringify({ ...outcome, ...(outcome.answer !== undefined ? { result: outcome.answer } : {}) }));
     return;
   }
   printLine(`\n${outcome.status} · ${formatUsage(outcome.usage)}`);
-  if (outcome.answer !== undefined) printLine(`\n${outcome.answer}`);
+  // The answer streamed in full under [answer] is not printed a second time.
+  if (outcome.answer !== undefined && !printer?.printedAnswer(outcome.answer)) printLine(`\n${outcome.answer}`);
   if (outcome.error !== undefined) printError(`error: ${outcome.error}`);
 }
 

@@ -143,12 +143,14 @@ test('cairn run prints the answer as it forms, before its call completes, then t
       answerShown.open();
       const result = await run.done;
       expect(result.code).toBe(0);
-      // The streamed answer under its heading, then the outcome line and the answer as the result.
+      // The streamed answer under its heading, then the outcome line; the answer, shown whole
+      // already, is not printed a second time.
       const streamed = result.stdout.indexOf('[answer]');
       const outcome = result.stdout.indexOf('completed ·');
       expect(streamed).toBeGreaterThanOrEqual(0);
       expect(outcome).toBeGreaterThan(streamed);
-      expect(result.stdout.slice(outcome)).toContain(ANSWER);
+      expect(result.stdout.slice(streamed, outcome)).toContain(ANSWER);
+      expect(result.stdout.split(ANSWER)).toHaveLength(2);
     } finally {
       run.input();
       await run.done;

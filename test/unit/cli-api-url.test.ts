@@ -25,3 +25,21 @@ test('plain http to another host is refused, saying why', () => {
 test('no CAIRN_API_URL: the CLI talks to Temporal directly', () => {
   expect(cliApi({})).toBeUndefined();
 });
+
+test('CAIRN_TOKEN is sent; with only the server’s CAIRN_API_TOKEN set, that is sent with a one-line note', () => {
+  const url = 'http://127.0.0.1:3000';
+  const notes: string[] = [];
+  const note = (line: string) => notes.push(line);
+  expect(cliApi({ CAIRN_API_URL: url, CAIRN_TOKEN: 'mine', CAIRN_API_TOKEN: 'the-servers-token' }, note)).toEqual({
+    url,
+    token: 'mine',
+  });
+  expect(notes).toEqual([]);
+  expect(cliApi({ CAIRN_API_URL: url, CAIRN_API_TOKEN: 'the-servers-token' }, note)).toEqual({
+    url,
+    token: 'the-servers-token',
+  });
+  expect(notes).toEqual(['cairn: CAIRN_TOKEN is not set; sending CAIRN_API_TOKEN as the bearer token']);
+  expect(cliApi({ CAIRN_API_URL: url }, note)).toEqual({ url });
+  expect(notes).toHaveLength(1);
+});

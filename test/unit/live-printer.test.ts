@@ -133,3 +133,67 @@ test('held output past its bound keeps the newest and says how much it left out'
   expect(left + rest.join('\n').length).toBe('[s1]\n'.length + count * chunk.length);
   expect(rest.join('\n').length).toBeLessThanOrEqual(HELD_MAX_CHARS);
 });
+
+test('a notice on stderr comes after the half-printed live line is ended, never glued to it', () => {
+  const written: [string, string][] = [];
+  const spies = (['stdout', 'stderr'] as const).map((name) =>
+    jest.spyOn(process[name], 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push([name, String(chunk)]);
+      return true;
+    }),
+  );
+  try {
+    const printer = new LivePrinter('out');
+    printer.event(delta(1, 'Half a sente'));
+    printer.notice('i1 answered');
+    printer.event(delta(1, 'nce.'));
+  } finally {
+    spies.forEach((spy) => spy.mockRestore());
+  }
+  expect(written).toEqual([
+    ['stdout', '[s1]\n'],
+    ['stdout', 'Half a sente'],
+    ['stdout', '\n'],
+    ['stderr', 'i1 answered\n'],
+    ['stdout', '[s1]\n'],
+    ['stdout', 'nce.'],
+  ]);
+});
+
+test('a plan written as JSON is not printed raw: one line says it is being written', () => {
+  const plan = { agentId: 'a', modelCallId: 'a/plan/1', purpose: 'plan', attempt: 1, channel: 'text' };
+  const said = { agentId: 'a', modelCallId: 'a/plan/2', purpose: 'replan', attempt: 1, channel: 'text' };
+  const out = stdoutOf(() => {
+    const printer = new LivePrinter('out');
+    for (const text of ['\n ', '{"steps":[{"id":"s1",', '"title":"Read"}]}'])
+      printer.event({ offset: offset++, type: 'delta', data: { ...plan, text } });
+    for (const text of [' ', 'The plan ', 'needs a step more.'])
+      printer.event({ offset: offset++, type: 'delta', data: { ...said, text } });
+  });
+  expect(out).toBe('[planner] writing the plan (shown when it is done)\n[planner]\n The plan needs a step more.');
+});
+
+test('the final answer counts as printed only when its summary call streamed it whole', () => {
+  const summary = { agentId: 'a', modelCallId: 'a/summary/1', purpose: 'summary', channel: 'text' };
+  const said = (printer: LivePrinter, attempt: number, text: string) =>
+    printer.event({ offset: offset++, type: 'delta', data: { ...summary, attempt, text } });
+  stdoutOf(() => {
+    const whole = new LivePrinter('out');
+    said(whole, 1, 'All ');
+    said(whole, 1, 'done.\n');
+    expect(whole.printedAnswer('All done.')).toBe(true);
+    expect(whole.printedAnswer('All done. Files: notes.md')).toBe(false);
+
+    const retried = new LivePrinter('out');
+    said(retried, 1, 'All done.');
+    said(retried, 2, 'Done');
+    expect(retried.printedAnswer('All done.')).toBe(false);
+
+    const skipped = new LivePrinter('out');
+    said(skipped, 1, 'All ');
+    skipped.reset();
+    said(skipped, 1, 'done.');
+    expect(skipped.printedAnswer('All done.')).toBe(false);
+    expect(new LivePrinter('out').printedAnswer('All done.')).toBe(false);
+  });
+});
