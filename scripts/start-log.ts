@@ -6,6 +6,7 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CodecAuditRecord } from '../client/http/routes/codec';
+import { createLog, escapeLogLine, type LogSink } from '../client/redacted-log';
 
 /** The open log file. */
 export interface StartLog {
@@ -18,14 +19,20 @@ export interface StartLog {
 /** Where the log of a dev server keeping its data in `dbFile` goes. */
 export const startLogPath = (dbFile: string) => join(dirname(dbFile), 'npm-start.log');
 
-/** Opens (appending) the log file beside `dbFile`. */
-export function openStartLog(dbFile: string): StartLog {
+/**
+ * Opens (appending) the log file beside `dbFile`. Its audit lines go through the server's
+ * redacting log (`secrets` redacted, control characters spelled out), as they did on stdout.
+ */
+export function openStartLog(dbFile: string, secrets: readonly (string | undefined)[]): StartLog {
   const path = startLogPath(dbFile);
   mkdirSync(dirname(path), { recursive: true });
   const out = createWriteStream(path, { flags: 'a' });
+  const write = (line: string) => void out.write(`${escapeLogLine(line)}\n`);
+  const sink: LogSink = { out: write, err: write };
+  const log = createLog(secrets, sink);
   return {
     path,
-    codecAudit: (record) => void out.write(`${JSON.stringify(record)}\n`),
+    codecAudit: (record) => log.info(JSON.stringify(record)),
     close: () => new Promise<void>((resolve) => out.end(resolve)),
   };
 }

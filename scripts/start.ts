@@ -100,7 +100,7 @@ async function main(started: Started): Promise<void> {
   const ui = embeddedUiUrl(config.embedded);
   if (codecEndpoint && !config.payloads.codecCorsOrigin) config.payloads.codecCorsOrigin = ui;
   // The dev server's output and the codec audit: in the file the banner names, not the terminal.
-  const startLog = openStartLog(config.embedded.dbFile);
+  const startLog = openStartLog(config.embedded.dbFile, configuredSecrets(config));
   started.log = startLog;
   let cli: string | undefined;
   if (choice.kind === 'embedded') {
