@@ -60,6 +60,8 @@ test('Ctrl-C ends npm start within seconds while a conversation page holds its l
   });
   expect(opened.status).toBe(201);
   const { id } = (await opened.json()) as { id: string };
+  // A page left open: the thread has answered a read (its first workflow task is done).
+  expect((await fetch(`${api}/api/threads/${encodeURIComponent(id)}`)).status).toBe(200);
   // The page's live stream: open, answered 200, and read (its heartbeats) until the server ends it.
   const stream = await fetch(`${api}/api/threads/${encodeURIComponent(id)}/stream`);
   expect(stream.status).toBe(200);
