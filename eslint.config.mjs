@@ -17,7 +17,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.mjs', '*.js', 'test/harness/*.js', 'bin/*.js'] },
+        projectService: { allowDefaultProject: ['*.mjs', '*.js', 'test/harness/*.js', 'bin/*.js', 'scripts/*.js'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -11,13 +11,19 @@ import { ensureTemporalCli, startDevServer, temporalVersion, type DevServer } fr
  * Starts the embedded dev server, logging which binary runs and where its data lives.
  * @param cli the `temporal` binary; found or installed (scripts/ensure-temporal.sh) when absent.
  * @param uiCodecEndpoint the codec server its Web UI decodes payloads with, when encryption is on.
+ * @param logFile where its output goes (appended); the terminal's stderr when absent.
  */
 export async function startEmbeddedServer(
   settings: EmbeddedServerSettings,
-  options: { cli?: string; uiCodecEndpoint?: string } = {},
+  options: { cli?: string; uiCodecEndpoint?: string; logFile?: string } = {},
 ): Promise<DevServer> {
   const cli = options.cli ?? ensureTemporalCli();
   console.log(`Starting ${temporalVersion(cli)} with data in ${settings.dbFile}`);
-  const { uiCodecEndpoint } = options;
-  return startDevServer({ cli, ...settings, ...(uiCodecEndpoint ? { uiCodecEndpoint } : {}) });
+  const { uiCodecEndpoint, logFile } = options;
+  return startDevServer({
+    cli,
+    ...settings,
+    ...(uiCodecEndpoint ? { uiCodecEndpoint } : {}),
+    ...(logFile ? { logFile } : {}),
+  });
 }

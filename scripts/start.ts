@@ -4,6 +4,8 @@
  * worker, and the web page with the HTTP API. Every port is checked before anything starts
  * (start-ports.ts): a taken one is one line and exit code 1. Prints where to look. Ctrl-C stops
  * everything it started; a server it did not start is left running, and the banner says so.
+ * The example graphs are registered unless CAIRN_GRAPHS says otherwise; scripts/node-check.js
+ * has already refused a Node older than package.json's `engines`.
  */
 import { loadConfigOrExit } from '../config/load-config-or-exit';
 import { serveApi, serverLog, type ApiServer } from '../client/http/serve-api';
@@ -14,6 +16,7 @@ import { configuredVersion, describeVersion, joinDeployment } from '../temporal/
 import { installRedactingRuntime } from '../worker/redacting-logger';
 import { serveMetrics, type MetricsEndpoint } from '../worker/telemetry/metrics-endpoint';
 import { describeLlm } from '../worker/describe-llm';
+import { reloadPolicyOnHangUp } from '../worker/reload-policy';
 import { ensureTemporalCli, type DevServer } from './dev-server';
 import { startEmbeddedServer } from './embedded-server';
 import { checkStartPorts, portRefusal, StartRefused, type TemporalChoice } from './start-ports';
@@ -21,6 +24,7 @@ import { encryptionOn, payloadCodecs } from '../temporal/payloads/data-converter
 import type { CairnConfig } from '../config/config';
 import { GraphModuleError, loadGraphRegistry } from '../client/graphs/load-graphs';
 import type { GraphRegistry } from '../client/graphs/graph-registry';
+import { openStartLog, type StartLog } from './start-log';
 
 /** The HTTP API as a browser on this machine reaches it (a wildcard host is reached on loopback). */
 function localUrl(http: CairnConfig['http']): string {
@@ -65,6 +69,9 @@ function cliHint(config: CairnConfig): string {
   return `  ${moved ? `CAIRN_TEMPORAL_PORT=${config.embedded.port} ` : ''}npx cairn run "Explain durable execution" --ask --confirm-plan`;
 }
 
+/** The example graphs, which `npm start` registers unless CAIRN_GRAPHS is set (empty: none). */
+const EXAMPLE_GRAPHS = 'examples/graphs/index.ts';
+process.env.CAIRN_GRAPHS ??= EXAMPLE_GRAPHS;
 const config = loadConfigOrExit();
 const log = serverLog(config);
 
@@ -74,6 +81,7 @@ interface Started {
   server?: DevServer;
   api?: ApiServer;
   worker?: CairnWorker;
+  log?: StartLog;
 }
 
 async function main(started: Started): Promise<void> {
@@ -91,22 +99,29 @@ async function main(started: Started): Promise<void> {
   const codecEndpoint = payloadCodecs(config.payloads).length > 0 ? `${localUrl(config.http)}/codec` : undefined;
   const ui = embeddedUiUrl(config.embedded);
   if (codecEndpoint && !config.payloads.codecCorsOrigin) config.payloads.codecCorsOrigin = ui;
+  // The dev server's output and the codec audit: in the file the banner names, not the terminal.
+  const startLog = openStartLog(config.embedded.dbFile, configuredSecrets(config));
+  started.log = startLog;
   let cli: string | undefined;
   if (choice.kind === 'embedded') {
     cli = ensureTemporalCli();
     try {
       started.server = await startEmbeddedServer(config.embedded, {
         cli,
+        logFile: startLog.path,
         ...(codecEndpoint ? { uiCodecEndpoint: codecEndpoint } : {}),
       });
     } catch (err) {
-      // Its own log (above) says why; startDevServer has already killed it.
-      throw new StartRefused(`cairn start: the embedded Temporal server did not start: ${(err as Error).message}`);
+      // Its own log says why; startDevServer has already killed it.
+      throw new StartRefused(
+        `cairn start: the embedded Temporal server did not start: ${(err as Error).message} (its log: ${startLog.path})`,
+      );
     }
   }
   try {
     started.api = await serveApi(config, log, {
       graphs,
+      codecAudit: startLog.codecAudit,
       ...(config.temporal.addressConfigured ? {} : { temporalUiUrl: ui }),
     });
   } catch (err) {
@@ -118,6 +133,11 @@ async function main(started: Started): Promise<void> {
   const cairn = await createWorker({ config, ...(version ? { version } : {}) });
   started.worker = cairn;
   const api = started.api;
+  // Ctrl-C: the Temporal runtime drains the workers; the web page's open streams end at once.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void closeApi(started));
+  // As the worker's: SIGHUP reloads the approval policy instead of ending the process.
+  reloadPolicyOnHangUp(config);
+  const policyFile = process.env.CAIRN_POLICY_FILE;
   console.log(
     [
       '',
@@ -137,6 +157,10 @@ async function main(started: Started): Promise<void> {
       `  Web page:     ${api.url}/`,
       `  HTTP API:     ${api.url}/api/agents (OpenAPI at ${api.url}/api/openapi.json)`,
       `  ${describeLlm(config)}`,
+      `  Log:          ${startLog.path} (the Temporal server's output, the codec audit)`,
+      ...(config.tools.policy && policyFile
+        ? [`  Policy:       ${policyFile}; kill -HUP ${process.pid} reloads it`]
+        : []),
       '',
       `Open ${api.url}/ and submit a task, or from another terminal:`,
       cliHint(config),
@@ -162,17 +186,26 @@ async function registeredGraphs(config: CairnConfig): Promise<GraphRegistry> {
   }
 }
 
+/** Closes the web page and HTTP API, ending their open streams; stopAll then has nothing left of it to wait for. */
+async function closeApi(started: Started): Promise<void> {
+  const { api } = started;
+  delete started.api;
+  await api?.close().catch(() => undefined);
+}
+
 /** Stops what was started, newest first; a failure to stop one does not keep the others running. */
 async function stopAll(started: Started): Promise<void> {
-  const { api, worker, server, metrics } = started;
+  const { api, worker, server, metrics, log } = started;
   delete started.api;
   delete started.worker;
   delete started.server;
   delete started.metrics;
+  delete started.log;
   await api?.close().catch(() => undefined);
   await worker?.close().catch(() => undefined);
   await server?.stop();
   await metrics?.close().catch(() => undefined);
+  await log?.close();
 }
 
 const started: Started = {};

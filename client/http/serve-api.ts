@@ -14,6 +14,7 @@ import { configuredSecrets } from '../../config/redact-secrets';
 import { createLog, type Log } from '../redacted-log';
 import type { GraphRegistry } from '../graphs/graph-registry';
 import { loadGraphRegistry } from '../graphs/load-graphs';
+import type { CodecAuditRecord } from './routes/codec';
 
 /** How long `/healthz` waits for Temporal to answer before it reports it down. */
 export const HEALTH_PROBE_TIMEOUT_MS = 2_000;
@@ -23,6 +24,7 @@ export const serverLog = (config: CairnConfig): Log => createLog(configuredSecre
 
 export interface ApiServer {
   url: string;
+  /** Stops listening and ends every open connection, held streams and long polls included. */
   close: () => Promise<void>;
 }
 
@@ -32,6 +34,8 @@ export interface ServeOptions {
   temporalUiUrl?: string;
   /** The registered graphs, when the process loaded them already; else loaded here from `CAIRN_GRAPHS`. */
   graphs?: GraphRegistry;
+  /** Where the codec server's audit records go; the server's log when absent. */
+  codecAudit?: (record: CodecAuditRecord) => void;
 }
 
 /**
@@ -68,6 +72,7 @@ export async function serveApi(
     log,
     payloads: config.payloads,
     ...(options.temporalUiUrl ? { temporalUiUrl: options.temporalUiUrl } : {}),
+    ...(options.codecAudit ? { codecAudit: options.codecAudit } : {}),
     streamLimits: config.http.streams,
     workspace: config.workspace,
     uploads: { root: config.workspace, limits: config.http.uploads },
@@ -93,6 +98,12 @@ export async function serveApi(
   }
   return {
     url: `http://${config.http.host}:${config.http.port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => void agents.close().then(() => resolve()))),
+    close: () => {
+      const closed = new Promise<void>((resolve) => server.close(() => void agents.close().then(() => resolve())));
+      // Streams and long polls never end by themselves (heartbeats keep them open): a page left
+      // open would hold the close, and the process, for minutes. Their connections end now.
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      return closed;
+    },
   };
 }

@@ -62,8 +62,9 @@ function renderHome(root) {
     files.element,
     h('div', { class: 'checks' }, [
       check('plan', 'plan first', true),
-      check('ask', 'may ask questions'),
-      check('confirmPlan', 'I confirm the plan'),
+      // A first run shows the agent asking and waiting for its plan check: both on unless unticked.
+      check('ask', 'may ask questions', true),
+      check('confirmPlan', 'I confirm the plan', true),
     ]),
     options.element,
     h('button', { type: 'submit', class: 'primary', text: 'Start agent' }),

@@ -10,6 +10,8 @@
  * Model text is untrusted: it only ever becomes text nodes, never markup.
  */
 import { h } from './dom.js';
+import { isTerminalPhase } from './rules.js';
+import { PLAN_PURPOSES, showCall, showPlan } from './live-format.js';
 
 /** @typedef {{ type: string, data: any, offset?: number }} LiveEvent */
 
@@ -124,6 +126,8 @@ export function liveView(hosts, readTranscript) {
         call.body.append(h('p', { class: 'muted', text: 'This endpoint does not stream: the reply shows when done.' }));
     } else if (event.type === 'call.finished') {
       call.el.dataset.state = data.outcome;
+      if (data.outcome === 'completed' && PLAN_PURPOSES.has(data.purpose)) showPlan(call.body);
+      if (data.outcome === 'completed') for (const tool of call.body.querySelectorAll('.live-tool')) showCall(tool);
       if (data.outcome !== 'completed')
         call.el.append(
           h('p', { class: 'muted live-outcome', text: `call ${data.outcome}${data.error ? `: ${data.error}` : ''}` }),
@@ -159,6 +163,13 @@ export function liveView(hosts, readTranscript) {
       if (withoutResult.length > 0) void showResults(step.id, withoutResult);
     }
     hosts.summary.hidden = typeof state.result === 'string';
+    // Ended: a call the state never recorded an outcome for will get none; no "…" stays.
+    if (typeof state.phase === 'string' && isTerminalPhase(state.phase))
+      for (const outcome of hosts.steps.querySelectorAll('.tool-outcome')) {
+        if (outcome.hasAttribute('data-outcome')) continue;
+        outcome.textContent = '→ no outcome (the agent ended)';
+        outcome.setAttribute('data-outcome', 'none');
+      }
   }
 
   return { apply, sync };

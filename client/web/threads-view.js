@@ -26,9 +26,9 @@ import { olderTurns } from './thread-older.js';
 const POLL_MS = 1500;
 
 /**
- * The first message of a conversation just opened, by thread id: handed from the new
- * conversation's view to the thread's own, which sends it once it follows the thread's stream.
- * @type {Map<string, { body: Record<string, unknown>, files: File[] }>}
+ * The first message of a conversation just opened, by thread id: the thread's own view says
+ * under its send box what became of it once a read shows it routed.
+ * @type {Map<string, string>}
  */
 const firstMessages = new Map();
 
@@ -95,6 +95,12 @@ export function renderThreadPage(root, id, navigate) {
     }
     if (view.turns.length === 0) turnsBox.replaceChildren(h('p', { class: 'muted none', text: 'No messages yet.' }));
     else turnsBox.querySelector('.none')?.remove();
+    const first = firstMessages.get(view.id);
+    const routed = view.turns.find((/** @type {any} */ t) => t.messageId === first && t.disposition);
+    if (first && routed) {
+      firstMessages.delete(view.id);
+      box.said(`${first}: ${routed.disposition}`);
+    }
     box.setRunning(view.turns.some((/** @type {any} */ t) => t.kind === 'task' && t.status === 'running'));
     box.setClosed(view.status === 'closed');
   };
@@ -128,10 +134,11 @@ export function renderThreadPage(root, id, navigate) {
   ) => (files.length ? apiForm(path, startForm(body, files)) : api(path, { method: 'POST', body }));
   box.onSend(async (body, files) => {
     if (id === null) {
-      // Opened empty (its first message is sent once the page follows its stream), named after that message.
-      const name = typeof body.text === 'string' ? body.text.trim().slice(0, 200) : '';
-      const opened = await api('/api/threads', { method: 'POST', body: name ? { thread: { name } } : {} });
-      firstMessages.set(opened.id, { body, files });
+      // Opened with its first message, which the server checks before it starts the thread: a
+      // refused one opens nothing. Answered once recorded; the thread's stream, followed from its
+      // oldest item, still shows the reply as it is written.
+      const opened = await post('/api/threads?wait=recorded', body, files);
+      if (opened.messageId) firstMessages.set(opened.id, opened.messageId);
       navigate(`/threads/${encodeURIComponent(opened.id)}`, true);
       return 'Conversation opened';
     }
@@ -168,9 +175,6 @@ export function renderThreadPage(root, id, navigate) {
   } else {
     stopLive = followLive(id, { event: live, status: () => undefined }, 'threads');
     void loop();
-    const first = firstMessages.get(id);
-    firstMessages.delete(id);
-    if (first) box.sendNow(first.body, first.files);
   }
   return () => {
     stopped = true;
@@ -268,7 +272,7 @@ function sendBox() {
       .catch((err) => {
         result.textContent = '';
         error.textContent = err instanceof Error ? err.message : String(err);
-        // A message given elsewhere (a new conversation's first) comes back into the box, to mend and send again.
+        // A refused message comes back into the box, to mend and send again.
         if (text.value === '' && typeof body.text === 'string') text.value = body.text;
         if (files.files().length === 0) files.add(attached);
       })
@@ -281,8 +285,10 @@ function sendBox() {
     form,
     /** @param {(body: Record<string, unknown>, files: File[]) => Promise<string>} fn */
     onSend: (fn) => (send = fn),
-    /** Sends a message given elsewhere (a new conversation's first) as if submitted here. */
-    sendNow: deliver,
+    /** @param {string} line what became of a message sent elsewhere (a new conversation's first) */
+    said: (line) => {
+      if (!sending) result.textContent = line;
+    },
     /** @param {boolean} on a task turn runs: the message's policy matters */
     setRunning: (on) => {
       running = on;

@@ -62,6 +62,9 @@ test('a file dropped on the start form is read by the agent; the file it wrote d
           zone.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
       })()`);
       await page.locator('#start-files li[data-name="notes.txt"]').waitFor(WAIT);
+      // Straight through: no questions, no plan check (both ticked by default).
+      await page.locator('input[name="ask"]').uncheck();
+      await page.locator('input[name="confirmPlan"]').uncheck();
       await page.getByRole('button', { name: 'Start agent' }).click();
       await page.waitForURL(/\/agents\/[^/]+$/, WAIT);
       await page.locator('main[data-phase="completed"]').waitFor(WAIT);

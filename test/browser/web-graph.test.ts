@@ -179,7 +179,7 @@ test('the start form: a registered graph is sent by name without planning modes;
       await waitUntil('the page posts again', () => posted.length === 2 || undefined);
       expect(posted).toEqual([
         { task: 'Write a haiku', graphName: 'review-loop', mode: { confirmPlan: true } },
-        { task: 'Write a haiku', mode: { plan: true, ask: false, confirmPlan: true } },
+        { task: 'Write a haiku', mode: { plan: true, ask: true, confirmPlan: true } },
       ]);
 
       // The list fails, or is empty: no picker, the form plans as before.

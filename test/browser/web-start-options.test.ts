@@ -2,7 +2,8 @@
  * The start form's Options section in real Chromium against the real HTTP API and dev server:
  * the options typed in land in the started workflow's input (read back from its history), empty
  * ones are not sent, a value the API refuses shows its message beside that field; with a
- * registered graph picked, the planning option is disabled and not sent.
+ * registered graph picked, the planning option is disabled and not sent. Untouched, the form
+ * starts an agent that may ask and waits for its plan check.
  */
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
@@ -80,7 +81,7 @@ test('options typed in are started with; a refused number is shown beside its fi
 
       const sent = {
         task: 'Write a brief on tides',
-        mode: { plan: true, ask: false, confirmPlan: false, replanAfter: 'each' },
+        mode: { plan: true, ask: true, confirmPlan: true, replanAfter: 'each' },
         model: { name: 'gpt-test' },
         systemPrompt: 'You are terse.',
         tools: ['read_file', 'list_files'],
@@ -124,12 +125,33 @@ test('with a registered graph picked, the planning option is disabled and not se
         {
           task: 'Write a haiku',
           graphName: 'review-loop',
-          mode: { confirmPlan: false },
+          mode: { confirmPlan: true },
           limits: { tokenBudget: 5000 },
         },
       ]);
       await picker.selectOption('');
       expect(await option(page, 'replanAfter').isDisabled()).toBe(false);
+    });
+  } finally {
+    await served.close();
+  }
+});
+
+test('the form starts an agent that plans, may ask and waits for its plan check unless unticked', async () => {
+  const served = await serveOnLoopback(testApp(bed.client, bed.config.taskQueue));
+  try {
+    await withPage(async (page) => {
+      const refusal = { error: { code: 'INVALID_INPUT', message: 'recorded by the test' } };
+      const posted = await recordStarts(page, { status: 400, body: refusal });
+      await page.goto(`${served.url}/`);
+      for (const name of ['plan', 'ask', 'confirmPlan'])
+        expect(await page.locator(`#new-agent input[name="${name}"]`).isChecked()).toBe(true);
+      await page.locator('#task').fill('Compare three note-taking apps');
+      await page.getByRole('button', { name: 'Start agent' }).click();
+      await waitUntil('the page posts', () => posted.length === 1 || undefined);
+      expect(posted).toEqual([
+        { task: 'Compare three note-taking apps', mode: { plan: true, ask: true, confirmPlan: true } },
+      ]);
     });
   } finally {
     await served.close();

@@ -1,7 +1,8 @@
 /**
  * Files in a conversation, in real Chromium against the real HTTP API, worker and dev server: a
  * file dropped on the send box goes with the message (multipart), is stored in the thread's
- * folder and read by the task turn's step; a refused first message comes back into the box.
+ * folder and read by the task turn's step; a refused first message of a new conversation (a file
+ * of a refused type, a text over the limit) opens no thread and comes back into the box.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
 import { ThreadClient } from '../../client/thread-client';
+import { MAX_MESSAGE_CHARS } from '../../workflows/contract/thread-schemas';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -78,7 +80,10 @@ test("a file dropped on the conversation's send box goes with the message and is
   }
 });
 
-test("a new conversation's first message that is refused comes back into the send box with its files, to mend and send", async () => {
+/** This deployment's threads, as the conversations list reads them. */
+const threadsOn = (taskQueue: string) => new ThreadClient(bed.client, taskQueue).list();
+
+test("a new conversation's first message that is refused opens no thread and comes back into the send box with its files, to mend and send", async () => {
   bed.llm.respondWith(byRoute({ chat: [reply.text('Hello.')] }));
   const { config, browser, served, errors } = await threadPage();
   try {
@@ -95,17 +100,42 @@ test("a new conversation's first message that is refused comes back into the sen
       })()`);
       await page.locator('#send-files li[data-name="bundle.exe"]').waitFor(WAIT);
       await page.getByRole('button', { name: 'Send' }).click();
-      await page.waitForURL(/\/threads\/thread-/, WAIT);
-      // The thread opened; its first message was refused (the file's type): text and file are back.
+      // Refused (the file's type) before any thread started: still a new conversation, text and file back.
       await page.locator('#thread-send .error').filter({ hasText: /\S/ }).waitFor(WAIT);
+      expect(new URL(page.url()).pathname).toBe('/threads/new');
+      expect(await threadsOn(config.taskQueue)).toEqual([]);
       expect(await page.locator('#message').inputValue()).toBe('Look at this archive');
       await page.locator('#send-files li[data-name="bundle.exe"]').waitFor(WAIT);
       // Mended (the file removed, chat chosen) and sent again: answered.
       await page.locator('#send-files li[data-name="bundle.exe"]').getByRole('button', { name: 'remove' }).click();
       await page.locator('#send-kind').selectOption('chat');
       await page.getByRole('button', { name: 'Send' }).click();
+      await page.waitForURL(/\/threads\/thread-/, WAIT);
       await page.locator('.turn[data-message-id="msg-1"][data-status="completed"]').waitFor(WAIT);
       expect(await page.locator('#message').inputValue()).toBe('');
+      expect(await threadsOn(config.taskQueue)).toHaveLength(1);
+    });
+    expect(errors).toEqual([]);
+  } finally {
+    await browser.close();
+    await served.close();
+  }
+});
+
+test("a new conversation's first message over the length limit opens no thread", async () => {
+  const { config, browser, served, errors } = await threadPage();
+  try {
+    await withWorker(config, async () => {
+      const page = browser.page;
+      await page.goto(`${served.url}/threads/new`);
+      const long = 'x'.repeat(MAX_MESSAGE_CHARS + 1);
+      await page.locator('#message').fill(long);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.locator('#thread-send .error').filter({ hasText: /\S/ }).waitFor(WAIT);
+      expect(await page.locator('#thread-send .error').textContent()).toMatch(/20000/);
+      expect(new URL(page.url()).pathname).toBe('/threads/new');
+      expect(await threadsOn(config.taskQueue)).toEqual([]);
+      expect(await page.locator('#message').inputValue()).toBe(long);
     });
     expect(errors).toEqual([]);
   } finally {

@@ -6,10 +6,10 @@
  * (read from `ps`). With the ports free, CAIRN_TEMPORAL_PORT / CAIRN_TEMPORAL_UI_PORT move the
  * embedded server, the banner says it is npm start's own, and Ctrl-C stops all of it. With a
  * Temporal server already on the port (the run's dev server), npm start uses it, the banner
- * names the process that runs it, and Ctrl-C leaves it running. Never the repository's `.data/`
+ * names the process that runs it, and Ctrl-C leaves it running. With CAIRN_GRAPHS unset it
+ * registers the example graphs. Never the repository's `.data/`
  * folder or the default ports: everything lives in a temporary folder on free ports.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,20 +18,20 @@ import { isServing } from '../../scripts/dev-server';
 import { freePort } from '../../testkit/free-port';
 import { waitUntil } from '../../testkit/wait-until';
 import { runInfo } from '../harness/run-info';
-import { uniqueId } from '../harness/test-env';
-
-const ROOT = join(__dirname, '..', '..');
+import {
+  freePorts,
+  killGroup,
+  leftBehind,
+  npmStart as startIn,
+  portsEnv,
+  processes,
+  type NpmStart,
+} from '../harness/npm-start';
 
 jest.setTimeout(180_000);
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
 let dir = '';
-const running: Started[] = [];
+const running: NpmStart[] = [];
 const holders: { server: Server }[] = [];
 
 beforeEach(() => {
@@ -40,64 +40,16 @@ beforeEach(() => {
 
 afterEach(async () => {
   // A failed test may leave npm start running: end its whole process group.
-  for (const started of running.splice(0)) {
-    const pgid = started.child.pid;
-    if (pgid !== undefined && groupProcesses(pgid).length > 0) process.kill(-pgid, 'SIGKILL');
-  }
+  for (const started of running.splice(0)) killGroup(started);
   await Promise.all(holders.splice(0).map(({ server }) => new Promise((resolve) => server.close(resolve))));
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `npm start` in the repository with only `env` (and PATH, HOME, the tools folder) set, in a process group of its own. */
-function npmStart(env: Record<string, string>): Started {
-  const child = spawn('npm', ['start'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      ...(process.env.CAIRN_TOOLS_DIR ? { CAIRN_TOOLS_DIR: process.env.CAIRN_TOOLS_DIR } : {}),
-      CAIRN_TASK_QUEUE: uniqueId('npm-start-queue'),
-      // Not the shared server's deployment: this process is no release.
-      CAIRN_WORKER_VERSIONING: 'off',
-      CAIRN_WORKSPACE: join(dir, 'workspace'),
-      CAIRN_TEMPORAL_DATA_DIR: join(dir, 'temporal'),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const started = { child, output: () => output, exited };
+/** `npm start` in this test's folder, ended after the test if it is still running. */
+function npmStart(env: Record<string, string>): NpmStart {
+  const started = startIn(dir, env);
   running.push(started);
   return started;
-}
-
-/**
- * Every live process as `ps` lists it: pid, process group and command line. A zombie (state Z)
- * has ended and holds nothing but its pid until its new parent reaps it (tsx's esbuild helper
- * may linger so when tsx exits at once, in a container whose init reaps slowly): left out.
- */
-function processes(): { pid: number; pgid: number; args: string }[] {
-  return execFileSync('ps', ['-eo', 'pid=,pgid=,stat=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .map((line) => /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line))
-    .flatMap((m) => (m && !m[3]?.startsWith('Z') ? [{ pid: Number(m[1]), pgid: Number(m[2]), args: m[4] ?? '' }] : []));
-}
-
-/** The processes of process group `pgid`. */
-const groupProcesses = (pgid: number) => processes().filter((p) => p.pgid === pgid);
-
-/** What npm start left running: its process group, and anything that names the test's folder (the dev server's data). */
-function leftBehind(started: Started): string[] {
-  const pgid = started.child.pid ?? -1;
-  return processes()
-    .filter((p) => p.pgid === pgid || p.args.includes(dir))
-    .map((p) => `${p.pid} ${p.args}`);
 }
 
 /** What npm start itself said: its output without npm's `> cairn start` header and blank lines. */
@@ -115,15 +67,6 @@ async function holdPort(): Promise<number> {
   holders.push({ server });
   return port;
 }
-
-/** Three free ports for the web page, Temporal gRPC and the Temporal UI. */
-const freePorts = async () => ({ http: await freePort(), grpc: await freePort(), ui: await freePort() });
-
-const portsEnv = (p: { http: number; grpc: number; ui: number }) => ({
-  CAIRN_HTTP_PORT: String(p.http),
-  CAIRN_TEMPORAL_PORT: String(p.grpc),
-  CAIRN_TEMPORAL_UI_PORT: String(p.ui),
-});
 
 describe.each([
   ['CAIRN_HTTP_PORT', 'http'],
@@ -159,6 +102,12 @@ test('CAIRN_TEMPORAL_PORT and CAIRN_TEMPORAL_UI_PORT move the embedded server; C
   expect(banner).toContain(`data in ${join(dir, 'temporal', 'temporal.db')}`);
   expect(banner).toMatch(new RegExp(`Temporal UI: +http://127\\.0\\.0\\.1:${ports.ui}\\n`));
   expect(banner).toMatch(/Temporal CLI: +\/\S+\/temporal /);
+  // CAIRN_GRAPHS unset: npm start registers the example graphs, and the page's picker lists them.
+  expect(banner).toMatch(/Graphs: +review-loop, router \(CAIRN_GRAPHS\)/);
+  const graphs = (await (await fetch(`http://127.0.0.1:${ports.http}/api/graphs`)).json()) as {
+    graphs: { name: string }[];
+  };
+  expect(graphs.graphs.map((g) => g.name).sort()).toEqual(['review-loop', 'router']);
   expect(await isServing(address)).toBe(true);
   expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
   // The page links agents and steps to the moved UI.

@@ -28,6 +28,7 @@ const PAGE_FILES: Record<string, string> = {
   'api.js': 'text/javascript',
   'dom.js': 'text/javascript',
   'agent-view.js': 'text/javascript',
+  'live-format.js': 'text/javascript',
   'forms.js': 'text/javascript',
   'kind-controls.js': 'text/javascript',
   'form-control.js': 'text/javascript',
