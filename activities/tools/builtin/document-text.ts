@@ -10,26 +10,11 @@ import type { ErrorCode } from '../../../workflows/contract/error-codes';
 import { ChildFailed, type ChildFailure, runParserChild } from './parser-child';
 import { memoryBound } from './parser-memory';
 import { zipRefusal } from './zip-check';
+import type { DocumentKind, ParseLimits } from './parse-limits';
 
 export { zipInflatedSize } from './zip-check';
 
-/** The kinds of file read through a parser; everything else is read as UTF-8 text. */
-export type DocumentKind = 'pdf' | 'docx' | 'xlsx' | 'html';
-
-/** Bounds of one parse. */
-export interface ParseLimits {
-  /** Heap of the parsing process (V8 old generation), in MiB. */
-  heapMb: number;
-  /**
-   * Memory the parsing process may take once its parser is loaded, heap and everything else, in
-   * MiB: its cgroup's limit, or what is added to its address space under RLIMIT_AS.
-   */
-  memoryMb: number;
-  /** Most an archive (DOCX, XLSX) may declare it inflates to, in MiB; checked before parsing. */
-  inflatedMb: number;
-  /** Longest a parse may take before its process is killed, in milliseconds. */
-  timeoutMs: number;
-}
+export type { DocumentKind, ParseLimits } from './parse-limits';
 
 /** The default bounds: a 256 MiB heap, 320 MiB in all past the loaded parser, 10 s per file. */
 export const PARSE_LIMITS: ParseLimits = { heapMb: 256, memoryMb: 320, inflatedMb: 256, timeoutMs: 10_000 };

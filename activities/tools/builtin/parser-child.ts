@@ -12,7 +12,7 @@
  * tsx, jest and the compiled build; the parsers it loads are resolved here and passed in.
  */
 import { spawn } from 'node:child_process';
-import type { DocumentKind, ParseLimits } from './document-text';
+import type { DocumentKind, ParseLimits } from './parse-limits';
 import { type MemoryBound, type Placement, placeChild } from './parser-memory';
 
 /** Runs in the parsing process: argv is [kind, modules as JSON], the file comes on stdin; writes { text } or { error }. */
