@@ -19,10 +19,28 @@ export function workflowParameters(parameters: Record<string, unknown>): Record<
   return regexKeywordPaths(parameters).length === 0 ? parameters : withoutRegexKeywords(parameters);
 }
 
-/** One start-up line per tool whose schema runs a regular expression, naming where. */
+/** The tool's JSON Schema, or undefined for an input that has none (listing the catalogue reports that). */
+function describable(
+  parameters: Record<string, unknown> | undefined,
+  input: z.ZodType,
+): Record<string, unknown> | undefined {
+  if (parameters) return parameters;
+  try {
+    return z.toJSONSchema(input);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One start-up line per tool whose schema runs a regular expression, naming where. A tool whose
+ * input has no JSON Schema form is no business of this note: the catalogue's listing fails on it,
+ * as it always has, where the agent that asks for it sees why.
+ */
 export function regexToolNotes(tools: readonly ToolDefinition[]): string[] {
   return tools.flatMap(({ name, parameters, input }) => {
-    const paths = regexKeywordPaths(parameters ?? z.toJSONSchema(input));
+    const schema = describable(parameters, input);
+    const paths = schema ? regexKeywordPaths(schema) : [];
     if (paths.length === 0) return [];
     return [
       `tool "${name}": its parameters use regular expressions (${paths.join(', ')}); ` +

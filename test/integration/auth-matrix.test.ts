@@ -39,6 +39,7 @@ const ALLOWED: Record<string, Role[]> = {
   'GET /api/graphs': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/threads': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/threads/:id': ['viewer', 'operator', 'approver', 'admin'],
+  'GET /api/threads/:id/messages/:messageId': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/threads/:id/stream': ['viewer', 'operator', 'approver', 'admin'],
   'POST /api/agents': ['operator', 'admin'],
   'POST /api/threads': ['operator', 'admin'],
@@ -67,6 +68,7 @@ const PASSED: Record<string, number> = {
   'GET /api/graphs': 200,
   'GET /api/threads': 200,
   'GET /api/threads/:id': 404,
+  'GET /api/threads/:id/messages/:messageId': 404,
   'GET /api/threads/:id/stream': 404,
   'POST /api/agents': 201,
   // An empty thread: started, and nothing routed (no worker polls this queue).
@@ -153,7 +155,11 @@ function servedRoutes(): string[] {
 /** Calls `route` (with `nobody` for :id) with `authorization` when given; a start's task is `task`. */
 async function call(route: string, authorization?: string, task = uniqueId('matrix')): Promise<Response> {
   const [method = 'GET', pattern = '/'] = route.split(' ');
-  const path = pattern.replace(':id', 'nobody').replace(':stepId', 's1').replace(':path{.+}', 'out/notes.md');
+  const path = pattern
+    .replace(':id', 'nobody')
+    .replace(':stepId', 's1')
+    .replace(':messageId', 'msg-1')
+    .replace(':path{.+}', 'out/notes.md');
   const headers: Record<string, string> = authorization ? { authorization } : {};
   if (route === 'POST /v1/chat/completions') headers['x-cairn-thread'] = 'nobody';
   const bodies: Record<string, unknown> = {

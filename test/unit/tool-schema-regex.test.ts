@@ -72,3 +72,9 @@ test('one start-up line per tool with regular expressions, naming where they are
       'workflow code checks its calls without them, and only the tool itself enforces them when it runs',
   ]);
 });
+
+test('a tool whose input has no JSON Schema form gets no line and stops nothing at start (its listing reports it)', () => {
+  const undescribable = { ...plain, name: 'remind_at', input: z.object({ at: z.date() }) } as typeof plain;
+  expect(() => z.toJSONSchema(undescribable.input)).toThrow();
+  expect(regexToolNotes([undescribable, zodTool]).map((line) => line.split(':')[0])).toEqual(['tool "lookup"']);
+});

@@ -19,6 +19,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { followTurn, turnSettled, type TurnOutcome } from '../../chat/follow-turn';
+import type { Turn } from '../../../workflows/contract/thread-contract';
 import type { AgentsPort } from '../agents-port';
 import { answerOf, followOptions, pendingText, queuedAnswer } from '../chat/answer-parts';
 import {
@@ -124,7 +125,8 @@ async function answered(
   const id = completionId(delivered.thread, delivered.messageId, Date.now());
   const follow = followOptions(deps, ends);
   const followed = await followTurn(deps, delivered.thread, delivered.messageId, follow);
-  const outcome = followed.kind === 'aborted' && !followed.turn ? await lastLook(deps, delivered) : followed;
+  // At the deadline the follower's last poll may be up to a poll old: one last look tells what is so now.
+  const outcome = followed.kind === 'aborted' ? await lastLook(deps, delivered, followed.turn) : followed;
   const { content, cairn } = answerOf(delivered, outcome);
   const replies = await followQueued(deps, delivered.thread, delivered.queued ?? [], outcome, follow);
   const more = replies.map((reply) => queuedAnswer(delivered, reply));
@@ -176,10 +178,13 @@ function recordMessage(
   return { recording: Promise.race([accepted, delivering.then((d) => ({ ...d, delivered: d }))]), delivering };
 }
 
-/** One look at a turn the answer could not follow at all (its time ran out while routing). */
-async function lastLook(deps: ChatCompletionDeps, delivered: Delivered): Promise<TurnOutcome> {
+/**
+ * One look at the turn when the answer's time ran out: what it is now, or what the follower last
+ * saw of it when the thread cannot be read (and nothing when it never saw it).
+ */
+async function lastLook(deps: ChatCompletionDeps, delivered: Delivered, seen?: Turn): Promise<TurnOutcome> {
   const view = await deps.threads.get(delivered.thread).catch(() => undefined);
-  const turn = view?.turns.find((t) => t.messageId === delivered.messageId);
+  const turn = view?.turns.find((t) => t.messageId === delivered.messageId) ?? seen;
   if (!turn) return { kind: 'aborted' };
   return turnSettled(turn) ? { kind: 'settled', turn } : { kind: 'aborted', turn };
 }
