@@ -4,7 +4,7 @@
  * with its central directory, and a PDF whose FlateDecode content stream inflates to hundreds of MiB.
  */
 import { constants, deflateRawSync } from 'node:zlib';
-import { makeXlsx } from './documents';
+import { closeZip, makeXlsx } from './documents';
 
 /** Raw deflate data inflating to `mib` MiB of spaces: one full-flush block repeated, then a final empty block. */
 export function deflateBomb(mib: number): Buffer {
@@ -61,14 +61,7 @@ export function makeLyingXlsx(mib: number, lie: 'local-header' | 'descriptor' = 
     offset += local.length + data.length + descriptor.length;
     at += 30 + nameLength + packed;
   }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(centrals.length / 2, 8);
-  end.writeUInt16LE(centrals.length / 2, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, directory, end]);
+  return closeZip(parts, centrals, offset);
 }
 
 /** A one-page PDF whose content stream is FlateDecode data inflating to `mib` MiB of spaces. */

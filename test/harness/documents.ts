@@ -61,6 +61,14 @@ export function makeZip(entries: Record<string, Buffer>): Buffer {
     centrals.push(central, fileName);
     offset += local.length + fileName.length + packed.length;
   }
+  return closeZip(locals, centrals, offset);
+}
+
+/**
+ * A zip's bytes from its entries' local parts, its central directory records (each followed by
+ * its name, so two buffers an entry) and the offset where the directory starts.
+ */
+export function closeZip(locals: readonly Buffer[], centrals: readonly Buffer[], offset: number): Buffer {
   const directory = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
