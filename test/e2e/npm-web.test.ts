@@ -4,6 +4,7 @@
  * the web page, and Ctrl-C (SIGINT to its process group) stops it: every process of it ends, the port
  * closes, nothing is reported as an error.
  */
+import { watched } from '../harness/npm-start';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../../testkit/free-port';
@@ -28,13 +29,7 @@ function npmRun(script: string, env: Record<string, string>): Started {
     // Its own process group, as in a terminal: a signal to the group reaches npm and the server.
     detached: true,
   });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output: () => output, exited };
+  return { child, ...watched(child) };
 }
 
 let web: Started | undefined;

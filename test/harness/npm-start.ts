@@ -39,13 +39,21 @@ export function npmStart(dir: string, env: Record<string, string>): NpmStart {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  return { child, dir, ...watched(child) };
+}
+
+/** What a started process writes (stdout and stderr together), and how it exits. */
+export function watched(child: ChildProcess): {
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+} {
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  return { child, dir, output: () => output, exited };
+  return { output: () => output, exited };
 }
 
 /**
