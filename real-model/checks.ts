@@ -8,7 +8,8 @@
  * - no approval digest is put to the person twice in one step;
  * - no step runs the same tool call more often than the identical-call limit;
  * - every conversation sent to the model is clean by the protocol (real-model/conversation-check.ts);
- * - a planning agent gets a valid plan and runs steps.
+ * - a planning agent gets a valid plan and starts its steps (a step that started and failed
+ *   counts here; whether any step, tool run or agent completed is evidence.ts's question).
  * Whether the run exercised what these checks judge is evidence.ts's question.
  */
 import { agentInputSchema } from '../workflows/contract/agent-input';
@@ -140,8 +141,8 @@ function planned({ agent, run }: AgentEvidence): Violation[] {
   if (!plans(agent)) return [];
   const out: Violation[] = [];
   if (!run.state?.plan) out.push({ check: 'valid plan', detail: `no plan${run.code ? ` (${run.code})` : ''}` });
-  const ran = run.state?.steps.filter((s) => s.status !== 'pending' && s.status !== 'skipped').length ?? 0;
-  if (ran === 0) out.push({ check: 'steps run', detail: 'no step ran' });
+  const started = run.state?.steps.filter((s) => s.status !== 'pending' && s.status !== 'skipped').length ?? 0;
+  if (started === 0) out.push({ check: 'steps started', detail: 'no step started' });
   return out;
 }
 

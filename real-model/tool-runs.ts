@@ -2,8 +2,11 @@
  * What each step's tools did, read from the step workflows' histories: every `runTool` activity
  * scheduled, keyed by tool name and arguments (parsed and written back with sorted keys, so
  * spacing and key order do not make two calls differ), and how many completed. A call Cairn
- * refuses never becomes an activity, so this counts what actually ran. Inputs are decoded
- * through the worker's payload codecs (compression, encryption), as a client would.
+ * refuses never becomes an activity, so this counts what actually ran; and of those, the runs
+ * whose tool did its work (the activity completed with an `ok` outcome: a tool that failed —
+ * a missing file, a refused path — completes its activity too, and is not counted as one that
+ * did). Inputs and results are decoded through the worker's payload codecs (compression,
+ * encryption), as a client would.
  */
 import { status } from '@grpc/grpc-js';
 import { isGrpcServiceError, ServiceError, type Client } from '@temporalio/client';
@@ -14,14 +17,17 @@ import { runHistories } from '../testkit/run-histories';
 import { stepWorkflowId } from '../workflows/contract/ids';
 
 const toolInput = z.object({ name: z.string(), arguments: z.unknown() });
+const toolOutcome = z.object({ ok: z.boolean() });
 
 /** The most-repeated call of one step, and how many tool runs of the step completed. */
 export interface RepeatedCall {
   stepId: string;
   call: string;
   runs: number;
-  /** `runTool` activities of the step that completed. */
+  /** `runTool` activities of the step that completed (the tool's own failure included). */
   completed: number;
+  /** Of those, the runs whose tool did its work: an `ok: true` outcome. */
+  succeeded: number;
 }
 
 /** JSON with sorted keys: the identity of a call's arguments. */
@@ -66,6 +72,17 @@ export async function callKey(
   return `${parsed.data.name} ${canonical(identity)}`;
 }
 
+/** Whether a completed `runTool` activity's result says the tool did its work (`ok: true`). */
+async function succeededRun(
+  codecs: PayloadCodec[],
+  done: temporal.api.history.v1.IActivityTaskCompletedEventAttributes,
+): Promise<boolean> {
+  const payload = done.result?.payloads?.[0];
+  if (!payload) return false;
+  const outcome = toolOutcome.safeParse(await decodePayload(codecs, payload));
+  return outcome.success && outcome.data.ok;
+}
+
 /** What one step's histories say about its tool runs. */
 export async function stepToolRuns(
   codecs: PayloadCodec[],
@@ -74,6 +91,7 @@ export async function stepToolRuns(
 ): Promise<RepeatedCall | undefined> {
   const counts = new Map<string, number>();
   let completed = 0;
+  let succeeded = 0;
   for (const history of histories) {
     const toolRuns = new Set<string>();
     for (const event of history.events ?? []) {
@@ -83,11 +101,14 @@ export async function stepToolRuns(
         toolRuns.add(String(event.eventId));
       }
       const done = event.activityTaskCompletedEventAttributes;
-      if (done && toolRuns.has(String(done.scheduledEventId))) completed += 1;
+      if (done && toolRuns.has(String(done.scheduledEventId))) {
+        completed += 1;
+        if (await succeededRun(codecs, done)) succeeded += 1;
+      }
     }
   }
   const top = [...counts].sort((a, b) => b[1] - a[1])[0];
-  return top ? { stepId, call: top[0].slice(0, 120), runs: top[1], completed } : undefined;
+  return top ? { stepId, call: top[0].slice(0, 120), runs: top[1], completed, succeeded } : undefined;
 }
 
 /** Whether reading a history failed because the workflow does not exist (as the SDK or gRPC says it). */

@@ -44,8 +44,8 @@ test('a model that never calls a tool leaves the real-model suite INCONCLUSIVE a
     REAL_MODEL_AGENTS: 'react,list-read',
   });
   expect(output).toContain('no violations');
-  expect(output).toMatch(/NOT SEEN {2}tool calls ran: 0 tool runs completed/);
-  expect(output).toMatch(/seen {4} {2}a structured-output plan was requested and parsed/);
+  expect(output).toMatch(/NOT SEEN {2}tool calls ran and did their work: 0 tool runs completed/);
+  expect(output).toMatch(/seen {4} {2}a planner's structured-output reply was parsed into a plan/);
   expect(output).toMatch(/real-model suite: INCONCLUSIVE \(nothing broke, but not every mechanism was exercised\)/);
   expect(code).toBe(1);
   // The model was really asked: a plan for the planning agent, and step calls for both.

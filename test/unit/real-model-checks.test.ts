@@ -130,7 +130,9 @@ describe('real-model checks', () => {
     const limit = identicalCallLimit(caseNamed('list-read'));
     expect(limit).toBeGreaterThanOrEqual(1);
     expect(DEFAULT_IDENTICAL_CALL_LIMIT).toBe(3);
-    const repeated = (runs: number) => [{ stepId: 's1', call: 'read_file {"path":"x"}', runs, completed: runs }];
+    const repeated = (runs: number) => [
+      { stepId: 's1', call: 'read_file {"path":"x"}', runs, completed: runs, succeeded: runs },
+    ];
     expect(checksOf(evidence({ repeated: repeated(limit) }))).toEqual([]);
     expect(checksOf(evidence({ repeated: repeated(limit + 1) }))).toEqual(['identical-call limit']);
   });
@@ -147,7 +149,7 @@ describe('real-model checks', () => {
     state.phase = 'failed';
     state.events.push({ seq: 1, at: 0, type: 'agent.finished', message: 'failed: the plan was invalid three times' });
     const noPlan = run({ outcome: 'failed', code: 'PLAN_INVALID', state });
-    expect(checksOf(evidence({ run: noPlan }))).toEqual(['valid plan', 'steps run']);
+    expect(checksOf(evidence({ run: noPlan }))).toEqual(['valid plan', 'steps started']);
     expect(checksOf(evidence({ agent: caseNamed('react'), run: run() }))).toEqual([]);
   });
 });
