@@ -39,6 +39,12 @@ export interface LabOptions {
    * the scenario proves nothing: the check that such a run is not reported as a pass.
    */
   toothless: boolean;
+  /**
+   * Run at the smallest size (CHAOS_SMALLEST=1, which `npm run chaos:toothless` sets): one agent
+   * where a scenario starts many, one kill where it sends several. A toothless run proves nothing
+   * at any size; the small one says so sooner.
+   */
+  smallest: boolean;
 }
 
 /** A scenario's dev server, fake LLM, workers and client. */
@@ -76,6 +82,11 @@ export class Lab {
     const dataConverter = cairnDataConverter(payloadSettingsFromEnv(process.env));
     const client = new Client({ connection: await connectTemporal({ address: server.address }), dataConverter });
     return new Lab(options, dir, server, port, llm, client);
+  }
+
+  /** A scenario's size: `full`, or `smallest` when the lab runs at its smallest size. */
+  size(full: number, smallest: number): number {
+    return this.options.smallest ? smallest : full;
   }
 
   /** The folder the agents' file tools write into. */

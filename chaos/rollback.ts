@@ -15,7 +15,7 @@ import { upgradeScript } from './upgrade-script';
 import { buildsOf, moveOf, runsOf } from './version-audit';
 import { proven, verify, type Scenario } from './verify';
 
-/** Agents started on each version. */
+/** Agents started on each version (at the smallest size, one). */
 export const ROLLBACK_AGENTS = 4;
 
 /** Runs the scenario. */
@@ -25,9 +25,10 @@ export const rollback: Scenario = async (lab, prng) => {
   const { toothless } = lab.options;
   const failures: string[] = [];
   await startVersions(lab);
-  const all = partIds(lab, 'check', 2 * ROLLBACK_AGENTS);
-  const onV1 = all.slice(0, ROLLBACK_AGENTS);
-  const onV2 = all.slice(ROLLBACK_AGENTS);
+  const each = lab.size(ROLLBACK_AGENTS, 1);
+  const all = partIds(lab, 'check', 2 * each);
+  const onV1 = all.slice(0, each);
+  const onV2 = all.slice(each);
   const desk = new Desk(lab.agents, () => all, ['check']);
   if (toothless) {
     await promote(lab, V2);

@@ -21,7 +21,7 @@ import { partOf, upgradeScript, type Part } from './upgrade-script';
 import { buildsOf, moveOf, runsOf } from './version-audit';
 import { proven, verify, type Scenario } from './verify';
 
-/** Agents per part caught at promotion, and agents started after it. */
+/** Agents per part caught at promotion, and agents started after it (at the smallest size, one). */
 export const PER_PART = 5;
 
 const CAUGHT: Part[] = ['react', 'ask', 'check', 'approval', 'expiry'];
@@ -38,8 +38,9 @@ export const rollingUpgrade: Scenario = async (lab, prng) => {
   const { toothless } = lab.options;
   const failures: string[] = [];
   const { v1 } = await startVersions(lab);
-  const early = CAUGHT.flatMap((part) => partIds(lab, part, PER_PART));
-  const late = partIds(lab, 'late', PER_PART);
+  const perPart = lab.size(PER_PART, 1);
+  const early = CAUGHT.flatMap((part) => partIds(lab, part, perPart));
+  const late = partIds(lab, 'late', perPart);
   const all = [...early, ...late];
   const desk = new Desk(lab.agents, () => all);
   let promotedAt = 0;
@@ -110,7 +111,7 @@ export const rollingUpgrade: Scenario = async (lab, prng) => {
 
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   result.notes.push(
-    `${early.length} agents caught (${CAUGHT.map((p) => `${PER_PART} ${p}`).join(', ')}) at ${caughtAt}; ` +
+    `${early.length} agents caught (${CAUGHT.map((p) => `${perPart} ${p}`).join(', ')}) at ${caughtAt}; ` +
       `${late.length} started after promoting chaos-v2`,
     `moves to chaos-v2: ${moves.length}/${early.length}, wait after promotion p50 ${seconds(percentile(moves, 50))}, ` +
       `max ${seconds(Math.max(0, ...moves))}`,
@@ -118,7 +119,7 @@ export const rollingUpgrade: Scenario = async (lab, prng) => {
   );
   return proven(result, [
     { what: 'agents moved to chaos-v2 at a safe boundary', found: moves.length, needed: early.length },
-    { what: 'steps running at promotion that finished on chaos-v1', found: stepsFinishedOnV1, needed: 4 * PER_PART },
-    { what: 'plan checks that expired after promotion', found: expiredAfterPromotion, needed: PER_PART },
+    { what: 'steps running at promotion that finished on chaos-v1', found: stepsFinishedOnV1, needed: 4 * perPart },
+    { what: 'plan checks that expired after promotion', found: expiredAfterPromotion, needed: perPart },
   ]);
 };

@@ -11,7 +11,9 @@
  * temporary folder (server and worker logs) for a look. `CHAOS_KEEP=1` keeps it after a pass
  * too; `CHAOS_SCENARIOS=a,b` runs only the scenarios named; `CHAOS_TOOTHLESS=1` schedules every
  * disruption before the agents start — a run that must not pass (`npm run chaos:toothless`, in
- * CI, checks that it does not); `CHAOS_VERDICTS=<file>` writes the verdicts there as JSON.
+ * CI, checks that it does not); `CHAOS_SMALLEST=1` runs every scenario at its smallest size (one
+ * agent per part, one kill: what chaos:toothless uses); `CHAOS_VERDICTS=<file>` writes the
+ * verdicts there as JSON.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +42,8 @@ const SCENARIOS: [string, Scenario][] = [
 
 /** CHAOS_TOOTHLESS=1: every disruption before the agents start. */
 const TOOTHLESS = process.env.CHAOS_TOOTHLESS === '1';
+/** CHAOS_SMALLEST=1: every scenario at its smallest size (one agent per part, one kill). */
+const SMALLEST = process.env.CHAOS_SMALLEST === '1';
 
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 const message = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
@@ -47,7 +51,7 @@ const message = (err: unknown): string => (err instanceof Error ? (err.stack ?? 
 /** Runs one scenario in its own lab; a crash of the scenario itself is a failure, not an exit. */
 async function runScenario(name: string, scenario: Scenario, cli: string, root: string, prng: Prng) {
   const started = performance.now();
-  const lab = await Lab.open({ name, cli, root, prng: prng.fork(), toothless: TOOTHLESS });
+  const lab = await Lab.open({ name, cli, root, prng: prng.fork(), toothless: TOOTHLESS, smallest: SMALLEST });
   let result: ScenarioResult;
   try {
     result = await scenario(lab, prng.fork());
@@ -80,6 +84,7 @@ async function main(): Promise<number> {
   const root = mkdtempSync(join(tmpdir(), 'cairn-chaos-'));
   say(`chaos seed ${seed} (replay the schedule with CHAOS_SEED=${seed}); ${temporalVersion(cli)}`);
   if (TOOTHLESS) say('CHAOS_TOOTHLESS=1: every disruption comes before the agents start');
+  if (SMALLEST) say('CHAOS_SMALLEST=1: every scenario at its smallest size');
   const only = process.env.CHAOS_SCENARIOS?.split(',').map((n) => n.trim());
   const unknown = only?.filter((n) => !SCENARIOS.some(([name]) => name === n)) ?? [];
   if (unknown.length > 0) throw new Error(`CHAOS_SCENARIOS names no scenario "${unknown.join('", "')}"`);

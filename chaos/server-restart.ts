@@ -21,7 +21,7 @@ import { openCalls, readJournal } from './journal';
 import type { Lab } from './lab';
 import { proven, verify, type Scenario } from './verify';
 
-/** Agents started. */
+/** Agents started (at the smallest size, one). */
 export const RESTART_AGENTS = 8;
 
 /** Each restart: the signal, and the share of writes (percent, low to high) on disk when it strikes. */
@@ -35,7 +35,7 @@ const writesOnDisk = async (lab: Lab, ids: string[]) => (await auditWrites(lab.w
 /** Runs the scenario. */
 export const serverRestart: Scenario = async (lab, prng) => {
   const started = performance.now();
-  const ids = lab.agentIds(RESTART_AGENTS);
+  const ids = lab.agentIds(lab.size(RESTART_AGENTS, 1));
   const { intended } = await auditWrites(lab.workspace, ids);
   const notes: string[] = [];
   const failures: string[] = [];

@@ -2,7 +2,9 @@
  * `npm run chaos:toothless` (CI runs it after `npm run chaos`): the check that the chaos suite
  * cannot pass without hitting the work. Runs `npm run chaos` with CHAOS_TOOTHLESS=1 — every
  * disruption scheduled before the agents start, so no kill lands in a write and no restart
- * strikes mid-run — and reads the verdicts it writes (CHAOS_VERDICTS). Exits 0 only when that
+ * strikes mid-run — at every scenario's smallest size (CHAOS_SMALLEST=1: one agent per part, one
+ * kill; the disruptions miss the work at any size, and a small run shows it sooner) — and reads
+ * the verdicts it writes (CHAOS_VERDICTS). Exits 0 only when that
  * run exited non-zero and every scenario in it was INCONCLUSIVE or FAIL; a toothless run that
  * passes, a scenario that passes toothless, or a run that ended without judging its scenarios
  * fails this check.
@@ -21,7 +23,7 @@ const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 function runToothless(file: string): Promise<number | null> {
   const child = spawn('npm', ['run', '--silent', 'chaos'], {
     cwd: ROOT,
-    env: { ...process.env, CHAOS_TOOTHLESS: '1', [VERDICTS_ENV]: file },
+    env: { ...process.env, CHAOS_TOOTHLESS: '1', CHAOS_SMALLEST: '1', [VERDICTS_ENV]: file },
     stdio: 'inherit',
   });
   return new Promise((resolve, reject) => {

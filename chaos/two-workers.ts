@@ -12,7 +12,7 @@ import { auditWrites } from './audit';
 import { pause, since } from './clock';
 import { journalEvidence, proven, verify, type Scenario } from './verify';
 
-/** Agents started. */
+/** Agents started (at the smallest size, one). */
 export const TWO_WORKER_AGENTS = 10;
 
 /** Runs the scenario. */
@@ -20,7 +20,7 @@ export const twoWorkers: Scenario = async (lab, prng) => {
   const started = performance.now();
   const first = await lab.startWorker();
   const second = await lab.startWorker();
-  const ids = lab.agentIds(TWO_WORKER_AGENTS);
+  const ids = lab.agentIds(lab.size(TWO_WORKER_AGENTS, 1));
   const victim = prng.between(1, 2) === 1 ? first : second;
   const failures: string[] = [];
   let moment = 'toothless: no agent yet';

@@ -15,17 +15,18 @@ import { pause, since } from './clock';
 import { openCalls, readJournal } from './journal';
 import { journalEvidence, proven, verify, type Scenario } from './verify';
 
-/** Agents started. */
+/** Agents started (at the smallest size, one). */
 export const KILL_AGENTS = 20;
-/** SIGKILLs sent, each followed by a restart. */
+/** SIGKILLs sent, each followed by a restart (at the smallest size, one). */
 export const KILLS = 4;
-/** Agents arrive over this long, so kills find them in different phases. */
+/** Agents arrive over this long, so kills find them in different phases (at the smallest size, at once). */
 const ARRIVAL_MS = 20_000;
 
 /** Runs the scenario. */
 export const workerKills: Scenario = async (lab, prng) => {
   const started = performance.now();
-  const ids = lab.agentIds(KILL_AGENTS);
+  const ids = lab.agentIds(lab.size(KILL_AGENTS, 1));
+  const kills = lab.size(KILLS, 1);
   const notes: string[] = [];
   let worker = await lab.startWorker();
   const killAndRestart = async (kill: number, moment: string) => {
@@ -40,13 +41,13 @@ export const workerKills: Scenario = async (lab, prng) => {
     worker = await lab.startWorker(true);
   };
   const { toothless } = lab.options;
-  if (toothless) for (let kill = 1; kill <= KILLS; kill++) await killAndRestart(kill, 'toothless: no agent yet');
+  if (toothless) for (let kill = 1; kill <= kills; kill++) await killAndRestart(kill, 'toothless: no agent yet');
   // Settled to a value so a failed start cannot become an unhandled rejection during the kills.
-  const arrivals = lab.startAgents(ids, { prng: prng.fork(), ms: ARRIVAL_MS }).then(
+  const arrivals = lab.startAgents(ids, { prng: prng.fork(), ms: lab.size(ARRIVAL_MS, 0) }).then(
     () => undefined,
     (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
   );
-  for (let kill = 1; kill <= KILLS && !toothless; kill++) {
+  for (let kill = 1; kill <= kills && !toothless; kill++) {
     await pause(prng.between(2_000, 6_000));
     const aimed = kill % 2 === 0;
     const moment = aimed ? ((await nextWrite(lab.workspace, ids)) ? 'just after a write' : 'no write came') : 'random';
