@@ -50,14 +50,19 @@ export const AGENT_CASES: AgentCase[] = [
   {
     name: 'react',
     input: {
-      // The first call spelled out (see write-approval): a tool call that surely runs.
+      // Both calls spelled out (see write-approval): a tool call that surely runs, and the
+      // finish_step that ends the step — the model rarely stops on its own, so without it the step
+      // runs out of rounds and no agent of the run completes. The model tends to repeat the calls
+      // it was shown, read_file more often than the identical-call limit allows: a loop guard acts.
       task:
-        'Read the file notes.txt and say in one sentence who owns the changelog. Start with this call:\n' +
-        '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.txt"}}\n</tool_call>',
+        'Read the file notes.txt and say in one sentence who owns the changelog. Reply with only these two calls:\n' +
+        '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.txt"}}\n</tool_call>\n' +
+        '<tool_call>\n{"name": "finish_step", "arguments": {"result": "Alice owns the changelog."}}\n</tool_call>',
       mode: { plan: false },
       tools: ['read_file'],
       limits: { maxStepRounds: STEP_ROUNDS },
     },
+    exercises: { done: (run) => run.outcome === 'completed', attempts: 2 },
   },
   {
     name: 'parallel-plan',

@@ -29,6 +29,7 @@ import { startWorkerProcess } from '../testkit/worker-process';
 import { AGENT_CASES, seedWorkspace, type AgentCase } from './agents';
 import { agentWorkspaceDir } from '../config/agent-workspace';
 import { AGENT_TIME_LIMIT_MS, violations, type AgentEvidence } from './checks';
+import { attemptFits } from './budget';
 import { mechanismLines, mechanisms, verdict, type Verdict } from './evidence';
 import { MODEL_ALIAS, provisionLlama, startLlamaServer, type LlamaSizing } from './llama-server';
 import { RecordingProxy } from './recording-proxy';
@@ -53,12 +54,6 @@ const SIZING: LlamaSizing = {
   threads: z.coerce.number().int().min(1).default(2).parse(process.env.REAL_MODEL_THREADS),
 };
 const TASK_QUEUE = 'real-model';
-/**
- * No further attempt of an agent starts after this long: the last must still end within CI's
- * 21-minute budget (an attempt takes 3–9 minutes here, depending on the machine's speed that day).
- */
-const LAST_ATTEMPT_START_MS = 10 * 60_000;
-
 /**
  * What a user serving a 270M model on two CPU cores configures (docs/local-models.md): replies bounded well below the 4,096-token defaults — the model makes 6–30 tokens/s
  * per slot here, so a 4,096-token runaway takes minutes — and an LLM timeout that leaves the
@@ -177,7 +172,7 @@ async function main(): Promise<number> {
       return { agent, run };
     };
     // An agent there for one mechanism runs again until it shows it (agents.ts, `exercises`),
-    // while there is time left for another run within the suite's budget.
+    // while another run could still end, at its time limit, within the suite's budget (budget.ts).
     const runCase = async (agent: AgentCase) => {
       const done = [await runOnce(agent, 1)];
       const wanted = agent.exercises;
@@ -185,10 +180,12 @@ async function main(): Promise<number> {
         wanted &&
         !done.some((d) => wanted.done(d.run)) &&
         done.length < wanted.attempts &&
-        performance.now() - agentsBegan < LAST_ATTEMPT_START_MS
+        attemptFits(performance.now() - agentsBegan)
       ) {
         done.push(await runOnce(agent, done.length + 1));
       }
+      if (wanted && !done.some((d) => wanted.done(d.run)) && done.length < wanted.attempts)
+        say(`  ${agent.name}: no attempt ${done.length + 1}, it could not end within the suite's budget`);
       return done;
     };
     const runs = (await Promise.all(agents.map(runCase))).flat();
