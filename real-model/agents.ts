@@ -45,6 +45,28 @@ export function seedWorkspace(dir: string): void {
  */
 const STEP_ROUNDS = 5;
 
+/** The plan the parallel-plan agent is shown: two steps with no dependencies, then one after both. */
+const PARALLEL_PLAN = {
+  task: 'Summarise alpha.txt and beta.txt',
+  language: 'en',
+  steps: [
+    {
+      id: 's1',
+      title: 'Summarise alpha.txt',
+      description: 'Read alpha.txt; summarise it in one sentence.',
+      depends_on: [],
+    },
+    {
+      id: 's2',
+      title: 'Summarise beta.txt',
+      description: 'Read beta.txt; summarise it in one sentence.',
+      depends_on: [],
+    },
+    { id: 's3', title: 'Combine', description: 'Join the two summaries.', depends_on: ['s1', 's2'] },
+  ],
+  replan: [],
+};
+
 /** The five kinds: ReAct; plan with parallel steps; write with approval; ask + plan check; list + read. */
 export const AGENT_CASES: AgentCase[] = [
   {
@@ -67,9 +89,13 @@ export const AGENT_CASES: AgentCase[] = [
   {
     name: 'parallel-plan',
     input: {
+      // The plan spelled out (see write-approval): the model, held to the plan's JSON schema by
+      // the server, mostly copies it — a planner reply that parses, where a free-form plan of
+      // this model is cut at its token limit or rejected, and ends repaired.
       task:
-        'Summarise alpha.txt and beta.txt in one sentence each. Plan two independent steps that run ' +
-        'in parallel (one per file, no dependencies), then a third step that combines both summaries.',
+        'Summarise alpha.txt and beta.txt in one sentence each: two independent steps that run in parallel ' +
+        '(one per file, no dependencies), then a third step that combines both summaries. ' +
+        `Answer with only this plan:\n${JSON.stringify(PARALLEL_PLAN)}`,
       tools: ['read_file'],
       limits: { maxParallelSteps: 2, maxStepRounds: STEP_ROUNDS },
     },
