@@ -10,6 +10,7 @@ import { runTool } from '../activity-proxies';
 import { parseAskArgs } from '../interactions/ask-schema';
 import { toInteractionSpec } from '../interactions/ask-user-tool';
 import type { ImageRef, LlmMessage, LlmToolCall } from '../llm-types';
+import { regexToRun } from '../tools/argument-regex-gate';
 import { callEffect } from '../tools/call-effect';
 import { parseFinishStepArgs } from '../tools/finish-step';
 import { ASK_USER, FINISH_STEP, type ToolCallRecord, type ToolInfo } from '../tools/tool-types';
@@ -88,7 +89,7 @@ async function runCatalogueTool(
   call: LlmToolCall,
   why: string | undefined,
 ): Promise<ToolOutcome> {
-  const checked = validateArguments(tool.name, tool.parameters, call.arguments);
+  const checked = validateArguments(tool.name, tool.parameters, call.arguments, regexToRun(tool.parameters));
   if (!checked.ok) return { ok: false, output: checked.error };
   if (NESTED_TOOLS.includes(tool.name)) return runNestedCall(ctx, call, checked.value);
   const effect = callEffect(tool, checked.value);
