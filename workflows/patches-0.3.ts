@@ -84,4 +84,13 @@ export const PATCHES_0_3 = {
     feature: 'an agent reads its tool catalogue and prompt texts together, with no patch call after a local activity',
     why: 'runs before read the catalogue, then called a patch and read the texts (a patch marker that cannot replay after a split task)',
   },
+  toolRegexOwnOnly: {
+    id: 'cairn-tool-regex-own-only',
+    since: '0.3.0',
+    stage: 'patched',
+    feature:
+      "a tool call's arguments are checked in workflow code without any regular expression but Cairn's own (a user or MCP tool's pattern, patternProperties or format regex is dropped; the tool enforces it where it runs)",
+    why: "runs before ran every expression of the catalogue's schemas, user and MCP tools' among them, refusing a call in the workflow",
+    replayedBy: 'test/integration/tool-regex-own-only.test.ts',
+  },
 } as const satisfies Record<string, PatchInfo>;

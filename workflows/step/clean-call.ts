@@ -6,6 +6,7 @@
  * 500 "Failed to parse tool call arguments" while rendering the conversation). Pure.
  */
 import { parseAskArgs } from '../interactions/ask-schema';
+import { regexToRun } from '../tools/argument-regex-gate';
 import type { LlmToolCall } from '../llm-types';
 import { parseFinishStepArgs } from '../tools/finish-step';
 import { ASK_USER, FINISH_STEP, type ToolInfo } from '../tools/tool-types';
@@ -39,7 +40,7 @@ function passesSchema(call: LlmToolCall, tools: ToolInfo[], canAsk: boolean): bo
   if (call.name === FINISH_STEP) return parseFinishStepArgs(call.arguments).ok;
   if (call.name === ASK_USER && canAsk) return parseAskArgs(call.arguments).ok;
   const tool = tools.find((t) => t.name === call.name);
-  return !tool || validateArguments(tool.name, tool.parameters, call.arguments).ok;
+  return !tool || validateArguments(tool.name, tool.parameters, call.arguments, regexToRun(tool.parameters)).ok;
 }
 
 /** `call` as the conversation should keep it. */

@@ -52,4 +52,6 @@ export interface ToolOutcome {
   rejected?: boolean;
   /** Run on an approval given in an earlier turn of the thread (approval-reuse.ts), not asked again. */
   reusedApproval?: EarlierApproval;
+  /** When the tool began to run, past its approval and any hold: the call's time counts from here. */
+  ranFrom?: number;
 }

@@ -10,6 +10,7 @@ import { runTool } from '../activity-proxies';
 import { parseAskArgs } from '../interactions/ask-schema';
 import { toInteractionSpec } from '../interactions/ask-user-tool';
 import type { ImageRef, LlmMessage, LlmToolCall } from '../llm-types';
+import { regexToRun } from '../tools/argument-regex-gate';
 import { callEffect } from '../tools/call-effect';
 import { parseFinishStepArgs } from '../tools/finish-step';
 import { ASK_USER, FINISH_STEP, type ToolCallRecord, type ToolInfo } from '../tools/tool-types';
@@ -60,7 +61,8 @@ export async function runToolCall(ctx: StepToolsContext, call: LlmToolCall, why?
     name: call.name,
     arguments: call.arguments.slice(0, MAX_RECORDED_ARGUMENTS),
     outcome: outcome.ok ? 'ok' : 'error',
-    durationMs: workflowTime() - started,
+    // The tool's own time: not the wait for its approval (a call that never ran took none).
+    durationMs: outcome.ranFrom === undefined ? 0 : workflowTime() - outcome.ranFrom,
     ...(outcome.policy
       ? { policy: { decision: outcome.policy.decision, rule: outcome.policy.rule, at: started } }
       : {}),
@@ -88,9 +90,10 @@ async function runCatalogueTool(
   call: LlmToolCall,
   why: string | undefined,
 ): Promise<ToolOutcome> {
-  const checked = validateArguments(tool.name, tool.parameters, call.arguments);
+  const started = workflowTime();
+  const checked = validateArguments(tool.name, tool.parameters, call.arguments, regexToRun(tool.parameters));
   if (!checked.ok) return { ok: false, output: checked.error };
-  if (NESTED_TOOLS.includes(tool.name)) return runNestedCall(ctx, call, checked.value);
+  if (NESTED_TOOLS.includes(tool.name)) return { ...(await runNestedCall(ctx, call, checked.value)), ranFrom: started };
   const effect = callEffect(tool, checked.value);
   const approval = await approveCall(ctx, tool, call, checked.value, effect, why);
   if (!approval.run) return approval.outcome;
@@ -109,8 +112,9 @@ async function executeCall(
   const { step, agentId, workspace } = ctx.input;
   // Paused while the approval waited: the approved call starts only once the hold lifts.
   if (ctx.link.mustWait()) await ctx.link.whenFree();
+  const ranFrom = workflowTime();
   try {
-    return await runTool.executeWithOptions(
+    const outcome = await runTool.executeWithOptions(
       {
         summary: `${step.id} · ${tool.name}`,
         // A side effect that cannot honour its idempotency key is never retried blindly.
@@ -128,10 +132,11 @@ async function executeCall(
         },
       ],
     );
+    return { ...outcome, ranFrom };
   } catch (err) {
     // Retries used up on a call that is safe to repeat: the model hears of it and may try
     // again. A lost non-idempotent call fails the step instead — nobody knows if it happened.
     if (!idempotent || isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
-    return { ok: false, output: err.cause?.message ?? err.message };
+    return { ok: false, output: err.cause?.message ?? err.message, ranFrom };
   }
 }

@@ -21,10 +21,13 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Whether `key: value`, in a schema object, makes it run a regular expression. */
-function isRegexKeyword(key: string, value: unknown): boolean {
+/** Expressions a caller knows to be safe: `pattern` strings listed here are kept, not reported. */
+type Kept = readonly string[];
+
+/** Whether `key: value`, in a schema object, makes it run a regular expression not in `keep`. */
+function isRegexKeyword(key: string, value: unknown, keep: Kept): boolean {
   return (
-    (key === 'pattern' && typeof value === 'string') ||
+    (key === 'pattern' && typeof value === 'string' && !keep.includes(value)) ||
     key === 'patternProperties' ||
     (key === 'format' && value === 'regex')
   );
@@ -45,32 +48,42 @@ function subschemas(value: unknown, path: string): [unknown, string][] {
 
 /**
  * Where `schema` runs a regular expression: the path of each keyword (`properties.code.pattern`),
- * `base` first. Property names that merely read "pattern" are not keywords and are not listed.
+ * `base` first. Property names that merely read "pattern" are not keywords and are not listed,
+ * nor is a `pattern` whose string is in `keep`.
  */
-export function regexKeywordPaths(schema: unknown, base = ''): string[] {
+export function regexKeywordPaths(schema: unknown, base = '', keep: Kept = []): string[] {
   if (!isObject(schema)) return [];
   const found: string[] = [];
   for (const [key, value] of Object.entries(schema)) {
     const path = join(base, key);
-    if (isRegexKeyword(key, value)) found.push(path);
+    if (isRegexKeyword(key, value, keep)) found.push(path);
     if (DATA_KEYWORDS.has(key)) continue;
     if (SCHEMA_MAPS.has(key) && isObject(value)) {
-      for (const [name, sub] of Object.entries(value)) found.push(...regexKeywordPaths(sub, join(path, name)));
+      for (const [name, sub] of Object.entries(value)) found.push(...regexKeywordPaths(sub, join(path, name), keep));
     } else {
-      for (const [sub, at] of subschemas(value, path)) found.push(...regexKeywordPaths(sub, at));
+      for (const [sub, at] of subschemas(value, path)) found.push(...regexKeywordPaths(sub, at, keep));
     }
   }
   return found;
 }
 
-/** `schema` without any regular expression (a copy; `schema` itself is left as it is). */
-export function withoutRegexKeywords(schema: Json): Json {
+/** Keywords that judge the properties `patternProperties` did not match: without it, they would judge those too. */
+const LEFTOVER_PROPERTIES = ['additionalProperties', 'unevaluatedProperties'];
+
+/**
+ * `schema` without any regular expression but those in `keep` (a copy; `schema` itself is left
+ * as it is). Dropping never makes the schema stricter: where `patternProperties` goes, so do its
+ * neighbours `additionalProperties` and `unevaluatedProperties`.
+ */
+export function withoutRegexKeywords(schema: Json, keep: Kept = []): Json {
   const strip = (value: unknown, inMap: boolean): unknown => {
     if (Array.isArray(value)) return value.map((item) => strip(item, false));
     if (!isObject(value)) return value;
     const copy: Json = {};
+    const patternProperties = !inMap && 'patternProperties' in value;
     for (const [key, sub] of Object.entries(value)) {
-      if (!inMap && isRegexKeyword(key, sub)) continue;
+      if (!inMap && isRegexKeyword(key, sub, keep)) continue;
+      if (patternProperties && LEFTOVER_PROPERTIES.includes(key)) continue;
       if (inMap || DATA_KEYWORDS.has(key)) copy[key] = inMap ? strip(sub, false) : sub;
       else copy[key] = strip(sub, SCHEMA_MAPS.has(key));
     }

@@ -17,6 +17,7 @@ import { type IncomingHttpHeaders, type IncomingMessage, request as httpRequest 
 import { request as httpsRequest } from 'node:https';
 import { type LookupFunction, isIP } from 'node:net';
 import { z } from 'zod';
+import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN } from '../../../workflows/tools/own-patterns';
 import { type ToolContext, type ToolDefinition, defineTool } from '../define-tool';
 import { type AllowableClass, classifyAddress, isAllowed } from './address-policy';
 
@@ -57,10 +58,10 @@ const TRANSPORT_HEADERS = new Set([
   'expect',
 ]);
 const IDEMPOTENCY_KEY = 'idempotency-key';
-/** An RFC 9110 token: no spaces, colons, CR or LF. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** An RFC 9110 token: no spaces, colons, CR or LF (one of the expressions workflow code may run). */
+const HEADER_NAME = new RegExp(HEADER_NAME_PATTERN);
 /** One line: tabs, spaces and visible Latin-1 characters (what Node accepts in a header value). */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const HEADER_VALUE = new RegExp(HEADER_VALUE_PATTERN);
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Credentials that must not follow a redirect to another origin. */
