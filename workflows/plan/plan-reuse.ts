@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import type { Plan, PlanStep } from './plan-types';
-import { stepIdSchema, type reuseRefSchema } from './plan-schema';
+import { stepIdSchema } from '../step-id';
+import type { reuseRefSchema } from './plan-schema';
 
 /** Most earlier steps one turn is offered (the newest are kept). */
 export const MAX_REUSABLE_STEPS = 50;
