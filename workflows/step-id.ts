@@ -1,6 +1,7 @@
 /**
- * The step id, shared by plans (a step's id) and graphs (a node's id, and a visit's step id):
- * neither folder owns it, so neither imports the other for it. Pure: safe in the workflow sandbox.
+ * The step id, shared by plans (a step's id), graphs (a node's id, and a visit's step id) and
+ * step runs (a reused step's reference): no one folder owns it, so `plan/` and `graph/` import
+ * nothing of each other for it. Pure: safe in the workflow sandbox.
  */
 import { z } from 'zod';
 
@@ -19,3 +20,9 @@ export const stepIdSchema = z
   // Ids key JSON records in workflow state; `__proto__`, `constructor`, `valueOf`… would not.
   .refine((id) => !(id in Object.prototype), 'must not be a name JavaScript objects reserve, like "constructor"')
   .describe('Unique step id: letters, digits, "_" and "-" only');
+
+/** An earlier step named by the agent that ran it and its id there (a plan's `reuse`, a step's `reused`). */
+export const reuseRefSchema = z.object({
+  agentId: z.string().min(1).max(300).describe('The agent (a thread turn) that ran the step'),
+  stepId: stepIdSchema,
+});

@@ -4,16 +4,10 @@
  * dependencies, no cycles) live in check-plan.ts. Pure: safe in the workflow sandbox.
  */
 import { z } from 'zod';
-import { stepIdSchema } from '../step-id';
+import { reuseRefSchema, stepIdSchema } from '../step-id';
 
 /** Most steps one plan may have; keeps prompts, state and Temporal payloads small. */
 export const MAX_PLAN_STEPS = 50;
-
-/** An earlier step named by the agent that ran it and its id there (a plan's `reuse`, a step's `reused`). */
-export const reuseRefSchema = z.object({
-  agentId: z.string().min(1).max(300).describe('The agent (a thread turn) that ran the step'),
-  stepId: stepIdSchema,
-});
 
 /** One step of a plan. */
 export const planStepSchema = z.object({
