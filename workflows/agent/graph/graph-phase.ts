@@ -11,6 +11,7 @@ import { startWalk, type Walk } from '../../graph/graph-walk';
 import type { ToolInfo } from '../../tools/tool-types';
 import type { AgentCarry } from '../agent-carry';
 import { finish } from '../agent-finish';
+import { askPlanCheck } from '../planning/plan-check';
 import type { AgentRun } from '../agent-run';
 import { runWalk, type WalkRules } from '../walk-loop';
 import { keepBounded } from './graph-bounds';
@@ -35,11 +36,13 @@ export async function runGraph(
     run.event({ type: 'plan.created', message: `graph ${graph.name}: ${nodes}` });
   }
   if (carry?.resumeAt !== 'execute' && settings.mode.confirmPlan && !settings.nested) {
-    run.setPhase('awaiting_input');
-    const check =
-      run.desk.findOpen('plan.check') ??
-      run.desk.open({ kind: 'plan.check', prompt: 'Check the graph', graph, revision: 1, decisions: GRAPH_DECISIONS });
-    const answer = await run.desk.answerOf(check, true);
+    const answer = await askPlanCheck(run, () => ({
+      kind: 'plan.check',
+      prompt: 'Check the graph',
+      graph,
+      revision: 1,
+      decisions: GRAPH_DECISIONS,
+    }));
     if (answer === 'roll-over') return { rollOver: run.carry('plan-check', tools) };
     if (answer.decision !== 'confirm') return finish(run, { kind: 'cancelled', by: 'plan-check' });
   }
