@@ -26,7 +26,6 @@ import * as contractSteerSchemas from './contract/steer-schemas';
 import * as contractThreadSchemas from './contract/thread-schemas';
 import * as fitConversation from './fit-conversation';
 import * as graphGraphExits from './graph/graph-exits';
-import * as graphGraphFromPlan from './graph/graph-from-plan';
 import * as graphGraphOutputRules from './graph/graph-output-rules';
 import * as graphGraphReach from './graph/graph-reach';
 import * as graphGraphRules from './graph/graph-rules';
@@ -82,7 +81,6 @@ export const sharedModules1: readonly unknown[] = [
   contractThreadSchemas,
   fitConversation,
   graphGraphExits,
-  graphGraphFromPlan,
   graphGraphOutputRules,
   graphGraphReach,
   graphGraphRules,

@@ -4,6 +4,7 @@
  * listed one imports is listed too.
  */
 import * as issueLines from './issue-lines';
+import * as jsonReply from './json-reply';
 import * as liveLiveLog from './live/live-log';
 import * as liveLiveRetention from './live/live-retention';
 import * as liveLiveSchemas from './live/live-schemas';
@@ -13,9 +14,9 @@ import * as patchInfo from './patch-info';
 import * as patches03 from './patches-0.3';
 import * as patchesRetired from './patches-retired';
 import * as patches from './patches';
+import * as planAsGraph from './plan-as-graph';
 import * as planAssessReply from './plan/assess-reply';
 import * as planCheckPlan from './plan/check-plan';
-import * as planJsonReply from './plan/json-reply';
 import * as planPlanChanges from './plan/plan-changes';
 import * as planPlanGraphRepair from './plan/plan-graph-repair';
 import * as planPlanGraphRules from './plan/plan-graph-rules';
@@ -28,11 +29,13 @@ import * as principal from './principal';
 import * as promptsCheckOverrides from './prompts/check-overrides';
 import * as promptsPromptTexts from './prompts/prompt-texts';
 import * as promptsTemplates from './prompts/templates';
+import * as reach from './reach';
 import * as rolloverCarryConversation from './rollover/carry-conversation';
 import * as rolloverVersionedReader from './rollover/versioned-reader';
 import * as stateAgentPhases from './state/agent-phases';
 import * as stateAgentStateSchema from './state/agent-state-schema';
 import * as stateStepRunSchema from './state/step-run-schema';
+import * as stepId from './step-id';
 import * as stepRoundLedger from './step/round-ledger';
 import * as stepStepPrompts from './step/step-prompts';
 import * as stepStepToolTypes from './step/step-tool-types';
@@ -58,6 +61,7 @@ import * as workflowTime from './workflow-time';
 
 export const sharedModules2: readonly unknown[] = [
   issueLines,
+  jsonReply,
   liveLiveLog,
   liveLiveRetention,
   liveLiveSchemas,
@@ -67,9 +71,9 @@ export const sharedModules2: readonly unknown[] = [
   patches03,
   patchesRetired,
   patches,
+  planAsGraph,
   planAssessReply,
   planCheckPlan,
-  planJsonReply,
   planPlanChanges,
   planPlanGraphRepair,
   planPlanGraphRules,
@@ -82,11 +86,13 @@ export const sharedModules2: readonly unknown[] = [
   promptsCheckOverrides,
   promptsPromptTexts,
   promptsTemplates,
+  reach,
   rolloverCarryConversation,
   rolloverVersionedReader,
   stateAgentPhases,
   stateAgentStateSchema,
   stateStepRunSchema,
+  stepId,
   stepRoundLedger,
   stepStepPrompts,
   stepStepToolTypes,

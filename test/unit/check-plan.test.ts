@@ -1,7 +1,7 @@
 /** Plan checking (docs/contracts.md#plan): schema and DAG errors, tolerant parsing, replan merge. */
 import fc from 'fast-check';
 import { checkEditedPlanValue, checkPlanValue, mergeReplan, parsePlanOutput } from '../../workflows/plan/check-plan';
-import { NO_CONTENT_ERROR } from '../../workflows/plan/json-reply';
+import { NO_CONTENT_ERROR } from '../../workflows/json-reply';
 import { PLAN_REPLY_BOUNDS, planJsonSchema, remainingPlanJsonSchema } from '../../workflows/plan/plan-schema';
 import type { Plan, PlanCheck, PlanStep } from '../../workflows/plan/plan-types';
 

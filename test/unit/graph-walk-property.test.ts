@@ -1,11 +1,11 @@
 /**
  * Properties of the graph walk (graph-walk.ts) against an independent model of §6.3's rules:
  * random valid graphs walked with random outputs, router replies, start choices and completion
- * orders; and plans turned into graphs (graph-from-plan.ts) walked like the plan scheduler runs them.
+ * orders; and plans turned into graphs (plan-as-graph.ts) walked like the plan scheduler runs them.
  */
 import fc from 'fast-check';
 import { routeChoices } from '../../workflows/graph/graph-exits';
-import { planToGraph } from '../../workflows/graph/graph-from-plan';
+import { planToGraph, selectStepsToStart } from '../../workflows/plan-as-graph';
 import type { GraphRule } from '../../workflows/graph/graph-rules';
 import { checkGraphRules } from '../../workflows/graph/graph-rules';
 import type { Graph, GraphEdge } from '../../workflows/graph/graph-schema';
@@ -13,7 +13,6 @@ import { graphSchema } from '../../workflows/graph/graph-schema';
 import type { Walk } from '../../workflows/graph/graph-walk';
 import { leaveVisit, readyNodes, startVisits, startWalk, stepIdOf } from '../../workflows/graph/graph-walk';
 import type { Plan, PlanStep, StepStatus } from '../../workflows/plan/plan-types';
-import { selectStepsToStart } from '../../workflows/plan/scheduler';
 
 type Gen = fc.GeneratorValue;
 const pick = <T>(g: Gen, items: T[]): T | undefined => items[g(fc.nat, { max: Math.max(0, items.length - 1) })];

@@ -1,7 +1,7 @@
 /** The last resorts for a planner that cannot get a plan right: repairing its graph, salvaging a reply cut at its token limit. */
 import fc from 'fast-check';
 import { checkPlanValue, salvageCutPlan } from '../../workflows/plan/check-plan';
-import { closedPrefixes } from '../../workflows/plan/json-reply';
+import { closedPrefixes } from '../../workflows/json-reply';
 import { checkGraph } from '../../workflows/plan/plan-graph-rules';
 import { repairGraph } from '../../workflows/plan/plan-graph-repair';
 import type { Plan, PlanStep } from '../../workflows/plan/plan-types';

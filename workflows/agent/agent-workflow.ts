@@ -18,7 +18,7 @@ import { finish } from './agent-finish';
 import { parseAgentInput, type AgentInput } from '../contract/agent-input';
 import { AgentRun } from './agent-run';
 import { readCarry, type CarriedAgent } from './carry-migration';
-import { executePlan } from './execution';
+import { executePlan } from './plan-walk';
 import { planTask, replan } from './planning/plan-phase';
 import { summarize } from './summary';
 import { runGraph } from './graph/graph-phase';

@@ -1,34 +1,16 @@
 /**
- * One plan step as a child workflow: its input (its own description, the results of the steps
- * it depends on — nothing else — and the agent's tools and settings), started under the
- * step's contract id; a failure or cancellation comes back as an outcome, never thrown.
+ * A step as a child workflow (a plan's step or a graph's visit, walk-loop.ts): its input (the
+ * step, what it builds on, and the agent's tools and settings), started under the step's
+ * contract id; a failure or cancellation comes back as an outcome, never thrown.
  */
 import { ApplicationFailure, ChildWorkflowFailure, executeChild, isCancellation } from '@temporalio/workflow';
 import { isErrorCode, type ErrorCode } from '../contract/error-codes';
 import { stepWorkflowId } from '../contract/ids';
-import type { Plan } from '../plan/plan-types';
 import { stepWorkflow } from '../step/step-workflow';
 import { STEP_INPUT_VERSION, type StepInput, type StepOutcome } from '../step/step-types';
 import type { ToolInfo } from '../tools/tool-types';
 import type { SteerMessage } from '../contract/thread-contract';
 import type { AgentRun } from './agent-run';
-
-/** The input of step `id`. */
-function stepInput(
-  run: AgentRun,
-  plan: Plan,
-  id: string,
-  tools: ToolInfo[],
-  steered: SteerMessage[],
-): StepInput | undefined {
-  const step = plan.steps.find((s) => s.id === id);
-  if (!step) return undefined;
-  const dependencies = step.depends_on.map((dep) => {
-    const done = run.board.get(dep);
-    return { id: dep, title: done?.title ?? dep, result: done?.result ?? '' };
-  });
-  return withSteered(stepInputOf(run, plan.task || run.settings.task, step, dependencies, tools), steered);
-}
 
 /** `input` with the messages held for the step's first call (agent-steer.ts), or none: each goes to a start once. */
 export function withSteered(input: StepInput, steered: SteerMessage[]): StepInput {
@@ -84,19 +66,6 @@ export function codeOf(err: unknown): ErrorCode | undefined {
     if (cause instanceof ApplicationFailure && cause.type && isErrorCode(cause.type)) return cause.type;
   }
   return undefined;
-}
-
-/** Runs step `id` of `plan` as a child workflow until it ends. */
-export async function runStep(
-  run: AgentRun,
-  plan: Plan,
-  id: string,
-  tools: ToolInfo[],
-  steered: SteerMessage[] = [],
-): Promise<StepOutcome> {
-  const input = stepInput(run, plan, id, tools, steered);
-  if (!input) return { status: 'failed', code: 'STEP_FAILED', error: `no step ${id} in the plan`, rounds: 0 };
-  return runStepChild(run, input, `${id} · ${input.step.title}`);
 }
 
 /** Runs a step as the child workflow of its contract id until it ends; `summary` names it in the Temporal UI. */

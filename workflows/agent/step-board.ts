@@ -7,7 +7,7 @@ import { logPolicyDecision } from './decision-log';
 import { log } from '@temporalio/workflow';
 import type { Plan, StepStatus } from '../plan/plan-types';
 import { canMoveStep, isActiveStep } from '../plan/step-transitions';
-import { stepsToSkip } from '../plan/scheduler';
+import { stepsToSkip, type Dependencies } from '../plan/scheduler';
 import { addUsage, zeroUsage } from '../usage';
 import { findReusable, type ReusableStep } from '../plan/plan-reuse';
 import type { StepProgress } from '../contract/messages';
@@ -148,7 +148,7 @@ export class StepBoard {
   }
 
   /** Skips every pending step that can no longer run because `failedId` did not complete. */
-  skipDependents(plan: Plan, failedId: string): void {
+  skipDependents(plan: Dependencies, failedId: string): void {
     for (const id of stepsToSkip(plan, this.statuses())) {
       if (!this.move(id, 'skipped')) continue;
       this.announce({ type: 'step.finished', stepId: id, message: `${id} skipped: it depends on ${failedId}` });

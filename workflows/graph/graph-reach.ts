@@ -1,8 +1,8 @@
 /**
  * Reachability over a graph's edges, conditions ignored (any edge may be taken): what the graph
- * rules reason with. Built on the plan rules' `reachableFrom`, so both walk edges one way. Pure.
+ * rules reason with. Built on `reachableFrom` (reach.ts), as the plan's DAG rules are. Pure.
  */
-import { reachableFrom, unique } from '../plan/plan-graph-rules';
+import { reachableFrom, unique } from '../reach';
 import type { Graph } from './graph-schema';
 
 /** Known successors of each node, each once (conditions ignored: any edge may be taken). */

@@ -4,7 +4,7 @@
  * author fixes a graph in one go. Only what provably goes wrong is refused: a join or branch that
  * may still work at run time is left to the walk. Pure.
  */
-import { stepIdSchema } from '../plan/plan-schema';
+import { stepIdSchema } from '../step-id';
 import type { Graph } from './graph-schema';
 import { nodeIdSchema } from './graph-schema';
 import { exitsOf } from './graph-exits';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { modelSettingsSchema } from '../llm-types';
-import { stepIdSchema } from '../plan/plan-schema';
+import { stepIdSchema } from '../step-id';
 
 /** Longest node id: its visits are steps `<node>-<n>`, which must stay within a step id's 40 characters. */
 export const MAX_NODE_ID_LENGTH = 32;

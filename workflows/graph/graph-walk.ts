@@ -133,8 +133,8 @@ export function abandonVisit(walk: Walk, graph: Graph, stepId: string): Walk {
   return settle({ ...walk, running: walk.running.filter((running) => running.stepId !== stepId) }, graph);
 }
 
-/** Ends the walk when nothing runs and nothing is ready. */
-function settle(walk: Walk, graph: Graph): Walk {
+/** Ends the walk when nothing runs and nothing is ready: completed at the end reached, else failed. */
+export function settle(walk: Walk, graph: Graph): Walk {
   if (walk.running.length > 0 || readyNodes(walk, graph).length > 0) return walk;
   const ended: WalkEnd = walk.endReached
     ? { status: 'completed', ...walk.endReached }

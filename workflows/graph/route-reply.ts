@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { IndexedEdge } from './graph-exits';
 import { issueLines } from '../issue-lines';
-import { parseJsonReply } from '../plan/json-reply';
+import { parseJsonReply } from '../json-reply';
 import { render, type PromptTexts } from '../prompts/templates';
 
 /** The router's reply. */

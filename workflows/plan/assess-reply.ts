@@ -4,7 +4,7 @@
  * step, moderate ones plan as usual, complex ones plan with reasoning turned up. Pure.
  */
 import { z } from 'zod';
-import { parseJsonReply } from './json-reply';
+import { parseJsonReply } from '../json-reply';
 
 /** How complex a task was judged. */
 export const COMPLEXITIES = ['simple', 'moderate', 'complex'] as const;

@@ -8,8 +8,9 @@ import type { z } from 'zod';
 import { issueLines } from '../issue-lines';
 import { MAX_PLAN_STEPS, planSchema, planStepSchema, remainingPlanSchema } from './plan-schema';
 import type { Plan, PlanCheck } from './plan-types';
-import { checkGraph, unique, type PlanGraph } from './plan-graph-rules';
-import { closedPrefixes, parseJsonReply } from './json-reply';
+import { unique } from '../reach';
+import { checkGraph, type PlanGraph } from './plan-graph-rules';
+import { closedPrefixes, parseJsonReply } from '../json-reply';
 import { repairGraph } from './plan-graph-repair';
 import { adoptReuse, type ReusableStep } from './plan-reuse';
 

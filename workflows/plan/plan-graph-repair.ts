@@ -7,8 +7,8 @@
  * plan order are dropped (what is left points backwards only, so no cycle stays); unknown
  * `replan` ids are dropped. Pure.
  */
-import { reachableFrom, unique } from './plan-graph-rules';
-import { MAX_STEP_ID_LENGTH } from './plan-schema';
+import { reachableFrom, unique } from '../reach';
+import { MAX_STEP_ID_LENGTH } from '../step-id';
 import type { Plan, PlanStep } from './plan-types';
 
 /** A plan the DAG rules accept, and what was changed to get it. */

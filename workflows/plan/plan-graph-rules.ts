@@ -4,6 +4,7 @@
  * arrow reads "depends on"; one cycle per group of steps that depend on each other), and
  * `replan: unknown step "x"`. Pure.
  */
+import { reachableFrom, unique } from '../reach';
 
 /** The parts of a plan the DAG rules look at. */
 export interface PlanGraph {
@@ -70,18 +71,6 @@ function dependencyMap(graph: PlanGraph): Map<string, string[]> {
   return deps;
 }
 
-/** Ids reachable from `start` through one or more dependency edges. */
-export function reachableFrom(start: string, deps: Map<string, string[]>): Set<string> {
-  const seen = new Set<string>();
-  const queue = [...(deps.get(start) ?? [])];
-  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-    if (seen.has(next)) continue;
-    seen.add(next);
-    queue.push(...(deps.get(next) ?? []));
-  }
-  return seen;
-}
-
 /** Breadth-first search inside `group` for the shortest path from `start` back to itself. */
 function shortestCycle(start: string, deps: Map<string, string[]>, group: Set<string>): string[] {
   const parent = new Map<string, string>();
@@ -107,9 +96,4 @@ function pathTo(node: string, start: string, parent: Map<string, string>): strin
     at = previous;
   }
   return path;
-}
-
-/** The items, each once, in first-seen order. */
-export function unique<T>(items: T[]): T[] {
-  return [...new Set(items)];
 }

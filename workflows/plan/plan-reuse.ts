@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { Plan, PlanStep } from './plan-types';
-import { stepIdSchema, type reuseRefSchema } from './plan-schema';
+import { stepIdSchema, type reuseRefSchema } from '../step-id';
 
 /** Most earlier steps one turn is offered (the newest are kept). */
 export const MAX_REUSABLE_STEPS = 50;

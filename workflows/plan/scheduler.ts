@@ -1,18 +1,19 @@
 /**
- * DAG scheduling: which steps start now, which are skipped after a failure,
- * and when a plan is done. A step starts the moment all its dependencies completed — not level
- * by level — up to a cap, longest remaining path first. Pure functions over a checked `Plan` and
- * a JSON status record (a step missing from it is `pending`); no Temporal, no Node built-ins.
+ * DAG scheduling, the plan's part of it: the order ready steps start in (longest remaining path
+ * first), which steps are skipped after a failure, and when a plan is done. Which steps are ready
+ * is the graph walk's (plan-as-graph.ts: a step starts the moment all its dependencies completed,
+ * not level by level). Pure functions over a checked `Plan` and a JSON status record (a step
+ * missing from it is `pending`); no Temporal, no Node built-ins.
  */
 import type { Plan, StepStatus } from './plan-types';
-import { planToGraph, planWalk } from '../graph/graph-from-plan';
-import { readyNodes } from '../graph/graph-walk';
+
+/** The steps of a plan and what each depends on: all that skipping and ordering read. */
+export interface Dependencies {
+  steps: readonly { id: string; depends_on: readonly string[] }[];
+}
 
 /** Statuses after which a step's dependents can never run (the `continue` policy skips them). */
 const BLOCKING: ReadonlySet<StepStatus> = new Set<StepStatus>(['failed', 'skipped', 'cancelled']);
-
-/** Statuses that occupy a parallel slot. */
-const ACTIVE: ReadonlySet<StepStatus> = new Set<StepStatus>(['running', 'waiting']);
 
 /** True when a step run has ended for good: `completed`, `failed`, `skipped` or `cancelled`. */
 export function isSettled(status: StepStatus): boolean {
@@ -33,31 +34,21 @@ export function remainingPathLengths(plan: Plan): Record<string, number> {
 }
 
 /**
- * Ids of the steps to start now: `pending` steps whose dependencies all `completed`, at most
- * `maxParallel` minus the `running` and `waiting` ones (`maxParallel` ≤ 0, NaN or Infinity means
- * no cap), longest remaining path first, ties in plan order.
+ * The plan's order of ready steps: longest remaining path first (remainingPathLengths), ties in
+ * plan order; ids not in the plan go last, in the order given.
  */
-export function selectStepsToStart(plan: Plan, statuses: Record<string, StepStatus>, maxParallel: number): string[] {
+export function longestPathFirst(plan: Plan): (ids: readonly string[]) => string[] {
   const lengths = pathLengths(plan);
-  // Readiness is the graph walk's (the plan as a graph of `join: all` nodes): one schedule for plans and graphs.
-  const graph = planToGraph(plan);
-  const joined = new Set(readyNodes(planWalk(graph, statuses), graph));
-  const ready = plan.steps
-    .map((step, index) => ({ step, index, length: lengths.get(step.id) ?? 1 }))
-    .filter(({ step }) => statusOf(statuses, step.id) === 'pending' && joined.has(step.id))
-    .sort((a, b) => b.length - a.length || a.index - b.index)
-    .map(({ step }) => step.id);
-  const unlimited = !(maxParallel > 0) || maxParallel === Infinity;
-  if (unlimited) return ready;
-  const active = plan.steps.filter((step) => ACTIVE.has(statusOf(statuses, step.id))).length;
-  return ready.slice(0, Math.max(0, Math.floor(maxParallel) - active));
+  const index = new Map(plan.steps.map((step, i) => [step.id, i]));
+  const rank = (id: string) => index.get(id) ?? plan.steps.length;
+  return (ids) => [...ids].sort((a, b) => (lengths.get(b) ?? 0) - (lengths.get(a) ?? 0) || rank(a) - rank(b));
 }
 
 /**
  * Ids of the `pending` steps that depend, directly or transitively, on a `failed`, `skipped` or
  * `cancelled` step, in plan order: under the `continue` policy they are marked `skipped`.
  */
-export function stepsToSkip(plan: Plan, statuses: Record<string, StepStatus>): string[] {
+export function stepsToSkip(plan: Dependencies, statuses: Record<string, StepStatus>): string[] {
   const deps = new Map(plan.steps.map((step) => [step.id, step.depends_on]));
   const blocked = new Set<string>();
   for (const id of topologicalOrder(plan)) {
@@ -86,7 +77,7 @@ function pathLengths(plan: Plan): Map<string, number> {
 }
 
 /** Dependents of each step (the reverse of `depends_on`), unknown dependencies ignored. */
-function dependentsOf(plan: Plan): Map<string, string[]> {
+function dependentsOf(plan: Dependencies): Map<string, string[]> {
   const dependents = new Map<string, string[]>(plan.steps.map((step) => [step.id, []]));
   for (const step of plan.steps) {
     for (const dep of new Set(step.depends_on)) dependents.get(dep)?.push(step.id);
@@ -98,7 +89,7 @@ function dependentsOf(plan: Plan): Map<string, string[]> {
  * Step ids with every dependency before its dependents (Kahn's algorithm, ties in plan order).
  * Steps on a cycle are left out; unknown dependencies are ignored.
  */
-function topologicalOrder(plan: Plan): string[] {
+function topologicalOrder(plan: Dependencies): string[] {
   const dependents = dependentsOf(plan);
   const waiting = new Map<string, number>();
   for (const step of plan.steps) {

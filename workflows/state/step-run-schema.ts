@@ -5,7 +5,7 @@
  * schema of a message payload does; the state test checks that a real state loses nothing.
  */
 import { z } from 'zod';
-import { reuseRefSchema } from '../plan/plan-schema';
+import { reuseRefSchema } from '../step-id';
 
 /** A count: a whole number, never negative. */
 const count = z.number().int('must be a whole number').nonnegative('must not be negative');

@@ -4,7 +4,7 @@
  * "feedback": "…" }`; not ok sends the step back with the feedback. Pure, so identical on replay.
  */
 import { z } from 'zod';
-import { parseJsonReply } from '../plan/json-reply';
+import { parseJsonReply } from '../json-reply';
 import type { PlanStep } from '../plan/plan-types';
 
 /** Times one step may be sent back before its result stands (marked unverified). */

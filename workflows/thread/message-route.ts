@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { issueLines } from '../issue-lines';
-import { parseJsonReply } from '../plan/json-reply';
+import { parseJsonReply } from '../json-reply';
 import { render } from '../prompts/templates';
 import type { LlmMessage } from '../llm-types';
 

@@ -1,7 +1,7 @@
 /**
  * A graph agent, from its check to its end: the graph is shown at the plan check (with
  * `confirmPlan`: confirm or cancel — a graph is not revised or edited there), then walked
- * (graph-execution.ts) until an end node is reached; the agent's answer is that end visit's
+ * (walk-loop.ts, as a plan is) until an end node is reached; the agent's answer is that end visit's
  * result. A long walk rolls over with its position and counters carried; the next run goes on.
  */
 import type { AgentResult } from '../../contract/agent-contract';
@@ -11,8 +11,11 @@ import { startWalk, type Walk } from '../../graph/graph-walk';
 import type { ToolInfo } from '../../tools/tool-types';
 import type { AgentCarry } from '../agent-carry';
 import { finish } from '../agent-finish';
+import { askPlanCheck } from '../planning/plan-check';
 import type { AgentRun } from '../agent-run';
-import { executeGraph } from './graph-execution';
+import { runWalk, type WalkRules } from '../walk-loop';
+import { keepBounded } from './graph-bounds';
+import { visitInput } from './visit-input';
 
 /** How the graph phase ended: the agent's result, or the carry for the next run. */
 export type GraphPhaseEnd = AgentResult | { rollOver: AgentCarry };
@@ -33,17 +36,19 @@ export async function runGraph(
     run.event({ type: 'plan.created', message: `graph ${graph.name}: ${nodes}` });
   }
   if (carry?.resumeAt !== 'execute' && settings.mode.confirmPlan && !settings.nested) {
-    run.setPhase('awaiting_input');
-    const check =
-      run.desk.findOpen('plan.check') ??
-      run.desk.open({ kind: 'plan.check', prompt: 'Check the graph', graph, revision: 1, decisions: GRAPH_DECISIONS });
-    const answer = await run.desk.answerOf(check, true);
+    const answer = await askPlanCheck(run, () => ({
+      kind: 'plan.check',
+      prompt: 'Check the graph',
+      graph,
+      revision: 1,
+      decisions: GRAPH_DECISIONS,
+    }));
     if (answer === 'roll-over') return { rollOver: run.carry('plan-check', tools) };
     if (answer.decision !== 'confirm') return finish(run, { kind: 'cancelled', by: 'plan-check' });
   }
   const from: Walk = carry?.walk ? { ...carry.walk, running: [], path: state.path ?? [] } : startWalk(graph);
   run.setPhase('executing');
-  const { outcome, walk } = await executeGraph(run, graph, from, tools);
+  const { outcome, walk } = await runWalk(run, graph, from, graphRules(run, graph, tools));
   switch (outcome.kind) {
     case 'failed':
       throw stepFailed({ stepId: outcome.stepId, code: outcome.code }, outcome.error);
@@ -59,5 +64,23 @@ export async function runGraph(
       return finish(run, { kind: 'stopped', reason: 'max_iterations' });
     case 'done':
       return finish(run, { kind: 'completed', answer: run.board.get(outcome.stepId)?.result ?? '' });
+    case 'replan':
+      throw new Error('a graph never replans');
   }
+}
+
+/**
+ * A graph's rules: ready nodes start in graph order, it never replans, a visit's input is its
+ * node's (visit-input.ts), and the state keeps the walk's path, bounded (graph-bounds.ts).
+ */
+function graphRules(run: AgentRun, graph: Graph, tools: ToolInfo[]): WalkRules {
+  return {
+    order: (nodes) => [...nodes],
+    replanAfter: () => false,
+    step: (visit, sources, walk) => ({
+      input: visitInput(run, graph, walk, visit, sources, tools),
+      summary: `${visit.node} · visit ${visit.visit}`,
+    }),
+    kept: (walk) => keepBounded(run, walk),
+  };
 }

@@ -15,6 +15,7 @@ import { MAX_BAD_PLANS, obtainPlan } from './planner-calls';
 import { PATCHES } from '../../patches';
 import { describeChanges, planChanges } from '../../plan/plan-changes';
 import { assessTask } from './assess-task';
+import { askPlanCheck } from './plan-check';
 
 /** How planning ended: a plan to run, a cancel at the plan check, or a roll-over while it waits. */
 export type PlanPhaseEnd = { plan: Plan } | 'cancelled' | 'roll-over';
@@ -52,11 +53,12 @@ export async function planTask(run: AgentRun, tools: ToolInfo[], resuming: boole
     adoptPlan(run, plan);
   }
   while (settings.mode.confirmPlan && !settings.nested) {
-    run.setPhase('awaiting_input');
-    const check =
-      run.desk.findOpen('plan.check') ??
-      run.desk.open({ kind: 'plan.check', prompt: 'Check the plan', plan, revision: state.revision });
-    const answer = await run.desk.answerOf(check, true);
+    const answer = await askPlanCheck(run, () => ({
+      kind: 'plan.check',
+      prompt: 'Check the plan',
+      plan,
+      revision: state.revision,
+    }));
     if (answer === 'roll-over') return answer;
     if (answer.decision === 'confirm') break;
     if (answer.decision === 'cancel') return 'cancelled'; // the agent's end (agent-ending.ts) records it

@@ -11,6 +11,7 @@ import { describeChanges, planChanges } from '../../plan/plan-changes';
 import type { Plan } from '../../plan/plan-types';
 import type { AgentRun } from '../agent-run';
 import { adoptPlan, replan, type PlanPhaseEnd } from './plan-phase';
+import { askPlanCheck } from './plan-check';
 
 /** The replanned plan once checked; `before` is the plan the replan revised. */
 export async function recheckReplan(run: AgentRun, before: Plan, after: Plan): Promise<PlanPhaseEnd> {
@@ -19,13 +20,15 @@ export async function recheckReplan(run: AgentRun, before: Plan, after: Plan): P
   if (!settings.mode.confirmPlan || settings.nested || plan === before) return { plan };
   if (!patched(PATCHES.replanRecheck)) return { plan };
   for (;;) {
-    run.setPhase('awaiting_input');
     const changes = planChanges(before, plan);
     const prompt = `Check the revised plan (${describeChanges(changes)})`;
-    const check =
-      run.desk.findOpen('plan.check') ??
-      run.desk.open({ kind: 'plan.check', prompt, plan, revision: state.revision, changes });
-    const answer = await run.desk.answerOf(check, true);
+    const answer = await askPlanCheck(run, () => ({
+      kind: 'plan.check',
+      prompt,
+      plan,
+      revision: state.revision,
+      changes,
+    }));
     if (answer === 'roll-over') return answer;
     if (answer.decision === 'confirm') return { plan };
     if (answer.decision === 'cancel') return 'cancelled';

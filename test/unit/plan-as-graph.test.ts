@@ -1,8 +1,7 @@
-/** An LLM plan as an agent graph (graph-from-plan.ts): the random-plan property is in graph-walk-property.test.ts. */
+/** An LLM plan as an agent graph (plan-as-graph.ts): the random-plan property is in graph-walk-property.test.ts. */
 import fc from 'fast-check';
-import { planToGraph, planWalk } from '../../workflows/graph/graph-from-plan';
+import { planToGraph, planWalk, selectStepsToStart } from '../../workflows/plan-as-graph';
 import { readyNodes } from '../../workflows/graph/graph-walk';
-import { selectStepsToStart } from '../../workflows/plan/scheduler';
 import { STEP_STATUSES } from '../../workflows/state/step-run-schema';
 import { checkGraphRules } from '../../workflows/graph/graph-rules';
 import type { Plan, StepStatus } from '../../workflows/plan/plan-types';
