@@ -111,11 +111,13 @@ test('messages: signal and update `answer`, query `state`, and the internal ones
       ['stepProgressSignal', 'signal', 'stepProgress'],
       ['stepHoldSignal', 'signal', 'stepHold'],
       ['nestedBudgetSignal', 'signal', 'nestedBudget'],
+      // A message for the running model: a thread's `steer`, passed on by the agent to its steps.
+      ['incomingMessageSignal', 'signal', 'steer'],
     ].sort(),
   );
 });
 
-test('threads: update `send`, queries `thread`, `message` and `messageOfUpdate`, signal `steer` to a turn and `steerClosed`, `steerReturned` back; ids `thread-<slug>-<short id>`, turns `<thread id>/turn-<n>`', () => {
+test('threads: update `send`, queries `thread`, `message` and `messageOfUpdate`, signal `steer` to a turn (one way: the turn result names what its steps heard); ids `thread-<slug>-<short id>`, turns `<thread id>/turn-<n>`', () => {
   const definitions = Object.entries(threadContract).flatMap(([exported, value]) =>
     typeof value === 'object' && value !== null && 'type' in value && 'name' in value
       ? [[exported, value.type, value.name]]
@@ -126,8 +128,6 @@ test('threads: update `send`, queries `thread`, `message` and `messageOfUpdate`,
       ['messageOfUpdateQuery', 'query', 'messageOfUpdate'],
       ['messageQuery', 'query', 'message'],
       ['sendUpdate', 'update', 'send'],
-      ['steerClosedSignal', 'signal', 'steerClosed'],
-      ['steerReturnedSignal', 'signal', 'steerReturned'],
       ['steerSignal', 'signal', 'steer'],
       ['threadQuery', 'query', 'thread'],
     ].sort(),
