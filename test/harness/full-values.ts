@@ -485,7 +485,7 @@ export const fullStepCarry: StepCarry = {
 
 export const fullLlmCallInput: LlmCallInput = {
   purpose: 'step',
-  agentId: 'agent-1',
+  ownerId: 'agent-1',
   stepId: 's1',
   messageId: 'msg-1',
   model: fullModel,

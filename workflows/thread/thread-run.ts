@@ -115,7 +115,7 @@ export class ThreadRun {
   calls(): ThreadCalls {
     const { model } = this.settings;
     return {
-      threadId: this.threadId,
+      ownerId: this.threadId,
       ...(model ? { model } : {}),
       spent: (u) => this.budget.add(u),
       budgetSpent: () => this.budget.refusal() !== undefined,
