@@ -41,11 +41,15 @@ export const conversationRefSchema = z.object({
 /** Points at `length` messages of conversation `key` of a workflow run. */
 export type ConversationRef = z.infer<typeof conversationRefSchema>;
 
-/** Input of the `callLlm` activity. */
+/** Input of the `callLlm` activity (calls scheduled before `ownerId` name it `agentId`: legacyLlmCallInput reads them). */
 export const llmCallInputSchema = z.object({
   purpose: llmPurposeSchema,
-  /** Workflow id of the agent (header `X-Cairn-Agent`). */
-  agentId: z.string(),
+  /**
+   * Workflow id of the owner: the workflow whose call this is, whose live stream shows it and
+   * whose folder holds its files — an agent, or a thread for its own calls. Header
+   * `X-Cairn-Agent` and the live delta's `agentId` carry it under their public names.
+   */
+  ownerId: z.string(),
   /** Step id (header `X-Cairn-Step`), for step calls. */
   stepId: z.string().optional(),
   /** A thread's calls: the message they answer or route (live viewers tell replies apart by it). */
@@ -74,7 +78,7 @@ export const llmCallInputSchema = z.object({
    */
   schema: llmReplySchemaNameSchema.optional(),
 });
-/** Input of the `callLlm` activity. */
+/** Input of the `callLlm` activity (calls scheduled before `ownerId` name it `agentId`: legacyLlmCallInput reads them). */
 export type LlmCallInput = z.infer<typeof llmCallInputSchema>;
 
 /** Result of the `callLlm` activity. */
@@ -100,3 +104,13 @@ export const llmCallResultSchema = z.object({
 });
 /** Result of the `callLlm` activity. */
 export type LlmCallResult = z.infer<typeof llmCallResultSchema>;
+
+/** A `callLlm` input as workflows of releases up to 0.3.0 scheduled it: the owner named `agentId`. */
+export type LegacyLlmCallInput = Omit<LlmCallInput, 'ownerId'> & { agentId: string };
+
+/** Any `callLlm` input, read as the current one (an activity scheduled by an older worker may run on this one). */
+export function currentLlmCallInput(input: LlmCallInput | LegacyLlmCallInput): LlmCallInput {
+  if ('ownerId' in input) return input;
+  const { agentId, ...rest } = input;
+  return { ...rest, ownerId: agentId };
+}

@@ -24,7 +24,7 @@ export type LlmCheckResult = z.infer<typeof llmCheckResultSchema>;
 export async function llmCheckWorkflow(input: LlmCheckInput): Promise<LlmCheckResult> {
   const result = await llmCall('llm check', {
     purpose: 'model',
-    agentId: workflowInfo().workflowId,
+    ownerId: workflowInfo().workflowId,
     ...(input.model ? { model: input.model } : {}),
     messages: [
       { role: 'system', content: 'Answer briefly.' },

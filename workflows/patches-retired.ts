@@ -77,7 +77,7 @@ export const PATCHES_RETIRED_UNRELEASED = {
     since: '0.3.0',
     stage: 'retired',
     feature:
-      "a thread's turn agent that begins its summary signals steerClosed to its thread, which then queues a message sent to steer it as the next turn",
+      "a thread's turn agent that begins its summary told its thread by a signal (since removed: steering runs one way), which then queued a message sent to steer it as the next turn",
     why: 'runs before sent no signal (the thread steered such messages into an agent whose steps had ended)',
   },
   threadFoldKeepsNewest: {
@@ -101,7 +101,7 @@ export const PATCHES_RETIRED_UNRELEASED = {
     since: '0.3.0',
     stage: 'retired',
     feature:
-      "a thread's turn agent that is steered once no step will start hands the message back to its thread (steerReturned), which queues it as a next turn",
+      "a thread's turn agent that is steered once no step will start handed the message back to its thread by a signal (since removed: the turn's result names what it heard), which queued it as a next turn",
     why: 'runs before kept such a message on the timeline only (not delivered), while its thread said it was',
   },
   threadFilesAreTasks: {

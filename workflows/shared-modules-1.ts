@@ -20,9 +20,9 @@ import * as contractAgentContract from './contract/agent-contract';
 import * as contractAgentInput from './contract/agent-input';
 import * as contractErrorCodes from './contract/error-codes';
 import * as contractIds from './contract/ids';
+import * as contractIncomingMessages from './contract/incoming-messages';
 import * as contractLlmTaskQueue from './contract/llm-task-queue';
 import * as contractLoopGuardLimits from './contract/loop-guard-limits';
-import * as contractSteerSchemas from './contract/steer-schemas';
 import * as contractThreadSchemas from './contract/thread-schemas';
 import * as fitConversation from './fit-conversation';
 import * as graphGraphExits from './graph/graph-exits';
@@ -75,9 +75,9 @@ export const sharedModules1: readonly unknown[] = [
   contractAgentInput,
   contractErrorCodes,
   contractIds,
+  contractIncomingMessages,
   contractLlmTaskQueue,
   contractLoopGuardLimits,
-  contractSteerSchemas,
   contractThreadSchemas,
   fitConversation,
   graphGraphExits,

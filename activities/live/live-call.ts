@@ -58,7 +58,7 @@ export function openLiveCall(publisher: LivePublisher | undefined, info: Info, i
   if (!publisher || !run || !LIVE_WORKFLOW_TYPES.has(info.workflowType ?? '')) return SILENT;
   if (info.workflowType === THREAD_WORKFLOW_TYPE && !THREAD_LIVE_PURPOSES.has(input.purpose)) return SILENT;
   return publisher.open({
-    agentId: input.agentId,
+    agentId: input.ownerId, // the delta's public name for the owner
     ...(input.stepId !== undefined ? { stepId: input.stepId } : {}),
     ...(input.messageId !== undefined ? { messageId: input.messageId } : {}),
     modelCallId: `${run.workflowId}/${run.runId}/${info.activityId}`,

@@ -17,7 +17,12 @@ import type {
 } from 'openai/resources/chat/completions';
 import { ApplicationFailure } from '@temporalio/common';
 import { APIError } from 'openai';
-import type { LlmCallInput, LlmCallResult } from '../../workflows/llm-call-schema';
+import {
+  currentLlmCallInput,
+  type LegacyLlmCallInput,
+  type LlmCallInput,
+  type LlmCallResult,
+} from '../../workflows/llm-call-schema';
 import type { LlmMessage, LlmToolSpec } from '../../workflows/llm-types';
 import { costOf, type PriceTable } from '../../config/price-config';
 import type { LlmModelTable } from '../../config/llm-models-config';
@@ -190,12 +195,13 @@ export function createLlmActivities(deps: LlmDeps) {
   const endpoint = openai.baseURL;
   return {
     /** One model call; see LlmCallInput. */
-    callLlm: async (input: LlmCallInput): Promise<LlmCallResult> => {
-      const headers: Record<string, string> = { 'X-Cairn-Purpose': input.purpose, 'X-Cairn-Agent': input.agentId };
+    callLlm: async (received: LlmCallInput | LegacyLlmCallInput): Promise<LlmCallResult> => {
+      const input = currentLlmCallInput(received);
+      const headers: Record<string, string> = { 'X-Cairn-Purpose': input.purpose, 'X-Cairn-Agent': input.ownerId };
       if (input.stepId !== undefined) headers['X-Cairn-Step'] = input.stepId;
       const messages = await conversationOf(input, deps);
       const images =
-        input.model?.vision && deps.workspace ? await loadImages(messages, deps.workspace, input.agentId) : undefined;
+        input.model?.vision && deps.workspace ? await loadImages(messages, deps.workspace, input.ownerId) : undefined;
       const tools = toolsOf(input, deps);
       const model = input.model?.name ?? defaultModel;
       const context = Context.current();

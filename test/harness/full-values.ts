@@ -122,6 +122,7 @@ export const fullProgress: StepProgress = {
   usage: fullUsage,
   toolCalls: [fullToolCallRecord],
   notices: [{ type: 'step.guard', message: 'a call was refused' }],
+  heard: ['msg-2'],
   cancelled: true,
   partial: 'what it had',
 };
@@ -340,6 +341,7 @@ export const fullState: AgentState = {
   ],
   decisionsDropped: 3,
   heldSteers: [{ text: 'only the markdown ones', by: 'ann', messageId: 'msg-2' }],
+  heard: ['msg-3'],
 };
 
 export const fullAgentCarry: AgentCarry = {
@@ -407,6 +409,7 @@ export const fullAgentResults: AgentResult[] = [
     stopReason: 'budget',
     steps: [{ id: 's1', title: 'First', result: 'the first result' }],
     approvals: [fullEarlierApproval],
+    heard: ['msg-2'],
   },
 ];
 
@@ -438,7 +441,7 @@ export const fullStepInput: StepInput = {
   workspace: 'agent',
   onRoundsExhausted: 'deliver',
   verify: true,
-  steered: [{ text: 'only the markdown ones', by: 'ann', messageId: 'msg-2' }],
+  incoming: [{ text: 'only the markdown ones', by: 'ann', messageId: 'msg-2' }],
   node: { id: 'review', visit: 2, systemPrompt: 'Review the draft.', output: { type: 'object' } },
 };
 
@@ -477,11 +480,12 @@ export const fullStepCarry: StepCarry = {
     ],
     droppedRounds: 7,
   },
+  incoming: [{ text: 'and skip the drafts', by: 'ann', messageId: 'msg-3' }],
 };
 
 export const fullLlmCallInput: LlmCallInput = {
   purpose: 'step',
-  agentId: 'agent-1',
+  ownerId: 'agent-1',
   stepId: 's1',
   messageId: 'msg-1',
   model: fullModel,

@@ -226,7 +226,8 @@ test("steer: the running step's next model call hears the message, and the agent
     const stepHandle = bed.client.workflow.getHandle(stepWorkflowId(agentId, 's1'));
     await steerReached(stepHandle);
     release();
-    await bed.client.workflow.getHandle(agentId).result();
+    // One way: the turn's result names the message its step's model heard.
+    expect((await bed.client.workflow.getHandle(agentId).result()).heard).toEqual(['msg-2']);
     const [first, second] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
     expect(wholeText(first?.body.messages ?? [])).not.toContain('only the markdown ones');
     const last = second?.body.messages.at(-1);
@@ -237,8 +238,14 @@ test("steer: the running step's next model call hears the message, and the agent
     expect(state.events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
       'ann to s1: only the markdown ones, please',
     ]);
-    const view = await client.get(id);
-    expect(view.turns[1]).toMatchObject({ disposition: 'steered', status: 'delivered', agentId });
+    // Heard: once the turn has ended, the message stays delivered and nothing is queued again.
+    const view = await waitForThread(id, 'the turn settled', (v) => v.turns[0]?.status === 'completed');
+    expect(view.turns.map((t) => [t.messageId, t.disposition, t.status, t.agentId])).toEqual([
+      ['msg-1', 'started', 'completed', agentId],
+      ['msg-2', 'steered', 'delivered', agentId],
+    ]);
+    expect(bed.llm.requestsFor('route-message')).toHaveLength(0);
+    expect(bed.llm.requestsFor('chat')).toHaveLength(0);
   });
 });
 
@@ -315,70 +322,55 @@ test('steer while the agent plans: the message is held and the steps that start 
   });
 });
 
-test('a steer that reaches the agent after its last step is handed back to the thread and answered as its next turn', async () => {
-  let releaseStep = () => undefined as void;
-  const stepGate = new Promise<void>((resolve) => (releaseStep = resolve));
-  let releaseSummary = () => undefined as void;
-  const summaryGate = new Promise<void>((resolve) => (releaseSummary = resolve));
+test("late steer: one that comes after the turn's last round is not delivered, and the thread answers it as its next turn once the turn ends", async () => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(plan([step('s1')]))],
-      // The steer comes while the first call writes the step's answer: a second call hears it.
-      'step:s1': [reply.after(finish('one'), stepGate), finish('one, drafts counted')],
-      summary: [reply.after(reply.text('done'), summaryGate)],
+      'step:s1': [finish('one')],
+      summary: [reply.after(reply.text('done'), gate)],
       chat: [reply.text('noted for next time')],
     }),
   );
   await withWorker(bed.config, async () => {
     const client = threads();
     const { id } = await client.open({ text: 'look at the files', kind: 'task' });
-    await bed.llm.waitForRoute('step:s1');
+    await bed.llm.waitForRoute('summary'); // the turn's steps are over: its summary waits at the gate
+    const agent = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
     const text = 'also count the drafts';
+    // The thread still steers it in (nothing tells it the steps are over): its sender is told so.
     expect(await client.send(id, { text, policy: 'steer', by: 'ann', kind: 'chat' })).toEqual({
       messageId: 'msg-2',
       disposition: 'steered',
     });
-    const stepHandle = bed.client.workflow.getHandle(stepWorkflowId(threadTurnWorkflowId(id, 1), 's1'));
-    await steerReached(stepHandle);
-    releaseStep();
-    await bed.llm.waitForRoute('summary');
-    // The thread's steer as it would arrive had the thread not yet heard that the agent summarises
-    // (its signal and the agent's steerClosed crossing): the same message, named by its id.
-    const agent = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
-    await agent.signal(steerSignal, { text, by: 'ann', messageId: 'msg-2' });
-    const state = await waitUntil('the late steer on the timeline', async () => {
+    // Signalled to the agent itself (as from the Temporal UI): recorded, held for nobody.
+    await agent.signal(steerSignal, { text: 'also too late', by: 'bob' });
+    const state = await waitUntil('both steers on the timeline', async () => {
       const current = await agent.query(stateQuery);
       return current.events.filter((e) => e.type === 'message.steered').length === 2 ? current : undefined;
     });
     expect(state.events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
-      `ann to s1: ${text}`,
-      `ann after the last step (handed back to the thread as its next message): ${text}`,
+      `ann after the last step (not delivered): ${text}`,
+      'bob after the last step (not delivered): also too late',
     ]);
-    // The thread queued it behind the running turn: told `steered`, it now waits.
-    expect((await client.get(id)).turns[1]).toEqual({
-      messageId: 'msg-2',
-      by: 'ann',
-      text,
-      disposition: 'steered',
-      status: 'queued',
-    });
-    releaseSummary();
-    await agent.result();
-    const view = await waitUntil('the handed-back message answered', async () => {
-      const thread = await client.get(id);
-      return thread.turns[1]?.status === 'completed' ? thread : undefined;
-    });
-    expect(view.turns.map((t) => [t.text, t.disposition, t.status, t.reply])).toEqual([
-      ['look at the files', 'started', 'completed', 'done'],
-      [text, 'steered', 'completed', 'noted for next time'],
+    expect(state.heldSteers).toBeUndefined();
+    expect((await client.get(id)).turns[1]).toMatchObject({ disposition: 'steered', status: 'delivered' });
+    release();
+    // No step heard it: the turn's result does not name it, and the thread answers it next.
+    expect((await agent.result()).heard).toBeUndefined();
+    const view = await waitForThread(id, 'the late message answered', (v) => v.turns[1]?.status === 'completed');
+    expect(view.turns.map((t) => [t.text, t.disposition, t.status, t.reply, t.agentId])).toEqual([
+      ['look at the files', 'started', 'completed', 'done', threadTurnWorkflowId(id, 1)],
+      [text, 'steered', 'completed', 'noted for next time', undefined],
     ]);
     expect(wholeText(bed.llm.requestsFor('chat')[0]?.body.messages ?? [])).toContain(text);
-    await recordHistory('thread-turn-steer-returned', agent);
-    await recordHistory('thread-steer-returned', bed.client.workflow.getHandle(id));
+    await recordHistory('thread-turn-steer-late', agent);
+    await recordHistory('thread-steer-late', bed.client.workflow.getHandle(id));
   });
 });
 
-test('a steer held while the plan is checked goes back to the thread when the plan is cancelled, and is answered next', async () => {
+test('unheard: a steer held while the plan is checked reaches no step when the plan is cancelled, and is queued as the next turn', async () => {
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(plan([step('s1')]))],
@@ -402,65 +394,15 @@ test('a steer held while the plan is checked goes back to the thread when the pl
     const state = await agent.query(stateQuery);
     expect(state.events.filter((e) => e.type === 'message.steered').map((e) => e.message)).toEqual([
       `ann with no step running (held for the next steps): ${text}`,
-      'the held message handed back to the thread: no step started after them',
+      'the held message not delivered: no step started after them',
     ]);
-    const view = await waitUntil('the handed-back message answered', async () => {
-      const thread = await client.get(id);
-      return thread.turns[1]?.status === 'completed' ? thread : undefined;
-    });
+    expect(state.heard).toBeUndefined();
+    const view = await waitForThread(id, 'the unheard message answered', (v) => v.turns[1]?.status === 'completed');
     expect(view.turns.map((t) => [t.disposition, t.status, t.reply])).toEqual([
       ['started', 'cancelled', undefined],
       ['steered', 'completed', 'the newer file, next time'],
     ]);
-    await recordHistory('thread-turn-held-steer-returned', agent);
-  });
-});
-
-test('steer once the agent summarises: the thread queues the message as its next turn; a steer signalled to the agent itself is on its timeline only', async () => {
-  let release = () => undefined as void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  bed.llm.respondWith(
-    byRoute({
-      plan: [planReply(plan([step('s1')]))],
-      'step:s1': [finish('one')],
-      summary: [reply.after(reply.text('done'), gate)],
-      chat: [reply.text('noted for next time')],
-    }),
-  );
-  await withWorker(bed.config, async () => {
-    const client = threads();
-    const { id } = await client.open({ text: 'look at the files', kind: 'task' });
-    await bed.llm.waitForRoute('summary');
-    const agent = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
-    // The agent tells its thread, by signal, that it summarises: the thread has it before the message.
-    await waitUntil('the thread heard that no step will start', async () => {
-      const events = (await bed.client.workflow.getHandle(id).fetchHistory()).events ?? [];
-      return events.some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'steerClosed');
-    });
-    expect(await client.send(id, { text: 'too late', policy: 'steer', by: 'ann', kind: 'chat' })).toMatchObject({
-      disposition: 'queued',
-    });
-    // Signalled to the agent itself (as from the Temporal UI): recorded, held for nobody.
-    await agent.signal(steerSignal, { text: 'also too late', by: 'bob' });
-    const events = await waitUntil('the steer on the timeline', async () => {
-      const state = await agent.query(stateQuery);
-      const steered = state.events.filter((e) => e.type === 'message.steered');
-      return steered.length > 0 ? { steered, held: state.heldSteers } : undefined;
-    });
-    expect(events.steered.map((e) => e.message)).toEqual(['bob after the last step (not delivered): also too late']);
-    expect(events.held).toBeUndefined();
-    release();
-    await agent.result();
-    await recordHistory('thread-turn-steer-closed', agent);
-    await recordHistory('thread-steer-closed', bed.client.workflow.getHandle(id));
-    const view = await waitUntil('the queued message answered', async () => {
-      const thread = await client.get(id);
-      return thread.turns[1]?.status === 'completed' ? thread : undefined;
-    });
-    expect(view.turns.map((t) => [t.text, t.disposition, t.status, t.reply])).toEqual([
-      ['look at the files', 'started', 'completed', 'done'],
-      ['too late', 'queued', 'completed', 'noted for next time'],
-    ]);
+    await recordHistory('thread-turn-steer-unheard', agent);
   });
 });
 

@@ -21,7 +21,7 @@ import { THREAD_WORKFLOW_TYPE } from '../../workflows/contract/thread-contract';
 import { AGENT_PHASES } from '../../workflows/agent/agent-state';
 import { stepWorkflowId, subAgentWorkflowId } from '../../workflows/contract/ids';
 import { llmTaskQueue } from '../../workflows/contract/llm-task-queue';
-import type { LlmCallInput, LlmPurpose } from '../../workflows/llm-call-schema';
+import type { LegacyLlmCallInput, LlmCallInput, LlmPurpose } from '../../workflows/llm-call-schema';
 import * as messages from '../../workflows/contract/messages';
 import * as threadContract from '../../workflows/contract/thread-contract';
 import * as searchAttributes from '../../workflows/contract/search-attributes';
@@ -111,11 +111,13 @@ test('messages: signal and update `answer`, query `state`, and the internal ones
       ['stepProgressSignal', 'signal', 'stepProgress'],
       ['stepHoldSignal', 'signal', 'stepHold'],
       ['nestedBudgetSignal', 'signal', 'nestedBudget'],
+      // A message for the running model: a thread's `steer`, passed on by the agent to its steps.
+      ['incomingMessageSignal', 'signal', 'steer'],
     ].sort(),
   );
 });
 
-test('threads: update `send`, queries `thread`, `message` and `messageOfUpdate`, signal `steer` to a turn and `steerClosed`, `steerReturned` back; ids `thread-<slug>-<short id>`, turns `<thread id>/turn-<n>`', () => {
+test('threads: update `send`, queries `thread`, `message` and `messageOfUpdate`, signal `steer` to a turn (one way: the turn result names what its steps heard); ids `thread-<slug>-<short id>`, turns `<thread id>/turn-<n>`', () => {
   const definitions = Object.entries(threadContract).flatMap(([exported, value]) =>
     typeof value === 'object' && value !== null && 'type' in value && 'name' in value
       ? [[exported, value.type, value.name]]
@@ -126,8 +128,6 @@ test('threads: update `send`, queries `thread`, `message` and `messageOfUpdate`,
       ['messageOfUpdateQuery', 'query', 'messageOfUpdate'],
       ['messageQuery', 'query', 'message'],
       ['sendUpdate', 'update', 'send'],
-      ['steerClosedSignal', 'signal', 'steerClosed'],
-      ['steerReturnedSignal', 'signal', 'steerReturned'],
       ['steerSignal', 'signal', 'steer'],
       ['threadQuery', 'query', 'thread'],
     ].sort(),
@@ -291,12 +291,20 @@ describe('LLM request headers', () => {
       const stepId = ['step', 'model', 'route', 'verify'].includes(purpose) ? 's2' : undefined;
       const input: LlmCallInput = {
         purpose,
-        agentId: 'agent-contract-1a2b3c4d',
+        ownerId: 'agent-contract-1a2b3c4d',
         ...(stepId ? { stepId } : {}),
         messages: [{ role: 'user', content: 'hi' }],
       };
       await new MockActivityEnvironment().run(callLlm, input);
     }
+    // A call scheduled by a worker of 0.3.0 or before names its owner `agentId`: the same header.
+    llm.enqueue(reply.text('ok'));
+    const legacy: LegacyLlmCallInput = {
+      purpose: 'plan',
+      agentId: 'agent-old-1a2b3c4d',
+      messages: [{ role: 'user', content: 'hi' }],
+    };
+    await new MockActivityEnvironment().run(callLlm, legacy);
     // Node lower-cases header names; HTTP compares them without case.
     const sent = llm.requests.map((r) => [
       r.headers['X-Cairn-Purpose'.toLowerCase()],
@@ -316,6 +324,7 @@ describe('LLM request headers', () => {
       ['route-message', 'agent-contract-1a2b3c4d', undefined],
       ['compress', 'agent-contract-1a2b3c4d', undefined],
       ['title', 'agent-contract-1a2b3c4d', undefined],
+      ['plan', 'agent-old-1a2b3c4d', undefined],
     ]);
   });
 });

@@ -68,7 +68,7 @@ test('capabilities step down once per refusal named, per endpoint and model', ()
 
 test('reasoning_effort is sent when asked for, and dropped for good once the endpoint refuses it', () => {
   const store = createCapabilityStore();
-  const input = { purpose: 'plan' as const, agentId: 'a', model: { reasoningEffort: 'high' as const } };
+  const input = { purpose: 'plan' as const, ownerId: 'a', model: { reasoningEffort: 'high' as const } };
   const sent = buildRequest(input, [{ role: 'user', content: 'hi' }], [], {
     defaultModel: 'm',
     capabilities: store.get('e', 'm'),

@@ -1,7 +1,7 @@
 /**
  * A thread's pure parts: what a task turn's agent and a chat reply are told of the earlier turns
  * (cut from the newest), the `route-message` reply's check, a turn's end from its agent's result,
- * the idle timeout in words, and a steered message handed back by its agent.
+ * and the idle timeout in words (the phase machine: thread-phase.test.ts).
  */
 import { ApplicationFailure, CancelledFailure, ChildWorkflowFailure, RetryState } from '@temporalio/common';
 import { sendInputSchema, type Turn } from '../../workflows/contract/thread-contract';
@@ -10,7 +10,6 @@ import { chatMessages, MAX_CONTEXT_CHARS, turnTask, turnText } from '../../workf
 import { endOfFailure, endOfResult, senderPrincipal } from '../../workflows/thread/thread-task';
 import { describeMs } from '../../workflows/thread/thread-workflow';
 import { ThreadBudget } from '../../workflows/thread/thread-budget';
-import { requeueSteered, type PolicyTarget } from '../../workflows/thread/thread-policy';
 
 const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
 const taskTurn = (n: number, result: string): Turn => ({
@@ -154,37 +153,4 @@ test("a thread's budget: what is left caps a turn's own budget; spent, it refuse
   expect(budget.refusal()).toMatch(/budget is spent \(1000 tokens used\)/);
   // Carried over to the next run as it was.
   expect(new ThreadBudget({ tokens: 1_000 }, budget.usage).refusal()).toBeDefined();
-});
-
-test('a steered message its agent hands back is queued in message order, once, and only from that agent', () => {
-  const agent = 'thread-a/turn-1';
-  const delivered = (n: number): Turn => ({
-    messageId: `msg-${n}`,
-    text: `steer ${n}`,
-    disposition: 'steered',
-    status: 'delivered',
-    agentId: agent,
-  });
-  const run: PolicyTarget = {
-    running: undefined,
-    queue: [{ n: 5, sent: { text: 'queued 5' } }],
-    turns: [delivered(2), delivered(3), { messageId: 'msg-5', text: 'queued 5', status: 'queued' }],
-    steered: new Map([
-      ['msg-2', { n: 2, sent: { text: 'steer 2', by: 'ann' } }],
-      ['msg-3', { n: 3, sent: { text: 'steer 3' } }],
-    ]),
-  };
-  expect(requeueSteered(run, 'msg-3', 'thread-a/turn-9')).toBe(false); // not the agent it was steered into
-  expect(requeueSteered(run, 'msg-3', agent)).toBe(true);
-  expect(requeueSteered(run, 'msg-3', agent)).toBe(false); // handed back twice
-  expect(requeueSteered(run, 'msg-2', agent)).toBe(true);
-  expect(requeueSteered(run, 'msg-5', agent)).toBe(false); // never steered
-  expect(run.queue).toEqual([
-    { n: 2, sent: { text: 'steer 2', by: 'ann' }, told: 'steered' },
-    { n: 3, sent: { text: 'steer 3' }, told: 'steered' },
-    { n: 5, sent: { text: 'queued 5' } },
-  ]);
-  // The sender was told `steered`: the turn keeps that, waits as queued, and no longer names the agent.
-  expect(run.turns[0]).toEqual({ messageId: 'msg-2', text: 'steer 2', disposition: 'steered', status: 'queued' });
-  expect(run.steered.size).toBe(0);
 });

@@ -54,7 +54,7 @@ export function finish(run: AgentRun, outcome: AgentOutcome): AgentResult | Appl
         ...turnSteps(run),
       };
     case 'cancelled':
-      return { status: 'cancelled', usage: state.usage };
+      return { status: 'cancelled', usage: state.usage, ...heardOf(run) };
     case 'failed': {
       const failure = describeFailure(outcome.error);
       const step = outcome.error instanceof ApplicationFailure ? stepFailedDetail(outcome.error) : undefined;
@@ -68,7 +68,7 @@ export function finish(run: AgentRun, outcome: AgentOutcome): AgentResult | Appl
 /** The longest step result a thread's turn hands back (the thread cuts its context again). */
 const TURN_RESULT_CHARS = 4_000;
 
-/** A thread's turn lists its steps and their cut results, and the calls people approved; any other agent nothing. */
+/** A thread's turn lists its steps and their cut results, the calls people approved and the messages heard; any other agent nothing. */
 function turnSteps(run: AgentRun): Pick<AgentResult, 'steps'> {
   if (!run.settings.thread) return {};
   const steps = run.state.steps.map((s) => ({
@@ -77,7 +77,13 @@ function turnSteps(run: AgentRun): Pick<AgentResult, 'steps'> {
     ...(s.result !== undefined ? { result: s.result.slice(0, TURN_RESULT_CHARS) } : {}),
   }));
   const approvals = approvalsGiven(run.agentId, run.state.interactions, run.settings.principal);
-  return { steps, ...(approvals.length ? { approvals } : {}) };
+  return { steps, ...(approvals.length ? { approvals } : {}), ...heardOf(run) };
+}
+
+/** A thread's turn names the messages steered in that a step's model heard (its thread queues the others). */
+function heardOf(run: AgentRun): Pick<AgentResult, 'heard'> {
+  const heard = run.settings.thread ? run.state.heard : undefined;
+  return heard?.length ? { heard: [...heard] } : {};
 }
 
 /** What an ending writes into the state, its timeline message, its phase and why open questions close. */

@@ -34,7 +34,7 @@ import { BudgetMeter } from './budget-meter';
 import { Deadline } from './deadline';
 import { InteractionDesk } from './interaction-desk';
 import { StepBoard } from './step-board';
-import { closeSteering, serveSteering } from './agent-steer';
+import { closeSteering, noteHeard, serveSteering } from './agent-steer';
 import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
 import { PATCHES } from '../patches';
 
@@ -100,7 +100,7 @@ export class AgentRun {
     this.meter.serve();
     this.deadline.serve();
     this.conversations.serve();
-    serveSteering(this, this.settings.thread?.id);
+    serveSteering(this);
     setHandler(stateQuery, (args) => stateSince(this.state, args?.afterSeq));
     // Who is about to cancel: state only (no command), read by the agent's end.
     setHandler(
@@ -132,9 +132,11 @@ export class AgentRun {
     return this;
   }
 
-  /** A step's round report: recorded on the board, then its usage checked against the budget. */
+  /** A step's round report: recorded on the board (and the messages its model heard), then its usage checked against the budget. */
   progress(report: StepProgress): void {
-    if (this.board.recordProgress(report)) this.meter.check();
+    if (!this.board.recordProgress(report)) return;
+    noteHeard(this.state, report.heard);
+    this.meter.check();
   }
 
   /** Adds a timeline event at workflow time. */
@@ -145,7 +147,7 @@ export class AgentRun {
   /** Moves to `phase`, keeping search attributes and current details in step. */
   setPhase(phase: AgentPhase): void {
     // No step starts any more.
-    if (phase === 'summarizing' || isTerminalPhase(phase)) closeSteering(this, phase, this.settings.thread?.id);
+    if (phase === 'summarizing' || isTerminalPhase(phase)) closeSteering(this);
     if (this.hold.deferPhase(phase)) return; // shown once the hold lifts
     this.state.phase = phase;
     if (isTerminalPhase(phase)) this.visibility.syncSpend(); // the final spend

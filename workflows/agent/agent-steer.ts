@@ -1,30 +1,26 @@
 /**
  * Steering (a thread's `steer` policy): a message for the agent's running work. The agent takes
- * the `steer` signal, records `message.steered` on its timeline and hands the message to every
- * running or waiting step, whose model hears it at its next call (step/step-steering.ts). A
- * message that comes while no step runs (the agent plans, waits for its plan check, is paused
- * or replans) is held in the state and handed to the steps that start next, in their input; one
- * that comes once the agent summarises or has ended is on the timeline only — or, when its thread
- * steered it (it names the thread's message), handed back to the thread, which queues it as a
- * next turn (`steerReturned`). A step whose failure
- * waits for a decision has no model to hear it: the message is held for its retry (or the next
- * steps to start).
+ * the `steer` signal, records `message.steered` on its timeline and passes the message on to
+ * every running or waiting step, whose model hears it at its next call (step/step-incoming.ts).
+ * A message that comes while no step runs (the agent plans, waits for its plan check, is paused
+ * or replans) is held in the state and handed to the steps that start next, in their input. A
+ * step whose failure waits for a decision has no model to hear it: the message is held for its
+ * retry (or the next steps to start). One that comes once the agent summarises or has ended is
+ * on the timeline only (not delivered); held messages no step took are dropped then, saying so.
+ *
+ * Steering runs one way: each step's round report names the messages its model heard (`heard`),
+ * kept in the state; a thread's turn passes them on in its result, and the thread queues the
+ * ones it steered in that nobody heard as its next turn. Nothing goes back by signal.
  * A payload that does not parse changes nothing but the timeline (`signal.rejected`).
  */
 import { getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
 import { stepWorkflowId } from '../contract/ids';
-import {
-  steerClosedSignal,
-  steerMessageSchema,
-  steerReturnedSignal,
-  steerSignal,
-  type SteerMessage,
-} from '../contract/thread-contract';
+import { steerMessageSchema, steerSignal, type SteerMessage } from '../contract/thread-contract';
 import { issueLines } from '../issue-lines';
 import { isActiveStep } from '../plan/step-transitions';
 import { isTerminalPhase } from '../state/agent-phases';
 import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
-import { openInteractions, type AgentEvent, type AgentPhase, type AgentState } from './agent-state';
+import { openInteractions, type AgentEvent, type AgentState } from './agent-state';
 
 /** What steering needs of an agent run (not the run itself: agent-run.ts registers this). */
 export interface SteeredAgent {
@@ -39,8 +35,11 @@ const SHOWN_CHARS = 500;
 /** The most messages held while no step runs; older ones are dropped. */
 const MAX_HELD = 10;
 
-/** Registers the `steer` handler of `run`, a turn of thread `threadId` when given. */
-export function serveSteering(run: SteeredAgent, threadId: string | undefined): void {
+/** The most message ids `heard` keeps, the newest. */
+export const MAX_HEARD = 100;
+
+/** Registers the `steer` handler of `run`. */
+export function serveSteering(run: SteeredAgent): void {
   setHandler(steerSignal, (raw) => {
     const sent = received(raw);
     const parsed = sent.refused ? undefined : steerMessageSchema.safeParse(sent.value);
@@ -63,12 +62,9 @@ export function serveSteering(run: SteeredAgent, threadId: string | undefined): 
     if (steps.length === 0) {
       const late = noStepAhead(run.state);
       if (!late) hold(run, message);
-      const returned = late && returnToThread(run, message, threadId);
-      const what = !late
-        ? `with no step running (held for the next steps${waiting})`
-        : returned
-          ? `after the last step (handed back to the thread as its next message)`
-          : 'after the last step (not delivered)';
+      const what = late
+        ? 'after the last step (not delivered)'
+        : `with no step running (held for the next steps${waiting})`;
       run.event({ type: 'message.steered', message: `${who} ${what}: ${shown}` });
       return;
     }
@@ -80,23 +76,18 @@ export function serveSteering(run: SteeredAgent, threadId: string | undefined): 
         .signal(steerSignal, message)
         .catch((err: unknown) => {
           log.warn('steer signal not delivered', { stepId, error: String(err) });
-          // The step ended meanwhile: held for the next steps, or handed back when none will start.
-          if (message.messageId === undefined) return;
+          // The step ended meanwhile: held for the next steps, when any will start.
           if (!noStepAhead(run.state)) hold(run, message);
-          else if (returnToThread(run, message, threadId))
-            run.event({ type: 'message.steered', message: `${who} handed back to the thread (${stepId} had ended)` });
         });
   });
 }
 
-/** Hands a message its thread steered back to the thread, which queues it; whether it did. */
-function returnToThread(run: SteeredAgent, message: SteerMessage, threadId: string | undefined): boolean {
-  if (threadId === undefined || message.messageId === undefined) return false;
-  const returned = { agentId: run.agentId, messageId: message.messageId };
-  getExternalWorkflowHandle(threadId)
-    .signal(steerReturnedSignal, returned)
-    .catch((err: unknown) => log.warn('steerReturned signal not delivered', { threadId, error: String(err) }));
-  return true;
+/** Keeps the ids a step's round report names as heard (`heard`): the newest MAX_HEARD, each once. */
+export function noteHeard(state: AgentState, heard: readonly string[] | undefined): void {
+  if (!heard?.length) return;
+  const known = state.heard ?? [];
+  const added = heard.filter((id, i) => !known.includes(id) && heard.indexOf(id) === i);
+  if (added.length > 0) state.heard = [...known, ...added].slice(-MAX_HEARD);
 }
 
 /** Whether no step will start any more: the agent summarises or has ended (or will, once its hold lifts). */
@@ -119,25 +110,9 @@ export function startWithHeldSteers(run: SteeredAgent, start: (steered: SteerMes
   if (stepIds.length > 0) letGo(run, `to ${stepIds.join(', ')}`);
 }
 
-/**
- * Once no step will start (the agent summarises or ends): the held messages are dropped, saying
- * so. A thread's turn that begins its summary tells its thread (`steerClosed`), which then queues
- * a message it would have steered in as its next turn.
- */
-export function closeSteering(run: SteeredAgent, phase: AgentPhase, threadId: string | undefined): void {
-  const held = run.state.heldSteers ?? [];
-  const handedBack = held.filter((message) => returnToThread(run, message, threadId));
-  if (handedBack.length > 0) {
-    const kept = held.filter((message) => !handedBack.includes(message));
-    if (kept.length > 0) run.state.heldSteers = kept;
-    else delete run.state.heldSteers;
-    sayLetGo(run, handedBack.length, 'handed back to the thread: no step started after them');
-  }
+/** Once no step will start (the agent summarises or ends): the held messages are dropped, saying so. */
+export function closeSteering(run: SteeredAgent): void {
   letGo(run, 'not delivered: no step started after them');
-  if (phase !== 'summarizing' || threadId === undefined) return;
-  getExternalWorkflowHandle(threadId)
-    .signal(steerClosedSignal, { agentId: run.agentId })
-    .catch((err: unknown) => log.warn('steerClosed signal not delivered', { threadId, error: String(err) }));
 }
 
 /** Forgets the held messages, if any, with a timeline event saying where they went. */
@@ -145,11 +120,6 @@ function letGo(run: SteeredAgent, where: string): void {
   const held = run.state.heldSteers;
   if (!held?.length) return;
   delete run.state.heldSteers;
-  sayLetGo(run, held.length, where);
-}
-
-/** The timeline event for `count` held messages that went `where`. */
-function sayLetGo(run: SteeredAgent, count: number, where: string): void {
-  const what = count === 1 ? 'the held message' : `${count} held messages`;
+  const what = held.length === 1 ? 'the held message' : `${held.length} held messages`;
   run.event({ type: 'message.steered', message: `${what} ${where}` });
 }

@@ -15,8 +15,8 @@ import type { AgentRun } from './agent-run';
 /** `input` with the messages held for the step's first call (agent-steer.ts), or none: each goes to a start once. */
 export function withSteered(input: StepInput, steered: SteerMessage[]): StepInput {
   const next = { ...input };
-  delete next.steered;
-  return steered.length > 0 ? { ...next, steered } : next;
+  delete next.incoming;
+  return steered.length > 0 ? { ...next, incoming: steered } : next;
 }
 
 /** A step's input: the step, what it builds on, and the agent's tools, limits and settings as they stand. */

@@ -26,7 +26,7 @@ export async function summarize(run: AgentRun): Promise<string> {
   try {
     const reply = await llmCall('summary', {
       purpose: 'summary',
-      agentId: run.agentId,
+      ownerId: run.agentId,
       ...run.conversations.input('summary'),
       ...(settings.model ? { model: settings.model } : {}),
     });

@@ -25,6 +25,11 @@ export const agentResultSchema = z.object({
   steps: z.array(z.object({ id: z.string(), title: z.string(), result: z.string().optional() })).optional(),
   /** A thread's turn: the tool calls people approved in it, which later turns need not ask again. */
   approvals: z.array(earlierApprovalSchema).max(MAX_EARLIER_APPROVALS).optional(),
+  /**
+   * A thread's turn: the ids of the thread's messages steered into it that a step's model heard
+   * (the steps' round reports' `heard`); the thread queues the others as its next turn.
+   */
+  heard: z.array(z.string()).optional(),
 });
 
 /** What `agentWorkflow` returns. */

@@ -17,6 +17,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { agentStateSchema } from '../state/agent-state-schema';
 import { budgetLeftSchema, type BudgetLeft } from '../budget-left';
+import type { IncomingMessage } from './incoming-messages';
 import { actorSchema } from '../interactions/answer-input-schema';
 import type { AnswerInput, Answer, InteractionSpec } from '../interactions/interaction-types';
 import type { LlmMessage } from '../llm-types';
@@ -147,6 +148,11 @@ export const stepProgressSchema = z.object({
    * capability step down) and its loop guards (calls refused, approvals not asked again).
    */
   notices: z.array(stepNoticeSchema).max(100).optional(),
+  /**
+   * The ids of the incoming messages (incoming-messages.ts) this round's model call heard first:
+   * they joined the conversation just before it. A message without an id is heard but not named.
+   */
+  heard: z.array(id).max(100).optional(),
   /** The last report of a cancelled step, sent before it closes: not acknowledged. */
   cancelled: z.literal(true).optional(),
   /** With `cancelled`: what the step had done (its latest model text and tool results). */
@@ -159,6 +165,12 @@ export type StepProgress = z.infer<typeof stepProgressSchema>;
 
 /** Step → agent: a round finished (usage, tool calls) — live progress. */
 export const stepProgressSignal = defineSignal<[StepProgress]>('stepProgress');
+
+/**
+ * Agent → step (and, as `steer`, a thread → its running turn's agent): a message for the running
+ * model's next call. A payload that does not parse is dropped.
+ */
+export const incomingMessageSignal = defineSignal<[IncomingMessage]>('steer');
 
 /** Agent → step: hold or go on. */
 export const stepHoldSchema = z.object({

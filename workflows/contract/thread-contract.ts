@@ -2,25 +2,21 @@
  * What programs rely on about a thread (docs/contracts.md#threads), defined once: the workflow
  * type, its input, the `send` update with its body and its answer, the `thread` query with its
  * view, and the workflow ids of threads and their turns. Each payload's type is its schema's
- * `z.infer`; the `steer` signal a thread sends its running turn's agent, and the `steerClosed`
- * signal that agent sends back once no step will start (`steerReturned` for a steered message
- * that came too late). The messages are
- * defined here, their payloads' schemas in thread-schemas.ts (shared by all workflows, see
- * workflows/shared-modules.ts).
+ * `z.infer`. Steering runs one way: the thread sends its running turn's agent the `steer`
+ * signal, and the turn's result names the messages its steps' models heard (`heard`); the
+ * thread queues the rest as its next turn. The messages are defined here, their payloads'
+ * schemas in thread-schemas.ts (shared by all workflows, see workflows/shared-modules.ts).
  */
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type {
-  SendInput,
-  SendResult,
-  SteerClosed,
-  SteerMessage,
-  SteerReturned,
-  ThreadPage,
-  ThreadView,
-  Turn,
-} from './thread-schemas';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { IncomingMessage } from './incoming-messages';
+import { incomingMessageSignal } from './messages';
+import type { SendInput, SendResult, ThreadPage, ThreadView, Turn } from './thread-schemas';
 
 export * from './thread-schemas';
+export { incomingMessageSchema as steerMessageSchema } from './incoming-messages';
+
+/** A message steered into a running turn: the text its running steps hear at their next model call. */
+export type SteerMessage = IncomingMessage;
 
 /** Send a message: recorded with its sender and routed; answers what became of it. */
 export const sendUpdate = defineUpdate<SendResult, [SendInput]>('send');
@@ -33,18 +29,7 @@ export const messageOfUpdateQuery = defineQuery<string | null, [string]>('messag
 
 /**
  * Thread → its running turn's agent (and agent → its running steps): a message for the steps'
- * next model call. A payload that does not parse is dropped.
+ * next model call, named by the thread's message id. The same signal as incomingMessageSignal
+ * (contract/messages.ts), under the thread's word for it. A payload that does not parse is dropped.
  */
-export const steerSignal = defineSignal<[SteerMessage]>('steer');
-
-/**
- * A turn's agent → its thread, once the agent summarises: no step will start, so a message the
- * thread would steer into it is queued as the next turn instead. A payload that does not parse is dropped.
- */
-export const steerClosedSignal = defineSignal<[SteerClosed]>('steerClosed');
-
-/**
- * A turn's agent → its thread: a message the thread steered into it (by `messageId`) that came
- * once no step would start; the thread queues it as a next turn. A payload that does not parse is dropped.
- */
-export const steerReturnedSignal = defineSignal<[SteerReturned]>('steerReturned');
+export const steerSignal = incomingMessageSignal;

@@ -13,8 +13,6 @@ import { principalSchema } from '../principal';
 import { tokenUsageSchema } from '../state/step-run-schema';
 import { earlierApprovalSchema } from '../tools/approval-reuse';
 
-export * from './steer-schemas';
-
 /** Workflow type of a conversation (contract). */
 export const THREAD_WORKFLOW_TYPE = 'threadWorkflow';
 

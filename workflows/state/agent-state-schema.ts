@@ -11,7 +11,7 @@ import { planSchema } from '../plan/plan-schema';
 import { graphSchema } from '../graph/graph-schema';
 import { COMPLEXITIES } from '../plan/assess-reply';
 import { ERROR_CODES } from '../contract/error-codes';
-import { steerMessageSchema } from '../contract/thread-schemas';
+import { incomingMessageSchema } from '../contract/incoming-messages';
 import { AGENT_PHASES } from './agent-phases';
 import { stepRunSchema, tokenUsageSchema } from './step-run-schema';
 
@@ -193,7 +193,13 @@ export const agentStateSchema = z.object({
    */
   decisions: z.array(decisionRecordSchema).optional(),
   /** Messages steered in while no step ran, oldest first, for the steps that start next (agent-steer.ts). */
-  heldSteers: z.array(steerMessageSchema).optional(),
+  heldSteers: z.array(incomingMessageSchema).optional(),
+  /**
+   * The ids of the messages steered in that a step's model heard (its round reports' `heard`),
+   * oldest first, the newest MAX_HEARD (agent/agent-steer.ts): a thread's turn passes them on in its result, and its
+   * thread queues the others as its next turn.
+   */
+  heard: z.array(z.string()).optional(),
   /** How many older decisions were dropped from `decisions` to keep the state bounded. */
   decisionsDropped: count.optional(),
 });

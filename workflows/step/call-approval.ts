@@ -72,7 +72,7 @@ async function askPerson(
     const output = 'a person already rejected this exact call in this step. Find another way or finish without it.';
     return { run: false, outcome: { ok: false, output, ...(policy ? { policy } : {}) } };
   }
-  // Approved in an earlier turn of the thread for this very call, under the same policy outcome,
+  // Approved earlier (the agent's input `context.approvals`) for this very call, under the same policy outcome,
   // of the same sender, for a call that may run twice — unless a rule says never.
   const outcome = { role: policy?.role, approvers: policy?.approvers };
   const sentBy = { sender: ctx.input.principal, idempotent: shown.idempotent };

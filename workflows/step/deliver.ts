@@ -32,7 +32,7 @@ export async function deliver(
   try {
     reply = await llmCall(`${step.id} · deliver`, {
       purpose: 'step',
-      agentId: input.agentId,
+      ownerId: input.agentId,
       stepId: step.id,
       ...conversationToSend(ctx),
       toolNames: [],

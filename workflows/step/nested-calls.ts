@@ -34,7 +34,7 @@ export async function runNestedCall(ctx: StepToolsContext, call: LlmToolCall, ar
 async function runModel(ctx: StepToolsContext, args: { task: string; systemPrompt?: string }): Promise<ToolOutcome> {
   const reply = await llmCall(`${ctx.input.step.id} · model`, {
     purpose: 'model',
-    agentId: ctx.input.agentId,
+    ownerId: ctx.input.agentId,
     stepId: ctx.input.step.id,
     messages: [
       ...(args.systemPrompt ? [{ role: 'system' as const, content: args.systemPrompt }] : []),

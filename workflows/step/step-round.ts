@@ -68,7 +68,7 @@ export async function runRound(ctx: RoundContext, round: number): Promise<RoundE
   try {
     reply = await llmCall(`${step.id} · round ${round}`, {
       purpose: 'step',
-      agentId: input.agentId,
+      ownerId: input.agentId,
       stepId: step.id,
       ...conversationToSend(ctx),
       toolNames: ctx.toolNames,

@@ -50,7 +50,7 @@ export interface ToolOutcome {
   policy?: PolicyDecision;
   /** Refused by a person (or the spent budget): not held against the step's tool error budget. */
   rejected?: boolean;
-  /** Run on an approval given in an earlier turn of the thread (approval-reuse.ts), not asked again. */
+  /** Run on an approval given earlier (the agent's `context.approvals`, approval-reuse.ts), not asked again. */
   reusedApproval?: EarlierApproval;
   /** When the tool began to run, past its approval and any hold: the call's time counts from here. */
   ranFrom?: number;

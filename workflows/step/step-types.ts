@@ -21,7 +21,7 @@ import { toolInfoSchema } from '../tools/tool-types';
 import { promptTextsSchema } from '../prompts/prompt-texts';
 import { loopGuardLimitsSchema } from '../contract/loop-guard-limits';
 import { transcriptLogSchema } from '../contract/step-transcript';
-import { steerMessageSchema } from '../contract/thread-schemas';
+import { incomingMessageSchema } from '../contract/incoming-messages';
 import { loopGuardStateSchema } from './loop-guards';
 
 /**
@@ -69,17 +69,17 @@ export const stepInputSchema = z.object({
   principal: principalSchema.optional(),
   /** `agent`: tool calls work in the agent's own folder; absent (agents started before it): the workspace root. */
   workspace: z.literal('agent').optional(),
-  /** Calls people approved in a thread's earlier turns: the same call under the same policy outcome runs unasked. */
+  /** Calls people approved earlier (the agent's input `context.approvals`): the same call under the same policy outcome runs unasked. */
   approvals: z.array(earlierApprovalSchema).optional(),
   /** At `maxStepRounds` without a finish: `deliver` makes one last call without tools for the best answer. Absent: fail. */
   onRoundsExhausted: z.enum(['fail', 'deliver']).optional(),
   /** A `verify` call checks the finished result and may send the step back (`mode.verifySteps`). */
   verify: z.boolean().optional(),
   /**
-   * Messages a thread steered into the agent while no step ran, held for the steps that start
-   * next: the step's first model call hears them (step-steering.ts). Absent when none waited.
+   * Messages for the model that came to the agent while no step ran, held for the steps that
+   * start next: the step's first model call hears them (step-incoming.ts). Absent when none waited.
    */
-  steered: z.array(steerMessageSchema).optional(),
+  incoming: z.array(incomingMessageSchema).optional(),
   /**
    * The agent graph node this step visits (absent for plan steps): its own system prompt and,
    * when it declares one, the JSON Schema its `finish_step` output must match.
@@ -150,6 +150,8 @@ export const stepCarrySchema = z.object({
   sentBack: count.optional(),
   /** The step's transcript so far (at most 64 KiB); absent from carries written before transcripts. */
   transcript: transcriptLogSchema.optional(),
+  /** Messages for the model that came after the last call, heard by the next run's first call. */
+  incoming: z.array(incomingMessageSchema).optional(),
 });
 
 /** What a step run hands the next, as the current version. */

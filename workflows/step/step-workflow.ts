@@ -33,13 +33,13 @@ import { verifyStep } from './verify-step';
 import { MAX_SEND_BACKS, sendBackMessage } from './verify-reply';
 import { RoundLedger } from './round-ledger';
 import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
-import { runRound, STEP_CONVERSATION, type RoundContext } from './step-round';
+import { runRound, STEP_CONVERSATION, type RoundContext, type RoundEnd } from './step-round';
 import { offeredTools } from './step-tools';
 import { StepTranscript } from './step-transcript';
 import { STEP_CARRY_VERSION, type StepCarry, type StepInput, type StepOutcome } from './step-types';
 import { readStepCarry, readStepInput, type ReceivedStepCarry, type ReceivedStepInput } from './step-migration';
 import { PATCHES } from '../patches';
-import { StepSteering } from './step-steering';
+import { IncomingMessages } from './step-incoming';
 
 export async function stepWorkflow(received: ReceivedStepInput, carried?: ReceivedStepCarry): Promise<StepOutcome> {
   // Input and carry of any release, read as the current versions (an unreadable one fails the task, not the step).
@@ -66,9 +66,9 @@ export async function stepWorkflow(received: ReceivedStepInput, carried?: Receiv
   const transcript = new StepTranscript(step.id, carry?.transcript).serve();
   const ctx: RoundContext = { tools, conversations, toolNames, guards, transcript };
   const loop = { round: carry?.rounds ?? 0, sentBack: carry?.sentBack ?? 0 };
-  const steering = new StepSteering(carry ? [] : [...(input.steered ?? [])]).serve();
+  const incoming = new IncomingMessages([...((carry ?? input).incoming ?? [])]).serve();
   try {
-    return await runLoop(ctx, link, loop, carry, steering);
+    return await runLoop(ctx, link, loop, carry, incoming);
   } catch (err) {
     // Cancelled by the agent (its deadline, a budget stop, its own cancellation, another step's
     // failure): the cancellation reached whatever the step awaited — a model or tool call, a
@@ -91,13 +91,12 @@ async function runLoop(
   link: AgentLink,
   loop: { round: number; sentBack: number },
   carry: StepCarry | undefined,
-  steering: StepSteering,
+  incoming: IncomingMessages,
 ): Promise<StepOutcome> {
   const input = ctx.tools.input;
   const { conversations, guards } = ctx;
   const firstRound = (carry?.rounds ?? 0) + 1;
   for (let round = firstRound; round <= input.maxStepRounds; round++) {
-    steering.deliver(conversations, STEP_CONVERSATION); // messages steered in since the last call
     if (round > firstRound && workflowInfo().continueAsNewSuggested) {
       // A safe boundary: the last round is done, its report delivered, no handler running.
       await link.flush();
@@ -112,21 +111,23 @@ async function runLoop(
         ...(link.left ? { left: link.left } : {}),
         transcript: ctx.transcript.carry,
         ...(loop.sentBack ? { sentBack: loop.sentBack } : {}),
+        ...incoming.carry(), // heard by the next run's first call
       };
       return await continueAsNew<typeof stepWorkflow>(input, next);
     }
     loop.round = round;
-    const end = await runRound(ctx, round);
+    const heard = incoming.deliver(conversations, STEP_CONVERSATION); // messages that came since the last call
+    const end = withHeard(await runRound(ctx, round), heard);
     if (end.kind === 'failed') {
       await link.flush();
       const progress = end.report ? { progress: end.report } : {};
       return { status: 'failed', code: end.code, error: end.error, rounds: round, ...progress };
     }
-    // A message steered in during the finishing call: one more round hears it (the answer may change).
-    const steered = end.finished !== undefined && round < input.maxStepRounds && steering.heardLate();
+    // A message that came during the finishing call: one more round hears it (the answer may change).
+    const unheard = end.finished !== undefined && round < input.maxStepRounds && incoming.waiting();
     const checked =
-      end.finished !== undefined && input.verify && !steered ? await checkResult(ctx, end, round, loop) : undefined;
-    if (steered || checked === 'sent-back') {
+      end.finished !== undefined && input.verify && !unheard ? await checkResult(ctx, end, round, loop) : undefined;
+    if (unheard || checked === 'sent-back') {
       await link.report(end.report);
       continue;
     }
@@ -150,6 +151,12 @@ async function runLoop(
     await link.report(end.report);
   }
   return roundsExhausted(input); // only when a carried run starts beyond the limit
+}
+
+/** A round's end whose report names the incoming messages its call heard first (`heard`), if any. */
+function withHeard(end: RoundEnd, heard: string[]): RoundEnd {
+  if (heard.length === 0 || !end.report) return end;
+  return { ...end, report: { ...end.report, heard } };
 }
 
 /**

@@ -18,7 +18,7 @@ export async function verifyStep(
   if (link.mustWait()) await link.whenFree();
   const reply = await llmCall(`${input.step.id} · verify`, {
     purpose: 'verify',
-    agentId: input.agentId,
+    ownerId: input.agentId,
     stepId: input.step.id,
     messages: [
       { role: 'system', content: VERIFIER_SYSTEM_PROMPT },

@@ -13,11 +13,11 @@ import { chatMessages } from './thread-context';
 export const MAX_BAD_ROUTES = 3;
 
 /**
- * What a thread's calls need: its id (the `X-Cairn-Agent` header), model, where their usage goes,
+ * What a thread's calls need: its id as their owner (`ownerId`: the `X-Cairn-Agent` header, its live stream), model, where their usage goes,
  * and whether the thread's budget is spent (a call that may be skipped, `compress`, then is).
  */
 export interface ThreadCalls {
-  threadId: string;
+  ownerId: string;
   model?: ModelSettings;
   spent: (usage: TokenUsage) => void;
   budgetSpent: () => boolean;
@@ -33,7 +33,7 @@ export async function routeMessage(calls: ThreadCalls, messageId: string, text: 
   for (let strikes = 1; ; strikes++) {
     const reply = await llmCall(`${messageId} · route-message`, {
       purpose: 'route-message',
-      agentId: calls.threadId,
+      ownerId: calls.ownerId,
       messageId,
       messages,
       json: true,
@@ -59,7 +59,7 @@ export async function routeMessage(calls: ThreadCalls, messageId: string, text: 
 export async function chatReply(calls: ThreadCalls, messageId: string, text: string, earlier: Turn[]): Promise<string> {
   const reply = await llmCall(`${messageId} · chat`, {
     purpose: 'chat',
-    agentId: calls.threadId,
+    ownerId: calls.ownerId,
     messageId,
     messages: chatMessages(text, earlier),
     ...(calls.model ? { model: calls.model } : {}),

@@ -99,7 +99,7 @@ export async function compressTurns(
   try {
     const reply = await llmCall(`${last} · compress`, {
       purpose: 'compress',
-      agentId: calls.threadId,
+      ownerId: calls.ownerId,
       messages: compressMessages(previous?.text, folded),
       ...(calls.model ? { model: calls.model } : {}),
     });

@@ -2,7 +2,7 @@
  * What keeps a thread bounded and named: its summary of the turns folded away
  * (thread-compress.ts) and its title (thread-title.ts), carried across continue-as-new. The main
  * loop (thread-workflow.ts) asks for a title once the first routed message is handled, and folds turns
- * only between turns, each behind its replay gate.
+ * only between turns, with no message waiting (those that come meanwhile wait in the queue).
  */
 import { setCurrentDetails, upsertMemo } from '@temporalio/workflow';
 import type { Turn, TurnsSummary } from '../contract/thread-contract';
@@ -13,9 +13,6 @@ import { writeTitle } from './thread-title';
 import { mechanicalTitle } from './thread-view';
 
 export class ThreadMemory {
-  /** A fold is under way: a message waits for it before it is routed. */
-  folding = false;
-
   constructor(
     private readonly turns: Turn[],
     private readonly compressAtChars: number,
@@ -60,15 +57,10 @@ export class ThreadMemory {
   async fold(calls: ThreadCalls): Promise<void> {
     const count = this.foldable();
     if (count === 0) return;
-    this.folding = true;
-    try {
-      const folded = this.turns.slice(0, count);
-      this.summary = await compressTurns(calls, this.summary, folded);
-      // Messages that came meanwhile were appended: the folded ones are still the first.
-      this.turns.splice(0, count);
-    } finally {
-      this.folding = false;
-    }
+    const folded = this.turns.slice(0, count);
+    this.summary = await compressTurns(calls, this.summary, folded);
+    // Messages that came meanwhile were appended: the folded ones are still the first.
+    this.turns.splice(0, count);
   }
 
   /** Turns before `turn` as its context: the summary, then the turns kept. */

@@ -1,10 +1,14 @@
 /**
- * One run of a thread: its turns, the messages queued behind a running task turn, and the `send`
- * and `thread` handlers. A message is recorded with its sender at once, then routed one at a
- * time: while a task turn runs (or earlier messages wait) it meets its policy — `queue` (the
- * default: the next turn once the running one ends), `reject`, or `steer` (handed to the running
- * agent's steps). Otherwise it is routed (its `kind`, else the `route-message` call) and answered
- * in words or started as an agent. The main loop (thread-workflow.ts) runs the queue and idles.
+ * One run of a thread: its turns, and its state — one `phase` (thread-phase.ts: idle, routing a
+ * message, running a task turn, closed) and one queue of messages not yet routed. Its handlers,
+ * all registered in `serve`, only read, validate and enqueue: `send` records the message with
+ * its sender, puts it in the queue and waits for its answer. The main loop (thread-workflow.ts)
+ * does the work through the methods here, one thing at a time: while a task turn runs, a
+ * message meets its policy — `queue` (the default: the next turn once the running one ends),
+ * `reject`, or `steer` (signalled to the running agent's steps; thread-policy.ts); otherwise the
+ * queue's first message is routed (its `kind`, else the `route-message` call) and answered in
+ * words or started as an agent. When a turn ends, the messages steered into it that its steps'
+ * models did not hear (its result's `heard`) are queued again as the turns that follow.
  */
 import { condition, currentUpdateInfo, setHandler, workflowInfo } from '@temporalio/workflow';
 import { workflowFailure } from '../contract/failures';
@@ -15,7 +19,6 @@ import {
   sendUpdate,
   threadMessageId,
   threadQuery,
-  type Disposition,
   type SendInput,
   type SendResult,
   type ThreadSettings,
@@ -24,46 +27,32 @@ import {
 import { describeFailure } from '../describe-failure';
 import { chatReply, type ThreadCalls } from './thread-calls';
 import { routeOf } from './thread-route';
-import {
-  endOfFailure,
-  endOfResult,
-  senderPrincipal,
-  startTurn,
-  turnInput,
-  type TurnAgent,
-  type TurnEnd,
-} from './thread-task';
+import { endOfFailure, endOfResult, senderPrincipal, startTurn, turnInput, type TurnAgent } from './thread-task';
 import { threadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadBudget } from './thread-budget';
 import { threadView } from './thread-view';
 import { checkSend } from './thread-check';
-import { meetPolicy, serveSteerClosed, settle, type QueuedSend } from './thread-policy';
+import { backInQueue, meetPolicy, settle } from './thread-policy';
 import { ThreadMemory } from './thread-memory';
 import { senderOfMessage } from './steer-owner';
-import type { Sender } from '../tools/approval-reuse';
+import { nextPhase, requeue, unheard, type PhaseEvent, type QueuedSend, type ThreadPhase } from './thread-phase';
+
+/** A message as its `send` handler put it in the queue, with the answer that handler waits for. */
+interface Arrival extends QueuedSend {
+  answer?: { result: SendResult } | { failure: unknown };
+}
 
 export class ThreadRun {
   readonly threadId = workflowInfo().workflowId;
   readonly turns: Turn[];
+  /** What the thread is doing; moved only by `move` (thread-phase.ts). */
+  phase: ThreadPhase<TurnAgent> = { name: 'idle' };
+  /** Messages not yet routed, in message order: new ones, and ones waiting for the running turn to end. */
+  queue: QueuedSend[] = [];
   /** The number the next message gets. */
   private nextMessage: number;
-  /** Messages waiting for the running turn to end. */
-  readonly queue: QueuedSend[] = [];
-  /** Messages steered into the running turn's agent, until it may hand one back (thread-policy.ts). */
-  readonly steered = new Map<string, { n: number; sent: SendInput }>();
-  /** The running task turn's agent. */
-  running: TurnAgent | undefined;
-  /** Who sent the running turn's message: they (or an admin) may steer it. */
-  runningOwner: Sender | undefined;
-  /** The agent that said it starts no more steps. */
-  steerClosed: string | undefined;
-  /** Messages whose handler has not returned yet. */
-  pending = 0;
-  /** A message is being routed (or answered): the next waits. */
-  routing = false;
-  /** Counts messages: the idle wait wakes on a change. */
-  received = 0;
-  closedReason: string | undefined;
+  /** The number of this run's first message: a run that has taken none idles, however long its history. */
+  private readonly firstMessage: number;
   /** What the thread spent, against its budget. */
   readonly budget: ThreadBudget;
   /** Its title and the summary of the turns folded away. */
@@ -77,18 +66,44 @@ export class ThreadRun {
   ) {
     this.turns = carry?.turns ?? [];
     this.nextMessage = carry?.nextMessage ?? 1;
+    this.firstMessage = this.nextMessage;
     this.budget = new ThreadBudget(settings.budget, carry?.usage);
     this.memory = new ThreadMemory(this.turns, settings.compressAtChars, carry?.title, carry?.summary);
   }
 
-  /** Nothing to do: no turn runs, none waits, no message is being handled. */
-  idle(): boolean {
-    return this.running === undefined && this.queue.length === 0 && this.pending === 0 && !this.routing;
+  /** Every handler of the thread, in one place: they read, validate and enqueue; the main loop does the work. */
+  serve(): this {
+    setHandler(threadQuery, (page) =>
+      threadView(this.threadId, this.turns, this.budget.usage, this.closedReason(), this.memory, page),
+    );
+    setHandler(messageQuery, (messageId) => this.turns.find((t) => t.messageId === messageId) ?? null);
+    setHandler(messageOfUpdateQuery, (updateId) => this.byUpdate.get(updateId) ?? null);
+    setHandler(sendUpdate, (sent) => this.enqueue(sent), {
+      validator: (sent) => checkSend(sent, this.closedReason(), this.turns),
+    });
+    return this;
   }
 
-  /** The queue's next message may start: nothing runs and nothing is being routed. */
-  canStartNext(): boolean {
-    return this.running === undefined && !this.routing && this.queue.length > 0;
+  /** Why the thread closed; undefined while it is open. */
+  closedReason(): string | undefined {
+    return this.phase.name === 'closed' ? this.phase.reason : undefined;
+  }
+
+  /** Whether this run has taken a message. */
+  tookMessages(): boolean {
+    return this.nextMessage > this.firstMessage;
+  }
+
+  /** Nothing to do: no turn runs, none waits, no message is being handled. */
+  idle(): boolean {
+    return this.phase.name === 'idle' && this.queue.length === 0;
+  }
+
+  /** Something for the main loop: a turn to settle, messages to meet their policy, or the queue's next to route. */
+  hasWork(): boolean {
+    const { phase } = this;
+    if (phase.name === 'turn') return phase.ended !== undefined || this.queue.some((m) => m.told === undefined);
+    return phase.name === 'idle' && this.queue.length > 0;
   }
 
   /** What a run hands the next (only when idle). */
@@ -100,73 +115,80 @@ export class ThreadRun {
   calls(): ThreadCalls {
     const { model } = this.settings;
     return {
-      threadId: this.threadId,
+      ownerId: this.threadId,
       ...(model ? { model } : {}),
       spent: (u) => this.budget.add(u),
       budgetSpent: () => this.budget.refusal() !== undefined,
     };
   }
 
-  serve(): this {
-    setHandler(threadQuery, (page) =>
-      threadView(this.threadId, this.turns, this.budget.usage, this.closedReason, this.memory, page),
-    );
-    setHandler(messageQuery, (messageId) => this.turns.find((t) => t.messageId === messageId) ?? null);
-    setHandler(sendUpdate, (sent) => this.receive(sent), {
-      validator: (sent) => checkSend(sent, this.closedReason, this.turns),
-    });
-    setHandler(messageOfUpdateQuery, (updateId) => this.byUpdate.get(updateId) ?? null);
-    serveSteerClosed(this);
-    return this;
+  /** Closes the thread (only when idle): later messages are refused. */
+  close(reason: string): void {
+    this.move({ type: 'close', reason });
   }
 
-  private async receive(raw: SendInput): Promise<SendResult> {
+  /** The `send` handler: records the message and queues it; answers once the main loop has met or routed it. */
+  private async enqueue(raw: SendInput): Promise<SendResult> {
     const sent = sendInputSchema.parse(raw);
     const n = this.nextMessage++;
     const by = sent.actor?.id ?? sent.by;
     const turn: Turn = { messageId: threadMessageId(n), ...(by ? { by } : {}), text: sent.text, status: 'routing' };
     this.turns.push(turn);
     this.byUpdate.set(currentUpdateInfo()?.id ?? '', turn.messageId);
-    this.received++;
-    this.pending++;
-    let claimed = false;
-    try {
-      // Until nothing is routed or folded. Messages woken together would all find it so: the
-      // first claims `routing` in the wait's own check, which runs for one message after another.
-      await condition(() => this.free() && this.claimRouting());
-      claimed = true;
-      if (this.running !== undefined || this.queue.length > 0) return meetPolicy(this, turn, n, sent);
-      return await this.handle(turn, n, sent);
-    } finally {
-      this.pending--;
-      if (claimed) this.routing = false;
-    }
+    const arrival: Arrival = { n, sent };
+    this.queue.push(arrival);
+    await condition(() => arrival.answer !== undefined);
+    const { answer } = arrival;
+    if (answer && 'failure' in answer) throw answer.failure;
+    return answer?.result ?? { messageId: turn.messageId, disposition: 'queued' };
   }
 
-  private free(): boolean {
-    return !this.routing && !this.memory.folding;
-  }
-
-  private claimRouting(): true {
-    this.routing = true;
+  /** A task turn ended: its turn records how, and the messages steered in that nobody heard are queued again. */
+  settleTurn(): boolean {
+    const { phase } = this;
+    if (phase.name !== 'turn' || !phase.ended) return false;
+    Object.assign(this.turnOf(phase.n), phase.ended.end);
+    const back = unheard(phase.steered, phase.ended);
+    for (const message of back) backInQueue(this.turnOf(message.n));
+    this.queue = requeue(this.queue, back);
+    this.move({ type: 'settled' });
     return true;
   }
 
-  /** Starts the queue's next message (the main loop calls it when `canStartNext`). */
-  async startNext(): Promise<void> {
-    const next = this.queue.shift();
-    const turn = next && this.turns.find((t) => t.messageId === threadMessageId(next.n));
-    if (!next || !turn) return;
-    turn.status = 'routing'; // no longer waiting: followers see it being routed and answered
-    // Its sender was told `queued` long ago: a failure is on the turn, nobody waits for it.
-    await this.handle(turn, next.n, next.sent, next.told ?? 'queued').catch(() => undefined);
+  /** While a turn runs, the messages that arrived meet their policy; whether any did. */
+  meetArrivals(): boolean {
+    const { phase } = this;
+    if (phase.name !== 'turn' || phase.ended) return false;
+    const arrived = this.queue.filter((m) => m.told === undefined);
+    for (const message of arrived) {
+      const met = meetPolicy(this.turnOf(message.n), message, phase.agent, phase.owner);
+      if (met.waits) message.told = 'queued';
+      else this.queue = this.queue.filter((m) => m !== message);
+      if (met.steered) this.move({ type: 'steered', message: { n: message.n, sent: message.sent } });
+      answer(message, { result: met.result });
+    }
+    return arrived.length > 0;
   }
 
-  /** Routes a message and answers it, or starts its agent; one message at a time. */
-  private async handle(turn: Turn, n: number, sent: SendInput, told?: Disposition): Promise<SendResult> {
+  /** Routes the queue's first message and answers it, or starts its agent (only when idle). */
+  async startNext(): Promise<void> {
+    const next = this.queue.shift();
+    if (!next) return;
+    const turn = this.turnOf(next.n);
+    turn.status = 'routing'; // no longer waiting: followers see it being routed and answered
+    this.move({ type: 'route', n: next.n });
+    try {
+      answer(next, { result: await this.handle(turn, next) });
+    } catch (failure) {
+      answer(next, { failure }); // a sender told `queued` long ago waits for nothing: the turn says it
+    } finally {
+      if (this.phase.name === 'routing') this.move({ type: 'answered' });
+    }
+  }
+
+  private async handle(turn: Turn, { n, sent, told }: QueuedSend): Promise<SendResult> {
     const spent = this.budget.refusal();
     if (spent) return settle(turn, { disposition: told ?? 'rejected', status: 'rejected', error: spent });
-    this.routing = true;
     try {
       const calls = this.calls();
       const earlier = this.memory.context(turn);
@@ -183,30 +205,38 @@ export class ThreadRun {
       const limits = this.budget.turnLimits(sent.limits);
       const principal = senderPrincipal(sent, this.settings.principal);
       const input = turnInput(this.threadId, n, { ...sent, ...(limits ? { limits } : {}) }, earlier, principal);
-      this.steered.clear(); // the agent they were steered into has ended
-      const child = await startTurn(this.threadId, n, sent, input);
-      this.running = child;
-      this.runningOwner = senderOfMessage(sent);
-      child.result().then(
+      const agent = await startTurn(this.threadId, n, sent, input);
+      this.move({ type: 'started', agent, owner: senderOfMessage(sent) });
+      agent.result().then(
         (result) => {
           this.budget.add(result.usage);
-          this.ended(turn, endOfResult(result));
+          this.move({ type: 'ended', ended: { end: endOfResult(result), heard: result.heard ?? [] } });
         },
-        (err: unknown) => this.ended(turn, endOfFailure(err, this.budget)),
+        (err: unknown) => this.move({ type: 'ended', ended: { end: endOfFailure(err, this.budget) } }),
       );
-      return settle(turn, { disposition: told ?? 'started', status: 'running', agentId: child.workflowId });
+      return settle(turn, { disposition: told ?? 'started', status: 'running', agentId: agent.workflowId });
     } catch (err) {
       // A model call or start that failed for good: the turn fails, the thread goes on, the sender hears the code.
       const failure = describeFailure(err);
       settle(turn, { disposition: told ?? 'answered', status: 'failed', error: failure.message });
       throw workflowFailure(failure.code, failure.message);
-    } finally {
-      this.routing = false;
     }
   }
 
-  private ended(turn: Turn, end: TurnEnd): void {
-    Object.assign(turn, end);
-    this.running = undefined;
+  private move(event: PhaseEvent<TurnAgent>): void {
+    this.phase = nextPhase(this.phase, event);
   }
+
+  private turnOf(n: number): Turn {
+    const turn = this.turns.find((t) => t.messageId === threadMessageId(n));
+    // Queued messages are never folded (only turns before the newest fold, between turns): a bug if missing.
+    if (!turn) throw new Error(`thread: no turn for message ${n}`);
+    return turn;
+  }
+}
+
+/** Gives a waiting `send` its answer, once. */
+function answer(message: QueuedSend, given: NonNullable<Arrival['answer']>): void {
+  const arrival: Arrival = message;
+  if (arrival.answer === undefined) arrival.answer = given;
 }

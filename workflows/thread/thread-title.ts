@@ -27,7 +27,7 @@ export async function writeTitle(calls: ThreadCalls, messageId: string, first: s
   try {
     const reply = await llmCall(`${messageId} · title`, {
       purpose: 'title',
-      agentId: calls.threadId,
+      ownerId: calls.ownerId,
       messages: [
         { role: 'system', content: render('thread.title.system') },
         { role: 'user', content: first },

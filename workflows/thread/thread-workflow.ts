@@ -50,7 +50,7 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
     // Cancelled: its running turn is cancelled too, asked before the thread closes (the turn was
     // started with ABANDON, so the thread's close alone would leave it running) — in the same
     // workflow task as the stream's end, so the close waits for no more than before.
-    const agentId = run.running?.workflowId;
+    const agentId = run.phase.name === 'turn' ? run.phase.agent.workflowId : undefined;
     const cancelTurn =
       isCancellation(err) && agentId !== undefined
         ? CancellationScope.nonCancellable(() => getExternalWorkflowHandle(agentId).cancel()).catch(() => undefined)
@@ -61,25 +61,26 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
 }
 
 /**
- * Names the thread once its first message is routed, starts queued messages, folds old turns and
- * rolls over between turns, idles; returns when the idle timeout closes the thread.
+ * The thread's main loop, one thing at a time: settles a task turn that ended, meets the policy
+ * of messages that arrived while a turn runs, names the thread once its first message is routed,
+ * routes the queue's next message, and between turns folds old turns, rolls over or idles;
+ * returns when the idle timeout closes the thread.
  */
 async function loop(run: ThreadRun, input: ThreadInput, settings: ThreadSettings): Promise<ThreadResult> {
-  // The title waits for the first answer: on a model server with few slots it would delay the reply.
-  const titleAfterReply = run.memory.title === undefined;
-  const titleNow = () => run.memory.titleDue() && !(titleAfterReply && run.routing);
   for (;;) {
-    if (titleNow()) {
+    if (run.settleTurn() || run.meetArrivals()) continue;
+    // After the first answer (the loop routes one message at a time): the reply never waits for the title.
+    if (run.memory.titleDue()) {
       await run.memory.name(run.calls());
       continue;
     }
-    if (run.canStartNext()) {
+    if (run.phase.name === 'idle' && run.queue.length > 0) {
       await run.startNext();
       continue;
     }
     if (!run.idle()) {
-      // A turn runs or a message is being routed: wake when that changes.
-      await condition(() => run.idle() || run.canStartNext() || titleNow());
+      // A turn runs: wake when it ends or a message arrives.
+      await condition(() => run.hasWork());
       continue;
     }
     // Only when due, so a thread that never grows past the threshold records no marker.
@@ -88,16 +89,17 @@ async function loop(run: ThreadRun, input: ThreadInput, settings: ThreadSettings
       continue;
     }
     // Only between turns: a run that has taken no message yet idles, however long its history.
-    if (run.received > 0 && rollOverDue(settings)) {
-      await condition(allHandlersFinished);
+    if (run.tookMessages() && rollOverDue(settings)) {
+      // A message that arrives meanwhile waits for the loop: it goes first, the roll-over after.
+      await condition(() => allHandlersFinished() || run.queue.length > 0);
       if (run.idle()) return await moveOn(run.memory.title)(input, run.carry());
       continue;
     }
-    const seen = run.received;
-    const woke = await condition(() => run.received !== seen || !run.idle(), settings.idleTimeoutMs);
+    const woke = await condition(() => !run.idle(), settings.idleTimeoutMs);
     if (!woke && run.idle()) {
-      run.closedReason = `idle for ${describeMs(settings.idleTimeoutMs)}`;
-      return { status: 'closed', reason: run.closedReason };
+      const reason = `idle for ${describeMs(settings.idleTimeoutMs)}`;
+      run.close(reason);
+      return { status: 'closed', reason };
     }
   }
 }

@@ -42,7 +42,7 @@ export async function routeVisit(
     if (run.hold.held()) await run.hold.whenFree();
     const reply = await llmCall(`${visit.stepId} · route`, {
       purpose: 'route',
-      agentId: run.agentId,
+      ownerId: run.agentId,
       stepId: visit.stepId,
       messages,
       json: true,

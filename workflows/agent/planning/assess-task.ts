@@ -17,7 +17,7 @@ export async function assessTask(run: AgentRun): Promise<Complexity> {
   if (run.hold.held()) await run.hold.whenFree();
   const reply = await llmCall('assess', {
     purpose: 'assess',
-    agentId: run.agentId,
+    ownerId: run.agentId,
     messages: [
       { role: 'system', content: ASSESSOR_SYSTEM_PROMPT },
       { role: 'user', content: plannerTaskMessage(settings.task, settings.files, run.prompts) },

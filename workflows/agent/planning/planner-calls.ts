@@ -105,7 +105,7 @@ export async function obtainPlan(
     const offerAsk = canAsk(run, purpose);
     const reply = await llmCall(`${purpose} r${run.state.revision + 1}`, {
       purpose,
-      agentId: run.agentId,
+      ownerId: run.agentId,
       ...run.conversations.input(PLANNER),
       toolNames: offerAsk ? [ASK_USER] : [],
       // JSON always, matching the plan's schema: questions come as ask_user calls beside it.
