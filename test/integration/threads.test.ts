@@ -3,8 +3,9 @@
  * asserted from its request log and the `thread` query: a chat message is answered with no
  * plan; a task message runs an agent child `<thread>/turn-<n>`; a follow-up task's planner hears
  * the earlier turn's step result (across a continue-as-new, whose carry is kept); the router
- * decides when the sender gives no kind; messages during a running turn are queued or rejected;
- * an idle thread closes after its idle timeout.
+ * decides when the sender gives no kind; messages during a running turn are queued, rejected
+ * or steered — one way: the turn's result names what its steps heard, and the thread queues the
+ * rest as its next turns (heard, unheard, late); an idle thread closes after its idle timeout.
  */
 import { temporal } from '@temporalio/proto';
 import { defaultPayloadConverter } from '@temporalio/common';
