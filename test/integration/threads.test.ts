@@ -3,8 +3,9 @@
  * asserted from its request log and the `thread` query: a chat message is answered with no
  * plan; a task message runs an agent child `<thread>/turn-<n>`; a follow-up task's planner hears
  * the earlier turn's step result (across a continue-as-new, whose carry is kept); the router
- * decides when the sender gives no kind; messages during a running turn are queued or rejected;
- * an idle thread closes after its idle timeout.
+ * decides when the sender gives no kind; messages during a running turn are queued, rejected
+ * or steered — one way: the turn's result names what its steps heard, and the thread queues the
+ * rest as its next turns (heard, unheard, late); an idle thread closes after its idle timeout.
  */
 import { temporal } from '@temporalio/proto';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -227,7 +228,8 @@ test("steer: the running step's next model call hears the message, and the agent
     await steerReached(stepHandle);
     release();
     // One way: the turn's result names the message its step's model heard.
-    expect((await bed.client.workflow.getHandle(agentId).result()).heard).toEqual(['msg-2']);
+    const turn: AgentHandle = bed.client.workflow.getHandle(agentId);
+    expect((await turn.result()).heard).toEqual(['msg-2']);
     const [first, second] = bed.llm.requests.filter((r) => r.headers['x-cairn-step'] === 's1');
     expect(wholeText(first?.body.messages ?? [])).not.toContain('only the markdown ones');
     const last = second?.body.messages.at(-1);
@@ -337,7 +339,7 @@ test("late steer: one that comes after the turn's last round is not delivered, a
     const client = threads();
     const { id } = await client.open({ text: 'look at the files', kind: 'task' });
     await bed.llm.waitForRoute('summary'); // the turn's steps are over: its summary waits at the gate
-    const agent = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
+    const agent: AgentHandle = bed.client.workflow.getHandle(threadTurnWorkflowId(id, 1));
     const text = 'also count the drafts';
     // The thread still steers it in (nothing tells it the steps are over): its sender is told so.
     expect(await client.send(id, { text, policy: 'steer', by: 'ann', kind: 'chat' })).toEqual({
