@@ -67,6 +67,14 @@ const PARALLEL_PLAN = {
   replan: [],
 };
 
+/** The plan the list-read agent is shown: one step, every field the reply format requires. */
+const LIST_READ_PLAN = {
+  task: 'Find the file to start with',
+  language: 'en',
+  steps: [{ id: 's1', title: 'List and read', description: 'List the files and read guide/start.md.', depends_on: [] }],
+  replan: [],
+};
+
 /** The five kinds: ReAct; plan with parallel steps; write with approval; ask + plan check; list + read. */
 export const AGENT_CASES: AgentCase[] = [
   {
@@ -126,7 +134,11 @@ export const AGENT_CASES: AgentCase[] = [
   {
     name: 'list-read',
     input: {
-      task: 'List the files in the workspace, read guide/start.md, and say which file it says to start with.',
+      // A one-step plan spelled out, with nothing in it to get wrong (see parallel-plan: the model
+      // copied that plan but made its first step depend on itself, and the reply was rejected).
+      task:
+        'List the files in the workspace, read guide/start.md, and say which file it says to start with. ' +
+        `Answer with only this plan:\n${JSON.stringify(LIST_READ_PLAN)}`,
       tools: ['list_files', 'read_file'],
       limits: { maxStepRounds: STEP_ROUNDS },
     },
