@@ -1,0 +1,164 @@
+/**
+ * Starting an agent from a definition (docs/definitions.md) through `POST /api/agents`, against
+ * the real dev server and a worker over the scripted fake: the definition's instructions reach
+ * the planner and the steps as their system prompt, only its tools are offered to the steps, the
+ * agent's start input carries its snapshot (name, version, content) and its memo names it. A
+ * start that names no known definition, or asks what the definition does not allow, is a 400
+ * naming the field and starts nothing. The catalogue (`GET /api/agent-definitions`) and the
+ * door's `GET /v1/models` (through the official `openai` client) list the definitions.
+ */
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { AgentClient } from '../../client/agent-client';
+import type { DefinitionRegistry } from '../../client/definitions/definition-registry';
+import { loadDefinitionRegistry } from '../../client/definitions/load-definitions';
+import { ThreadClient } from '../../client/thread-client';
+import { DEFAULT_QUERY_TIMEOUT_MS } from '../../client/unanswered-query';
+import { EMPTY_GRAPH_REGISTRY } from '../../client/graphs/graph-registry';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { appOver, postJson } from '../harness/http-app';
+import { finish, plan, planReply, step } from '../harness/plans';
+import { serveOnLoopback } from '../harness/sse-client';
+import { startedInput } from '../harness/started-input';
+import { uniqueId, withWorker } from '../harness/test-env';
+
+const bed = agentTestbed();
+const ROOT = join(__dirname, '..', '..');
+let registry: DefinitionRegistry;
+
+beforeAll(async () => {
+  registry = await loadDefinitionRegistry('examples/agents/index.ts', ROOT);
+});
+
+function agents(): AgentClient {
+  return new AgentClient(
+    bed.client,
+    bed.config.taskQueue,
+    true,
+    DEFAULT_QUERY_TIMEOUT_MS,
+    EMPTY_GRAPH_REGISTRY,
+    registry,
+  );
+}
+
+/** The system message of the first request from `caller` (a purpose, or `step:<id>`). */
+function systemOf(caller: string): string {
+  const request = bed.llm.requests.find(
+    (r) => (r.headers['x-cairn-step'] ? `step:${r.headers['x-cairn-step']}` : r.headers['x-cairn-purpose']) === caller,
+  );
+  const first = request?.body.messages[0];
+  if (!first || first.role !== 'system' || typeof first.content !== 'string')
+    throw new Error(`no system message from ${caller}`);
+  return first.content;
+}
+
+/** The names of the tools the first request of step `id` offered the model. */
+function stepTools(id: string): string[] {
+  const request = bed.llm.requests.find((r) => r.headers['x-cairn-step'] === id);
+  return (request?.body.tools ?? []).map((t) => (t.type === 'function' ? t.function.name : t.type));
+}
+
+test('POST /api/agents { definition }: its instructions and tools reach the model; the input carries its snapshot', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('the handbook says: 30 days')],
+      summary: [reply.text('You can return it within 30 days.')],
+    }),
+  );
+  const support = registry.get('support');
+  if (!support) throw new Error('examples/agents has no support definition');
+  const instructions = support.definition.instructions ?? '';
+  await withWorker(bed.config, async () => {
+    const app = appOver(agents());
+    const res = await postJson(app, '/api/agents', {
+      definition: 'support',
+      task: 'How long do I have to return a parcel?',
+      systemPrompt: 'The customer is called Ada.',
+    });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const handle = bed.client.workflow.getHandle(id);
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+
+    // The definition's instructions, then the start's own prompt, in the planner's and the step's system prompts.
+    expect(systemOf('plan')).toContain(`${instructions}\n\nThe customer is called Ada.`);
+    expect(systemOf('step:s1')).toContain(instructions);
+    // Only the definition's tools (and the step's own built-ins), never the others the worker has.
+    const offered = stepTools('s1');
+    expect(offered).toEqual(expect.arrayContaining(['read_file', 'list_files']));
+    expect(offered).not.toContain('write_file');
+    expect(offered).not.toContain('http_fetch');
+
+    // The snapshot in the start input (the history), the name and version in the memo and the list.
+    const input = (await startedInput(bed.client, id)) as Record<string, unknown>;
+    expect(input.definition).toEqual(support.snapshot);
+    expect(input.tools).toEqual(['read_file', 'list_files']);
+    expect(input.mode).toEqual({ ask: true });
+    expect(input.limits).toEqual({ maxReplans: 1, maxParallelSteps: 2 });
+    const memo = (await handle.describe()).memo;
+    expect(memo).toMatchObject({ definition: 'support', definitionVersion: support.snapshot.version });
+  });
+});
+
+test('a start the definition does not allow is a 400 naming the field, and nothing starts', async () => {
+  const app = appOver(agents());
+  const before = await listed();
+  const cases: [Record<string, unknown>, string][] = [
+    [{ definition: 'no-such-agent', task: 'Anything' }, 'definition'],
+    [{ definition: 'support', definitionVersion: '0'.repeat(64), task: 'Anything' }, 'definitionVersion'],
+    [{ definition: 'support', task: 'Anything', tools: ['write_file'] }, 'tools'],
+    [{ definition: 'support', task: 'Anything', limits: { maxParallelSteps: 3 } }, 'limits.maxParallelSteps'],
+    [{ definition: 'research', task: 'Anything', model: { name: 'big' } }, 'model'],
+    [{ definition: { name: 'support', version: 'x', content: {} }, task: 'Anything' }, 'definition'],
+  ];
+  for (const [body, field] of cases) {
+    const res = await postJson(app, '/api/agents', body);
+    const { error } = (await res.json()) as { error: { code: string; field?: string; message: string } };
+    expect({ status: res.status, code: error.code, field: error.field }).toEqual({
+      status: 400,
+      code: 'INVALID_INPUT',
+      field,
+    });
+  }
+  const res = await postJson(app, '/api/agents', { definition: 'no-such-agent', task: 'Anything' });
+  expect(((await res.json()) as { error: { message: string } }).error.message).toContain('"no-such-agent"');
+  expect(await listed()).toEqual(before);
+});
+
+/** The ids of the agents on this test's task queue's namespace started by this file. */
+async function listed(): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const wf of bed.client.workflow.list({ query: `TaskQueue = '${bed.config.taskQueue}'` }))
+    ids.push(wf.workflowId);
+  return ids;
+}
+
+test('the catalogue and the door list the definitions; one definition comes with its content', async () => {
+  const threads = new ThreadClient(bed.client, bed.config.taskQueue);
+  const app = appOver(agents(), { threads });
+  const res = await app.request('/api/agent-definitions');
+  expect(res.status).toBe(200);
+  const { definitions } = (await res.json()) as { definitions: { name: string; version: string }[] };
+  expect(definitions.map((d) => d.name)).toEqual(['support', 'research', 'cairn']);
+  expect(definitions.map((d) => d.version)).toEqual(registry.list().map((r) => r.snapshot.version));
+
+  const one = await app.request('/api/agent-definitions/research');
+  expect(one.status).toBe(200);
+  expect(await one.json()).toMatchObject({ name: 'research', content: registry.get('research')?.snapshot.content });
+  const missing = await app.request(`/api/agent-definitions/${uniqueId('none')}`);
+  expect(missing.status).toBe(404);
+  expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+
+  const server = await serveOnLoopback(app);
+  try {
+    const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+    const models = [];
+    for await (const model of openai.models.list()) models.push(model.id);
+    expect(models).toEqual(['support', 'research', 'cairn']);
+  } finally {
+    await server.close();
+  }
+});
