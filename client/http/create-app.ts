@@ -207,6 +207,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     registerModelsRoute(app, definitions);
     registerChatCompletionsRoute(app, {
       heartbeatMs: eventTiming.heartbeatMs,
+      definitions,
       threads: deps.threads,
       agents: deps.agents,
       limiter: streams,

@@ -68,6 +68,7 @@ export async function serveApi(
       !encryptionOn(config.payloads),
       undefined,
       config.threads,
+      definitions,
     ),
     // The public URL's host is one the proxy forwards, so it is served too.
     allowedHosts: allowedHostNames(config.http.host, [

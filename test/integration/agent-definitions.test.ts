@@ -5,7 +5,11 @@
  * agent's start input carries its snapshot (name, version, content) and its memo names it. A
  * start that names no known definition, or asks what the definition does not allow, is a 400
  * naming the field and starts nothing. The catalogue (`GET /api/agent-definitions`) and the
- * door's `GET /v1/models` (through the official `openai` client) list the definitions.
+ * door's `GET /v1/models` (through the official `openai` client) list the definitions. A thread
+ * bound to a definition — opened with `POST /api/threads { definition }`, or by the door with
+ * `model: "<definition>"` — gives its instructions to its chat replies and its task turns, its
+ * tools to the turns' steps, and its snapshot to each turn's agent; a model no definition has is
+ * OpenAI's 404 `model_not_found`.
  */
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -158,6 +162,91 @@ test('the catalogue and the door list the definitions; one definition comes with
     const models = [];
     for await (const model of openai.models.list()) models.push(model.id);
     expect(models).toEqual(['support', 'research', 'cairn']);
+  } finally {
+    await server.close();
+  }
+});
+
+/** The thread client over this file's registry, and the app over both. */
+function threadApp() {
+  const threads = new ThreadClient(bed.client, bed.config.taskQueue, true, DEFAULT_QUERY_TIMEOUT_MS, {}, registry);
+  return { threads, app: appOver(agents(), { threads }) };
+}
+
+test('a thread bound to a definition: its chat reply and its task turn both run with it', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'chat', reason: 'a greeting' }), reply.json({ kind: 'task', reason: 'work' })],
+      chat: [reply.text('Hello, how can I help?')],
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('read it')],
+      summary: [reply.text('Within 30 days.')],
+    }),
+  );
+  const support = registry.get('support');
+  const instructions = support?.definition.instructions ?? 'missing';
+  const { threads, app } = threadApp();
+  await withWorker(bed.config, async () => {
+    const opened = await postJson(app, '/api/threads', { definition: 'support', text: 'hello' });
+    expect(opened.status).toBe(201);
+    const { id } = (await opened.json()) as { id: string };
+    const sent = await postJson(app, `/api/threads/${encodeURIComponent(id)}/messages`, {
+      text: 'How long do I have to return a parcel?',
+    });
+    expect(sent.status).toBe(202);
+    const turnId = `${id}/turn-2`;
+    expect(await bed.client.workflow.getHandle(turnId).result()).toMatchObject({ status: 'completed' });
+
+    // The chat reply's system prompt opens with the instructions; the turn's planner and step get them too.
+    expect(systemOf('chat').startsWith(`${instructions}\n\n`)).toBe(true);
+    expect(systemOf('plan')).toContain(instructions);
+    expect(systemOf('step:s1')).toContain(instructions);
+    expect(stepTools('s1')).not.toContain('write_file');
+    expect(stepTools('s1')).toEqual(expect.arrayContaining(['read_file', 'list_files']));
+    const input = (await startedInput(bed.client, turnId)) as Record<string, unknown>;
+    expect(input.definition).toEqual(support?.snapshot);
+    expect(input.limits).toMatchObject({ maxReplans: 1, maxParallelSteps: 2 });
+    expect((await bed.client.workflow.getHandle(id).describe()).memo).toMatchObject({ definition: 'support' });
+    await threads.temporal.workflow.getHandle(id).terminate('bound thread test over');
+  });
+});
+
+test('POST /api/threads with an unknown definition is a 400 naming the field, and no thread opens', async () => {
+  const { app } = threadApp();
+  const res = await postJson(app, '/api/threads', { definition: 'no-such-agent', text: 'hello' });
+  expect(res.status).toBe(400);
+  expect(((await res.json()) as { error: { code: string; field?: string } }).error).toMatchObject({
+    code: 'INVALID_INPUT',
+    field: 'definition',
+  });
+  expect(await listed()).toEqual([]);
+});
+
+test('the door: model "support" opens a thread bound to it; a model no definition has is 404 model_not_found', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'chat', reason: 'a greeting' })],
+      chat: [reply.text('Hello from support.')],
+    }),
+  );
+  const { app } = threadApp();
+  const server = await serveOnLoopback(app);
+  try {
+    await withWorker(bed.config, async () => {
+      const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+      const answer = await openai.chat.completions.create({
+        model: 'support',
+        messages: [{ role: 'user', content: 'hello' }],
+      });
+      expect(answer.choices[0]?.message.content).toContain('Hello from support.');
+      expect(systemOf('chat')).toContain(registry.get('support')?.definition.instructions ?? 'missing');
+      const refused = await openai.chat.completions
+        .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello' }] })
+        .catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(OpenAI.NotFoundError);
+      expect(refused).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+      expect(bed.llm.requests.filter((r) => r.headers['x-cairn-purpose'] === 'route-message')).toHaveLength(1);
+    });
   } finally {
     await server.close();
   }

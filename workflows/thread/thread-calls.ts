@@ -19,6 +19,8 @@ export const MAX_BAD_ROUTES = 3;
 export interface ThreadCalls {
   threadId: string;
   model?: ModelSettings;
+  /** The bound definition's instructions, put before the chat reply's system prompt. */
+  instructions?: string;
   spent: (usage: TokenUsage) => void;
   budgetSpent: () => boolean;
 }
@@ -61,9 +63,16 @@ export async function chatReply(calls: ThreadCalls, messageId: string, text: str
     purpose: 'chat',
     agentId: calls.threadId,
     messageId,
-    messages: chatMessages(text, earlier),
+    messages: withInstructions(chatMessages(text, earlier), calls.instructions),
     ...(calls.model ? { model: calls.model } : {}),
   });
   calls.spent(reply.usage);
   return reply.content ?? '';
+}
+
+/** `messages` with `instructions` before the text of their system message (none: as they are). */
+function withInstructions(messages: LlmMessage[], instructions: string | undefined): LlmMessage[] {
+  const [first, ...rest] = messages;
+  if (!instructions || first?.role !== 'system' || typeof first.content !== 'string') return messages;
+  return [{ ...first, content: `${instructions}\n\n${first.content}` }, ...rest];
 }

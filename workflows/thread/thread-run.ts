@@ -30,6 +30,7 @@ import {
   senderPrincipal,
   startTurn,
   turnInput,
+  boundLimits,
   type TurnAgent,
   type TurnEnd,
 } from './thread-task';
@@ -98,10 +99,11 @@ export class ThreadRun {
 
   /** What the thread's own model calls need. */
   calls(): ThreadCalls {
-    const { model } = this.settings;
+    const { model, agent } = this.settings;
     return {
       threadId: this.threadId,
       ...(model ? { model } : {}),
+      ...(agent?.systemPrompt ? { instructions: agent.systemPrompt } : {}),
       spent: (u) => this.budget.add(u),
       budgetSpent: () => this.budget.refusal() !== undefined,
     };
@@ -180,9 +182,10 @@ export class ThreadRun {
         turn.reply = await chatReply(calls, turn.messageId, sent.text, earlier);
         return settle(turn, { disposition: told ?? 'answered', status: 'completed' });
       }
-      const limits = this.budget.turnLimits(sent.limits);
+      const { agent } = this.settings;
+      const limits = this.budget.turnLimits(boundLimits(agent, sent.limits));
       const principal = senderPrincipal(sent, this.settings.principal);
-      const input = turnInput(this.threadId, n, { ...sent, ...(limits ? { limits } : {}) }, earlier, principal);
+      const input = turnInput(this.threadId, n, { ...sent, ...(limits ? { limits } : {}) }, earlier, principal, agent);
       this.steered.clear(); // the agent they were steered into has ended
       const child = await startTurn(this.threadId, n, sent, input);
       this.running = child;
