@@ -8,7 +8,8 @@ import { join } from 'node:path';
 // First: the HTTP app sets zod up for OpenAPI before the CLI's client (definitions-command) builds its schemas.
 import { serveApi } from '../../client/http/serve-api';
 import { ClientError } from '../../client/client-error';
-import { DEFAULT_DEFINITION } from '../../client/definitions/definition-registry';
+import { createDefinitionRegistry, DEFAULT_DEFINITION } from '../../client/definitions/definition-registry';
+import { defineAgent } from '../../cairn';
 import { DefinitionModuleError, loadDefinitionRegistry } from '../../client/definitions/load-definitions';
 import { withDefinition } from '../../client/definitions/resolve-definition';
 import { formatDefinitions } from '../../client/cli/definitions-command';
@@ -118,6 +119,17 @@ describe('withDefinition', () => {
     expect(withDefinition({ task: 't', definition: 'research', definitionVersion: version }, registry)).toMatchObject({
       definition: { version },
     });
+  });
+
+  test('a definition whose mode is a graph starts that graph by name, with no planning mode', () => {
+    const registry = createDefinitionRegistry([
+      defineAgent({ name: 'triage', description: 'Routes reports', mode: { graph: 'router' } }),
+    ]);
+    const input = withDefinition({ task: 'A bug report', definition: 'triage' }, registry);
+    expect(input).toMatchObject({ graphName: 'router', definition: { name: 'triage' } });
+    expect(input.mode).toBeUndefined();
+    const err = thrownBy(() => withDefinition({ task: 't', definition: 'triage', graphName: 'other' }, registry));
+    expect(err).toMatchObject({ code: 'INVALID_INPUT', field: 'graph' });
   });
 
   test('a start without a definition goes as it is; an unknown one is INVALID_INPUT on definition', async () => {
