@@ -17,7 +17,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { temporal } from '@temporalio/proto';
 import type { CairnConfig } from '../config/config';
 import { connectionOptions } from '../temporal/connection-options';
-import { parseAgentInput, type AgentInput } from '../workflows/contract/agent-input';
+import { parseAgentInput } from '../workflows/contract/agent-input';
 import type { AgentEvent, AgentPhase, AgentState } from '../workflows/agent/agent-state';
 import type { AgentResult } from '../workflows/contract/agent-contract';
 import type { agentWorkflow } from '../workflows/agent/agent-workflow';

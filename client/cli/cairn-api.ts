@@ -142,7 +142,7 @@ export class CairnApi {
 
   /** The agent definitions the server knows (`cairn` and `CAIRN_AGENTS` there), by name. */
   async definitions(): Promise<DefinitionSummary[]> {
-    return (await this.call('GET', '/api/agent-definitions', definitionsBody)).definitions as DefinitionSummary[];
+    return (await this.call('GET', '/api/agent-definitions', definitionsBody)).definitions;
   }
 
   /**

@@ -17,7 +17,9 @@ export async function definitionsCommand(options: { json?: boolean }): Promise<n
   const target = cliApi();
   const definitions = target
     ? await new CairnApi(target).definitions()
-    : (await loadDefinitionRegistry(loadConfigOrExit().definitions.module, process.cwd())).list().map(definitionSummary);
+    : (await loadDefinitionRegistry(loadConfigOrExit().definitions.module, process.cwd()))
+        .list()
+        .map(definitionSummary);
   printLine(options.json ? JSON.stringify(definitions, null, 2) : formatDefinitions(definitions));
   return EXIT.ok;
 }
@@ -26,7 +28,9 @@ export async function definitionsCommand(options: { json?: boolean }): Promise<n
 export function formatDefinitions(definitions: readonly DefinitionSummary[]): string {
   const width = Math.max(...definitions.map((d) => d.name.length));
   const lines = definitions.map((d) =>
-    [d.name.padEnd(width), d.version.slice(0, 12), d.label ? `(${d.label}) ${d.description}` : d.description].join('  '),
+    [d.name.padEnd(width), d.version.slice(0, 12), d.label ? `(${d.label}) ${d.description}` : d.description].join(
+      '  ',
+    ),
   );
   return definitions.some((d) => d.name !== 'cairn')
     ? lines.join('\n')

@@ -12,9 +12,9 @@ export function definitionMemo(snapshot: DefinitionSnapshot | undefined): Record
 }
 
 /** What a listed agent says of its definition, read back from its memo. */
-export function definitionOfMemo(
-  memo: Record<string, unknown> | undefined,
-): { definition?: { name: string; version: string } } {
+export function definitionOfMemo(memo: Record<string, unknown> | undefined): {
+  definition?: { name: string; version: string };
+} {
   const name = memo?.['definition'];
   const version = memo?.['definitionVersion'];
   return typeof name === 'string' && typeof version === 'string' ? { definition: { name, version } } : {};

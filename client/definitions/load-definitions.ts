@@ -55,7 +55,9 @@ export async function loadDefinitionRegistry(
       : checked.issues.map((issue) => `${issue.path}: ${issue.message}`);
     if (checked.ok && lines.length === 0) return checked.definition;
     const text = lines.map((line) => `  ${line}`).join('\n');
-    throw new DefinitionModuleError(`${where}, definition ${definitionLabel(value)} (default[${i}]) is invalid:\n${text}`);
+    throw new DefinitionModuleError(
+      `${where}, definition ${definitionLabel(value)} (default[${i}]) is invalid:\n${text}`,
+    );
   });
   try {
     return createDefinitionRegistry(definitions);

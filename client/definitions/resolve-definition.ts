@@ -6,13 +6,12 @@
  */
 import type { AgentInput } from '../../workflows/contract/agent-input';
 import { ClientError } from '../client-error';
-import { applyDefinition, type StartFields } from './apply-definition';
+import { applyDefinition } from './apply-definition';
 import type { DefinitionRegistry } from './definition-registry';
 
 /** A start as a client sends it: the agent input, with a definition named rather than carried. */
 export type AgentStart =
-  | AgentInput
-  | (Omit<AgentInput, 'definition'> & { definition: string; definitionVersion?: string });
+  AgentInput | (Omit<AgentInput, 'definition'> & { definition: string; definitionVersion?: string });
 
 /**
  * `sent` with its named definition applied.
@@ -38,7 +37,7 @@ export function withDefinition(sent: AgentStart, registry: DefinitionRegistry): 
       `definitionVersion: definition "${name}" is at version ${registered.snapshot.version}, not ${definitionVersion}`,
       'definitionVersion',
     );
-  const applied = applyDefinition(registered, start as StartFields);
+  const applied = applyDefinition(registered, start);
   if (!applied.ok) {
     const lines = applied.problems.map((p) => `${p.field}: ${p.message}`);
     throw new ClientError('INVALID_INPUT', lines.join('; '), applied.problems[0]?.field);

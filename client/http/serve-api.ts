@@ -55,8 +55,7 @@ export async function serveApi(
   options: ServeOptions = {},
 ): Promise<ApiServer> {
   const graphs = options.graphs ?? (await loadGraphRegistry(config.graphs.module, process.cwd()));
-  const definitions =
-    options.definitions ?? (await loadDefinitionRegistry(config.definitions.module, process.cwd()));
+  const definitions = options.definitions ?? (await loadDefinitionRegistry(config.definitions.module, process.cwd()));
   const auth = await createAuthenticator(config.auth, config.http.host, log);
   const agents = await AgentClient.connect(config, { graphs, definitions });
   const app = createApp({

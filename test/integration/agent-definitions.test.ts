@@ -176,7 +176,10 @@ function threadApp() {
 test('a thread bound to a definition: its chat reply and its task turn both run with it', async () => {
   bed.llm.respondWith(
     byRoute({
-      'route-message': [reply.json({ kind: 'chat', reason: 'a greeting' }), reply.json({ kind: 'task', reason: 'work' })],
+      'route-message': [
+        reply.json({ kind: 'chat', reason: 'a greeting' }),
+        reply.json({ kind: 'task', reason: 'work' }),
+      ],
       chat: [reply.text('Hello, how can I help?')],
       plan: [planReply(plan([step('s1')]))],
       'step:s1': [finish('read it')],

@@ -78,7 +78,9 @@ describe('loadDefinitionRegistry', () => {
 
   test('definitions naming each other in a cycle are refused; a missing or arrayless module says so', async () => {
     const cycle = await rejectionOf(loadDefinitionRegistry('test/fixtures/agents/cycle.ts', ROOT));
-    expect(cycle.message).toContain('(CAIRN_AGENTS): agent definitions refer to each other in a cycle: ping → pong → ping');
+    expect(cycle.message).toContain(
+      '(CAIRN_AGENTS): agent definitions refer to each other in a cycle: ping → pong → ping',
+    );
     const missing = 'test/fixtures/agents/no-such-module.ts';
     expect((await rejectionOf(loadDefinitionRegistry(missing, ROOT))).message).toContain(
       `agent definition module "${missing}" (CAIRN_AGENTS) not found`,

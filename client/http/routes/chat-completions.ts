@@ -90,7 +90,7 @@ const route = createRoute({
       },
     },
     400: failure('Invalid body, or no user message (INVALID_INPUT)'),
-    404: failure('No such thread (NOT_FOUND); a model no definition has (OpenAI\'s `model_not_found`)'),
+    404: failure("No such thread (NOT_FOUND); a model no definition has (OpenAI's `model_not_found`)"),
     409: failure('The thread has closed (THREAD_CLOSED)'),
     429: failure('Too many streams open (TOO_MANY_STREAMS)'),
     502: failure('Not streamed: the model failed the message for good (its LLM_* code); the turn is recorded failed'),
