@@ -17,7 +17,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { temporal } from '@temporalio/proto';
 import type { CairnConfig } from '../config/config';
 import { connectionOptions } from '../temporal/connection-options';
-import { parseAgentInput, type AgentInput } from '../workflows/contract/agent-input';
+import { parseAgentInput } from '../workflows/contract/agent-input';
 import type { AgentEvent, AgentPhase, AgentState } from '../workflows/agent/agent-state';
 import type { AgentResult } from '../workflows/contract/agent-contract';
 import type { agentWorkflow } from '../workflows/agent/agent-workflow';
@@ -56,6 +56,9 @@ import { clientTracingInterceptors } from '../temporal/tracing/client-tracing';
 import { AGENT_WORKFLOW_TYPE } from '../workflows/contract/agent-contract';
 import { EMPTY_GRAPH_REGISTRY, type GraphRegistry } from './graphs/graph-registry';
 import { withRegisteredGraph } from './graphs/resolve-graph';
+import { createDefinitionRegistry, type DefinitionRegistry } from './definitions/definition-registry';
+import { withDefinition, type AgentStart } from './definitions/resolve-definition';
+import { definitionMemo, definitionOfMemo } from './definitions/definition-memo';
 
 /** One agent in a list. */
 export interface AgentSummary {
@@ -74,6 +77,8 @@ export interface AgentSummary {
    * Absent until the agent's first step boundary, and for agents that ran before these existed.
    */
   spend?: AgentSpend;
+  /** The definition it was started from (its memo); absent: started without one. */
+  definition?: { name: string; version: string };
 }
 
 /** Tokens and cost of an agent tree as visibility records them; `costUsd` null means unknown. */
@@ -106,6 +111,7 @@ export class AgentClient {
    * @param queryTimeoutMs how long a state query waits for a worker before it fails with
    *   `AGENT_UNAVAILABLE` (workers down or too busy).
    * @param graphs the registered graphs (`CAIRN_GRAPHS`) a `graphName` resolves to at start.
+   * @param definitions the agent definitions (`CAIRN_AGENTS`) a start's `definition` names.
    */
   constructor(
     readonly temporal: Client,
@@ -113,13 +119,18 @@ export class AgentClient {
     private readonly plainIds = true,
     private readonly queryTimeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
     readonly graphs: GraphRegistry = EMPTY_GRAPH_REGISTRY,
+    readonly definitions: DefinitionRegistry = createDefinitionRegistry([]),
   ) {}
 
   /**
    * Connects with the configuration's Temporal settings; `graphs` is the registry loaded from
-   * `CAIRN_GRAPHS` (client/graphs/load-graphs.ts), none by default.
+   * `CAIRN_GRAPHS` (client/graphs/load-graphs.ts), none by default; `definitions` the one loaded
+   * from `CAIRN_AGENTS` (client/definitions/load-definitions.ts), the built-in default alone by default.
    */
-  static async connect(config: CairnConfig, options: { graphs?: GraphRegistry } = {}): Promise<AgentClient> {
+  static async connect(
+    config: CairnConfig,
+    options: { graphs?: GraphRegistry; definitions?: DefinitionRegistry } = {},
+  ): Promise<AgentClient> {
     const connection = await connectTemporal(connectionOptions(config.temporal));
     // With tracing configured, starting an agent opens its trace (temporal/tracing/client-tracing.ts).
     const interceptors = { workflow: clientTracingInterceptors(config.telemetry) };
@@ -134,6 +145,7 @@ export class AgentClient {
       !encryptionOn(config.payloads),
       DEFAULT_QUERY_TIMEOUT_MS,
       options.graphs,
+      options.definitions,
     );
   }
 
@@ -154,10 +166,12 @@ export class AgentClient {
   /**
    * Validates the input and starts an agent; returns its workflow id. A `graphName` without a
    * `graph` is resolved from the registered graphs first, so the agent's input holds the whole
-   * graph (an unknown name: ClientError `INVALID_INPUT`, field `graphName`).
+   * graph (an unknown name: ClientError `INVALID_INPUT`, field `graphName`). A `definition` named
+   * is applied first, its snapshot put in the input (definitions/resolve-definition.ts; an unknown
+   * name: `INVALID_INPUT`, field `definition`).
    */
-  async start(sent: AgentInput, options: { workflowId?: string } = {}): Promise<string> {
-    const input = withRegisteredGraph(sent, this.graphs);
+  async start(sent: AgentStart, options: { workflowId?: string } = {}): Promise<string> {
+    const input = withRegisteredGraph(withDefinition(sent, this.definitions), this.graphs);
     const parsed = parseAgentInput(input);
     if (!parsed.ok) throw new ClientError('INVALID_INPUT', parsed.errors.join('; '), parsed.field || undefined);
     const workflowId = options.workflowId ?? this.newAgentId(parsed.settings.task);
@@ -168,7 +182,7 @@ export class AgentClient {
         args: [input],
         staticSummary: parsed.settings.task.slice(0, 200),
         // The list view reads the task from the memo (static summaries come only with describe).
-        memo: { task: parsed.settings.task.slice(0, 500) },
+        memo: { task: parsed.settings.task.slice(0, 500), ...definitionMemo(parsed.settings.definition) },
         typedSearchAttributes: [
           // A graph agent plans nothing: its nodes run from the start.
           { key: AgentPhaseKey, value: parsed.settings.mode.plan && !parsed.settings.graph ? 'planning' : 'executing' },
@@ -232,6 +246,7 @@ export class AgentClient {
         ...(wf.closeTime ? { closedAt: wf.closeTime.toISOString() } : {}),
         ...versionOf(wf.typedSearchAttributes.get(DeploymentVersionKey)),
         ...spendOf(wf.typedSearchAttributes.get(AgentTokensKey), wf.typedSearchAttributes.get(AgentCostUsdKey)),
+        ...definitionOfMemo(wf.memo),
       });
       if (out.length >= (filter.limit ?? 100)) break;
     }

@@ -4,6 +4,9 @@
  * on the contract's definitions (workflows/contract/thread-contract.ts), never string literals.
  * The HTTP routes (client/http/routes/threads.ts) call it.
  */
+import { boundThreadSettings } from './definitions/bind-thread';
+import { definitionMemo } from './definitions/definition-memo';
+import { createDefinitionRegistry, type DefinitionRegistry } from './definitions/definition-registry';
 import { randomUUID } from 'node:crypto';
 import {
   QueryNotRegisteredError,
@@ -56,6 +59,11 @@ export interface OpenThread extends SendHooks {
    * Temporal UI are made from, as a first message's are — e.g. the message about to be sent.
    */
   name?: string;
+  /**
+   * The agent definition the thread is bound to for life, by name (definitions/bind-thread.ts);
+   * resolved from the registry this client was given.
+   */
+  definition?: string;
 }
 
 /** What a sender hears before its message is routed. */
@@ -77,6 +85,7 @@ export class ThreadClient {
    * @param plainIds false when payloads are encrypted: ids then carry no words of the message.
    * @param defaults settings of every thread opened here (e.g. `compressAtChars` from
    *   CAIRN_THREAD_COMPRESS_CHARS); an `open`'s own settings win.
+   * @param definitions the agent definitions (`CAIRN_AGENTS`) an `open`'s `definition` names.
    */
   constructor(
     readonly temporal: Client,
@@ -84,11 +93,14 @@ export class ThreadClient {
     private readonly plainIds = true,
     private readonly queryTimeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
     private readonly defaults: ThreadInput = {},
+    readonly definitions: DefinitionRegistry = createDefinitionRegistry([]),
   ) {}
 
   /** Opens a thread; with a first message (non-empty `text`) sends it and returns its message id too. */
   async open(first: Partial<SendInput> = {}, options: OpenThread = {}): Promise<{ id: string; messageId?: string }> {
     const message = first.text === undefined ? undefined : checkSend(first);
+    const own = { ...this.defaults, ...options.settings };
+    const settings = options.definition ? boundThreadSettings(this.definitions, options.definition, own) : own;
     const words = message?.text ?? options.name;
     const workflowId = options.workflowId ?? this.newId(words);
     const title = words?.slice(0, 200) ?? '';
@@ -96,9 +108,9 @@ export class ThreadClient {
       const started = await this.temporal.workflow.start<typeof threadWorkflow>(THREAD_WORKFLOW_TYPE, {
         taskQueue: this.taskQueue,
         workflowId,
-        args: [{ ...this.defaults, ...options.settings }],
+        args: [settings],
         staticSummary: title ? `thread: ${title}` : 'thread',
-        memo: { title },
+        memo: { title, ...definitionMemo(settings.agent?.definition) },
       });
       this.known.remember(workflowId, started.firstExecutionRunId);
     } catch (err) {

@@ -111,6 +111,8 @@ export const envSchema = z.object({
   CAIRN_TOOLS: optionalText,
   /** Path of a module registering agent graphs made with defineGraph (docs/graphs.md). */
   CAIRN_GRAPHS: optionalText,
+  /** Path of a module of agent definitions made with defineAgent (docs/definitions.md). */
+  CAIRN_AGENTS: optionalText,
   /** JSON array of MCP servers: [{ "name", "command", "args"?, "env"?, "url"?, "write"? }]. */
   CAIRN_MCP_SERVERS: optionalText,
   /** Tools that run without approval even though they write, comma-separated. */
@@ -209,6 +211,11 @@ export interface CairnConfig {
    * absolute; loaded by the processes that start agents (client/graphs/load-graphs.ts).
    */
   graphs: { module?: string };
+  /**
+   * The module of agent definitions (CAIRN_AGENTS), relative to the working folder or absolute;
+   * loaded by the processes that start agents (client/definitions/load-definitions.ts).
+   */
+  definitions: { module?: string };
   /**
    * `host` is 127.0.0.1 unless set (0.0.0.0 in containers). `allowedHosts`: further host names
    * (normalised, no port) the server answers to besides the loopback names and `host`.
@@ -348,6 +355,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       ...(policy.policy ? { policy: policy.policy } : {}),
     },
     graphs: e.CAIRN_GRAPHS ? { module: e.CAIRN_GRAPHS } : {},
+    definitions: e.CAIRN_AGENTS ? { module: e.CAIRN_AGENTS } : {},
     http: {
       host: e.CAIRN_HTTP_HOST ?? '127.0.0.1',
       port: httpPort,

@@ -24,6 +24,8 @@ import { encryptionOn, payloadCodecs } from '../temporal/payloads/data-converter
 import type { CairnConfig } from '../config/config';
 import { GraphModuleError, loadGraphRegistry } from '../client/graphs/load-graphs';
 import type { GraphRegistry } from '../client/graphs/graph-registry';
+import { DefinitionModuleError, loadDefinitionRegistry } from '../client/definitions/load-definitions';
+import type { DefinitionRegistry } from '../client/definitions/definition-registry';
 import { openStartLog, type StartLog } from './start-log';
 
 /** The HTTP API as a browser on this machine reaches it (a wildcard host is reached on loopback). */
@@ -87,6 +89,7 @@ interface Started {
 async function main(started: Started): Promise<void> {
   // The registered graphs before anything starts: a broken one is one message, nothing left behind.
   const graphs = await registeredGraphs(config);
+  const definitions = await registeredDefinitions(config);
   // The configured address gets the Host-checked endpoint; the runtime's exporter sits behind it.
   const metrics = config.telemetry.metrics ? await serveMetrics(config.telemetry.metrics) : undefined;
   if (metrics) started.metrics = metrics;
@@ -121,6 +124,7 @@ async function main(started: Started): Promise<void> {
   try {
     started.api = await serveApi(config, log, {
       graphs,
+      definitions,
       codecAudit: startLog.codecAudit,
       ...(config.temporal.addressConfigured ? {} : { temporalUiUrl: ui }),
     });
@@ -182,6 +186,16 @@ async function registeredGraphs(config: CairnConfig): Promise<GraphRegistry> {
     return await loadGraphRegistry(config.graphs.module, process.cwd());
   } catch (err) {
     if (err instanceof GraphModuleError) throw new StartRefused(`cairn start: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The agent definitions of CAIRN_AGENTS; a broken module or definition refuses the start with its message alone. */
+async function registeredDefinitions(config: CairnConfig): Promise<DefinitionRegistry> {
+  try {
+    return await loadDefinitionRegistry(config.definitions.module, process.cwd());
+  } catch (err) {
+    if (err instanceof DefinitionModuleError) throw new StartRefused(`cairn start: ${err.message}`);
     throw err;
   }
 }

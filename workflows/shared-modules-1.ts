@@ -18,6 +18,7 @@ import * as agentPrompts from './agent/prompts';
 import * as budgetLeft from './budget-left';
 import * as contractAgentContract from './contract/agent-contract';
 import * as contractAgentInput from './contract/agent-input';
+import * as contractDefinitionSnapshot from './contract/definition-snapshot';
 import * as contractErrorCodes from './contract/error-codes';
 import * as contractIds from './contract/ids';
 import * as contractIncomingMessages from './contract/incoming-messages';
@@ -73,6 +74,7 @@ export const sharedModules1: readonly unknown[] = [
   budgetLeft,
   contractAgentContract,
   contractAgentInput,
+  contractDefinitionSnapshot,
   contractErrorCodes,
   contractIds,
   contractIncomingMessages,

@@ -23,6 +23,7 @@ import { ClientError, type ClientErrorCode } from '../client-error';
 import { pause } from '../follow-timeline';
 import { threadViewSchema, type SendInput, type ThreadView } from '../../workflows/contract/thread-contract';
 import type { RegisteredGraph } from '../graphs/graph-registry';
+import type { DefinitionSummary } from '../definitions/definition-summary';
 import type { ApiTarget } from './api-target';
 
 export { cliApi, type ApiTarget } from './api-target';
@@ -91,6 +92,17 @@ const graphsBody = z.object({
   ),
 });
 
+const definitionsBody = z.object({
+  definitions: z.array(
+    z.looseObject({
+      name: z.string(),
+      description: z.string(),
+      version: z.string(),
+      label: z.string().optional(),
+    }),
+  ),
+});
+
 /** Cairn's HTTP API for the CLI. */
 export class CairnApi {
   constructor(private readonly target: ApiTarget) {}
@@ -126,6 +138,11 @@ export class CairnApi {
   /** The graphs registered on the server (`CAIRN_GRAPHS` there), by name. */
   async graphs(): Promise<RegisteredGraph[]> {
     return (await this.call('GET', '/api/graphs', graphsBody)).graphs as unknown as RegisteredGraph[];
+  }
+
+  /** The agent definitions the server knows (`cairn` and `CAIRN_AGENTS` there), by name. */
+  async definitions(): Promise<DefinitionSummary[]> {
+    return (await this.call('GET', '/api/agent-definitions', definitionsBody)).definitions;
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
  * The `cairn` command line (docs/contracts.md#cli): `run` an agent interactively, `chat`, `ls`, `show`,
- * `watch`, `answer`, `cancel`, `pause`, `resume`, `graphs` and `tools`. Exit codes: 0 completed / done, 1 failed or error,
+ * `watch`, `answer`, `cancel`, `pause`, `resume`, `graphs`, `definitions` and `tools`. Exit codes: 0 completed / done, 1 failed or error,
  * 2 bad usage or configuration, 3 cancelled (see cli-exit.ts).
  */
 import { Command } from 'commander';
@@ -194,6 +194,14 @@ program
   .description('list the agent graphs registered in CAIRN_GRAPHS: name, node count, description')
   .option('--json', 'print JSON for scripts (each graph whole, defaults filled in)')
   .action((options: { json?: boolean }) => exitWith(import('./graphs-command').then((m) => m.graphsCommand(options))));
+
+program
+  .command('definitions')
+  .description('list the agent definitions: the built-in cairn and those of CAIRN_AGENTS, with their versions')
+  .option('--json', 'print JSON for scripts (each definition as the catalogue lists it)')
+  .action((options: { json?: boolean }) =>
+    exitWith(import('./definitions-command').then((m) => m.definitionsCommand(options))),
+  );
 
 program
   .command('tools')

@@ -4,6 +4,7 @@
  * self-contained — the definitions it names as tools (`agent:<name>`) are resolved into it,
  * transitively — so a running agent never changes when a definition does. Built once at start.
  */
+import type { DefinitionSnapshot } from '../../workflows/contract/definition-snapshot';
 import { PROMPT_TEMPLATES } from '../../workflows/prompts/templates';
 import type { AgentDefinition } from './definition-schema';
 import { canonicalJson, definitionVersion } from './definition-version';
@@ -15,14 +16,11 @@ export const MAX_DEFINITION_DEPTH = 3;
 /** The most a start's definition snapshot may hold, as canonical JSON. */
 export const MAX_SNAPSHOT_BYTES = 256 * 1024;
 
-/** What a start carries of its definition: for display, audit, cassettes and forks. */
-export interface DefinitionSnapshot {
-  name: string;
-  version: string;
-  label?: string;
-  /** The resolved content: the definition, and those it names as `agent:<name>` tools under `agents`. */
-  content: Record<string, unknown>;
-}
+/**
+ * What a start carries of its definition (its `content`: the definition, and those it names as
+ * `agent:<name>` tools under `agents`).
+ */
+export type { DefinitionSnapshot };
 
 /** A definition known to the process. */
 export interface RegisteredDefinition {

@@ -9,10 +9,11 @@ import type { AgentClient } from '../agent-client';
  * state without the Worker Deployment version), and so is `temporal` (the client the live
  * stream route subscribes with; without it, and without a hub of its own, the app has no
  * stream route), and so is `graphs` (the registered graphs `GET /api/graphs` lists; none without it),
+ * and so is `definitions` (what `GET /api/agent-definitions` and `GET /v1/models` list; the built-in alone without it),
  * and so is `newAgentId` (without it an upload's agent id carries no task words).
  */
 export type AgentsPort = Pick<
   AgentClient,
   'start' | 'state' | 'list' | 'answer' | 'cancel' | 'pause' | 'resume' | 'transcript'
 > &
-  Partial<Pick<AgentClient, 'version' | 'temporal' | 'graphs' | 'newAgentId'>>;
+  Partial<Pick<AgentClient, 'version' | 'temporal' | 'graphs' | 'definitions' | 'newAgentId'>>;

@@ -30,6 +30,9 @@ import { registerThreadUploads } from './routes/thread-uploads';
 import { registerThreadReads } from './routes/thread-reads';
 import { registerChatCompletionsRoute } from './routes/chat-completions';
 import { registerGraphRoutes } from './routes/graphs';
+import { createDefinitionRegistry } from '../definitions/definition-registry';
+import { registerDefinitionRoutes } from '../definitions/definition-routes';
+import { registerModelsRoute } from '../definitions/models-route';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
 import { registerStreamRoute } from './routes/stream';
 import { registerTranscriptRoute } from './routes/transcript';
@@ -196,12 +199,15 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   registerAgentRoutes(app, deps.agents);
   // One limiter for every streaming route: they all hold connections and poll.
   const streams = new StreamLimiter(deps.streamLimits);
+  const definitions = deps.agents.definitions ?? createDefinitionRegistry([]);
   if (deps.threads) {
     registerThreadUploads(app, deps.threads, deps.uploads);
     registerThreadRoutes(app, deps.threads);
     registerThreadReads(app, deps.threads);
+    registerModelsRoute(app, definitions);
     registerChatCompletionsRoute(app, {
       heartbeatMs: eventTiming.heartbeatMs,
+      definitions,
       threads: deps.threads,
       agents: deps.agents,
       limiter: streams,
@@ -210,6 +216,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     });
   }
   registerGraphRoutes(app, deps.agents.graphs);
+  registerDefinitionRoutes(app, definitions);
   registerAuditRoute(app, deps.agents);
   registerTranscriptRoute(app, deps.agents);
   // Files are listed from where uploads are stored: one workspace root, however it was given.

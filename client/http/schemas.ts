@@ -90,6 +90,8 @@ const AgentSummary = z
     version: z.string().optional(),
     /** Tokens and cost of the agent tree so far (costUsd null: unknown); absent before any is recorded. */
     spend: z.object({ tokens: z.number().int(), costUsd: z.number().nullable() }).optional(),
+    /** The agent definition it was started from (name and version); absent: started without one. */
+    definition: z.object({ name: z.string(), version: z.string() }).optional(),
   })
   .openapi('AgentSummary');
 

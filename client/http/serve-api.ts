@@ -14,6 +14,8 @@ import { configuredSecrets } from '../../config/redact-secrets';
 import { createLog, type Log } from '../redacted-log';
 import type { GraphRegistry } from '../graphs/graph-registry';
 import { loadGraphRegistry } from '../graphs/load-graphs';
+import type { DefinitionRegistry } from '../definitions/definition-registry';
+import { loadDefinitionRegistry } from '../definitions/load-definitions';
 import type { CodecAuditRecord } from './routes/codec';
 
 /** How long `/healthz` waits for Temporal to answer before it reports it down. */
@@ -34,6 +36,8 @@ export interface ServeOptions {
   temporalUiUrl?: string;
   /** The registered graphs, when the process loaded them already; else loaded here from `CAIRN_GRAPHS`. */
   graphs?: GraphRegistry;
+  /** The agent definitions, when the process loaded them already; else loaded here from `CAIRN_AGENTS`. */
+  definitions?: DefinitionRegistry;
   /** Where the codec server's audit records go; the server's log when absent. */
   codecAudit?: (record: CodecAuditRecord) => void;
 }
@@ -41,7 +45,8 @@ export interface ServeOptions {
 /**
  * Connects to Temporal and listens on `config.http`. Refuses to start (throws, saying why) when
  * authentication is off on an address other machines reach, its setup fails or the `CAIRN_GRAPHS`
- * module holds a broken graph (GraphModuleError); rejects with
+ * module holds a broken graph (GraphModuleError) or the `CAIRN_AGENTS` module a broken definition
+ * (DefinitionModuleError); rejects with
  * the listen error (`EADDRINUSE`, …) when the port cannot be had, its connection closed.
  */
 export async function serveApi(
@@ -50,8 +55,9 @@ export async function serveApi(
   options: ServeOptions = {},
 ): Promise<ApiServer> {
   const graphs = options.graphs ?? (await loadGraphRegistry(config.graphs.module, process.cwd()));
+  const definitions = options.definitions ?? (await loadDefinitionRegistry(config.definitions.module, process.cwd()));
   const auth = await createAuthenticator(config.auth, config.http.host, log);
-  const agents = await AgentClient.connect(config, { graphs });
+  const agents = await AgentClient.connect(config, { graphs, definitions });
   const app = createApp({
     version,
     agents,
@@ -61,6 +67,7 @@ export async function serveApi(
       !encryptionOn(config.payloads),
       undefined,
       config.threads,
+      definitions,
     ),
     // The public URL's host is one the proxy forwards, so it is served too.
     allowedHosts: allowedHostNames(config.http.host, [

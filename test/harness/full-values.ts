@@ -394,6 +394,12 @@ export const fullAgentInput: AgentInput = {
   principal: { id: 'ann', roles: ['operator'], authenticatedBy: 'token' },
   graph: fullGraph,
   graphName: 'review-loop',
+  definition: {
+    name: 'support',
+    version: 'a'.repeat(64),
+    label: 'handbook v1',
+    content: { name: 'support', description: 'Answers customers', instructions: 'Be brief.' },
+  },
   thread: { id: 'thread-notes-1a2b3c4d', turn: 2 },
   context: {
     reusable: [{ agentId: 'thread-notes-1a2b3c4d/turn-1', stepId: 's1', title: 'First', result: 'the first result' }],

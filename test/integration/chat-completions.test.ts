@@ -5,7 +5,7 @@
  * the thread named by header and extension and continued by `X-Cairn-Thread`; a task turn whose
  * step asks (answered by the next user message) and wants an approval (open in `cairn`, answered
  * through the API), after which the conversation goes on; a thread closed under a turn ends its
- * request; 401 without a token, 400 for another model, 429 past the stream limit.
+ * request; 401 without a token, 404 `model_not_found` for a model no definition has, 429 past the stream limit.
  */
 import OpenAI from 'openai';
 import { z } from 'zod';
@@ -148,8 +148,9 @@ test('chat through the openai client: a reply, streamed and not; X-Cairn-Thread 
       const wrongModel = await openai.chat.completions
         .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })
         .catch((err: unknown) => err);
-      expect(wrongModel).toBeInstanceOf(OpenAI.BadRequestError);
-      expect(wrongModel).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+      // A model no agent definition has: OpenAI's own refusal (docs/definitions.md).
+      expect(wrongModel).toBeInstanceOf(OpenAI.NotFoundError);
+      expect(wrongModel).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
       // Nothing reached the model for the refused requests: two routes and two replies only
       // (besides the title call of the thread's first message).
       expect(bed.llm.requests.filter((r) => r.headers['x-cairn-purpose'] !== 'title')).toHaveLength(4);

@@ -371,6 +371,8 @@ test('the OpenAPI document lists every route with its schemas', async () => {
       'get /api/agents/{id}/files',
       'get /api/agents/{id}/files/{path}',
       'get /api/graphs',
+      'get /api/agent-definitions',
+      'get /api/agent-definitions/{name}',
     ].sort(),
   );
   expect(Object.keys(doc.components.schemas.AgentInput?.properties ?? {})).toEqual(

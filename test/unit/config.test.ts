@@ -53,6 +53,7 @@ test('every variable is read', () => {
     CAIRN_MCP_SERVERS: '[]',
     CAIRN_AUTO_APPROVE: 'write_file',
     CAIRN_GRAPHS: './graphs/index.ts',
+    CAIRN_AGENTS: './agents/index.ts',
     CAIRN_HTTP_PORT: '8080',
     CAIRN_HTTP_HOST: '0.0.0.0',
     CAIRN_API_TOKEN: 'a-long-enough-token',
@@ -104,6 +105,7 @@ test('every variable is read', () => {
       autoApprove: ['write_file'],
     },
     graphs: { module: './graphs/index.ts' },
+    definitions: { module: './agents/index.ts' },
     http: {
       host: '0.0.0.0',
       port: 8080,

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { answerRolesSchema } from '../interactions/answer-roles';
 import { modelSettingsSchema } from '../llm-types';
 import { principalSchema } from '../principal';
+import { definitionSnapshotSchema } from './definition-snapshot';
 import { DEFAULT_LOOP_GUARDS } from './loop-guard-limits';
 import { graphSchema } from '../graph/graph-schema';
 import { checkGraphRules } from '../graph/graph-rules';
@@ -105,6 +106,11 @@ export const agentInputSchema = z.object({
    * it into `graph` before they start the agent; a name alone is refused (workflow code reads no files).
    */
   graphName: z.string().trim().min(1).max(100).optional(),
+  /**
+   * The definition it was started from (contract/definition-snapshot.ts), set by the client that
+   * filled the fields above from it; a start's body names a definition, never sends one.
+   */
+  definition: definitionSnapshotSchema.optional(),
   /**
    * Set when the agent runs a turn of a thread (threadWorkflow): its result then also lists its
    * steps with their cut results, which the thread gives its later turns as context. Honoured,

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ErrorCode } from './error-codes';
 import { actorSchema } from '../interactions/answer-input-schema';
 import { modelSettingsSchema } from '../llm-types';
+import { threadAgentSchema } from './definition-snapshot';
 import { principalSchema } from '../principal';
 import { tokenUsageSchema } from '../state/step-run-schema';
 import { earlierApprovalSchema } from '../tools/approval-reuse';
@@ -189,6 +190,8 @@ export const threadInputSchema = z.object({
   model: modelSettingsSchema.optional(),
   /** Who opened it (set by Cairn's HTTP API). */
   principal: principalSchema.optional(),
+  /** The agent definition it is bound to for life (set by the client that opened it; contract/definition-snapshot.ts). */
+  agent: threadAgentSchema.optional(),
   /**
    * A budget over all its turns: its own calls and its turns' agents. A task turn's agent gets
    * what is left as its budget's ceiling; once it is spent, messages are refused.

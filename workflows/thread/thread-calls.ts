@@ -5,7 +5,8 @@
  */
 import { llmCall } from '../activity-proxies';
 import type { LlmMessage, ModelSettings, TokenUsage } from '../llm-types';
-import type { Turn } from '../contract/thread-contract';
+import type { ThreadSettings, Turn } from '../contract/thread-contract';
+import type { ThreadBudget } from './thread-budget';
 import { checkMessageRoute, messageRouteCorrection, messageRouteRequest, type MessageRoute } from './message-route';
 import { chatMessages } from './thread-context';
 
@@ -19,8 +20,22 @@ export const MAX_BAD_ROUTES = 3;
 export interface ThreadCalls {
   ownerId: string;
   model?: ModelSettings;
+  /** The bound definition's instructions, put before the chat reply's system prompt. */
+  instructions?: string;
   spent: (usage: TokenUsage) => void;
   budgetSpent: () => boolean;
+}
+
+/** The calls of thread `ownerId`: its settings' model and bound instructions, its usage counted against `budget`. */
+export function threadCalls(ownerId: string, settings: ThreadSettings, budget: ThreadBudget): ThreadCalls {
+  const { model, agent } = settings;
+  return {
+    ownerId,
+    ...(model ? { model } : {}),
+    ...(agent?.systemPrompt ? { instructions: agent.systemPrompt } : {}),
+    spent: (u) => budget.add(u),
+    budgetSpent: () => budget.refusal() !== undefined,
+  };
 }
 
 /**
@@ -61,9 +76,16 @@ export async function chatReply(calls: ThreadCalls, messageId: string, text: str
     purpose: 'chat',
     ownerId: calls.ownerId,
     messageId,
-    messages: chatMessages(text, earlier),
+    messages: withInstructions(chatMessages(text, earlier), calls.instructions),
     ...(calls.model ? { model: calls.model } : {}),
   });
   calls.spent(reply.usage);
   return reply.content ?? '';
+}
+
+/** `messages` with `instructions` before the text of their system message (none: as they are). */
+function withInstructions(messages: LlmMessage[], instructions: string | undefined): LlmMessage[] {
+  const [first, ...rest] = messages;
+  if (!instructions || first?.role !== 'system' || typeof first.content !== 'string') return messages;
+  return [{ ...first, content: `${instructions}\n\n${first.content}` }, ...rest];
 }

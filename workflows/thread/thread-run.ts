@@ -25,9 +25,17 @@ import {
   type Turn,
 } from '../contract/thread-contract';
 import { describeFailure } from '../describe-failure';
-import { chatReply, type ThreadCalls } from './thread-calls';
+import { chatReply, threadCalls, type ThreadCalls } from './thread-calls';
 import { routeOf } from './thread-route';
-import { endOfFailure, endOfResult, senderPrincipal, startTurn, turnInput, type TurnAgent } from './thread-task';
+import {
+  boundLimits,
+  endOfFailure,
+  endOfResult,
+  senderPrincipal,
+  startTurn,
+  turnInput,
+  type TurnAgent,
+} from './thread-task';
 import { threadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadBudget } from './thread-budget';
 import { threadView } from './thread-view';
@@ -113,13 +121,7 @@ export class ThreadRun {
 
   /** What the thread's own model calls need. */
   calls(): ThreadCalls {
-    const { model } = this.settings;
-    return {
-      ownerId: this.threadId,
-      ...(model ? { model } : {}),
-      spent: (u) => this.budget.add(u),
-      budgetSpent: () => this.budget.refusal() !== undefined,
-    };
+    return threadCalls(this.threadId, this.settings, this.budget);
   }
 
   /** Closes the thread (only when idle): later messages are refused. */
@@ -202,19 +204,20 @@ export class ThreadRun {
         turn.reply = await chatReply(calls, turn.messageId, sent.text, earlier);
         return settle(turn, { disposition: told ?? 'answered', status: 'completed' });
       }
-      const limits = this.budget.turnLimits(sent.limits);
+      const { agent } = this.settings;
+      const limits = this.budget.turnLimits(boundLimits(agent, sent.limits));
       const principal = senderPrincipal(sent, this.settings.principal);
-      const input = turnInput(this.threadId, n, { ...sent, ...(limits ? { limits } : {}) }, earlier, principal);
-      const agent = await startTurn(this.threadId, n, sent, input);
-      this.move({ type: 'started', agent, owner: senderOfMessage(sent) });
-      agent.result().then(
+      const input = turnInput(this.threadId, n, { ...sent, ...(limits ? { limits } : {}) }, earlier, principal, agent);
+      const child = await startTurn(this.threadId, n, sent, input);
+      this.move({ type: 'started', agent: child, owner: senderOfMessage(sent) });
+      child.result().then(
         (result) => {
           this.budget.add(result.usage);
           this.move({ type: 'ended', ended: { end: endOfResult(result), heard: result.heard ?? [] } });
         },
         (err: unknown) => this.move({ type: 'ended', ended: { end: endOfFailure(err, this.budget) } }),
       );
-      return settle(turn, { disposition: told ?? 'started', status: 'running', agentId: agent.workflowId });
+      return settle(turn, { disposition: told ?? 'started', status: 'running', agentId: child.workflowId });
     } catch (err) {
       // A model call or start that failed for good: the turn fails, the thread goes on, the sender hears the code.
       const failure = describeFailure(err);

@@ -13,6 +13,7 @@ import { ChildWorkflowFailure, ParentClosePolicy, startChild, type ChildWorkflow
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { AGENT_WORKFLOW_TYPE, type AgentResult } from '../contract/agent-contract';
 import type { AgentInput } from '../contract/agent-input';
+import type { ThreadAgent } from '../contract/definition-snapshot';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../contract/search-attributes';
 import { threadTurnWorkflowId, type SendInput, type Turn } from '../contract/thread-contract';
 import { spentDetail } from '../contract/failures';
@@ -21,21 +22,54 @@ import { principalOf, type Principal } from '../principal';
 import type { ThreadBudget } from './thread-budget';
 import { earlierApprovals, reusableSteps, turnTask } from './thread-context';
 
-/** The agent input of message `n` run as a task. */
+/**
+ * A message's limits under its thread's definition: each the lower of the two where both set it
+ * (a message may only lower a definition's limits), else whichever is set.
+ */
+export function boundLimits(
+  agent: ThreadAgent | undefined,
+  sent: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  if (!agent?.limits) return sent;
+  const own = agent.limits;
+  const merged: Record<string, unknown> = { ...own, ...sent };
+  for (const [key, value] of Object.entries(sent ?? {})) {
+    const bound = own[key];
+    if (typeof bound === 'number' && typeof value === 'number') merged[key] = Math.min(bound, value);
+  }
+  return merged;
+}
+
+/** What a thread's definition gives every task turn's agent (none without one). */
+function boundFields(agent: ThreadAgent | undefined): Partial<AgentInput> {
+  if (!agent) return {};
+  return {
+    ...(agent.systemPrompt !== undefined ? { systemPrompt: agent.systemPrompt } : {}),
+    ...(agent.tools ? { tools: agent.tools } : {}),
+    ...(agent.model ? { model: agent.model } : {}),
+    definition: agent.definition,
+  };
+}
+
+/** The agent input of message `n` run as a task; `agent`, the thread's definition, fills its defaults. */
 export function turnInput(
   threadId: string,
   n: number,
   sent: SendInput,
   earlier: Turn[],
   principal?: Principal,
+  agent?: ThreadAgent,
 ): AgentInput {
   const reusable = reusableSteps(earlier);
   const approvals = earlierApprovals(earlier, principal);
   const context = { ...(reusable.length ? { reusable } : {}), ...(approvals.length ? { approvals } : {}) };
+  const files = [...(agent?.files ?? []), ...(sent.files ?? [])];
+  const mode = sent.mode ?? agent?.mode;
   return {
+    ...boundFields(agent),
     task: turnTask(sent.text, earlier),
-    ...(sent.files ? { files: sent.files } : {}),
-    ...(sent.mode ? { mode: sent.mode } : {}),
+    ...(files.length > 0 ? { files } : {}),
+    ...(mode ? { mode } : {}),
     ...(sent.limits ? { limits: sent.limits } : {}),
     ...(principal ? { principal } : {}),
     thread: { id: threadId, turn: n },

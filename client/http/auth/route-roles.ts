@@ -19,6 +19,10 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   'GET /api/agents/:id/files': 'viewer',
   'GET /api/agents/:id/files/:path{.+}': 'viewer',
   'GET /api/graphs': 'viewer',
+  'GET /api/agent-definitions': 'viewer',
+  'GET /api/agent-definitions/:name': 'viewer',
+  // The door's model list: the definitions, as the catalogue lists them.
+  'GET /v1/models': 'viewer',
   'GET /api/threads': 'viewer',
   'GET /api/threads/:id': 'viewer',
   // One message whole: read as the thread it belongs to.

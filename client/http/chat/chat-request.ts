@@ -1,6 +1,6 @@
 /**
  * The OpenAI-compatible front door's request (docs/contracts.md#openai-compatible-front-door):
- * the Chat Completions body as far as Cairn reads it — `model` (`cairn`), `messages`, `stream` —
+ * the Chat Completions body as far as Cairn reads it — `model` (an agent definition), `messages`, `stream` —
  * other parameters are accepted and ignored, as OpenAI-compatible clients send many. What it
  * means for a thread is pure: the last user message is the new message; in a new thread the
  * messages before it are its context, put after the message as text (a thread starts with no
@@ -9,7 +9,7 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_MESSAGE_CHARS } from '../../../workflows/contract/thread-contract';
 
-/** The one model name the front door serves. */
+/** The built-in default definition's model name (the door's models are the agent definitions: GET /v1/models). */
 export const FRONT_DOOR_MODEL = 'cairn';
 
 /** The header naming the thread, in the request (continue it) and the response (which one it was). */
@@ -38,10 +38,10 @@ const cairnOptions = z.object({
   policy: z.enum(['steer', 'queue', 'reject']).optional(),
 });
 
-/** The body Cairn reads; `model` must be `cairn`. */
+/** The body Cairn reads; `model` names an agent definition (`cairn`: the built-in default). */
 export const chatCompletionBodySchema = z
   .looseObject({
-    model: z.literal(FRONT_DOOR_MODEL, { error: `the only model is "${FRONT_DOOR_MODEL}"` }),
+    model: z.string().min(1).max(200),
     messages: z.array(chatMessage).min(1, 'at least one message'),
     stream: z.boolean().optional(),
     cairn: cairnOptions.optional(),

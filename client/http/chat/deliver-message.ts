@@ -7,6 +7,7 @@
  * it is routed and a chat reply written): a streamed answer opens then, to pass the reply on as
  * it streams.
  */
+import { definitionOfModel } from '../../definitions/door-model';
 import type { Context } from 'hono';
 import { ClientError } from '../../client-error';
 import { runningTurn } from '../../chat/follow-turn';
@@ -46,7 +47,11 @@ export async function deliverMessage(
   if (threadId === undefined) {
     const first = fromSender<Message>(c, { text: firstMessageText(request), ...options });
     const opener = first.actor ? { principal: principalOf(first.actor) } : {};
-    const { id, messageId } = await ports.threads.open(first, { settings: opener, ...(accepted ? { accepted } : {}) });
+    const { id, messageId } = await ports.threads.open(first, {
+      settings: opener,
+      ...definitionOfModel(body.model),
+      ...(accepted ? { accepted } : {}),
+    });
     if (messageId === undefined) throw new Error(`thread ${id} opened without its first message`);
     return { thread: id, messageId, cairn: { thread: id, messageId } };
   }

@@ -1,7 +1,7 @@
 /**
  * `POST /v1/chat/completions` (docs/contracts.md#openai-compatible-front-door): Cairn behind the
  * OpenAI Chat Completions API, so the official `openai` clients and OpenAI-compatible chat UIs
- * talk to threads. Model `cairn`; the last user message is the new message of the thread
+ * talk to threads. The model is an agent definition (`cairn` the built-in; others bind a new thread); the last user message is the new message of the thread
  * `X-Cairn-Thread` names (an open question of its running turn is answered by it), else of a new
  * thread (chat-request.ts, deliver-message.ts). The answer waits for the turn: a chat reply, a
  * task turn's answer, or — when its agent asks a person — what waits, in the content and in
@@ -38,12 +38,18 @@ import { ApiFailure } from '../errors';
 import { ErrorBody } from '../schemas';
 import { openStreamLease, type StreamLimiter } from '../stream-limiter';
 import type { ThreadsPort } from './threads';
+import { createDefinitionRegistry, type DefinitionRegistry } from '../../definitions/definition-registry';
+import { modelNotFound } from '../../definitions/door-model';
+
+const BUILT_IN = createDefinitionRegistry([]);
 
 /** What the route needs. */
 export interface ChatCompletionDeps extends StreamTurnDeps {
   threads: ThreadsPort;
   agents: AgentsPort;
   limiter: StreamLimiter;
+  /** The agent definitions, the door's models (`GET /v1/models`); the built-in `cairn` alone without them. */
+  definitions?: DefinitionRegistry;
   /**
    * When a non-streamed answer must go, for a request: `answerSignal` (client-timeout.ts, a little
    * before the client's announced timeout) unless given — tests give a deadline they end themselves.
@@ -83,8 +89,8 @@ const route = createRoute({
         'text/event-stream': { schema: z.string() },
       },
     },
-    400: failure('Invalid body, a model other than `cairn`, or no user message (INVALID_INPUT)'),
-    404: failure('No such thread (NOT_FOUND)'),
+    400: failure('Invalid body, or no user message (INVALID_INPUT)'),
+    404: failure("No such thread (NOT_FOUND); a model no definition has (OpenAI's `model_not_found`)"),
     409: failure('The thread has closed (THREAD_CLOSED)'),
     429: failure('Too many streams open (TOO_MANY_STREAMS)'),
     502: failure('Not streamed: the model failed the message for good (its LLM_* code); the turn is recorded failed'),
@@ -95,6 +101,8 @@ const route = createRoute({
 export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatCompletionDeps): void {
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
+    const definitions = deps.definitions ?? BUILT_IN;
+    if (!definitions.get(body.model)) return modelNotFound(c, body.model, definitions);
     const request = turnRequestOf(body.messages);
     if ('refused' in request) throw new ApiFailure('INVALID_INPUT', request.refused, request.field);
     const header = c.req.valid('header')['x-cairn-thread'];

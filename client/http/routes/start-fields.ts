@@ -6,6 +6,7 @@
  * starts: a forged `context.approvals` would run a write nobody approved, a forged `thread`
  * would signal another workflow, a forged `nested` would skip the plan check.
  */
+import { z } from 'zod';
 import { agentInputSchema } from '../../../workflows/contract/agent-input';
 import { ApiFailure } from '../errors';
 
@@ -14,8 +15,18 @@ const SERVER_SET = { context: true, thread: true, nested: true, sharedWorkspace:
 
 const serverSet = new Set<string>(Object.keys(SERVER_SET));
 
-/** The agent input as a start's body takes it: every field but the server-set ones. */
-export const agentStartSchema = agentInputSchema.omit(SERVER_SET);
+/**
+ * The agent input as a start's body takes it: every field but the server-set ones, and the
+ * definition by name (and optionally the version it must be at), never a snapshot: the server
+ * puts the registered definition's snapshot in the input (client/definitions/resolve-definition.ts).
+ */
+export const agentStartSchema = agentInputSchema.omit({ ...SERVER_SET, definition: true }).extend({
+  definition: z.string().trim().min(1).max(64).optional(),
+  definitionVersion: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex')
+    .optional(),
+});
 
 /** The fields a start's body may carry, in the input's order. */
 export const START_FIELDS: readonly string[] = Object.keys(agentStartSchema.shape);

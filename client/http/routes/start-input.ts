@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { AgentInput } from '../../../workflows/contract/agent-input';
+import type { AgentStart } from '../../definitions/resolve-definition';
 import { principalOf } from '../../../workflows/principal';
 import type { agentStartSchema } from './start-fields';
 
@@ -19,10 +20,20 @@ function modeAsSent(sent: unknown): { mode?: AgentInput['mode'] } {
   return typeof mode === 'object' && mode !== null ? { mode } : {};
 }
 
-/** The input to start: `parsed` (validated `sent`) with the principal and `mode` as above. */
-export function startInput(c: Context, parsed: z.output<typeof agentStartSchema>, sent: unknown): AgentInput {
+/**
+ * The body's `limits` as sent when it names a definition: the parsed body has every limit filled
+ * in with its default, which would override the definition's own (and a start may only lower them).
+ */
+function limitsAsSent(parsed: z.output<typeof agentStartSchema>, sent: unknown): { limits?: AgentInput['limits'] } {
+  if (parsed.definition === undefined) return { limits: parsed.limits };
+  const limits = typeof sent === 'object' && sent !== null ? (sent as { limits?: unknown }).limits : undefined;
+  return typeof limits === 'object' && limits !== null ? { limits } : {};
+}
+
+/** The input to start: `parsed` (validated `sent`) with the principal, `mode` and `limits` as above. */
+export function startInput(c: Context, parsed: z.output<typeof agentStartSchema>, sent: unknown): AgentStart {
   // The agent's principal (what approval policies judge) is the signed-in one.
-  const { mode: _filled, ...rest } = parsed;
+  const { mode: _filled, limits: _limits, ...rest } = parsed;
   const who = c.get('authOn') ? { principal: principalOf(c.get('principal')) } : {};
-  return { ...rest, ...modeAsSent(sent), ...who };
+  return { ...rest, ...modeAsSent(sent), ...limitsAsSent(parsed, sent), ...who } as AgentStart;
 }

@@ -14,7 +14,7 @@ import { firstIssuePath, issueLines } from '../../../workflows/issue-lines';
 import { existingInputs, inputPaths, storeThenStart } from '../../uploads/agent-uploads';
 import { ApiFailure } from '../errors';
 import { checkedFiles, formParts, isMultipart, type UploadSettings } from './agent-uploads';
-import { fromSender, MessageBody, OpenBody, openerOf, sendWhen, waitOf, type ThreadsPort } from './threads';
+import { fromSender, MessageBody, OpenBody, openerOf, boundOf, sendWhen, waitOf, type ThreadsPort } from './threads';
 
 /** The form's message, checked as the JSON body would be, and its files checked against the limits and `existing`. */
 async function messageForm<T extends { files?: string[] | undefined; by?: string | undefined }>(
@@ -55,7 +55,7 @@ export function registerThreadUploads(
     const opened = await storeThenStart(uploads.root, workflowId, checked, () =>
       sendWhen(
         wait,
-        (hooks) => threads.open(body, { settings: openerOf(body), workflowId, ...hooks }),
+        (hooks) => threads.open(body, { settings: openerOf(body), workflowId, ...boundOf(body), ...hooks }),
         (id, messageId) => ({ id, messageId }),
       ),
     );

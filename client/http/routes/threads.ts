@@ -44,9 +44,12 @@ const ThreadOptions = z
     name: z.string().trim().min(1).max(200).optional(),
   })
   .meta({ id: 'ThreadOptions' });
-/** A new thread's body: a message whose text may be left out (an empty thread), and the thread's settings. */
+/**
+ * A new thread's body: a message whose text may be left out (an empty thread), the thread's
+ * settings, and the agent definition it is bound to for life, by name (docs/definitions.md).
+ */
 export const OpenBody = MessageBody.partial({ text: true })
-  .extend({ thread: ThreadOptions.optional() })
+  .extend({ thread: ThreadOptions.optional(), definition: z.string().trim().min(1).max(64).optional() })
   .meta({ id: 'ThreadOpen' });
 const Opened = z.object({ id: z.string(), messageId: z.string().optional() }).openapi('ThreadOpened');
 /** The `:id` of the thread routes. */
@@ -185,6 +188,10 @@ export const openerOf = (body: Pick<SendInput, 'actor'> & { thread?: z.infer<typ
   };
 };
 
+/** The definition a new thread is bound to, as `open` takes it (the message itself goes without it). */
+export const boundOf = (body: { definition?: string | undefined }) =>
+  body.definition !== undefined ? { definition: body.definition } : {};
+
 /** What an empty thread is named after (`thread.name`), as `open` takes it. */
 export const nameOf = (body: { thread?: { name?: string | undefined } | undefined }) =>
   body.thread?.name !== undefined ? { name: body.thread.name } : {};
@@ -196,7 +203,7 @@ export function registerThreadRoutes(app: OpenAPIHono, threads: ThreadsPort): vo
     const { wait } = c.req.valid('query');
     const opened = await sendWhen(
       wait,
-      (hooks) => threads.open(body, { settings: openerOf(body), ...nameOf(body), ...hooks }),
+      (hooks) => threads.open(body, { settings: openerOf(body), ...nameOf(body), ...boundOf(body), ...hooks }),
       (id, messageId) => ({ id, messageId }),
     );
     return c.json(opened, 201);

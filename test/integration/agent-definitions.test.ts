@@ -1,0 +1,256 @@
+/**
+ * Starting an agent from a definition (docs/definitions.md) through `POST /api/agents`, against
+ * the real dev server and a worker over the scripted fake: the definition's instructions reach
+ * the planner and the steps as their system prompt, only its tools are offered to the steps, the
+ * agent's start input carries its snapshot (name, version, content) and its memo names it. A
+ * start that names no known definition, or asks what the definition does not allow, is a 400
+ * naming the field and starts nothing. The catalogue (`GET /api/agent-definitions`) and the
+ * door's `GET /v1/models` (through the official `openai` client) list the definitions. A thread
+ * bound to a definition — opened with `POST /api/threads { definition }`, or by the door with
+ * `model: "<definition>"` — gives its instructions to its chat replies and its task turns, its
+ * tools to the turns' steps, and its snapshot to each turn's agent; a model no definition has is
+ * OpenAI's 404 `model_not_found`.
+ */
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { AgentClient } from '../../client/agent-client';
+import type { DefinitionRegistry } from '../../client/definitions/definition-registry';
+import { loadDefinitionRegistry } from '../../client/definitions/load-definitions';
+import { ThreadClient } from '../../client/thread-client';
+import { DEFAULT_QUERY_TIMEOUT_MS } from '../../client/unanswered-query';
+import { EMPTY_GRAPH_REGISTRY } from '../../client/graphs/graph-registry';
+import { reply } from '../fake-llm/replies';
+import { byRoute } from '../fake-llm/routes';
+import { agentTestbed } from '../harness/agent-testbed';
+import { appOver, postJson } from '../harness/http-app';
+import { finish, plan, planReply, step } from '../harness/plans';
+import { serveOnLoopback } from '../harness/sse-client';
+import { startedInput } from '../harness/started-input';
+import { uniqueId, withWorker } from '../harness/test-env';
+
+const bed = agentTestbed();
+const ROOT = join(__dirname, '..', '..');
+let registry: DefinitionRegistry;
+
+beforeAll(async () => {
+  registry = await loadDefinitionRegistry('examples/agents/index.ts', ROOT);
+});
+
+function agents(): AgentClient {
+  return new AgentClient(
+    bed.client,
+    bed.config.taskQueue,
+    true,
+    DEFAULT_QUERY_TIMEOUT_MS,
+    EMPTY_GRAPH_REGISTRY,
+    registry,
+  );
+}
+
+/** The system message of the first request from `caller` (a purpose, or `step:<id>`). */
+function systemOf(caller: string): string {
+  const request = bed.llm.requests.find(
+    (r) => (r.headers['x-cairn-step'] ? `step:${r.headers['x-cairn-step']}` : r.headers['x-cairn-purpose']) === caller,
+  );
+  const first = request?.body.messages[0];
+  if (!first || first.role !== 'system' || typeof first.content !== 'string')
+    throw new Error(`no system message from ${caller}`);
+  return first.content;
+}
+
+/** The names of the tools the first request of step `id` offered the model. */
+function stepTools(id: string): string[] {
+  const request = bed.llm.requests.find((r) => r.headers['x-cairn-step'] === id);
+  return (request?.body.tools ?? []).map((t) => (t.type === 'function' ? t.function.name : t.type));
+}
+
+test('POST /api/agents { definition }: its instructions and tools reach the model; the input carries its snapshot', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('the handbook says: 30 days')],
+      summary: [reply.text('You can return it within 30 days.')],
+    }),
+  );
+  const support = registry.get('support');
+  if (!support) throw new Error('examples/agents has no support definition');
+  const instructions = support.definition.instructions ?? '';
+  await withWorker(bed.config, async () => {
+    const app = appOver(agents());
+    const res = await postJson(app, '/api/agents', {
+      definition: 'support',
+      task: 'How long do I have to return a parcel?',
+      systemPrompt: 'The customer is called Ada.',
+    });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const handle = bed.client.workflow.getHandle(id);
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+
+    // The definition's instructions, then the start's own prompt, in the planner's and the step's system prompts.
+    expect(systemOf('plan')).toContain(`${instructions}\n\nThe customer is called Ada.`);
+    expect(systemOf('step:s1')).toContain(instructions);
+    // Only the definition's tools (and the step's own built-ins), never the others the worker has.
+    const offered = stepTools('s1');
+    expect(offered).toEqual(expect.arrayContaining(['read_file', 'list_files']));
+    expect(offered).not.toContain('write_file');
+    expect(offered).not.toContain('http_fetch');
+
+    // The snapshot in the start input (the history), the name and version in the memo and the list.
+    const input = (await startedInput(bed.client, id)) as Record<string, unknown>;
+    expect(input.definition).toEqual(support.snapshot);
+    expect(input.tools).toEqual(['read_file', 'list_files']);
+    expect(input.mode).toEqual({ ask: true });
+    expect(input.limits).toEqual({ maxReplans: 1, maxParallelSteps: 2 });
+    const memo = (await handle.describe()).memo;
+    expect(memo).toMatchObject({ definition: 'support', definitionVersion: support.snapshot.version });
+  });
+});
+
+test('a start the definition does not allow is a 400 naming the field, and nothing starts', async () => {
+  const app = appOver(agents());
+  const before = await listed();
+  const cases: [Record<string, unknown>, string][] = [
+    [{ definition: 'no-such-agent', task: 'Anything' }, 'definition'],
+    [{ definition: 'support', definitionVersion: '0'.repeat(64), task: 'Anything' }, 'definitionVersion'],
+    [{ definition: 'support', task: 'Anything', tools: ['write_file'] }, 'tools'],
+    [{ definition: 'support', task: 'Anything', limits: { maxParallelSteps: 3 } }, 'limits.maxParallelSteps'],
+    [{ definition: 'research', task: 'Anything', model: { name: 'big' } }, 'model'],
+    [{ definition: { name: 'support', version: 'x', content: {} }, task: 'Anything' }, 'definition'],
+  ];
+  for (const [body, field] of cases) {
+    const res = await postJson(app, '/api/agents', body);
+    const { error } = (await res.json()) as { error: { code: string; field?: string; message: string } };
+    expect({ status: res.status, code: error.code, field: error.field }).toEqual({
+      status: 400,
+      code: 'INVALID_INPUT',
+      field,
+    });
+  }
+  const res = await postJson(app, '/api/agents', { definition: 'no-such-agent', task: 'Anything' });
+  expect(((await res.json()) as { error: { message: string } }).error.message).toContain('"no-such-agent"');
+  expect(await listed()).toEqual(before);
+});
+
+/** The ids of the agents on this test's task queue's namespace started by this file. */
+async function listed(): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const wf of bed.client.workflow.list({ query: `TaskQueue = '${bed.config.taskQueue}'` }))
+    ids.push(wf.workflowId);
+  return ids;
+}
+
+test('the catalogue and the door list the definitions; one definition comes with its content', async () => {
+  const threads = new ThreadClient(bed.client, bed.config.taskQueue);
+  const app = appOver(agents(), { threads });
+  const res = await app.request('/api/agent-definitions');
+  expect(res.status).toBe(200);
+  const { definitions } = (await res.json()) as { definitions: { name: string; version: string }[] };
+  expect(definitions.map((d) => d.name)).toEqual(['support', 'research', 'cairn']);
+  expect(definitions.map((d) => d.version)).toEqual(registry.list().map((r) => r.snapshot.version));
+
+  const one = await app.request('/api/agent-definitions/research');
+  expect(one.status).toBe(200);
+  expect(await one.json()).toMatchObject({ name: 'research', content: registry.get('research')?.snapshot.content });
+  const missing = await app.request(`/api/agent-definitions/${uniqueId('none')}`);
+  expect(missing.status).toBe(404);
+  expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+
+  const server = await serveOnLoopback(app);
+  try {
+    const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+    const models = [];
+    for await (const model of openai.models.list()) models.push(model.id);
+    expect(models).toEqual(['support', 'research', 'cairn']);
+  } finally {
+    await server.close();
+  }
+});
+
+/** The thread client over this file's registry, and the app over both. */
+function threadApp() {
+  const threads = new ThreadClient(bed.client, bed.config.taskQueue, true, DEFAULT_QUERY_TIMEOUT_MS, {}, registry);
+  return { threads, app: appOver(agents(), { threads }) };
+}
+
+test('a thread bound to a definition: its chat reply and its task turn both run with it', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [
+        reply.json({ kind: 'chat', reason: 'a greeting' }),
+        reply.json({ kind: 'task', reason: 'work' }),
+      ],
+      chat: [reply.text('Hello, how can I help?')],
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('read it')],
+      summary: [reply.text('Within 30 days.')],
+    }),
+  );
+  const support = registry.get('support');
+  const instructions = support?.definition.instructions ?? 'missing';
+  const { threads, app } = threadApp();
+  await withWorker(bed.config, async () => {
+    const opened = await postJson(app, '/api/threads', { definition: 'support', text: 'hello' });
+    expect(opened.status).toBe(201);
+    const { id } = (await opened.json()) as { id: string };
+    const sent = await postJson(app, `/api/threads/${encodeURIComponent(id)}/messages`, {
+      text: 'How long do I have to return a parcel?',
+    });
+    expect(sent.status).toBe(202);
+    const turnId = `${id}/turn-2`;
+    expect(await bed.client.workflow.getHandle(turnId).result()).toMatchObject({ status: 'completed' });
+
+    // The chat reply's system prompt opens with the instructions; the turn's planner and step get them too.
+    expect(systemOf('chat').startsWith(`${instructions}\n\n`)).toBe(true);
+    expect(systemOf('plan')).toContain(instructions);
+    expect(systemOf('step:s1')).toContain(instructions);
+    expect(stepTools('s1')).not.toContain('write_file');
+    expect(stepTools('s1')).toEqual(expect.arrayContaining(['read_file', 'list_files']));
+    const input = (await startedInput(bed.client, turnId)) as Record<string, unknown>;
+    expect(input.definition).toEqual(support?.snapshot);
+    expect(input.limits).toMatchObject({ maxReplans: 1, maxParallelSteps: 2 });
+    expect((await bed.client.workflow.getHandle(id).describe()).memo).toMatchObject({ definition: 'support' });
+    await threads.temporal.workflow.getHandle(id).terminate('bound thread test over');
+  });
+});
+
+test('POST /api/threads with an unknown definition is a 400 naming the field, and no thread opens', async () => {
+  const { app } = threadApp();
+  const res = await postJson(app, '/api/threads', { definition: 'no-such-agent', text: 'hello' });
+  expect(res.status).toBe(400);
+  expect(((await res.json()) as { error: { code: string; field?: string } }).error).toMatchObject({
+    code: 'INVALID_INPUT',
+    field: 'definition',
+  });
+  expect(await listed()).toEqual([]);
+});
+
+test('the door: model "support" opens a thread bound to it; a model no definition has is 404 model_not_found', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      'route-message': [reply.json({ kind: 'chat', reason: 'a greeting' })],
+      chat: [reply.text('Hello from support.')],
+    }),
+  );
+  const { app } = threadApp();
+  const server = await serveOnLoopback(app);
+  try {
+    await withWorker(bed.config, async () => {
+      const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+      const answer = await openai.chat.completions.create({
+        model: 'support',
+        messages: [{ role: 'user', content: 'hello' }],
+      });
+      expect(answer.choices[0]?.message.content).toContain('Hello from support.');
+      expect(systemOf('chat')).toContain(registry.get('support')?.definition.instructions ?? 'missing');
+      const refused = await openai.chat.completions
+        .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello' }] })
+        .catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(OpenAI.NotFoundError);
+      expect(refused).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+      expect(bed.llm.requests.filter((r) => r.headers['x-cairn-purpose'] === 'route-message')).toHaveLength(1);
+    });
+  } finally {
+    await server.close();
+  }
+});
