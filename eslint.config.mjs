@@ -108,7 +108,8 @@ export default tseslint.config(
   {
     // The CLI prints text models, tools and other people wrote: only client/cli/terminal.ts
     // writes to the terminal, spelling out control characters, so no print path can forget it.
-    files: ['client/cli/**/*.ts'],
+    // The CLI is its shell (client/cli) and each feature's commands (client/<feature>/cli).
+    files: ['client/cli/**/*.ts', 'client/*/cli/**/*.ts'],
     ignores: ['client/cli/terminal.ts'],
     rules: {
       'no-console': ['error'],

@@ -8,7 +8,7 @@
  */
 import type { AgentsPort } from '../../client/http/agents-port';
 import { createApp } from '../../client/http/create-app';
-import type { ThreadsPort } from '../../client/http/routes/threads';
+import type { ThreadsPort } from '../../client/http/threads-port';
 import { MAX_QUEUED_FRAMES } from '../../client/http/stream-limiter';
 import type { LiveHub, LiveListener } from '../../client/live/live-hub';
 import type { ThreadView, TurnStatus } from '../../workflows/contract/thread-schemas';

@@ -8,7 +8,7 @@ import type { AgentsPort } from '../../client/http/agents-port';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
 import { createApp } from '../../client/http/create-app';
-import type { ThreadsPort } from '../../client/http/routes/threads';
+import type { ThreadsPort } from '../../client/http/threads-port';
 import { SENDS_PER_MINUTE, SendRateLimiter } from '../../client/http/send-rate-limiter';
 import { unusedThreads } from '../harness/config-errors';
 

@@ -1,10 +1,10 @@
 /**
- * sendWhen (client/http/routes/threads.ts), the answer of the message routes: once routed by
+ * sendWhen (client/http/thread-requests.ts), the answer of the message routes: once routed by
  * default; with `wait=recorded` as soon as the thread recorded the message, a refusal before that
  * still thrown, a failure after it the turn's (not the caller's), and a thread too old to name the
  * message answered once routed.
  */
-import { sendWhen } from '../../client/http/routes/threads';
+import { sendWhen } from '../../client/http/thread-requests';
 import type { SendHooks } from '../../client/thread-client';
 
 type Routed = { messageId: string; disposition: 'answered' };

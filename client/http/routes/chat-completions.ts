@@ -37,7 +37,7 @@ import { streamTurn, type Recorded, type StreamTurnDeps } from '../chat/stream-t
 import { ApiFailure } from '../errors';
 import { ErrorBody } from '../schemas';
 import { openStreamLease, type StreamLimiter } from '../stream-limiter';
-import type { ThreadsPort } from './threads';
+import type { ThreadsPort } from '../threads-port';
 import { createDefinitionRegistry, type DefinitionRegistry } from '../../definitions/definition-registry';
 import { modelNotFound } from '../../definitions/door-model';
 

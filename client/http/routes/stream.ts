@@ -25,7 +25,7 @@ import type { LiveEvent } from '../../live/live-events';
 import { MAX_QUEUED_FRAMES, openStreamLease, type StreamLimiter } from '../stream-limiter';
 import { AgentIdParams, ErrorBody, EventsHeaders, EventsQuery } from '../schemas';
 import { AGENT_KIND, THREAD_KIND, type WorkflowKind } from '../../workflow-kind-guard';
-import { ThreadIdParams } from './threads';
+import { ThreadIdParams } from '../thread-requests';
 
 /** Timing of the stream; tests shorten it. */
 export interface LiveStreamTiming {

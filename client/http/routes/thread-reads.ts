@@ -13,7 +13,8 @@ import {
   VIEW_TEXT_CHARS,
 } from '../../../workflows/contract/thread-contract';
 import { ErrorBody } from '../schemas';
-import { ThreadIdParams, type ThreadsPort } from './threads';
+import { ThreadIdParams } from '../thread-requests';
+import type { ThreadsPort } from '../threads-port';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const failure = (description: string) => ({ description, content: json(ErrorBody) });

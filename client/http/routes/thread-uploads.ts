@@ -13,8 +13,9 @@ import type { z } from 'zod';
 import { firstIssuePath, issueLines } from '../../../workflows/issue-lines';
 import { existingInputs, inputPaths, storeThenStart } from '../../uploads/agent-uploads';
 import { ApiFailure } from '../errors';
-import { checkedFiles, formParts, isMultipart, type UploadSettings } from './agent-uploads';
-import { fromSender, MessageBody, OpenBody, openerOf, boundOf, sendWhen, waitOf, type ThreadsPort } from './threads';
+import { boundOf, fromSender, MessageBody, OpenBody, openerOf, sendWhen, waitOf } from '../thread-requests';
+import type { ThreadsPort } from '../threads-port';
+import { checkedFiles, formParts, isMultipart, type UploadSettings } from '../upload-form';
 
 /** The form's message, checked as the JSON body would be, and its files checked against the limits and `existing`. */
 async function messageForm<T extends { files?: string[] | undefined; by?: string | undefined }>(
