@@ -8,7 +8,7 @@ import { Client } from '@temporalio/client';
 import { connectTemporal } from '../temporal/connection';
 import { NativeConnection } from '@temporalio/worker';
 import type { ToolDefinition } from '../activities/tools/define-tool';
-import { AgentClient } from '../client/agent-client';
+import { AgentClient } from '../client/agents/agent-client';
 import { loadConfig, type CairnConfig } from '../config/config';
 import {
   reply,

@@ -10,7 +10,7 @@
  */
 import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Client } from '@temporalio/client';
-import { AgentClient } from '../client/agent-client';
+import { AgentClient } from '../client/agents/agent-client';
 import { cairnDataConverter } from '../temporal/payloads/data-converter';
 import { createTracing } from '../worker/telemetry/tracing';
 import { agentScript, chain, fixed, ms, planOf, quantile, since, withCairn, type BenchEnv } from './common';

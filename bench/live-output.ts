@@ -17,7 +17,7 @@
 import { loadavg } from 'node:os';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
-import type { AgentClient } from '../client/agent-client';
+import type { AgentClient } from '../client/agents/agent-client';
 import { createApp } from '../client/http/create-app';
 import { reply, type RecordedRequest, type ReplyFunction } from '../testkit/fake-llm';
 import { runHistories } from '../testkit/run-histories';

@@ -25,7 +25,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { Client } from '@temporalio/client';
-import { ThreadClient } from '../client/thread-client';
+import { ThreadClient } from '../client/threads/thread-client';
 import { loadConfig } from '../config/config';
 import { payloadEnv } from '../config/payload-config';
 import { connectTemporal } from '../temporal/connection';

@@ -12,7 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
 import { connectTemporal } from '../temporal/connection';
-import { AgentClient } from '../client/agent-client';
+import { AgentClient } from '../client/agents/agent-client';
 import { startDevServer, type DevServer } from '../scripts/dev-server';
 import { ScriptedLlm } from '../testkit/fake-llm';
 import { lowFreePort } from '../testkit/low-port';

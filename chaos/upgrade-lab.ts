@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
-import type { AgentClient } from '../client/agent-client';
+import type { AgentClient } from '../client/agents/agent-client';
 import { awaitVersion, describeDeployment, setCurrent } from '../temporal/deployments';
 import { DEFAULT_DEPLOYMENT_NAME, type WorkerVersion } from '../config/versioning-config';
 import type { WorkerProcess } from '../testkit/worker-process';

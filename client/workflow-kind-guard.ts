@@ -6,7 +6,7 @@
  * any other type is answered exactly like a missing one (`NOT_FOUND`), so its existence is not
  * revealed either. A client for another kind (threads: `threadWorkflow`) passes its own types.
  * (One shortcut: a thread's `send` to a thread its client already checked names the first run
- * of that thread's chain instead — client/known-threads.ts — which no other workflow can match.)
+ * of that thread's chain instead — client/threads/known-threads.ts — which no other workflow can match.)
  */
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import { ClientError } from './client-error';

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
 import { connectTemporal } from '../temporal/connection';
-import { AgentClient } from '../client/agent-client';
+import { AgentClient } from '../client/agents/agent-client';
 import { CHAOS_TOOLS, chaosScript } from '../chaos/agent-script';
 import { JOURNAL } from '../chaos/journal';
 import type { Prng } from '../chaos/prng';

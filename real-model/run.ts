@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
 import { z } from 'zod';
-import { AgentClient } from '../client/agent-client';
+import { AgentClient } from '../client/agents/agent-client';
 import { cairnDataConverter, payloadCodecs } from '../temporal/payloads/data-converter';
 import { connectTemporal } from '../temporal/connection';
 import { payloadSettingsFromEnv } from '../config/payload-config';

@@ -8,7 +8,7 @@
  */
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { AgentClient } from '../client/agent-client';
+import type { AgentClient } from '../client/agents/agent-client';
 import type { AgentState } from '../workflows/agent/agent-state';
 import { isTerminalPhase } from '../workflows/state/agent-phases';
 import type { FormField, Interaction } from '../workflows/interactions/interaction-types';

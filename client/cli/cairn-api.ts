@@ -16,11 +16,11 @@ import type { AnswerInput } from '../../workflows/interactions/interaction-types
 import { issueLines } from '../../workflows/issue-lines';
 import type { AnswerAccepted, HoldRequest } from '../../workflows/contract/messages';
 import { isTerminalPhase } from '../../workflows/state/agent-phases';
-import type { AgentSummary, AgentVersion, ListFilter } from '../agent-client';
-import { auditEntrySchema, type AuditEntry } from '../audit-entries';
+import type { AgentSummary, AgentVersion, ListFilter } from '../agents/agent-client';
+import { auditEntrySchema, type AuditEntry } from '../agents/audit-entries';
 import { stepTranscriptSchema, type StepTranscript } from '../../workflows/contract/step-transcript';
 import { ClientError, type ClientErrorCode } from '../client-error';
-import { pause } from '../follow-timeline';
+import { pause } from '../agents/follow-timeline';
 import { threadViewSchema, type SendInput, type ThreadView } from '../../workflows/contract/thread-contract';
 import type { RegisteredGraph } from '../graphs/graph-registry';
 import type { DefinitionSummary } from '../definitions/definition-summary';

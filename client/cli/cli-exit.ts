@@ -4,7 +4,7 @@
  */
 import { ClientError } from '../client-error';
 import { ApiRefusal } from './cairn-api';
-import type { RunOutcome } from './drive-agent';
+import type { RunOutcome } from '../agents/cli/drive-agent';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 3, interrupted: 130 } as const;
 

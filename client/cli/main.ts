@@ -6,9 +6,9 @@
 import { Command } from 'commander';
 import { version } from '../../package.json';
 import { AGENT_PHASES } from '../../workflows/state/agent-phases';
-import type { WatchOptions } from './agent-commands';
-import type { RunOptions } from './run-command';
-import { RUN_HELP } from './run-help';
+import type { WatchOptions } from '../agents/cli/agent-commands';
+import type { RunOptions } from '../agents/cli/run-command';
+import { RUN_HELP } from '../agents/cli/run-help';
 import { write } from './terminal';
 
 /** What a usage error exits with; the same as cli-exit.ts's EXIT.usage, which is not loaded for help. */
@@ -32,8 +32,8 @@ async function chatKind(kind: string | undefined): Promise<'chat' | 'task' | und
 // Each command's modules load when it runs: `--help` loads none of them, and a command loads
 // only what it needs (the Temporal client, zod schemas, the tool registry are each hundreds of
 // milliseconds to import).
-const agentCommands = () => import('./agent-commands');
-const deployCommands = () => import('./deploy-command');
+const agentCommands = () => import('../agents/cli/agent-commands');
+const deployCommands = () => import('../agents/cli/deploy-command');
 
 /** Runs an action and exits with the code it resolves with. */
 const exitWith = (code: Promise<number>) => code.then((c) => process.exit(c));
@@ -79,7 +79,7 @@ program
   )
   .addHelpText('after', RUN_HELP)
   .action((task: string, options: RunOptions) =>
-    exitWith(import('./run-command').then((m) => m.runCommand(task, options))),
+    exitWith(import('../agents/cli/run-command').then((m) => m.runCommand(task, options))),
   );
 
 program
@@ -102,7 +102,9 @@ the next lines are its JSON answers (as for \`cairn run --help\`).`,
   )
   .action((options: { thread?: string; kind?: string; by?: string; ask?: boolean; confirmPlan?: boolean }) =>
     exitWith(
-      import('./chat-command').then(async (m) => m.chatCommand({ ...options, kind: await chatKind(options.kind) })),
+      import('../threads/cli/chat-command').then(async (m) =>
+        m.chatCommand({ ...options, kind: await chatKind(options.kind) }),
+      ),
     ),
   );
 
@@ -154,7 +156,7 @@ program
   .argument('<id>', 'agent workflow id')
   .option('--json', 'print JSON for scripts')
   .action((id: string, options: { json?: boolean }) =>
-    exitWith(import('./audit-command').then((m) => m.auditCommand(id, options))),
+    exitWith(import('../agents/cli/audit-command').then((m) => m.auditCommand(id, options))),
   );
 
 program
@@ -164,7 +166,7 @@ program
   .argument('<stepId>', 'step id, e.g. s2')
   .option('--json', 'print JSON for scripts')
   .action((id: string, stepId: string, options: { json?: boolean }) =>
-    exitWith(import('./transcript-command').then((m) => m.transcriptCommand(id, stepId, options))),
+    exitWith(import('../agents/cli/transcript-command').then((m) => m.transcriptCommand(id, stepId, options))),
   );
 
 program
@@ -193,14 +195,16 @@ program
   .command('graphs')
   .description('list the agent graphs registered in CAIRN_GRAPHS: name, node count, description')
   .option('--json', 'print JSON for scripts (each graph whole, defaults filled in)')
-  .action((options: { json?: boolean }) => exitWith(import('./graphs-command').then((m) => m.graphsCommand(options))));
+  .action((options: { json?: boolean }) =>
+    exitWith(import('../graphs/cli/graphs-command').then((m) => m.graphsCommand(options))),
+  );
 
 program
   .command('definitions')
   .description('list the agent definitions: the built-in cairn and those of CAIRN_AGENTS, with their versions')
   .option('--json', 'print JSON for scripts (each definition as the catalogue lists it)')
   .action((options: { json?: boolean }) =>
-    exitWith(import('./definitions-command').then((m) => m.definitionsCommand(options))),
+    exitWith(import('../definitions/cli/definitions-command').then((m) => m.definitionsCommand(options))),
   );
 
 program
@@ -209,7 +213,7 @@ program
   .option('--json', 'print JSON for scripts')
   .action(async (options: { json?: boolean }) => {
     const [{ formatTools, listConfiguredTools }, { loadConfigOrExit }, { printLine }] = await Promise.all([
-      import('./tools-command'),
+      import('../agents/cli/tools-command'),
       import('../../config/load-config-or-exit'),
       import('./terminal'),
     ]);

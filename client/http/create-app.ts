@@ -9,12 +9,12 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Env, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AgentsPort } from './agents-port';
+import type { AgentsPort } from '../agents/agents-port';
 import { authenticateApi, guardPage, type Authenticator } from './auth/authenticate';
 import { apiTokenAuthentication } from './auth/create-authenticator';
 import { cors } from 'hono/cors';
 import type { PayloadSettings } from '../../config/payload-config';
-import { registerAuditRoute } from './routes/audit';
+import { registerAuditRoute } from '../agents/routes/audit';
 import { registerCodecRoutes, type CodecAuditRecord } from './routes/codec';
 import { registerMeRoute } from './routes/me';
 import { errorHandler, handleNotFound, sendError, validationHook } from './errors';
@@ -23,28 +23,28 @@ import { LOOPBACK_HOST_NAMES } from '../../config/host-names';
 import { requireAllowedHost } from './host-guard';
 import { refuseCrossSite, requestOrigin } from './origin-guard';
 import { publicOriginOf, publicSite } from './public-url';
-import { registerAgentRoutes } from './routes/agents';
-import { registerUploadStart } from './routes/agent-uploads';
-import { isUploadRequest, type UploadSettings } from './upload-form';
-import { registerThreadRoutes } from './routes/threads';
-import type { ThreadsPort } from './threads-port';
-import { registerThreadUploads } from './routes/thread-uploads';
-import { registerThreadReads } from './routes/thread-reads';
-import { registerChatCompletionsRoute } from './routes/chat-completions';
-import { registerGraphRoutes } from './routes/graphs';
+import { registerAgentRoutes } from '../agents/routes/agents';
+import { registerUploadStart } from '../uploads/routes/agent-uploads';
+import { isUploadRequest, type UploadSettings } from '../uploads/upload-form';
+import { registerThreadRoutes } from '../threads/routes/threads';
+import type { ThreadsPort } from '../threads/threads-port';
+import { registerThreadUploads } from '../uploads/routes/thread-uploads';
+import { registerThreadReads } from '../threads/routes/thread-reads';
+import { registerChatCompletionsRoute } from '../threads/routes/chat-completions';
+import { registerGraphRoutes } from '../graphs/routes/graphs';
 import { createDefinitionRegistry } from '../definitions/definition-registry';
-import { registerDefinitionRoutes } from '../definitions/definition-routes';
-import { registerModelsRoute } from '../definitions/models-route';
-import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from './routes/events';
-import { registerStreamRoute } from './routes/stream';
-import { registerTranscriptRoute } from './routes/transcript';
-import { registerFileRoutes } from './routes/files';
+import { registerDefinitionRoutes } from '../definitions/routes/definition-routes';
+import { registerModelsRoute } from '../definitions/routes/models-route';
+import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from '../agents/routes/events';
+import { registerStreamRoute } from '../live/routes/stream';
+import { registerTranscriptRoute } from '../agents/routes/transcript';
+import { registerFileRoutes } from '../uploads/routes/files';
 import { StreamLimiter } from './stream-limiter';
 import { limitSends, SendRateLimiter } from './send-rate-limiter';
 import type { StreamLimits } from '../../config/stream-limits';
 import { registerWebRoutes } from './routes/web';
 import { LiveHub } from '../live/live-hub';
-import { TimelineWakes, wakeAfterCommands } from './timeline-wakes';
+import { TimelineWakes, wakeAfterCommands } from '../agents/timeline-wakes';
 
 /** What the HTTP layer needs from outside: injected so tests can use a real or a dead server. */
 export interface AppDeps {
@@ -53,7 +53,7 @@ export interface AppDeps {
   version: string;
   /** The client library (or the slice of it the routes call). */
   agents: AgentsPort;
-  /** The thread client (client/thread-client.ts); without it the app has no thread routes. */
+  /** The thread client (client/threads/thread-client.ts); without it the app has no thread routes. */
   threads?: ThreadsPort;
   /**
    * Host names (no port) the server answers to; a request naming another is refused with 421
@@ -106,7 +106,7 @@ export interface AppDeps {
   workspace?: string;
   /**
    * When a non-streamed answer of the front door must go, for a request; by default a little
-   * before the client's announced timeout (client/http/chat/client-timeout.ts). For tests.
+   * before the client's announced timeout (client/threads/chat/client-timeout.ts). For tests.
    */
   chatAnswerDeadline?: (request: Request) => AbortSignal;
 }

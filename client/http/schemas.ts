@@ -8,7 +8,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { graphSchema } from '../../workflows/graph/graph-schema';
-import { agentStartSchema } from './routes/start-fields';
+import { agentStartSchema } from '../agents/start-fields';
 import { answerInputSchema, answerSchema, interactionSchema } from '../../workflows/interactions/interaction-schema';
 import { agentEventSchema, agentPhaseSchema, agentStateSchema } from '../../workflows/state/agent-state-schema';
 import { stepRunSchema, tokenUsageSchema } from '../../workflows/state/step-run-schema';
@@ -130,7 +130,7 @@ export const AgentStateBody = agentStateSchema
     interactions: z.array(Interaction),
     usage: TokenUsage,
     events: z.array(agentEventSchema.meta({ id: 'AgentEvent' })),
-    /** The final answer again, as `cairn run --json` and the workflow's result name it (client/final-answer.ts). */
+    /** The final answer again, as `cairn run --json` and the workflow's result name it (client/agents/final-answer.ts). */
     answer: z.string().optional(),
     /** The Worker Deployment version the current run is on; absent when unversioned or with afterSeq. */
     version: z

@@ -4,8 +4,8 @@
 import { serve } from '@hono/node-server';
 import type { CairnConfig } from '../../config/config';
 import { version } from '../../package.json';
-import { AgentClient } from '../agent-client';
-import { ThreadClient } from '../thread-client';
+import { AgentClient } from '../agents/agent-client';
+import { ThreadClient } from '../threads/thread-client';
 import { encryptionOn } from '../../temporal/payloads/data-converter';
 import { createAuthenticator } from './auth/create-authenticator';
 import { createApp } from './create-app';

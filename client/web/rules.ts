@@ -3,7 +3,7 @@
  * again: the form rules an `ask.form` answer must meet (workflows/interactions/validate-form.ts,
  * the very functions the agent's answer check calls), the phases in which an agent has ended
  * and the workflow ids of its steps, how a state reads to people (client/status-display.ts,
- * which the CLI uses too), how an agent graph reads (client/graph-display.ts: condition
+ * which the CLI uses too), how an agent graph reads (client/graphs/graph-display.ts: condition
  * labels, node marks, loops, visits, path lines — the CLI's words too), and how a server-sent
  * events frame reads (client/sse-frame.ts, the CLI's stream reader's too). The server bundles
  * this file into one ES module, `/web/rules.js`, on first request (client/http/browser-module.ts);
@@ -24,7 +24,7 @@ export {
   nodeStates,
   pathLine,
   takenEdges,
-} from '../graph-display';
+} from '../graphs/graph-display';
 export { noAnswerText, showsWaitingBadge, statusClass, stepDisplayStatus, stepHasWorkflow } from '../status-display';
 
 /** One field's value checked: what to send (nothing for an empty optional field), or the broken rule. */

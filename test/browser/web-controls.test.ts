@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium, type LaunchedChromium } from '../harness/chromium';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '../../client/unanswered-query';
 import { noAuthentication, type Authenticator } from '../../client/http/auth/authenticate';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';

@@ -21,7 +21,7 @@ import { startAgent, stateOf } from '../harness/agents';
 import { finishVisit } from '../harness/graphs';
 import { withWorker } from '../harness/test-env';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
-import { conditionText, pathLine } from '../../client/graph-display';
+import { conditionText, pathLine } from '../../client/graphs/graph-display';
 import { waitUntil } from '../../testkit/wait-until';
 import { gate } from '../harness/gate';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { MAX_MESSAGE_CHARS } from '../../workflows/contract/thread-schemas';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -5,7 +5,7 @@
  * many earlier messages its summary stands for, with the summary.
  */
 import { launchChromium } from '../harness/chromium';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

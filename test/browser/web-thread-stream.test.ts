@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../harness/chromium';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { reply } from '../fake-llm/replies';
 import { byRoute, routeOf } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

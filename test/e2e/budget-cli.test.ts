@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { AuditEntry } from '../../client/audit-entries';
+import type { AuditEntry } from '../../client/agents/audit-entries';
 import { agentTestbed } from '../harness/agent-testbed';
 import { stateOf, waitForState } from '../harness/agents';
 import { BUDGET, REQUESTS_WHEN_HELD, startHeldOnBudget } from '../harness/budget-crossing';

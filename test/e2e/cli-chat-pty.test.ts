@@ -18,7 +18,7 @@ import { agentFile } from '../harness/agents';
 import { cairnOnPty } from '../harness/pty';
 import { testConfig, withWorker } from '../harness/test-env';
 import { cliTarget, STRAIGHT, THROUGH_API, type CliWay } from '../harness/cli-ways';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 
 const bed = agentTestbed();
 

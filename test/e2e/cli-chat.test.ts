@@ -16,7 +16,7 @@ import { chatThenBrief } from '../harness/chat-then-brief';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { cliTarget, STRAIGHT, THROUGH_API, type CliWay } from '../harness/cli-ways';
 import { testConfig, withWorker } from '../harness/test-env';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { agentFile } from '../harness/agents';
 import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
 import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
-import { STAGING_FOLDER } from '../../client/uploads/agent-uploads';
+import { STAGING_FOLDER } from '../../client/uploads/store-uploads';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

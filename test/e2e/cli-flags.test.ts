@@ -9,8 +9,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentSummary } from '../../client/agent-client';
-import type { RunOutcome } from '../../client/cli/drive-agent';
+import type { AgentSummary } from '../../client/agents/agent-client';
+import type { RunOutcome } from '../../client/agents/cli/drive-agent';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

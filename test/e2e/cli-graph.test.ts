@@ -4,7 +4,7 @@
  * with its step id, the edge it left by and why — as the agent's own state records it (that a
  * planned agent prints no path: test/unit/render-graph.test.ts).
  */
-import { formatGraphPath } from '../../client/cli/render-graph';
+import { formatGraphPath } from '../../client/graphs/cli/render-graph';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { agentTestbed } from '../harness/agent-testbed';
 import { runCairn } from '../harness/cairn-cli';

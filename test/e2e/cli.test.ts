@@ -7,10 +7,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentSummary } from '../../client/agent-client';
-import type { RunOutcome } from '../../client/cli/drive-agent';
+import type { AgentSummary } from '../../client/agents/agent-client';
+import type { RunOutcome } from '../../client/agents/cli/drive-agent';
 import type { Choice, Prompter } from '../../client/cli/prompter';
-import { PromptingAnswers } from '../../client/cli/prompting-answers';
+import { PromptingAnswers } from '../../client/agents/cli/prompting-answers';
 import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
 import type { FormField, Interaction } from '../../workflows/interactions/interaction-types';
 import { reply } from '../fake-llm/replies';

@@ -6,7 +6,7 @@
  * after it, `watch` sees every timeline event once with no gap, and the agent completes.
  * Messages steered in while the plan check waits are carried across the roll-over they cause.
  */
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import type { AgentEvent } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -5,7 +5,7 @@
  * counts it, `cairn show` and `cairn ls` name its version — and `promote --ramp` ramps a second
  * build while the first stays current: new agents then start on both.
  */
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { describeDeployment, pinnedAgents, setCurrent } from '../../temporal/deployments';
 import type { WorkerVersion } from '../../config/versioning-config';
 import { byRoute } from '../fake-llm/routes';

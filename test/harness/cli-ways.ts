@@ -5,7 +5,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Client } from '@temporalio/client';
 import type { AppDeps } from '../../client/http/create-app';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { serveOnLoopback } from './sse-client';
 import { tokenApp } from './token-app';
 

@@ -2,8 +2,8 @@
  * Helpers for configuration tests: the lines `loadConfig` refuses an environment with, and an
  * agents port whose every method fails, for HTTP app tests that call no agent route.
  */
-import type { ThreadsPort } from '../../client/http/threads-port';
-import type { AgentsPort } from '../../client/http/agents-port';
+import type { ThreadsPort } from '../../client/threads/threads-port';
+import type { AgentsPort } from '../../client/agents/agents-port';
 import { ConfigError, loadConfig } from '../../config/config';
 
 /** The ConfigError lines for `env`; throws when the environment is accepted. */

@@ -5,7 +5,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Client } from '@temporalio/client';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { createApp, type AppDeps } from '../../client/http/create-app';
 import type { AgentState } from '../../workflows/agent/agent-state';
 

@@ -4,7 +4,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Client } from '@temporalio/client';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import type { Role } from '../../client/http/auth/principal';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';

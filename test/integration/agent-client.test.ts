@@ -5,7 +5,7 @@
  */
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { ClientError } from '../../client/client-error';
 import { agentWorkflowId } from '../../client/workflow-id';
 import type { AgentEvent } from '../../workflows/agent/agent-state';

@@ -13,10 +13,10 @@
  */
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import type { DefinitionRegistry } from '../../client/definitions/definition-registry';
 import { loadDefinitionRegistry } from '../../client/definitions/load-definitions';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '../../client/unanswered-query';
 import { EMPTY_GRAPH_REGISTRY } from '../../client/graphs/graph-registry';
 import { reply } from '../fake-llm/replies';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { ClientError } from '../../client/client-error';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import { approvalDigest } from '../../workflows/tools/approval-digest';

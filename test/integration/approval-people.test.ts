@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AuditEntry } from '../../client/audit-entries';
+import type { AuditEntry } from '../../client/agents/audit-entries';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { sha256Hex } from '../../client/http/auth/token-table';
 import type { AgentState } from '../../workflows/agent/agent-state';

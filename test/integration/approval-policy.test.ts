@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AuditEntry } from '../../client/audit-entries';
+import type { AuditEntry } from '../../client/agents/audit-entries';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { reply, said } from '../fake-llm/replies';
 import { byRoute, routeOf } from '../fake-llm/routes';

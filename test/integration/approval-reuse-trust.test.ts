@@ -14,7 +14,7 @@ import { answer, startAgent, waitForState, type AgentHandle } from '../harness/a
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { stateQuery } from '../../workflows/contract/messages';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
 import { isTerminalPhase } from '../../workflows/state/agent-phases';

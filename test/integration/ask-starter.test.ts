@@ -5,7 +5,7 @@
  * refused (403 ROLE_REQUIRED), against the real dev server and worker.
  */
 import OpenAI from 'openai';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { waitUntil } from '../../testkit/wait-until';

@@ -17,7 +17,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { serveOnLoopback } from '../harness/sse-client';
 import { withWorker } from '../harness/test-env';
 import { tokenApp } from '../harness/token-app';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { ClientError } from '../../client/client-error';
 import type { ThreadView } from '../../workflows/contract/thread-contract';
 import { waitUntil } from '../../testkit/wait-until';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { loadConfig, type CairnConfig } from '../../config/config';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { routerGraph } from '../../examples/graphs/router';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';

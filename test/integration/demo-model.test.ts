@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../config/config';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
 import type { agentWorkflow } from '../../workflows/agent/agent-workflow';
 import { LiveHub } from '../../client/live/live-hub';

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { serve } from '@hono/node-server';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
 import type { CodecAuditRecord } from '../../client/http/routes/codec';

@@ -6,12 +6,12 @@
  * agent share their state reads: ten cost about what one does.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
 import { LiveHub } from '../../client/live/live-hub';
-import type { EventStreamTiming } from '../../client/http/routes/events';
-import { BUSY_SPELL_MS } from '../../client/http/timeline-wakes';
+import type { EventStreamTiming } from '../../client/agents/routes/events';
+import { BUSY_SPELL_MS } from '../../client/agents/timeline-wakes';
 import type { StreamLimits } from '../../config/stream-limits';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { byRoute } from '../fake-llm/routes';

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { ClientError } from '../../client/client-error';
 import { loadGraphRegistry } from '../../client/graphs/load-graphs';
 import type { GraphRegistry } from '../../client/graphs/graph-registry';

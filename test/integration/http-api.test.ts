@@ -4,10 +4,10 @@
  * resumable event stream (no duplicates, no gaps, ends with the agent) and the OpenAPI document.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { ClientError } from '../../client/client-error';
 import type { AppDeps } from '../../client/http/create-app';
-import type { AgentSummary } from '../../client/agent-client';
+import type { AgentSummary } from '../../client/agents/agent-client';
 import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type Connection } from '@temporalio/client';
 import { connectTemporal } from '../../temporal/connection';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { createApp } from '../../client/http/create-app';
 import { serveApi } from '../../client/http/serve-api';
 import { loadConfig } from '../../config/config';

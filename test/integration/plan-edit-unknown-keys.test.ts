@@ -8,7 +8,7 @@
  * it is replayed here against this build, as the patch registry asks of a gate no kept history holds.
  */
 import { Worker } from '@temporalio/worker';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { ClientError } from '../../client/client-error';
 import { cairnDataConverter } from '../../temporal/payloads/data-converter';
 import { answerSignal } from '../../workflows/contract/messages';

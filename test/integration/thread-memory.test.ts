@@ -14,7 +14,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import type { ThreadView } from '../../workflows/contract/thread-contract';
 import { readThreadCarry, THREAD_CARRY_VERSION } from '../../workflows/thread/thread-carry';
 import type { threadWorkflow } from '../../workflows/thread/thread-workflow';

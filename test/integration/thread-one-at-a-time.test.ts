@@ -11,7 +11,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import type { SendInput } from '../../workflows/contract/thread-contract';
 
 const bed = agentTestbed();

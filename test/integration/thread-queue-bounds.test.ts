@@ -11,7 +11,7 @@ import { waitForInteraction, type AgentHandle } from '../harness/agents';
 import { postJson, testApp } from '../harness/http-app';
 import { plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { threadTurnWorkflowId, type ThreadView, type Turn } from '../../workflows/contract/thread-contract';
 import { DEFAULT_VIEW_TURNS, VIEW_TEXT_CHARS } from '../../workflows/contract/thread-contract';
 import { MAX_WAITING_PER_SENDER, MAX_WAITING_PER_THREAD } from '../../workflows/thread/thread-queue-limits';

@@ -4,7 +4,7 @@
  * leave its files unread), even sent straight to the `send` update; and a router call that spends
  * what was left of the thread's budget refuses the message before any reply or agent.
  */
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { sendUpdate, threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
 import type { threadWorkflow } from '../../workflows/thread/thread-workflow';
 import { reply } from '../fake-llm/replies';

@@ -10,7 +10,7 @@ import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { withWorker } from '../harness/test-env';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { cairnDataConverter } from '../../temporal/payloads/data-converter';
 import { AGENT_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
 

@@ -22,7 +22,7 @@ import { dataOf, deltasOf, type Delta } from '../harness/live-view';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 import { LiveHub } from '../../client/live/live-hub';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { sendUpdate } from '../../workflows/contract/thread-contract';
 import { liveStreamId } from '../../workflows/live/live-messages';
 import { waitUntil } from '../../testkit/wait-until';

@@ -12,7 +12,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
 import { tokenApp } from '../harness/token-app';
 import { waitUntil } from '../../testkit/wait-until';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { decompressPayload } from '../../temporal/payloads/compression-codec';
 import { threadTurnWorkflowId, type ThreadView } from '../../workflows/contract/thread-contract';
 

@@ -30,7 +30,7 @@ import {
   type Actor,
 } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { sendUpdate } from '../../workflows/contract/thread-contract';
 import { threadWorkflow } from '../../workflows/thread/thread-workflow';
 import { byRoute } from '../fake-llm/routes';

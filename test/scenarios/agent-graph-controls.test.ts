@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { ApplicationFailure } from '@temporalio/common';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { ClientError } from '../../client/client-error';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import type { GraphInput } from '../../workflows/graph/graph-schema';

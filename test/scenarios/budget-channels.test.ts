@@ -9,8 +9,8 @@
  * test/e2e/budget-cli.test.ts.)
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AgentSummary } from '../../client/agent-client';
-import type { AuditEntry } from '../../client/audit-entries';
+import type { AgentSummary } from '../../client/agents/agent-client';
+import type { AuditEntry } from '../../client/agents/audit-entries';
 import { answerSignal } from '../../workflows/contract/messages';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -13,7 +13,7 @@
  * straight through Temporal, as the UI or CLI would; the workflow decides by its own clock.
  */
 import type { Client } from '@temporalio/client';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import type { CairnConfig } from '../../config/config';
 import { CARRY_VERSION, type AgentCarry } from '../../workflows/agent/agent-carry';
 import type { AgentInput } from '../../workflows/contract/agent-input';

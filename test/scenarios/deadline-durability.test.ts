@@ -8,7 +8,7 @@
  * test/e2e/limits-rollover.test.ts.)
  */
 import type { temporal } from '@temporalio/proto';
-import { auditOf } from '../../client/audit-entries';
+import { auditOf } from '../../client/agents/audit-entries';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { unknownToRelease } from '../../client/unanswered-query';
 import type { AgentEvent } from '../../workflows/agent/agent-state';
 import { pauseUpdate } from '../../workflows/contract/messages';

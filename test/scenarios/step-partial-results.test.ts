@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { AuditEntry } from '../../client/audit-entries';
+import type { AuditEntry } from '../../client/agents/audit-entries';
 import type { CairnConfig } from '../../config/config';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { lookupTool } from '../../testkit/lookup-tool';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { connectTemporal } from '../../temporal/connection';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { loadConfig } from '../../config/config';
 import { connectionOptions } from '../../temporal/connection-options';
 import { createWorker } from '../../worker/create-worker';

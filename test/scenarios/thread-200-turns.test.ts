@@ -14,7 +14,7 @@ import type { RecordedRequest } from '../fake-llm/scripted-llm';
 import { agentTestbed } from '../harness/agent-testbed';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
-import { ThreadClient } from '../../client/thread-client';
+import { ThreadClient } from '../../client/threads/thread-client';
 import { decompressPayload } from '../../temporal/payloads/compression-codec';
 import { readThreadCarry, THREAD_CARRY_VERSION } from '../../workflows/thread/thread-carry';
 

@@ -5,8 +5,8 @@
  * a turn that reaches the thread's ceiling stops as a nested agent does instead of asking, and
  * a failed or cancelled turn's spend is counted in the thread's.
  */
-import { ThreadClient } from '../../client/thread-client';
-import { AgentClient } from '../../client/agent-client';
+import { ThreadClient } from '../../client/threads/thread-client';
+import { AgentClient } from '../../client/agents/agent-client';
 import { threadTurnWorkflowId, type ThreadView } from '../../workflows/contract/thread-contract';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -1,5 +1,5 @@
 /**
- * Storing a start's files (client/uploads/agent-uploads.ts) on a real temporary disk: checked
+ * Storing a start's files (client/uploads/store-uploads.ts) on a real temporary disk: checked
  * against the limits with their codes, placed in the agent's folder only with the start, taken
  * out again when the start fails, and staging left behind by a stopped server swept.
  */
@@ -16,7 +16,7 @@ import {
   storeThenStart,
   UploadRefusal,
   type SentFile,
-} from '../../client/uploads/agent-uploads';
+} from '../../client/uploads/store-uploads';
 
 const file = (name: string, text: string): SentFile => ({
   name,

@@ -4,7 +4,7 @@
  * client as ROLE_REQUIRED (the client's own list once lacked it).
  */
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
-import { answerRejected } from '../../client/answer-rejected';
+import { answerRejected } from '../../client/agents/answer-rejected';
 import { answerRejection, rejectionDetail } from '../../workflows/contract/failures';
 import { ANSWER_REJECTION_CODES } from '../../workflows/interactions/answer-rejection';
 

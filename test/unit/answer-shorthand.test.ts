@@ -1,11 +1,11 @@
 /**
- * `cairn answer`'s answer argument (client/cli/answer-shorthand.ts): JSON as given, or one word
+ * `cairn answer`'s answer argument (client/agents/cli/answer-shorthand.ts): JSON as given, or one word
  * turned into the open interaction's own answer shape — approve/reject for a tool approval (its
  * digest filled in), confirm/cancel for a plan check, retry/skip/abort for a failed step, stop for
  * a budget or deadline; a word the kind has no answer for is refused, naming the ones it has.
  */
 import type { Interaction } from '../../workflows/interactions/interaction-types';
-import { parseAnswerArgument, resolveAnswer } from '../../client/cli/answer-shorthand';
+import { parseAnswerArgument, resolveAnswer } from '../../client/agents/cli/answer-shorthand';
 import { UsageError } from '../../client/cli/cli-exit';
 
 const approval = { id: 'i2', kind: 'tool.approval', digest: 'sha256:abc' } as unknown as Interaction;

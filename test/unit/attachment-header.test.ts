@@ -1,9 +1,9 @@
 /**
- * The download's Content-Disposition (client/http/routes/files.ts): always an attachment, named
+ * The download's Content-Disposition (client/uploads/routes/files.ts): always an attachment, named
  * by the file's last path component, with an ASCII fallback no quote or control character can
  * break out of and the exact name in RFC 5987 form.
  */
-import { attachmentHeader } from '../../client/http/routes/files';
+import { attachmentHeader } from '../../client/uploads/routes/files';
 
 test('a plain name is used as it is, both ways', () => {
   expect(attachmentHeader('out/report.md')).toBe(`attachment; filename="report.md"; filename*=UTF-8''report.md`);

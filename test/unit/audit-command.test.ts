@@ -1,9 +1,9 @@
 /**
- * `cairn audit` as text (client/cli/audit-command.ts): an agent with no decision yet says so,
+ * `cairn audit` as text (client/agents/cli/audit-command.ts): an agent with no decision yet says so,
  * rather than printing an empty line; entries are one line each, oldest first.
  */
-import type { AuditEntry } from '../../client/audit-entries';
-import { formatAudit } from '../../client/cli/audit-command';
+import type { AuditEntry } from '../../client/agents/audit-entries';
+import { formatAudit } from '../../client/agents/cli/audit-command';
 
 test('an audit with nothing in it says so', () => {
   expect(formatAudit('agent-7', [])).toBe('no decisions on agent-7 yet');

@@ -1,5 +1,5 @@
 /** The audit's dates: an answer at its answer, an interaction the agent's end closed at that end. */
-import { auditOf } from '../../client/audit-entries';
+import { auditOf } from '../../client/agents/audit-entries';
 import {
   MAX_EVENTS,
   addEvent,

@@ -1,5 +1,5 @@
 /**
- * The front door's reading of a Chat Completions body (client/http/chat/chat-request.ts): the
+ * The front door's reading of a Chat Completions body (client/threads/chat/chat-request.ts): the
  * last user message is the new message, the messages before it a new thread's context (newest
  * kept), text parts joined, other parts and a missing user message refused with the field.
  */
@@ -9,7 +9,7 @@ import {
   MAX_CONTEXT_CHARS,
   turnRequestOf,
   type ChatMessage,
-} from '../../client/http/chat/chat-request';
+} from '../../client/threads/chat/chat-request';
 import { MAX_MESSAGE_CHARS } from '../../workflows/contract/thread-contract';
 
 test('the last user message is the message; earlier ones, assistant replies after it excluded, are context', () => {

@@ -1,8 +1,8 @@
 /**
- * turnIn (client/cli/chat-threads.ts): the turn `cairn chat` waits on — an error, not a wait for
+ * turnIn (client/threads/cli/chat-threads.ts): the turn `cairn chat` waits on — an error, not a wait for
  * ever, when the thread lost the message or closed (terminated) before the turn settled.
  */
-import { turnIn } from '../../client/cli/chat-threads';
+import { turnIn } from '../../client/threads/cli/chat-threads';
 import type { ThreadView, Turn } from '../../workflows/contract/thread-contract';
 
 const usage: ThreadView['usage'] = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };

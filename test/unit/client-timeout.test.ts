@@ -2,7 +2,7 @@
  * How long a non-streamed front-door answer may take: a little less than the timeout the
  * client announces (Node's and Python's SDK headers), else than the SDKs' 10-minute default.
  */
-import { answerSignal, answerWithinMs, MAX_CLIENT_TIMEOUT_S } from '../../client/http/chat/client-timeout';
+import { answerSignal, answerWithinMs, MAX_CLIENT_TIMEOUT_S } from '../../client/threads/chat/client-timeout';
 
 test.each([
   [{ 'x-stainless-timeout': '5' }, 4_500],

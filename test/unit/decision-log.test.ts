@@ -1,5 +1,5 @@
 /** The audit keeps every decision past the timeline's window and a step's recent calls (decision-log.ts). */
-import { auditOf } from '../../client/audit-entries';
+import { auditOf } from '../../client/agents/audit-entries';
 import {
   MAX_EVENTS,
   MAX_TOOL_CALLS_KEPT,

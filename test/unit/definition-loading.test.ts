@@ -12,7 +12,7 @@ import { createDefinitionRegistry, DEFAULT_DEFINITION } from '../../client/defin
 import { defineAgent } from '../../cairn';
 import { DefinitionModuleError, loadDefinitionRegistry } from '../../client/definitions/load-definitions';
 import { withDefinition } from '../../client/definitions/resolve-definition';
-import { formatDefinitions } from '../../client/cli/definitions-command';
+import { formatDefinitions } from '../../client/definitions/cli/definitions-command';
 import { definitionSummary } from '../../client/definitions/definition-summary';
 import { loadConfig } from '../../config/config';
 import { parseAgentInput } from '../../workflows/contract/agent-input';

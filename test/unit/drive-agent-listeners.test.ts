@@ -6,8 +6,8 @@
  * Driven here through a fake client port (the driver's own seam), many looks in a few ms.
  */
 import { getEventListeners } from 'node:events';
-import type { AnswerRequest, AnswerSource } from '../../client/cli/answer-source';
-import { driveAgent, type AgentPort } from '../../client/cli/drive-agent';
+import type { AnswerRequest, AnswerSource } from '../../client/agents/cli/answer-source';
+import { driveAgent, type AgentPort } from '../../client/agents/cli/drive-agent';
 import { createAgentState, type AgentState } from '../../workflows/agent/agent-state';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 

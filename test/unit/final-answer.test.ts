@@ -4,7 +4,7 @@
  * a poll with afterSeq; a state without an answer gets neither. (`cairn run --json` getting
  * `result`: test/e2e/cli-terminal-escapes.test.ts.)
  */
-import type { AgentsPort } from '../../client/http/agents-port';
+import type { AgentsPort } from '../../client/agents/agents-port';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { appOver } from '../harness/http-app';
 

@@ -1,6 +1,6 @@
 /**
  * The pure parts of going on with the messages queued behind an answered turn
- * (client/http/chat/follow-queued.ts): which of them a response could not wait for, what it says
+ * (client/threads/chat/follow-queued.ts): which of them a response could not wait for, what it says
  * of them, and how they appear in the `cairn` extension after the replied ones.
  */
 import {
@@ -9,7 +9,7 @@ import {
   withQueued,
   type QueuedMessage,
   type QueuedReply,
-} from '../../client/http/chat/follow-queued';
+} from '../../client/threads/chat/follow-queued';
 import type { Turn } from '../../workflows/contract/thread-contract';
 
 const queued: QueuedMessage[] = [

@@ -1,11 +1,11 @@
 /**
- * The one poll-by-cursor loop (client/follow-timeline.ts): every event once and in order, an
+ * The one poll-by-cursor loop (client/agents/follow-timeline.ts): every event once and in order, an
  * end when the agent ends, a stop on abort — and no abort listeners left behind by its waits,
  * which used to pile up while `cairn run` waited for a person (Node's
  * MaxListenersExceededWarning at 11).
  */
 import { getEventListeners } from 'node:events';
-import { followTimeline, pause } from '../../client/follow-timeline';
+import { followTimeline, pause } from '../../client/agents/follow-timeline';
 
 interface FakeState {
   phase: string;

@@ -1,9 +1,9 @@
 /**
- * The pure parts of following a turn (client/chat/follow-turn.ts): how often it looks while the
+ * The pure parts of following a turn (client/threads/follow-turn.ts): how often it looks while the
  * turn is quiet, which agent's questions hold a message up, a look no worker answered in
  * time tried again, and a message the read's page of newest turns left out read by itself.
  */
-import { blockingAgent, followTurn, patiently, pollDelay, runningTurn } from '../../client/chat/follow-turn';
+import { blockingAgent, followTurn, patiently, pollDelay, runningTurn } from '../../client/threads/follow-turn';
 import { ClientError } from '../../client/client-error';
 import type { Turn } from '../../workflows/contract/thread-contract';
 

@@ -4,8 +4,8 @@
  * kept. A field that is not one form field (the whole answer, `answer.values`) asks every field.
  */
 import type { FormField, Interaction } from '../../workflows/interactions/interaction-types';
-import { rejectedKeys } from '../../client/cli/form-answers';
-import { PromptingAnswers } from '../../client/cli/prompting-answers';
+import { rejectedKeys } from '../../client/agents/cli/form-answers';
+import { PromptingAnswers } from '../../client/agents/cli/prompting-answers';
 import type { Prompter } from '../../client/cli/prompter';
 
 const fields: FormField[] = [

@@ -6,9 +6,9 @@
  * answer whose client falls MAX_QUEUED_FRAMES chunks behind stops queuing and ends with
  * `cairn.failure` CLIENT_TOO_SLOW, then `[DONE]`.
  */
-import type { AgentsPort } from '../../client/http/agents-port';
+import type { AgentsPort } from '../../client/agents/agents-port';
 import { createApp } from '../../client/http/create-app';
-import type { ThreadsPort } from '../../client/http/threads-port';
+import type { ThreadsPort } from '../../client/threads/threads-port';
 import { MAX_QUEUED_FRAMES } from '../../client/http/stream-limiter';
 import type { LiveHub, LiveListener } from '../../client/live/live-hub';
 import type { ThreadView, TurnStatus } from '../../workflows/contract/thread-schemas';

@@ -1,5 +1,5 @@
 /**
- * The CLI's graph commands (client/cli/graph-option.ts, graphs-command.ts): `run --graph` reads a
+ * The CLI's graph commands (client/graphs/cli/graph-option.ts, graphs-command.ts): `run --graph` reads a
  * `.json` file and checks it (a broken one is a usage error naming each rule code) or passes a
  * name on to resolve at start, sends no planning mode with a graph and refuses `--no-plan` /
  * `--ask` beside it; `graphs` prints name, node count and description.
@@ -8,8 +8,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../client/cli/cli-exit';
-import { graphChoice, isGraphFile, runMode } from '../../client/cli/graph-option';
-import { formatGraphs } from '../../client/cli/graphs-command';
+import { graphChoice, isGraphFile, runMode } from '../../client/graphs/cli/graph-option';
+import { formatGraphs } from '../../client/graphs/cli/graphs-command';
 import { loadGraphRegistry } from '../../client/graphs/load-graphs';
 import { parseAgentInput } from '../../workflows/contract/agent-input';
 import { graphSchema } from '../../workflows/graph/graph-schema';

@@ -1,5 +1,5 @@
 /**
- * `GET /api/graphs` (client/http/routes/graphs.ts): the registered graphs, checked with defaults
+ * `GET /api/graphs` (client/graphs/routes/graphs.ts): the registered graphs, checked with defaults
  * filled in; none when the app's client has no registry; read by any role, refused without a
  * credential when authentication is on.
  */

@@ -6,7 +6,7 @@
  * and not one secret value is in it.
  */
 import { loadConfig } from '../../config/config';
-import type { AgentsPort } from '../../client/http/agents-port';
+import type { AgentsPort } from '../../client/agents/agents-port';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
 import { serverLog } from '../../client/http/serve-api';

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KIND_PROMPTS } from '../../client/cli/kind-prompts';
+import { KIND_PROMPTS } from '../../client/agents/cli/kind-prompts';
 import { INTERACTION_KINDS } from '../../workflows/interactions/kinds/registry';
 import { unusedAgents } from '../harness/config-errors';
 import { appOver } from '../harness/http-app';

@@ -1,5 +1,5 @@
 /** KnownThreads: the first run of each thread a client has seen, bounded, oldest out first. */
-import { KnownThreads } from '../../client/known-threads';
+import { KnownThreads } from '../../client/threads/known-threads';
 
 test('remembers first runs, forgets on request, and drops the least recently remembered when full', () => {
   const known = new KnownThreads(2);

@@ -1,11 +1,11 @@
 /**
- * The CLI's live printer (client/cli/live-printer.ts) and its approval preview (render.ts): a
+ * The CLI's live printer (client/live/cli/live-printer.ts) and its approval preview (render.ts): a
  * superseded attempt is followed by `[retrying…]` and the retry's text, an older attempt's late
  * items are not printed, reasoning only when asked for, timeline lines on lines of their own; an
  * approval shows each argument, a file's text with its line breaks, and the diff when the worker sent one.
  */
-import { HELD_MAX_CHARS, LivePrinter } from '../../client/cli/live-printer';
-import { formatApproval } from '../../client/cli/render';
+import { HELD_MAX_CHARS, LivePrinter } from '../../client/live/cli/live-printer';
+import { formatApproval } from '../../client/agents/cli/render';
 import type { LiveEvent } from '../../client/live/live-events';
 
 /** What `body` wrote to stdout. */

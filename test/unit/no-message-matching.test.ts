@@ -82,8 +82,8 @@ test('the scan covers the product source', () => {
   const scanned = files.map((file) => relative(ROOT, file));
   expect(scanned).toEqual(
     expect.arrayContaining([
-      'client/agent-client.ts',
-      'client/cli/form-answers.ts',
+      'client/agents/agent-client.ts',
+      'client/agents/cli/form-answers.ts',
       'client/web/forms.js',
       'workflows/interactions/validate-answer.ts',
     ]),

@@ -1,5 +1,5 @@
 /** Finding the first non-finite number in an answer, by path. */
-import { nonFiniteNumberPath } from '../../client/non-finite-number';
+import { nonFiniteNumberPath } from '../../client/agents/non-finite-number';
 
 test.each([
   [{ values: { n: Infinity } }, 'answer.values.n'],

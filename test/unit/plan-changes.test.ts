@@ -2,7 +2,7 @@
  * What a replan changed (plan-changes.ts), and how the person re-checking a replanned remainder
  * is told: in words on the interaction's prompt and in the CLI's plan check.
  */
-import { promptFor, type PromptContext } from '../../client/cli/kind-prompts';
+import { promptFor, type PromptContext } from '../../client/agents/cli/kind-prompts';
 import type { Prompter } from '../../client/cli/prompter';
 import type { Interaction } from '../../workflows/interactions/interaction-types';
 import { describeChanges, planChanges } from '../../workflows/plan/plan-changes';

@@ -11,7 +11,7 @@ import { plannerTurnMessage, plannerTaskMessage } from '../../workflows/agent/pr
 import { reusableSteps } from '../../workflows/thread/thread-context';
 import type { Turn } from '../../workflows/contract/thread-contract';
 import { plan, step } from '../harness/plans';
-import { formatPlan } from '../../client/cli/render';
+import { formatPlan } from '../../client/agents/cli/render';
 
 const offered: ReusableStep[] = [
   { agentId: 'thread-a/turn-1', stepId: 's1', title: 'Find the price', result: '$10 per seat' },

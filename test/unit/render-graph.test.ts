@@ -1,13 +1,13 @@
 /**
- * How an agent graph reads to people (client/graph-display.ts, and the CLI's text built from it
- * in client/cli/render-graph.ts), on the example graphs: every node with its marks and every
+ * How an agent graph reads to people (client/graphs/graph-display.ts, and the CLI's text built from it
+ * in client/graphs/cli/render-graph.ts), on the example graphs: every node with its marks and every
  * edge under the node it leaves, with its condition; the loops a drawing must show apart; the
  * path a run took, one visit a line with its step id; each node's visits as the state shows
  * them. Expected lines are built from the example graphs' own nodes and edges.
  */
-import { formatGraph, formatGraphPath, formatPath } from '../../client/cli/render-graph';
-import { formatState } from '../../client/cli/render';
-import { loopEdges, nodeStates, nodeVisits, takenEdges, visitOfStep } from '../../client/graph-display';
+import { formatGraph, formatGraphPath, formatPath } from '../../client/graphs/cli/render-graph';
+import { formatState } from '../../client/agents/cli/render';
+import { loopEdges, nodeStates, nodeVisits, takenEdges, visitOfStep } from '../../client/graphs/graph-display';
 import { graphSchema, type Graph, type GraphEdge } from '../../workflows/graph/graph-schema';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';

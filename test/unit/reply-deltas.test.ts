@@ -1,10 +1,10 @@
 /**
- * The front door's view of a chat reply as it streams (client/http/chat/reply-deltas.ts): only
+ * The front door's view of a chat reply as it streams (client/threads/chat/reply-deltas.ts): only
  * the text of its message's `chat` call is passed on; what did not stream is the rest of the
  * recorded reply; a retry after part of the reply went out stops the streaming, and the whole
  * reply follows.
  */
-import { ReplyDeltas } from '../../client/http/chat/reply-deltas';
+import { ReplyDeltas } from '../../client/threads/chat/reply-deltas';
 import type { LiveHub, LiveListener } from '../../client/live/live-hub';
 import type { LiveEvent } from '../../client/live/live-events';
 

@@ -1,14 +1,19 @@
 /**
- * `cairn run`'s agent-option flags (client/cli/agent-options.ts): each flag lands in its field of
+ * `cairn run`'s agent-option flags (client/agents/cli/agent-options.ts): each flag lands in its field of
  * the agent input, flags not given add nothing (the defaults apply), and a bad value is a usage
  * error naming the flag and the contract's field, before anything starts.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentOptions, checkRunInput, parseDuration, type AgentOptionFlags } from '../../client/cli/agent-options';
+import {
+  agentOptions,
+  checkRunInput,
+  parseDuration,
+  type AgentOptionFlags,
+} from '../../client/agents/cli/agent-options';
 import { UsageError } from '../../client/cli/cli-exit';
-import { runMode } from '../../client/cli/graph-option';
+import { runMode } from '../../client/graphs/cli/graph-option';
 import { parseAgentInput } from '../../workflows/contract/agent-input';
 
 /** The input `cairn run` would send for these flags (as run-command.ts builds it). */

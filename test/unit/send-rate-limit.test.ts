@@ -4,11 +4,11 @@
  * principal is counted apart, and a minute later the sender may send again. On the app over a
  * threads port that answers at once, with the limiter's clock moved by the test.
  */
-import type { AgentsPort } from '../../client/http/agents-port';
+import type { AgentsPort } from '../../client/agents/agents-port';
 import { SessionStore } from '../../client/http/auth/sessions';
 import { sha256Hex, TokenTable } from '../../client/http/auth/token-table';
 import { createApp } from '../../client/http/create-app';
-import type { ThreadsPort } from '../../client/http/threads-port';
+import type { ThreadsPort } from '../../client/threads/threads-port';
 import { SENDS_PER_MINUTE, SendRateLimiter } from '../../client/http/send-rate-limiter';
 import { unusedThreads } from '../harness/config-errors';
 

@@ -1,11 +1,11 @@
 /**
- * sendWhen (client/http/thread-requests.ts), the answer of the message routes: once routed by
+ * sendWhen (client/threads/thread-requests.ts), the answer of the message routes: once routed by
  * default; with `wait=recorded` as soon as the thread recorded the message, a refusal before that
  * still thrown, a failure after it the turn's (not the caller's), and a thread too old to name the
  * message answered once routed.
  */
-import { sendWhen } from '../../client/http/thread-requests';
-import type { SendHooks } from '../../client/thread-client';
+import { sendWhen } from '../../client/threads/thread-requests';
+import type { SendHooks } from '../../client/threads/thread-client';
 
 type Routed = { messageId: string; disposition: 'answered' };
 const routed: Routed = { messageId: 'msg-1', disposition: 'answered' };

@@ -1,5 +1,5 @@
 /**
- * `POST /api/agents` takes an allow list of fields (client/http/routes/start-fields.ts): a body
+ * `POST /api/agents` takes an allow list of fields (client/agents/start-fields.ts): a body
  * naming a field only Cairn sets — a thread turn's `context` (earlier approvals) and `thread`, a
  * nested agent's `nested` and `sharedWorkspace`, the `principal` — or a field the input does not
  * have is refused with 400 INVALID_INPUT naming it, as JSON and as a multipart form's `input`

@@ -5,8 +5,8 @@
  * "awaiting input", and an ended agent's answer box does not say "yet". And who acted from the
  * web page without authentication is `web` for answers and controls alike, never `anonymous`.
  */
-import type { AgentsPort } from '../../client/http/agents-port';
-import { formatState } from '../../client/cli/render';
+import type { AgentsPort } from '../../client/agents/agents-port';
+import { formatState } from '../../client/agents/cli/render';
 import { noAnswerText, showsWaitingBadge, stepDisplayStatus, stepHasWorkflow } from '../../client/status-display';
 import type { AgentState } from '../../workflows/agent/agent-state';
 import { AGENT_PHASES, TERMINAL_PHASES } from '../../workflows/state/agent-phases';

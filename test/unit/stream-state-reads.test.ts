@@ -1,10 +1,10 @@
 /**
- * The streams' shared state reads (client/http/stream-state-reads.ts), on a clock of the test's:
+ * The streams' shared state reads (client/agents/stream-state-reads.ts), on a clock of the test's:
  * readers of one agent within the poll interval share one read, each getting only the events
  * after its own cursor; an older cursor, another agent or an older read reads again; a failed read
  * is not kept. And the stream limiter gives a released place back once only.
  */
-import { SharedStateReads } from '../../client/http/stream-state-reads';
+import { SharedStateReads } from '../../client/agents/stream-state-reads';
 import { StreamLimiter } from '../../client/http/stream-limiter';
 import type { Principal } from '../../client/http/auth/principal';
 import type { AgentState } from '../../workflows/agent/agent-state';

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import type { AgentSummary } from '../../client/agent-client';
-import { formatAgentList } from '../../client/cli/render';
+import type { AgentSummary } from '../../client/agents/agent-client';
+import { formatAgentList } from '../../client/agents/cli/render';
 import { terminalSafe } from '../../client/cli/terminal';
 
 // eslint-disable-next-line no-control-regex -- looking for control characters is the point

@@ -1,10 +1,10 @@
 /**
- * `cairn transcript`'s rendering (client/cli/transcript-command.ts): a header, the dropped-rounds
+ * `cairn transcript`'s rendering (client/agents/cli/transcript-command.ts): a header, the dropped-rounds
  * marker, each round's reasoning, text and calls, indented so multi-line text stays readable.
  * Escaping control characters is the terminal boundary's (terminal.ts); its output is checked
  * end to end in test/scenarios/step-transcripts.test.ts.
  */
-import { formatTranscript } from '../../client/cli/transcript-command';
+import { formatTranscript } from '../../client/agents/cli/transcript-command';
 
 test('rounds print readably: reasoning, what the model said, each call with outcome and result', () => {
   const text = formatTranscript('agent-x', {

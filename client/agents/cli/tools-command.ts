@@ -1,0 +1,37 @@
+/**
+ * `cairn tools`: the tools a worker with this configuration offers — built-ins, user modules
+ * and MCP servers — with effect and whether calls need approval.
+ */
+import { builtinTools } from '../../../activities/create-activities';
+import { createToolRegistry } from '../../../activities/tools/tool-registry';
+import type { CairnConfig } from '../../../config/config';
+import { workflowBuiltins } from '../../../workflows/tools/builtin-tools';
+import type { ToolInfo } from '../../../workflows/tools/tool-types';
+import { loadConfiguredTools } from '../../../activities/tools/load-configured-tools';
+
+/** The catalogue as a worker would build it. */
+export async function listConfiguredTools(config: CairnConfig): Promise<ToolInfo[]> {
+  const configured = await loadConfiguredTools(config);
+  try {
+    const builtins = builtinTools(config.tools.fetchAllow);
+    const registry = createToolRegistry(
+      [...builtins, ...configured.tools],
+      undefined,
+      builtins.map((t) => t.name),
+    );
+    return [...registry.list(undefined, config.tools.autoApprove), ...Object.values(workflowBuiltins())];
+  } finally {
+    await configured.close();
+  }
+}
+
+/** One line per tool, for people. */
+export function formatTools(tools: ToolInfo[]): string {
+  const width = Math.max(...tools.map((t) => t.name.length));
+  return tools
+    .map(
+      (t) =>
+        `${t.name.padEnd(width)}  ${`${t.effect}${t.needsApproval ? ' (approval)' : ''}`.padEnd(16)}  ${t.description}`,
+    )
+    .join('\n');
+}
