@@ -4,11 +4,21 @@ import js from '@eslint/js';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)].filter(
   // The workflow sandbox allows these three.
   (m) => !['assert', 'url', 'util', 'node:assert', 'node:url', 'node:util'].includes(m),
 );
+
+// The client's feature folders (client/agents, threads, live, …): every folder of client/ but the
+// shells (http: the app, auth, errors; cli: the program and the terminal) and the web page.
+const CLIENT_SHELLS = new Set(['http', 'cli', 'web']);
+const clientFeatures = readdirSync(join(import.meta.dirname, 'client'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !CLIENT_SHELLS.has(entry.name))
+  .map((entry) => entry.name)
+  .sort();
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', '.data/**', '.cache/**', 'coverage/**', 'dist/**'] },
@@ -60,6 +70,14 @@ export default tseslint.config(
               from: ['./workflows/agent', './workflows/step'],
               message: 'contract/ is what other programs rely on: it imports neither agent/ nor step/.',
             },
+            // A feature's routes are its own: no file of one feature imports another feature's
+            // routes/, and no route imports a route (what routes share is a non-route module of
+            // its feature). Only the HTTP shell (client/http/create-app.ts) gathers the routes.
+            ...clientFeatures.map((feature) => ({
+              target: `./client/${feature}`,
+              from: clientFeatures.map((other) => `./client/${other}/routes`),
+              message: `client/${feature} must not import routes (its own or another feature's): import the non-route module the route uses, or move what both need there.`,
+            })),
             {
               target: './client',
               from: './worker',
