@@ -101,7 +101,7 @@ export interface AppDeps {
   temporalUiUrl?: string;
   /**
    * The workspace root the workers use (CAIRN_WORKSPACE), where agents' files are listed and
-   * downloaded from (routes/files.ts); `uploads.root` when absent; without either no agent's files are served.
+   * downloaded from (uploads/routes/files.ts); `uploads.root` when absent; without either no agent's files are served.
    */
   workspace?: string;
   /**

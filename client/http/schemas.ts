@@ -33,7 +33,7 @@ export const ErrorBody = z
   })
   .openapi('Error');
 
-/** A start's body: the workflow's own input schema less the fields only Cairn sets (routes/start-fields.ts). */
+/** A start's body: the workflow's own input schema less the fields only Cairn sets (agents/start-fields.ts). */
 export const AgentInputBody = agentStartSchema.meta({ id: 'AgentInput' });
 
 export const Started = z
@@ -48,7 +48,7 @@ export const Started = z
  * A start with files, as the OpenAPI document describes it: the JSON input as the `input` part,
  * each file as a part with a file name (any field name; `file` by convention). Every field is
  * optional here because the route's form check also sees JSON starts (it finds no form there);
- * the multipart start itself is read in routes/agent-uploads.ts.
+ * the multipart start itself is read in uploads/routes/agent-uploads.ts.
  */
 export const UploadForm = z
   .object({
