@@ -55,7 +55,9 @@ const onPorts = (text: string) => text.replaceAll('localhost:3000', `localhost:$
 function pythonMissing(): string | undefined {
   if (!existsSync(VENV_PYTHON)) return `${VENV_PYTHON} does not exist (scripts make .tools/venv)`;
   const probe = spawnSync(VENV_PYTHON, ['-c', 'import openai'], { encoding: 'utf8' });
-  return probe.status === 0 ? undefined : `the openai package is not installed in .tools/venv (bash scripts/ensure-openai-python.sh)`;
+  return probe.status === 0
+    ? undefined
+    : `the openai package is not installed in .tools/venv (bash scripts/ensure-openai-python.sh)`;
 }
 
 /** The command that runs a block of `language`, reading the block on stdin. */
