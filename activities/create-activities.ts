@@ -8,6 +8,7 @@ import type { LlmModelTable } from '../config/llm-models-config';
 import type OpenAI from 'openai';
 import type { Redactor } from '../config/redact-secrets';
 import { askUserTool } from '../workflows/interactions/ask-user-tool';
+import type { Activities } from '../workflows/contract/activities';
 import type { LlmToolSpec } from '../workflows/llm-types';
 import type { PromptTexts } from '../workflows/prompts/templates';
 import { workflowBuiltins } from '../workflows/tools/builtin-tools';
@@ -69,7 +70,7 @@ export function builtinTools(fetchAllow: AllowableClass[] = []): ToolDefinition[
 }
 
 /** Builds the activity implementations registered on the worker. */
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(deps: ActivityDeps): Activities {
   const builtins = builtinTools(deps.fetchAllow);
   const registry = createToolRegistry(
     [...builtins, ...(deps.tools ?? [])],
@@ -103,5 +104,5 @@ export function createActivities(deps: ActivityDeps) {
   };
 }
 
-/** The activity interface, for `proxyActivities<Activities>` in workflow code (type-only). */
-export type Activities = ReturnType<typeof createActivities>;
+/** The activity interface, declared with the workflows (`proxyActivities<Activities>`). */
+export type { Activities };

@@ -4,7 +4,7 @@
  * (`maxTaskQueueActivitiesPerSecond`): a real global LLM rate limit across every worker.
  */
 import { proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/create-activities';
+import type { Activities } from './contract/activities';
 import { catalogueProfile, llmProfile, previewProfile, toolProfile } from './activity-profiles';
 import type { LlmCallInput, LlmCallResult } from './llm-call-schema';
 import { llmTaskQueue } from './contract/llm-task-queue';

@@ -18,9 +18,9 @@ import {
   livePublishSignal,
   type LiveCall,
   type LiveEntry,
+  type AgentStreamWorkflow,
   type LivePublish,
 } from '../../workflows/live/live-messages';
-import type { agentStreamWorkflow } from '../../workflows/live/live-stream-workflow';
 import type { LiveCallHandle, LiveOutcome, LivePublisher } from './live-call';
 
 /** How batches go out. */
@@ -48,19 +48,16 @@ type Send = (batch: LivePublish) => Promise<'sent' | 'gone'>;
 export function createLivePublisher(options: LivePublisherOptions): LivePublisher {
   const send: Send = async (batch) => {
     try {
-      await options.client.workflow.signalWithStart<typeof agentStreamWorkflow, [LivePublish]>(
-        LIVE_STREAM_WORKFLOW_TYPE,
-        {
-          workflowId: liveStreamId(batch.call.agentId),
-          taskQueue: options.taskQueue,
-          args: [{ agentId: batch.call.agentId }],
-          signal: livePublishSignal,
-          signalArgs: [batch],
-          // An ended stream stays ended: a late attempt must not start another.
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          staticSummary: `live output of ${batch.call.agentId}`,
-        },
-      );
+      await options.client.workflow.signalWithStart<AgentStreamWorkflow, [LivePublish]>(LIVE_STREAM_WORKFLOW_TYPE, {
+        workflowId: liveStreamId(batch.call.agentId),
+        taskQueue: options.taskQueue,
+        args: [{ agentId: batch.call.agentId }],
+        signal: livePublishSignal,
+        signalArgs: [batch],
+        // An ended stream stays ended: a late attempt must not start another.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        staticSummary: `live output of ${batch.call.agentId}`,
+      });
       return 'sent';
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return 'gone';

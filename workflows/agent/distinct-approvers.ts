@@ -17,8 +17,11 @@
  * and the answer signal under the patch PATCHES.approvalPeople.
  */
 import type { AnswerCheck, AnswerInput, Interaction } from '../interactions/interaction-types';
-import type { Actor } from '../contract/messages';
-import { signInRealm } from '../interactions/answer-input-schema';
+import type { z } from 'zod';
+import { signInRealm, type actorSchema } from '../interactions/answer-input-schema';
+
+/** Who acted (contract/messages.ts's `Actor`, from its schema here: this module sits below the contract). */
+type Actor = z.infer<typeof actorSchema>;
 
 type Approval = Extract<Interaction, { kind: 'tool.approval' }>;
 

@@ -11,7 +11,7 @@
  * offsets stay contiguous, and an offset below `base` is known to be gone (a reset for whoever
  * asks for it). A log past MAX_RETAINED_CHARS drops its oldest items whatever is open.
  */
-import type { LiveCall, LiveEntry, LiveItem, LivePage, LivePublish, LiveStreamCarry } from './live-messages';
+import type { LiveCall, LiveEntry, LiveItem, LivePage, LivePublish, LiveStreamCarry } from './live-schemas';
 
 import { FINISHED_GRACE_MS, MAX_RETAINED_CHARS, sizeOf, SUBSCRIBER_TTL_MS } from './live-retention';
 

@@ -11,7 +11,7 @@
  * read them, so an offset below `base` is no longer retained.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { LivePage, LivePoll, LivePublish, LiveRead } from './live-schemas';
+import type { LivePage, LivePoll, LivePublish, LiveRead, LiveStreamCarry, LiveStreamInput } from './live-schemas';
 
 export * from './live-schemas';
 export { LIVE_STREAM_WORKFLOW_TYPE, liveEndSignal, liveStreamId } from './live-stream-names';
@@ -22,3 +22,6 @@ export const livePublishSignal = defineSignal<[LivePublish]>('livePublish');
 export const livePollUpdate = defineUpdate<LivePage, [LivePoll]>('livePoll');
 /** The retained items from `from` (default: the oldest), at once. */
 export const liveReadQuery = defineQuery<LivePage, [LiveRead?]>('liveRead');
+
+/** The stream workflow's signature (live-stream-workflow.ts), for starting it by name. */
+export type AgentStreamWorkflow = (input: LiveStreamInput, carried?: LiveStreamCarry) => Promise<void>;

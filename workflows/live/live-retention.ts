@@ -2,7 +2,7 @@
  * How long an agent's live stream keeps what it was sent (live-log.ts): the bounds, and what an
  * item weighs against them.
  */
-import type { LiveItem } from './live-messages';
+import type { LiveItem } from './live-schemas';
 
 /** Retained text beyond which the oldest items go whatever is open (a runaway reply). */
 export const MAX_RETAINED_CHARS = 256 * 1024;

@@ -7,10 +7,12 @@ import type { PlanStep } from '../plan/plan-types';
 import { render, type PromptTexts } from '../prompts/templates';
 import { toolCatalogue } from '../tools/tool-catalogue';
 import type { ToolInfo } from '../tools/tool-types';
-import type { StepInput } from './step-types';
 
-/** The graph node a step visits. */
-type StepNode = NonNullable<StepInput['node']>;
+/** What of the graph node a step visits its prompt uses (step-types.ts's `StepInput['node']`). */
+interface StepNode {
+  systemPrompt: string;
+  output?: Record<string, unknown>;
+}
 
 /** System prompt of a step's ReAct loop (a graph node's: its own system prompt first). */
 export function stepSystemPrompt(

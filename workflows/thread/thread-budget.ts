@@ -6,7 +6,7 @@
  * the thread's budget is spent a message is refused. Pure.
  */
 import { asLimits, budgetLeft, isSpent, type BudgetLeft } from '../budget-left';
-import type { ThreadSettings } from '../contract/thread-contract';
+import type { ThreadSettings } from '../contract/thread-schemas';
 import type { TokenUsage } from '../llm-types';
 import { addUsage, zeroUsage } from '../usage';
 

@@ -5,7 +5,7 @@
  * size bound, the oldest turns dropped first. Once older turns were folded into the thread's
  * summary (thread-compress.ts), it comes first, as a turn of its own (`withSummary`).
  */
-import type { Turn, TurnsSummary } from '../contract/thread-contract';
+import type { Turn, TurnsSummary } from '../contract/thread-schemas';
 import type { LlmMessage } from '../llm-types';
 import { render } from '../prompts/templates';
 import {
