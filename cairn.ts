@@ -12,4 +12,4 @@ export { defineTool } from './activities/tools/define-tool';
 export { defineAgent, DefinitionError } from './client/definitions/define-agent';
 export type { AgentDefinition, AgentDefinitionInput } from './client/definitions/definition-schema';
 export type { ToolContext, ToolDefinition, ToolResult } from './activities/tools/define-tool';
-export type { GraphInput } from './workflows/graph/graph-schema';
+export type { GraphInput } from './workflows/model/graph/graph-schema';

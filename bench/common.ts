@@ -17,7 +17,7 @@ import {
   type ReplyFunction,
   type ScriptedLlmOptions,
 } from '../testkit/fake-llm';
-import type { Plan, PlanStep } from '../workflows/plan/plan-types';
+import type { Plan, PlanStep } from '../workflows/model/plan/plan-types';
 import { createWorker } from '../worker/create-worker';
 import { cairnDataConverter } from '../temporal/payloads/data-converter';
 import { payloadEnv } from '../config/payload-config';

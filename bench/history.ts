@@ -8,7 +8,7 @@
 import { runHistories } from '../testkit/run-histories';
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
-import { stepWorkflowId } from '../workflows/contract/ids';
+import { stepWorkflowId } from '../workflows/base/ids';
 import { lookupTool } from '../testkit/lookup-tool';
 import { agentScript, fixed, ms, planOf, planStep, since, withCairn, type BenchEnv } from './common';
 import { FLAT_TOLERANCE, FLAT_WINDOW, judgeFlat } from './flat-verdict';

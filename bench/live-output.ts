@@ -23,8 +23,8 @@ import { reply, type RecordedRequest, type ReplyFunction } from '../testkit/fake
 import { runHistories } from '../testkit/run-histories';
 import { connectSse, serveOnLoopback, type SseClient } from '../testkit/sse-client';
 import { waitUntil } from '../testkit/wait-until';
-import { stepWorkflowId } from '../workflows/contract/ids';
-import { liveStreamId } from '../workflows/live/live-messages';
+import { stepWorkflowId } from '../workflows/base/ids';
+import { liveStreamId } from '../workflows/contract/live-messages';
 import {
   agentScript,
   chain,

@@ -5,7 +5,7 @@
  * level depending on the whole level above, side by side with the DAG on the same worker —
  * the comparison that isolates the scheduling policy from Temporal's per-step overhead.
  */
-import type { PlanStep } from '../workflows/plan/plan-types';
+import type { PlanStep } from '../workflows/model/plan/plan-types';
 import { lookupTool } from '../testkit/lookup-tool';
 import type { ReplyFunction } from '../testkit/fake-llm';
 import { agentScript, fixed, median, ms, planOf, planStep, since, withCairn, type BenchEnv } from './common';

@@ -5,7 +5,7 @@
  * and tokens per agent, by purpose, are counted from the fake's request log (each request's
  * `usage.total_tokens` as the fake answered it), side by side. `npm run bench -- 7` runs only it.
  */
-import type { AgentInput } from '../workflows/contract/agent-input';
+import type { AgentInput } from '../workflows/model/agent/agent-input';
 import { reply, type RecordedRequest, type ReplyFunction } from '../testkit/fake-llm';
 import { chain, fixed, planOf, withCairn, type BenchEnv } from './common';
 import type { Report } from './report';

@@ -7,7 +7,7 @@
  * step and round, so the audit knows exactly what should be on disk.
  */
 import { reply, type RecordedRequest, type ReplyFunction } from '../testkit/fake-llm';
-import type { Plan } from '../workflows/plan/plan-types';
+import type { Plan } from '../workflows/model/plan/plan-types';
 import type { Prng } from './prng';
 
 /** The step ids of every chaos agent's plan. */

@@ -9,7 +9,7 @@
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import type { AgentClient } from '../client/agents/agent-client';
-import { stepWorkflowId } from '../workflows/contract/ids';
+import { stepWorkflowId } from '../workflows/base/ids';
 import { waitUntil } from '../testkit/wait-until';
 import { STEP_IDS } from './agent-script';
 

@@ -8,7 +8,7 @@
  * (CHAOS_TOOTHLESS=1), the rollback comes before any agent starts: no agent ever ran on
  * version 2, and the evidence falls short.
  */
-import { stepWorkflowId } from '../workflows/contract/ids';
+import { stepWorkflowId } from '../workflows/base/ids';
 import { STEP_IDS } from './agent-script';
 import { Desk, partIds, promote, startParts, startVersions, V1, V2 } from './upgrade-lab';
 import { upgradeScript } from './upgrade-script';

@@ -13,7 +13,7 @@
  */
 import { describeDeployment } from '../temporal/deployments';
 import { waitUntil } from '../testkit/wait-until';
-import { stepWorkflowId } from '../workflows/contract/ids';
+import { stepWorkflowId } from '../workflows/base/ids';
 import { STEP_IDS } from './agent-script';
 import { since } from './clock';
 import { Desk, partIds, promote, startParts, startVersions, V1, V2 } from './upgrade-lab';

@@ -11,8 +11,8 @@ import { awaitVersion, describeDeployment, setCurrent } from '../temporal/deploy
 import { DEFAULT_DEPLOYMENT_NAME, type WorkerVersion } from '../config/versioning-config';
 import type { WorkerProcess } from '../testkit/worker-process';
 import { waitUntil } from '../testkit/wait-until';
-import type { Interaction } from '../workflows/interactions/interaction-types';
-import { isTerminalPhase } from '../workflows/state/agent-phases';
+import type { Interaction } from '../workflows/model/interactions/interaction-types';
+import { isTerminalPhase } from '../workflows/model/state/agent-phases';
 import type { Lab } from './lab';
 import { inputFor, partOf, type Part } from './upgrade-script';
 

@@ -7,7 +7,7 @@
  * which approvals the scenario holds back.
  */
 import { reply, type ReplyFunction } from '../testkit/fake-llm';
-import type { AgentInput } from '../workflows/contract/agent-input';
+import type { AgentInput } from '../workflows/model/agent/agent-input';
 import { CHAOS_TOOLS, chaosScript } from './agent-script';
 import type { Prng } from './prng';
 

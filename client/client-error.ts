@@ -3,7 +3,7 @@
  * the HTTP API maps to statuses (INVALID_* → 400, NOT_FOUND → 404, NOT_OPEN / CONFLICT → 409, AGENT_UNAVAILABLE → 503) and
  * the CLI to exit codes.
  */
-import { isErrorCode, type ErrorCode } from '../workflows/contract/error-codes';
+import { isErrorCode, type ErrorCode } from '../workflows/base/error-codes';
 
 /** The codes a client-library call fails with. */
 export type ClientErrorCode = Extract<

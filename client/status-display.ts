@@ -5,7 +5,7 @@
  * answer box says before (or without) an answer. Pure: the web page loads it through
  * client/web/rules.ts.
  */
-import { isTerminalPhase } from '../workflows/state/agent-phases';
+import { isTerminalPhase } from '../workflows/model/state/agent-phases';
 
 /** The parts of a step this module reads. */
 interface StepLike {

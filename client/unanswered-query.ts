@@ -12,7 +12,7 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { isErrorCode } from '../workflows/contract/error-codes';
+import { isErrorCode } from '../workflows/base/error-codes';
 
 /** How long a state query may wait for a worker before it counts as unanswered. */
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;

@@ -10,7 +10,7 @@
  */
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import { ClientError } from './client-error';
-import { AGENT_WORKFLOW_TYPE } from '../workflows/contract/agent-contract';
+import { AGENT_WORKFLOW_TYPE } from '../workflows/model/agent/agent-contract';
 import { THREAD_WORKFLOW_TYPE } from '../workflows/contract/thread-contract';
 
 /** The workflow types agent calls act on: top-level and nested agents alike run `agentWorkflow`. */

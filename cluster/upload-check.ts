@@ -8,7 +8,7 @@
 import type { Client } from '@temporalio/client';
 import { reply, type ReplyFunction } from '../testkit/fake-llm';
 import type { Evidence } from '../chaos/verdict';
-import { stepWorkflowId } from '../workflows/contract/ids';
+import { stepWorkflowId } from '../workflows/base/ids';
 
 /** The task of the upload check's agent: how the fake tells its requests apart. */
 export const UPLOAD_TASK = 'Cluster upload check: read the uploaded brief';

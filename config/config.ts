@@ -9,7 +9,7 @@ import { authEnvShape, resolveAuth, type AuthConfig } from './auth-config';
 import { loadPriceTable, priceEnvShape, type PriceTable } from './price-config';
 import { loadPolicyFile, policyEnvShape } from './policy-config';
 import { promptOverridesFrom, promptsEnvShape } from './prompts-config';
-import type { PromptTexts } from '../workflows/prompts/templates';
+import type { PromptTexts } from '../workflows/model/prompts/templates';
 import { llmModelsEnvShape, loadLlmModels, type LlmModelTable } from './llm-models-config';
 import type { ApprovalPolicy } from '../activities/policy/approval-policy';
 import { telemetryEnvShape, telemetrySettings, type TelemetryConfig } from './telemetry-config';

@@ -9,7 +9,7 @@
  * Every bad entry is refused with one line naming it.
  */
 import { z } from 'zod';
-import { issueLines } from '../workflows/issue-lines';
+import { issueLines } from '../workflows/base/issue-lines';
 
 const tokens = z
   .number({ error: 'expected a number of tokens' })

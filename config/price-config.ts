@@ -10,8 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { issueLines } from '../workflows/issue-lines';
-import type { TokenUsage } from '../workflows/llm-types';
+import { issueLines } from '../workflows/base/issue-lines';
+import type { TokenUsage } from '../workflows/model/llm/llm-types';
 
 const perMillion = z
   .number({ error: 'expected a number of US dollars per million tokens' })

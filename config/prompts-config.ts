@@ -1,14 +1,14 @@
 /**
  * A prompt overrides file: a JSON object, built-in template name → the text to use instead
- * (workflows/prompts/templates.ts). Read and checked in full before use, so a bad file can stop
+ * (workflows/model/prompts/templates.ts). Read and checked in full before use, so a bad file can stop
  * the worker with one line naming the file, the template and the variable instead of surfacing
  * in a model call. Read at start from `CAIRN_PROMPTS_FILE` (config/config.ts); each agent reads the
- * worker's texts once, at its start, and keeps them for its whole life (workflows/prompts/prompt-overrides.ts).
+ * worker's texts once, at its start, and keeps them for its whole life (workflows/model/prompts/prompt-overrides.ts).
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { promptOverrideProblem } from '../workflows/prompts/check-overrides';
-import type { PromptTexts } from '../workflows/prompts/templates';
+import { promptOverrideProblem } from '../workflows/model/prompts/check-overrides';
+import type { PromptTexts } from '../workflows/model/prompts/templates';
 
 /** The environment variable naming the overrides file. */
 export const promptsEnvShape = { CAIRN_PROMPTS_FILE: z.string().min(1).optional() };

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentInput } from '../workflows/contract/agent-input';
+import type { AgentInput } from '../workflows/model/agent/agent-input';
 import type { AgentRun } from './stand-in';
 
 /** One agent of the suite. */

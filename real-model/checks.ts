@@ -12,8 +12,8 @@
  *   counts here; whether any step, tool run or agent completed is evidence.ts's question).
  * Whether the run exercised what these checks judge is evidence.ts's question.
  */
-import { agentInputSchema } from '../workflows/contract/agent-input';
-import { isErrorCode } from '../workflows/contract/error-codes';
+import { agentInputSchema } from '../workflows/model/agent/agent-input';
+import { isErrorCode } from '../workflows/base/error-codes';
 import { plans, type AgentCase } from './agents';
 import type { Exchange } from './recording-proxy';
 import type { AgentRun } from './stand-in';

@@ -9,9 +9,9 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { AgentClient } from '../client/agents/agent-client';
-import type { AgentState } from '../workflows/agent/agent-state';
-import { isTerminalPhase } from '../workflows/state/agent-phases';
-import type { FormField, Interaction } from '../workflows/interactions/interaction-types';
+import type { AgentState } from '../workflows/model/agent/agent-state';
+import { isTerminalPhase } from '../workflows/model/state/agent-phases';
+import type { FormField, Interaction } from '../workflows/model/interactions/interaction-types';
 
 /** An approval the stand-in was asked for. */
 export interface ApprovalSeen {

@@ -14,7 +14,7 @@ import { defaultPayloadConverter, WorkflowNotFoundError, type Payload, type Payl
 import type { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { runHistories } from '../testkit/run-histories';
-import { stepWorkflowId } from '../workflows/contract/ids';
+import { stepWorkflowId } from '../workflows/base/ids';
 
 const toolInput = z.object({ name: z.string(), arguments: z.unknown() });
 const toolOutcome = z.object({ ok: z.boolean() });

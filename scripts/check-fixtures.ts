@@ -24,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PATCH_INFO, type PatchInfo } from '../workflows/patches';
+import { PATCH_INFO, type PatchInfo } from '../workflows/base/patches';
 import { blobContent, filesAt, historyUnavailable, recordings, versionChanges, workingBlobs } from './fixture-git';
 import {
   compareReleases,
@@ -91,7 +91,8 @@ function retirementProblems(retirements: Retirement[]): string[] {
     r.patches
       .filter((id) => !Object.values(registry).some((p) => p.id === id && p.stage === 'retired'))
       .map(
-        (id) => `${RETIRED_MANIFEST}: ${r.path} names patch ${id}, which workflows/patches.ts does not mark retired`,
+        (id) =>
+          `${RETIRED_MANIFEST}: ${r.path} names patch ${id}, which workflows/base/patches.ts does not mark retired`,
       ),
   );
 }

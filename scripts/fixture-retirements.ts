@@ -8,7 +8,7 @@
  * recorded with, the patches whose retirement it follows and the version that retired it. The
  * fixture gate (scripts/check-fixtures.ts) accepts a deleted fixture only when an entry matches
  * it exactly, that content was recorded at that path, and every patch it names is marked retired
- * in the patch registry (workflows/patches.ts).
+ * in the patch registry (workflows/base/patches.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ const retirementSchema = z.strictObject({
   path: z.string().regex(/^test\/fixtures\/(histories|carry)\/\d+\.\d+\.\d+(-dev)?\/[^/]+$/, 'a recorded fixture file'),
   /** SHA-256 (hex) of the content the fixture was recorded with. */
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a hex SHA-256'),
-  /** The patches whose old path the fixture guarded, each retired in workflows/patches.ts. */
+  /** The patches whose old path the fixture guarded, each retired in workflows/base/patches.ts. */
   patches: z.array(z.string().min(1)).min(1, 'name the retired patches the fixture guarded'),
   /** The version that retired it (a development version while its release is being made). */
   retiredIn: z.string().regex(/^\d+\.\d+\.\d+(-dev)?$/, 'MAJOR.MINOR.PATCH or MAJOR.MINOR.PATCH-dev'),

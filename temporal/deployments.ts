@@ -8,7 +8,7 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { versionKey, type WorkerVersion } from '../config/versioning-config';
-import { AGENT_WORKFLOW_TYPE } from '../workflows/contract/agent-contract';
+import { AGENT_WORKFLOW_TYPE } from '../workflows/model/agent/agent-contract';
 
 const VersionStatus = temporal.api.enums.v1.WorkerDeploymentVersionStatus;
 const Drainage = temporal.api.enums.v1.VersionDrainageStatus;

@@ -14,7 +14,7 @@
 import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
 import type { Redactor } from '../config/redact-secrets';
 import { LLM_LATENCY_BUCKETS, METRIC_NAMES, STEP_DURATION_BUCKETS } from './telemetry/cairn-metrics';
-import { AGENT_WORKFLOW_TYPE } from '../workflows/contract/agent-contract';
+import { AGENT_WORKFLOW_TYPE } from '../workflows/model/agent/agent-contract';
 
 /** The agent and step a workflow id belongs to (docs/contracts.md: steps are `<agent id>/step-<step id>`). */
 export function logOwner(workflowId: unknown, workflowType: unknown): { agentId?: string; stepId?: string } {

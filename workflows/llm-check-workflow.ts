@@ -6,9 +6,9 @@
  */
 import { workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
-import { llmCall } from './activity-proxies';
-import { modelSettingsSchema } from './llm-types';
-import { tokenUsageSchema } from './state/step-run-schema';
+import { llmCall } from './runtime/activity-proxies';
+import { modelSettingsSchema } from './model/llm/llm-types';
+import { tokenUsageSchema } from './model/state/step-run-schema';
 
 /** Input of `llmCheckWorkflow`. */
 export const llmCheckInputSchema = z.object({ prompt: z.string(), model: modelSettingsSchema.optional() });

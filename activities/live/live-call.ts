@@ -10,9 +10,9 @@
  */
 import type { Info } from '@temporalio/activity';
 import type { LiveDelta } from '../llm/accumulate-chunks';
-import type { LlmCallInput, LlmPurpose } from '../../workflows/llm-call-schema';
-import type { LiveCall, LiveEntry } from '../../workflows/live/live-messages';
-import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
+import type { LlmCallInput, LlmPurpose } from '../../workflows/model/llm/llm-call-schema';
+import type { LiveCall, LiveEntry } from '../../workflows/contract/live-messages';
+import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/model/agent/agent-contract';
 import { THREAD_WORKFLOW_TYPE } from '../../workflows/contract/thread-contract';
 
 /** How a call attempt ended, for viewers. */

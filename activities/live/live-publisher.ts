@@ -20,7 +20,7 @@ import {
   type LiveEntry,
   type AgentStreamWorkflow,
   type LivePublish,
-} from '../../workflows/live/live-messages';
+} from '../../workflows/contract/live-messages';
 import type { LiveCallHandle, LiveOutcome, LivePublisher } from './live-call';
 
 /** How batches go out. */

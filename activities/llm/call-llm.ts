@@ -22,15 +22,15 @@ import {
   type LegacyLlmCallInput,
   type LlmCallInput,
   type LlmCallResult,
-} from '../../workflows/llm-call-schema';
-import type { LlmMessage, LlmToolSpec } from '../../workflows/llm-types';
+} from '../../workflows/model/llm/llm-call-schema';
+import type { LlmMessage, LlmToolSpec } from '../../workflows/model/llm/llm-types';
 import { costOf, type PriceTable } from '../../config/price-config';
 import type { LlmModelTable } from '../../config/llm-models-config';
 import type { Redactor } from '../../config/redact-secrets';
 import { classifyLlmError } from './classify-llm-error';
 import { maxTokensFor } from './max-tokens';
-import { finishStepTool } from '../../workflows/tools/finish-step';
-import { FINISH_STEP } from '../../workflows/tools/tool-types';
+import { finishStepTool } from '../../workflows/model/tools/finish-step';
+import { FINISH_STEP } from '../../workflows/model/tools/tool-types';
 import { createCapabilityStore, type CapabilityStore, type ModelCapabilities } from './model-capabilities';
 import { readReasoning, readToolCalls, readUsage, stripReasoning } from './read-completion';
 import { replyJsonSchema } from './reply-schemas';

@@ -1,6 +1,6 @@
 /**
  * Turns whatever the `openai` client threw into an `ApplicationFailure` with a stable code
- * (workflows/contract/error-codes.ts) and the right retry behaviour (docs/architecture/llm-calls.md): 408 / 409 / 429 /
+ * (workflows/base/error-codes.ts) and the right retry behaviour (docs/architecture/llm-calls.md): 408 / 409 / 429 /
  * 5xx / timeouts / connection failures retry — 429 after the endpoint's Retry-After — while
  * 400 / 401 / 403 / 404 / 422 never do. Two answers are recognised by their text whatever their
  * status: a context overflow (`LLM_CONTEXT_EXCEEDED`), and a 5xx saying the server could not
@@ -11,7 +11,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { Redactor } from '../../config/redact-secrets';
-import type { ErrorCode } from '../../workflows/contract/error-codes';
+import type { ErrorCode } from '../../workflows/base/error-codes';
 
 function failure(code: ErrorCode, message: string, retryable: boolean, details: unknown[] = []): ApplicationFailure {
   return ApplicationFailure.create({ type: code, message, nonRetryable: !retryable, details });

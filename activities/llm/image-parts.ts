@@ -1,6 +1,6 @@
 /**
  * Images a step's tools read, sent to a vision model: the conversation carries each image by
- * reference on its tool message (workflows/llm-types.ts `imageRefSchema`), and this activity
+ * reference on its tool message (workflows/model/llm/llm-types.ts `imageRefSchema`), and this activity
  * code loads the bytes from the agent's workspace when it builds a request — confined to the
  * workspace like the file tools, at most 5 MiB each, the newest few only — and adds them as
  * image parts in one user message after the tool results that read them (a tool message
@@ -8,7 +8,7 @@
  */
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
-import type { ImageRef, LlmMessage } from '../../workflows/llm-types';
+import type { ImageRef, LlmMessage } from '../../workflows/model/llm/llm-types';
 import { imageMediaType, MAX_IMAGE_BYTES } from '../tools/builtin/image-kind';
 import { readWorkspaceBytes } from '../tools/builtin/workspace-files';
 

@@ -5,7 +5,7 @@
  * the model and purpose; else the default for the purpose.
  */
 import { settingsFor, type LlmModelTable } from '../../config/llm-models-config';
-import type { LlmPurpose } from '../../workflows/llm-call-schema';
+import type { LlmPurpose } from '../../workflows/model/llm/llm-call-schema';
 
 /** Default reply budgets per purpose: a plan of many steps fits, a runaway reply does not. */
 export const DEFAULT_MAX_TOKENS: Record<LlmPurpose, number> = {

@@ -5,8 +5,8 @@
  * accepted; a missing `usage` is estimated (4 characters a token) and flagged as estimated.
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import type { LlmToolCall, TokenUsage } from '../../workflows/llm-types';
-import { cutMiddle, REASONING_CHARS } from '../../workflows/step/transcript-bounds';
+import type { LlmToolCall, TokenUsage } from '../../workflows/model/llm/llm-types';
+import { cutMiddle, REASONING_CHARS } from '../../workflows/contract/transcript-bounds';
 
 /** Characters per token when the endpoint reports no usage: a rough but common estimate. */
 const CHARS_PER_TOKEN = 4;

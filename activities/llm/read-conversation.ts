@@ -5,8 +5,8 @@
  */
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import type { ConversationRef } from '../../workflows/llm-call-schema';
-import type { LlmMessage } from '../../workflows/llm-types';
+import type { ConversationRef } from '../../workflows/model/llm/llm-call-schema';
+import type { LlmMessage } from '../../workflows/model/llm/llm-types';
 import { conversationQuery } from '../../workflows/contract/messages';
 
 export interface ConversationReader {

@@ -2,12 +2,12 @@
  * The JSON Schemas of replies the LLM activity asks for by name, derived from the zod plan and
  * route schemas (never written twice) and built once per process.
  */
-import { planJsonSchema, remainingPlanJsonSchema } from '../../workflows/plan/plan-schema';
-import type { LlmReplySchema } from '../../workflows/llm-call-schema';
-import { routeJsonSchema } from '../../workflows/graph/route-reply';
-import { verifyJsonSchema } from '../../workflows/step/verify-reply';
-import { assessJsonSchema } from '../../workflows/plan/assess-reply';
-import { messageRouteJsonSchema } from '../../workflows/thread/message-route';
+import { planJsonSchema, remainingPlanJsonSchema } from '../../workflows/model/plan/plan-schema';
+import type { LlmReplySchema } from '../../workflows/model/llm/llm-call-schema';
+import { routeJsonSchema } from '../../workflows/model/graph/route-reply';
+import { verifyJsonSchema } from '../../workflows/model/step/verify-reply';
+import { assessJsonSchema } from '../../workflows/model/plan/assess-reply';
+import { messageRouteJsonSchema } from '../../workflows/model/thread/message-route';
 
 const BUILD: Record<LlmReplySchema, () => Record<string, unknown>> = {
   plan: planJsonSchema,

@@ -14,7 +14,7 @@ import {
   DEFAULT_RULE,
   type PolicyCallInput,
   type PolicyDecision,
-} from '../../workflows/tools/policy-decision';
+} from '../../workflows/model/tools/policy-decision';
 import { ANONYMOUS, POLICY_SCHEMA } from './policy-schema';
 
 export { AUTO_APPROVE_RULE };

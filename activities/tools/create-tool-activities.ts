@@ -6,17 +6,17 @@
 import { mkdir } from 'node:fs/promises';
 import { Context } from '@temporalio/activity';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
-import { workflowBuiltins } from '../../workflows/tools/builtin-tools';
-import { cutOutput } from '../../workflows/tools/cut-output';
-import type { ToolCallInput, ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
+import { workflowBuiltins } from '../../workflows/model/tools/builtin-tools';
+import { cutOutput } from '../../workflows/model/tools/cut-output';
+import type { ToolCallInput, ToolCallOutcome, ToolInfo } from '../../workflows/model/tools/tool-types';
 import type { ToolRegistry } from './tool-registry';
 import type { ApprovalPolicy } from '../policy/approval-policy';
-import { DEFAULT_RULE, type PolicyCallInput, type PolicyDecision } from '../../workflows/tools/policy-decision';
+import { DEFAULT_RULE, type PolicyCallInput, type PolicyDecision } from '../../workflows/model/tools/policy-decision';
 import {
   previewCallInputSchema,
   type ApprovalPreview,
   type PreviewCallInput,
-} from '../../workflows/tools/approval-preview';
+} from '../../workflows/model/tools/approval-preview';
 import { previewCall } from './preview-call';
 
 const HEARTBEAT_EVERY_MS = 1_000;

@@ -3,8 +3,8 @@
  * model. Built-ins, user modules and (later) MCP servers all produce these.
  */
 import type { z } from 'zod';
-import type { ImageRef } from '../../workflows/llm-types';
-import type { ReadWhen } from '../../workflows/tools/tool-types';
+import type { ImageRef } from '../../workflows/model/llm/llm-types';
+import type { ReadWhen } from '../../workflows/model/tools/tool-types';
 
 /** What a running tool gets besides its arguments. */
 export interface ToolContext {

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { issueLines } from '../../workflows/issue-lines';
+import { issueLines } from '../../workflows/base/issue-lines';
 import type { ToolDefinition } from './define-tool';
 
 /** OpenAI's rule for function names, which every tool name must follow. */

@@ -7,7 +7,11 @@
  * the arguments alone.
  */
 import { z } from 'zod';
-import { MAX_PREVIEW_CHARS, type ApprovalPreview, type PreviewCallInput } from '../../workflows/tools/approval-preview';
+import {
+  MAX_PREVIEW_CHARS,
+  type ApprovalPreview,
+  type PreviewCallInput,
+} from '../../workflows/model/tools/approval-preview';
 import { readWorkspaceFile } from './builtin/workspace-files';
 import { unifiedDiff } from './line-diff';
 

@@ -5,10 +5,10 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { createRedactor, type Redactor } from '../../config/redact-secrets';
-import { issueLines } from '../../workflows/issue-lines';
-import type { LlmToolSpec } from '../../workflows/llm-types';
-import type { ErrorCode } from '../../workflows/contract/error-codes';
-import type { ToolCallOutcome, ToolInfo } from '../../workflows/tools/tool-types';
+import { issueLines } from '../../workflows/base/issue-lines';
+import type { LlmToolSpec } from '../../workflows/model/llm/llm-types';
+import type { ErrorCode } from '../../workflows/base/error-codes';
+import type { ToolCallOutcome, ToolInfo } from '../../workflows/model/tools/tool-types';
 import type { ToolContext, ToolDefinition } from './define-tool';
 import { workflowParameters } from './tool-schema-regex';
 

@@ -1,6 +1,6 @@
 /**
  * Tool parameter schemas with regular expressions (`pattern`, `patternProperties`,
- * `format: "regex"`; workflows/tools/schema-regex.ts). Workflow code checks a call's arguments
+ * `format: "regex"`; workflows/model/tools/schema-regex.ts). Workflow code checks a call's arguments
  * against the catalogue's schema before anything runs, and a regular expression there — a user
  * tool's, an MCP server's — would run on the thread every agent of the worker shares. So the
  * catalogue the workflow gets carries the schema without them, while the model is still offered
@@ -11,7 +11,7 @@
  * approval is ever asked for such a call.
  */
 import { z } from 'zod';
-import { regexKeywordPaths, withoutRegexKeywords } from '../../workflows/tools/schema-regex';
+import { regexKeywordPaths, withoutRegexKeywords } from '../../workflows/model/tools/schema-regex';
 import type { ToolDefinition } from './define-tool';
 
 /** The schema the workflow validates a call with: `parameters` without regular expressions. */

@@ -17,11 +17,11 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { temporal } from '@temporalio/proto';
 import type { CairnConfig } from '../../config/config';
 import { connectionOptions } from '../../temporal/connection-options';
-import { parseAgentInput } from '../../workflows/contract/agent-input';
-import type { AgentEvent, AgentPhase, AgentState } from '../../workflows/agent/agent-state';
-import type { AgentResult } from '../../workflows/contract/agent-contract';
+import { parseAgentInput } from '../../workflows/model/agent/agent-input';
+import type { AgentEvent, AgentPhase, AgentState } from '../../workflows/model/agent/agent-state';
+import type { AgentResult } from '../../workflows/model/agent/agent-contract';
 import type { agentWorkflow } from '../../workflows/agent/agent-workflow';
-import type { AnswerInput } from '../../workflows/interactions/interaction-types';
+import type { AnswerInput } from '../../workflows/model/interactions/interaction-types';
 import { nonFiniteNumberPath } from './non-finite-number';
 import {
   answerSignal,
@@ -53,7 +53,7 @@ import { AGENT_KIND, withWorkflowOfKind } from '../workflow-kind-guard';
 import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery, unknownToRelease } from '../unanswered-query';
 import { cairnDataConverter, encryptionOn } from '../../temporal/payloads/data-converter';
 import { clientTracingInterceptors } from '../../temporal/tracing/client-tracing';
-import { AGENT_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
+import { AGENT_WORKFLOW_TYPE } from '../../workflows/model/agent/agent-contract';
 import { EMPTY_GRAPH_REGISTRY, type GraphRegistry } from '../graphs/graph-registry';
 import { withRegisteredGraph } from '../graphs/resolve-graph';
 import { createDefinitionRegistry, type DefinitionRegistry } from '../definitions/definition-registry';

@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
 import { rejectionDetail } from '../../workflows/contract/failures';
-import { isAnswerRejectionCode } from '../../workflows/interactions/answer-rejection';
+import { isAnswerRejectionCode } from '../../workflows/model/interactions/answer-rejection';
 import { ClientError } from '../client-error';
 
 /**

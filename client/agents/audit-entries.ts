@@ -6,8 +6,8 @@
  * from the agent's state; served by `GET /api/agents/:id/audit` and printed by `cairn audit`.
  */
 import { z } from 'zod';
-import type { AgentState } from '../../workflows/agent/agent-state';
-import { actorSchema } from '../../workflows/interactions/answer-input-schema';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
+import { actorSchema } from '../../workflows/model/interactions/answer-input-schema';
 
 /** One audit entry. */
 export const auditEntrySchema = z.object({

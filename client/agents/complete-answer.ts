@@ -4,7 +4,7 @@
  * about one call, so its id already names the arguments; the answer still binds to them (other
  * arguments open another interaction with another digest, which this never fills in for).
  */
-import type { Interaction } from '../../workflows/interactions/interaction-types';
+import type { Interaction } from '../../workflows/model/interactions/interaction-types';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -4,7 +4,7 @@
  * --json` call it `answer`. Each keeps its name, and gets the other beside it, so a script
  * written against one reads the other.
  */
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 
 /** `state` with `answer` beside `result` (when there is one). */
 export function withAnswer<S extends Pick<AgentState, 'result'>>(state: S): S & { answer?: string } {

@@ -6,7 +6,7 @@
  * pile up abort listeners (Node warns at 11).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isTerminalPhase } from '../../workflows/state/agent-phases';
+import { isTerminalPhase } from '../../workflows/model/state/agent-phases';
 
 /** What the loop needs of a state: its phase and its timeline events. */
 export interface TimelineState {

@@ -7,7 +7,7 @@
  * would signal another workflow, a forged `nested` would skip the plan check.
  */
 import { z } from 'zod';
-import { agentInputSchema } from '../../workflows/contract/agent-input';
+import { agentInputSchema } from '../../workflows/model/agent/agent-input';
 import { ApiFailure } from '../http/errors';
 
 /** The agent input's fields that Cairn sets itself (threadWorkflow, `sub_agent`, the signed-in principal). */

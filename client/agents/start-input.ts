@@ -5,9 +5,9 @@
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import type { AgentInput } from '../../workflows/contract/agent-input';
+import type { AgentInput } from '../../workflows/model/agent/agent-input';
 import type { AgentStart } from '../definitions/resolve-definition';
-import { principalOf } from '../../workflows/principal';
+import { principalOf } from '../../workflows/model/principal';
 import type { agentStartSchema } from './start-fields';
 
 /**

@@ -5,8 +5,8 @@
  * Temporal retains it (a worker replays it to answer). The agent itself is checked by the caller.
  */
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { STEP_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
-import { stepWorkflowId } from '../../workflows/contract/ids';
+import { STEP_WORKFLOW_TYPE } from '../../workflows/model/agent/agent-contract';
+import { stepWorkflowId } from '../../workflows/base/ids';
 import { transcriptQuery, type StepTranscript } from '../../workflows/contract/step-transcript';
 import { ClientError } from '../client-error';
 import { isUnansweredQuery } from '../unanswered-query';

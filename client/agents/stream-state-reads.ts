@@ -6,7 +6,7 @@
  * about one query per interval however many streams follow it (each stream still keeps its own
  * cursor and gets only the events after it). Reads that fail are not kept.
  */
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 
 /** One read: the cursor it was made with, when, and the state it gives. */
 interface Read {

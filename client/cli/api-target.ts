@@ -7,7 +7,7 @@
  * still reads only its own.
  */
 import { z } from 'zod';
-import { issueLines } from '../../workflows/issue-lines';
+import { issueLines } from '../../workflows/base/issue-lines';
 import { printError } from './terminal';
 
 /** The note printed when the server's token is sent. */

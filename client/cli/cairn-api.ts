@@ -9,13 +9,13 @@
  */
 import { openAsBlob } from 'node:fs';
 import { z } from 'zod';
-import type { AgentInput } from '../../workflows/contract/agent-input';
-import type { AgentState } from '../../workflows/agent/agent-state';
-import type { AgentResult } from '../../workflows/contract/agent-contract';
-import type { AnswerInput } from '../../workflows/interactions/interaction-types';
-import { issueLines } from '../../workflows/issue-lines';
+import type { AgentInput } from '../../workflows/model/agent/agent-input';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
+import type { AgentResult } from '../../workflows/model/agent/agent-contract';
+import type { AnswerInput } from '../../workflows/model/interactions/interaction-types';
+import { issueLines } from '../../workflows/base/issue-lines';
 import type { AnswerAccepted, HoldRequest } from '../../workflows/contract/messages';
-import { isTerminalPhase } from '../../workflows/state/agent-phases';
+import { isTerminalPhase } from '../../workflows/model/state/agent-phases';
 import type { AgentSummary, AgentVersion, ListFilter } from '../agents/agent-client';
 import { auditEntrySchema, type AuditEntry } from '../agents/audit-entries';
 import { stepTranscriptSchema, type StepTranscript } from '../../workflows/contract/step-transcript';

@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { version } from '../../package.json';
-import { AGENT_PHASES } from '../../workflows/state/agent-phases';
+import { AGENT_PHASES } from '../../workflows/model/state/agent-phases';
 import type { WatchOptions } from '../agents/cli/agent-commands';
 import type { RunOptions } from '../agents/cli/run-command';
 import { RUN_HELP } from '../agents/cli/run-help';

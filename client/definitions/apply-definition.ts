@@ -6,7 +6,7 @@
  * definition's, its limits may only be lower, and it changes `model` or `mode` only where the
  * definition lists them as `overridable`. Anything else is a problem naming its field.
  */
-import type { AgentInput } from '../../workflows/contract/agent-input';
+import type { AgentInput } from '../../workflows/model/agent/agent-input';
 import type { AgentDefinition } from './definition-schema';
 import type { RegisteredDefinition } from './definition-registry';
 

@@ -5,7 +5,7 @@
  * transitively — so a running agent never changes when a definition does. Built once at start.
  */
 import type { DefinitionSnapshot } from '../../workflows/contract/definition-snapshot';
-import { PROMPT_TEMPLATES } from '../../workflows/prompts/templates';
+import { PROMPT_TEMPLATES } from '../../workflows/model/prompts/templates';
 import type { AgentDefinition } from './definition-schema';
 import { canonicalJson, definitionVersion } from './definition-version';
 

@@ -5,9 +5,9 @@
  * defined (`defineAgent`) and where it is loaded, each problem naming its field.
  */
 import { z } from 'zod';
-import { agentInputSchema } from '../../workflows/contract/agent-input';
-import { modelSettingsSchema } from '../../workflows/llm-types';
-import { PROMPT_TEMPLATES } from '../../workflows/prompts/templates';
+import { agentInputSchema } from '../../workflows/model/agent/agent-input';
+import { modelSettingsSchema } from '../../workflows/model/llm/llm-types';
+import { PROMPT_TEMPLATES } from '../../workflows/model/prompts/templates';
 
 /** A definition's name: lower-case letters, digits and `-`, at most 64 (it appears in ids, queues and URLs). */
 export const DEFINITION_NAME = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;

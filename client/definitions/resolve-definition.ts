@@ -4,7 +4,7 @@
  * snapshot in `definition`, so the workflow's input holds everything it runs with — captured at
  * start, never changed by a later edit of the module. A start naming none goes as it is.
  */
-import type { AgentInput } from '../../workflows/contract/agent-input';
+import type { AgentInput } from '../../workflows/model/agent/agent-input';
 import { ClientError } from '../client-error';
 import { applyDefinition } from './apply-definition';
 import type { DefinitionRegistry } from './definition-registry';

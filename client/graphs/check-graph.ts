@@ -3,9 +3,9 @@
  * (graphSchema) and then the rules between its parts (checkGraphRules), every problem coded —
  * the rule's code, or `shape` for a broken shape — so an author fixes a graph in one go.
  */
-import { issueLines } from '../../workflows/issue-lines';
-import { checkGraphRules, type GraphRule } from '../../workflows/graph/graph-rules';
-import { graphSchema, type Graph } from '../../workflows/graph/graph-schema';
+import { issueLines } from '../../workflows/base/issue-lines';
+import { checkGraphRules, type GraphRule } from '../../workflows/model/graph/graph-rules';
+import { graphSchema, type Graph } from '../../workflows/model/graph/graph-schema';
 
 /** What a problem is coded: a rule of graph-rules.ts, or `shape` when the value is not a graph at all. */
 export type GraphProblemCode = GraphRule | 'shape';

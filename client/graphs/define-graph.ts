@@ -4,7 +4,7 @@
  * fails where it is defined (in the editor's type check, then at import) rather than when an
  * agent starts.
  */
-import type { GraphInput } from '../../workflows/graph/graph-schema';
+import type { GraphInput } from '../../workflows/model/graph/graph-schema';
 import { checkGraph, graphLabel, issueText, type GraphIssue } from './check-graph';
 
 /** A graph that breaks its shape or a rule: every problem, each with its code and path. */

@@ -5,7 +5,7 @@
  * status of its latest, which edges the path took, and one visit of the path in words. Pure: the web page loads it through client/web/rules.ts, the CLI's
  * client/graphs/cli/render-graph.ts builds its text from it.
  */
-import type { Graph, GraphNode } from '../../workflows/graph/graph-schema';
+import type { Graph, GraphNode } from '../../workflows/model/graph/graph-schema';
 import { stepDisplayStatus } from '../status-display';
 
 /** The parts of a step this module reads. */

@@ -3,7 +3,7 @@
  * by the clients that start agents (a `graphName` resolves here) and listed by `GET /api/graphs`
  * and `cairn graphs`. Built once at start from the `CAIRN_GRAPHS` module (load-graphs.ts).
  */
-import type { Graph } from '../../workflows/graph/graph-schema';
+import type { Graph } from '../../workflows/model/graph/graph-schema';
 
 /** One registered graph: its checked form, with defaults filled in, as agents capture it. */
 export interface RegisteredGraph {

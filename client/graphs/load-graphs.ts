@@ -5,7 +5,7 @@
  * start with one error naming the module, the graph, each rule code and path (the module is
  * imported as client/user-modules/load-default-array.ts says).
  */
-import type { Graph } from '../../workflows/graph/graph-schema';
+import type { Graph } from '../../workflows/model/graph/graph-schema';
 import { checkGraph, graphLabel, issueText } from './check-graph';
 import { loadDefaultArray } from '../user-modules/load-default-array';
 import { createGraphRegistry, EMPTY_GRAPH_REGISTRY, type GraphRegistry } from './graph-registry';

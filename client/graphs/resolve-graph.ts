@@ -4,7 +4,7 @@
  * at start, never changed by a later edit of the module (workflow code reads no files). The name
  * stays, for display. An input that carries a graph keeps it.
  */
-import type { AgentInput } from '../../workflows/contract/agent-input';
+import type { AgentInput } from '../../workflows/model/agent/agent-input';
 import { ClientError } from '../client-error';
 import type { GraphRegistry } from './graph-registry';
 

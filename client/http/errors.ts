@@ -8,9 +8,9 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { firstIssuePath, issueLines } from '../../workflows/issue-lines';
+import { firstIssuePath, issueLines } from '../../workflows/base/issue-lines';
 import { ClientError, type ClientErrorCode } from '../client-error';
-import type { ErrorCode } from '../../workflows/contract/error-codes';
+import type { ErrorCode } from '../../workflows/base/error-codes';
 import type { Log } from '../redacted-log';
 
 /** Every error code the API answers with: the client library's and the edge's own (all in error-codes.ts). */

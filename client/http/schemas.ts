@@ -2,16 +2,20 @@
  * The zod schemas of the HTTP API: they validate requests and, through createRoute, are the
  * OpenAPI document — one description, never written twice. The agent input, the agent state
  * (phase, steps, interactions, answers, events, usage) and the answer payload are the
- * workflows' own schemas (workflows/state, workflows/interactions), named here for the
+ * workflows' own schemas (workflows/model/state, workflows/model/interactions), named here for the
  * document; only what is HTTP's own (errors, paths, query strings, the agent list) is defined
  * in this file.
  */
 import { z } from '@hono/zod-openapi';
-import { graphSchema } from '../../workflows/graph/graph-schema';
+import { graphSchema } from '../../workflows/model/graph/graph-schema';
 import { agentStartSchema } from '../agents/start-fields';
-import { answerInputSchema, answerSchema, interactionSchema } from '../../workflows/interactions/interaction-schema';
-import { agentEventSchema, agentPhaseSchema, agentStateSchema } from '../../workflows/state/agent-state-schema';
-import { stepRunSchema, tokenUsageSchema } from '../../workflows/state/step-run-schema';
+import {
+  answerInputSchema,
+  answerSchema,
+  interactionSchema,
+} from '../../workflows/model/interactions/interaction-schema';
+import { agentEventSchema, agentPhaseSchema, agentStateSchema } from '../../workflows/model/state/agent-state-schema';
+import { stepRunSchema, tokenUsageSchema } from '../../workflows/model/state/step-run-schema';
 
 /*
  * The workflow schemas are plain zod, built before (and without) `.openapi()`, so they are

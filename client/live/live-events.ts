@@ -4,7 +4,7 @@
  * `{ agentId, stepId?, modelCallId, attempt, purpose, channel, text, toolCallId?, toolName? }` —
  * at its offset; the in-band end is the `end` event.
  */
-import type { LiveCall, LiveItem, LivePage } from '../../workflows/live/live-messages';
+import type { LiveCall, LiveItem, LivePage } from '../../workflows/contract/live-messages';
 
 /** What viewers are sent: `delta`, `call.started`, `call.finished`, `call.superseded` or `end`. */
 export interface LiveEvent {

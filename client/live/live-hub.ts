@@ -35,7 +35,7 @@ import {
   livePageSchema,
   liveStreamId,
   type LivePage,
-} from '../../workflows/live/live-messages';
+} from '../../workflows/contract/live-messages';
 import { ClientError } from '../client-error';
 import { AGENT_KIND, THREAD_KIND, withWorkflowOfKind, type WorkflowKind } from '../workflow-kind-guard';
 import type { agentStreamWorkflow } from '../../workflows/live/live-stream-workflow';

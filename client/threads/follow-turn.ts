@@ -10,7 +10,7 @@ import { ClientError } from '../client-error';
 import type { ThreadClient } from './thread-client';
 import { pause } from '../agents/follow-timeline';
 import { turnStatusSchema, type Turn, type TurnStatus } from '../../workflows/contract/thread-contract';
-import type { Interaction } from '../../workflows/interactions/interaction-types';
+import type { Interaction } from '../../workflows/model/interactions/interaction-types';
 
 /** The calls the follower makes. */
 export interface TurnPorts {

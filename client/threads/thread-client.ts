@@ -34,7 +34,7 @@ import type { threadWorkflow } from '../../workflows/thread/thread-workflow';
 import { ClientError, isLlmErrorCode, type ClientErrorCode } from '../client-error';
 import { updateRefusal } from '../update-refusal';
 import { messageProblem } from '../../workflows/contract/message-check';
-import { issueLines } from '../../workflows/issue-lines';
+import { issueLines } from '../../workflows/base/issue-lines';
 import { DEFAULT_QUERY_TIMEOUT_MS, isUnansweredQuery } from '../unanswered-query';
 import { threadWorkflowId } from '../workflow-id';
 import { KnownThreads } from './known-threads';

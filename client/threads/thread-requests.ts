@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import type { SendHooks } from './thread-client';
 import { sendInputSchema, threadInputSchema, type SendInput } from '../../workflows/contract/thread-contract';
 import { ApiFailure } from '../http/errors';
-import { principalOf } from '../../workflows/principal';
+import { principalOf } from '../../workflows/model/principal';
 
 /** A message as sent: the `send` body without the actor, which is the server's to set. */
 export const MessageBody = sendInputSchema.omit({ actor: true }).meta({ id: 'ThreadMessage' });

@@ -1,6 +1,6 @@
 /**
  * The typed form of an `ask.form` interaction: one input per field, checked in the page by the
- * agent's own form rules (rules.js, built from workflows/interactions/validate-form.ts) before
+ * agent's own form rules (rules.js, built from workflows/model/interactions/validate-form.ts) before
  * anything is sent, with a message under each broken field.
  */
 import { button, h } from './dom.js';
@@ -95,7 +95,7 @@ function fieldInput(field, id) {
 
 /**
  * One field's input checked by the agent's own form rules (rules.js, built from
- * workflows/interactions/validate-form.ts): `{ value }` to send, or `{ error }` to show.
+ * workflows/model/interactions/validate-form.ts): `{ value }` to send, or `{ error }` to show.
  * @param {any} field
  * @param {unknown} raw what the input holds: text, a list of choices, or true/false
  * @returns {{ value?: unknown, error?: string }}

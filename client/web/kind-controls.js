@@ -3,7 +3,7 @@
  * text box (ask.query), options (ask.select), a typed form (ask.form, form-control.js), the plan
  * check (a graph agent's: its graph, confirm or cancel only — the decisions it lists), a tool approval bound to its digest, a step failure, a deadline and a budget. Every kind
  * the agent knows has one here: a unit test compares these with the kinds' modules
- * (workflows/interactions/kinds/) and with the CLI's prompts.
+ * (workflows/model/interactions/kinds/) and with the CLI's prompts.
  */
 import { button, h } from './dom.js';
 import { formControl } from './form-control.js';

@@ -1,6 +1,6 @@
 /**
  * The rules the web page runs in the browser, taken from the workflow code instead of written
- * again: the form rules an `ask.form` answer must meet (workflows/interactions/validate-form.ts,
+ * again: the form rules an `ask.form` answer must meet (workflows/model/interactions/validate-form.ts,
  * the very functions the agent's answer check calls), the phases in which an agent has ended
  * and the workflow ids of its steps, how a state reads to people (client/status-display.ts,
  * which the CLI uses too), how an agent graph reads (client/graphs/graph-display.ts: condition
@@ -9,11 +9,11 @@
  * this file into one ES module, `/web/rules.js`, on first request (client/http/browser-module.ts);
  * the page's modules import it.
  */
-import type { FormField } from '../../workflows/interactions/interaction-types';
-import { validateFormValues, type FieldValue } from '../../workflows/interactions/validate-form';
+import type { FormField } from '../../workflows/model/interactions/interaction-types';
+import { validateFormValues, type FieldValue } from '../../workflows/model/interactions/validate-form';
 
-export { TERMINAL_PHASES, isTerminalPhase } from '../../workflows/state/agent-phases';
-export { stepWorkflowId } from '../../workflows/contract/ids';
+export { TERMINAL_PHASES, isTerminalPhase } from '../../workflows/model/state/agent-phases';
+export { stepWorkflowId } from '../../workflows/base/ids';
 export { parseFrame, readSseFrames } from '../sse-frame';
 export {
   conditionText,

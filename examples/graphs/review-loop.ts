@@ -4,7 +4,7 @@
  * visits of any node. `review` is the end node: a visit whose verdict approves takes no edge and
  * ends the agent with the review's result. Used by the tests and the docs.
  */
-import type { GraphInput } from '../../workflows/graph/graph-schema';
+import type { GraphInput } from '../../workflows/model/graph/graph-schema';
 
 /** draft → review → (approved? end : revise → review), at most 3 visits per node. */
 export const reviewLoopGraph: GraphInput = {

@@ -3,7 +3,7 @@
  * is a bug report (→ `triage`) or a feature request (→ `spec`); anything else goes to `answer`,
  * the plain fallback edge. Each branch ends the agent. Used by the tests and the docs.
  */
-import type { GraphInput } from '../../workflows/graph/graph-schema';
+import type { GraphInput } from '../../workflows/model/graph/graph-schema';
 
 /** classify → (bug? triage : feature? spec : answer). */
 export const routerGraph: GraphInput = {

@@ -13,7 +13,7 @@ import { graphRoute, messageRoute } from './demo-routing';
 import { offers, stepReply, textOf } from './demo-steps';
 import { schemaInstance, type JsonSchema } from './schema-instance';
 
-export { DEMO_MODEL } from '../../workflows/llm-types';
+export { DEMO_MODEL } from '../../workflows/model/llm/llm-types';
 export type { DemoReply } from './demo-reply';
 
 /** The first user message: a call's task, or the message a router judges. */

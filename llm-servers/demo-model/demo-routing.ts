@@ -4,7 +4,7 @@
  * verb and more words) is a task, anything else chat. A graph's `route` call answers
  * `{ to, reason }`: the candidate whose condition shares the most words with the node's result
  * (words every candidate shares do not count), the first on a tie, or null when none shares any.
- * Both read the words Cairn sends (workflows/thread/message-route.ts, workflows/graph/route-reply.ts).
+ * Both read the words Cairn sends (workflows/model/thread/message-route.ts, workflows/model/graph/route-reply.ts).
  */
 
 /** Words a question starts with. */

@@ -1,6 +1,6 @@
 /**
  * The offline demo model's step replies, canned and deterministic, read from the words Cairn
- * sends a step (workflows/step/step-prompts.ts). A step that was given files and depends on no
+ * sends a step (workflows/model/step/step-prompts.ts). A step that was given files and depends on no
  * other reads them with `read_file` first; the planned `write` step writes its note with
  * `write_file` (a write: the person approves it); then `finish_step` hands back a result that
  * quotes what the step read and, for a graph node with an output schema, an instance of it

@@ -7,7 +7,7 @@
  */
 export class PayloadCodecError extends Error {
   /**
-   * @param code the error code the HTTP API answers with (workflows/contract/error-codes.ts):
+   * @param code the error code the HTTP API answers with (workflows/base/error-codes.ts):
    *   `PAYLOAD_UNDECODABLE` (422), or `DECODE_TOO_LARGE` (413) past the inflation budget.
    */
   constructor(

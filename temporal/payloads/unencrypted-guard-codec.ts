@@ -3,7 +3,7 @@
  * run outside the workflow sandbox and the workflow sees only decoded values, so this wrapper
  * around the worker's codecs hands the workflow, for every payload that was not encrypted under
  * the keys, a mark in its place — `{ "cairnUnencrypted": { "value": <the value as sent> } }`
- * (workflows/unencrypted-payload.ts) — which its message handlers refuse. Decoding is otherwise
+ * (workflows/runtime/unencrypted-payload.ts) — which its message handlers refuse. Decoding is otherwise
  * unchanged; encoding is untouched. Deterministic: the same history decodes to the same marks.
  *
  * Payloads owned by an activity (its input, its result) are left alone: only workflows write
@@ -17,7 +17,7 @@ import {
   type PayloadCodec,
   type SerializationContext,
 } from '@temporalio/common';
-import { UNENCRYPTED_MARK } from '../../workflows/unencrypted-payload';
+import { UNENCRYPTED_MARK } from '../../workflows/runtime/unencrypted-payload';
 import { ENCRYPTED_ENCODING } from './encryption-codec';
 import { metadataText } from './payload-envelope';
 

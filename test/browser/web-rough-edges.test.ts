@@ -15,7 +15,7 @@
  */
 import type { Page } from 'playwright-core';
 import { launchChromium, type LaunchedChromium } from '../harness/chromium';
-import { isTerminalPhase } from '../../workflows/state/agent-phases';
+import { isTerminalPhase } from '../../workflows/model/state/agent-phases';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
 import { agentWorkspaceDir } from '../../config/agent-workspace';
 import { ThreadClient } from '../../client/threads/thread-client';
-import { MAX_MESSAGE_CHARS } from '../../workflows/contract/thread-schemas';
+import { MAX_MESSAGE_CHARS } from '../../workflows/model/thread/thread-schemas';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

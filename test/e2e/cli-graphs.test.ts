@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { loadGraphRegistry } from '../../client/graphs/load-graphs';
 import type { GraphRegistry } from '../../client/graphs/graph-registry';
-import { graphSchema } from '../../workflows/graph/graph-schema';
+import { graphSchema } from '../../workflows/model/graph/graph-schema';
 import { runCairn, spawnCairn, type CliRun } from '../harness/cairn-cli';
 import { startedInput } from '../harness/started-input';
 import { closeClient, connectClient, uniqueId } from '../harness/test-env';

@@ -7,7 +7,7 @@
  * Messages steered in while the plan check waits are carried across the roll-over they cause.
  */
 import { AgentClient } from '../../client/agents/agent-client';
-import type { AgentEvent } from '../../workflows/agent/agent-state';
+import type { AgentEvent } from '../../workflows/model/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

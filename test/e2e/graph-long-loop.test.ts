@@ -7,7 +7,7 @@
  * input, compressed) stops growing once the path and the board reach their bounds.
  */
 import { temporal } from '@temporalio/proto';
-import type { GraphInput } from '../../workflows/graph/graph-schema';
+import type { GraphInput } from '../../workflows/model/graph/graph-schema';
 import { MAX_PATH_KEPT } from '../../workflows/agent/graph/graph-bounds';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

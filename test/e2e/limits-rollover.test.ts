@@ -8,7 +8,7 @@
  * Asserted from the carry in history, the new run's state and history, and the fake's log.
  */
 import type { temporal } from '@temporalio/proto';
-import type { AgentCarry } from '../../workflows/agent/agent-carry';
+import type { AgentCarry } from '../../workflows/model/agent/agent-carry';
 import { pauseSignal, resumeSignal } from '../../workflows/contract/messages';
 import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

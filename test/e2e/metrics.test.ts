@@ -20,7 +20,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { runInfo } from '../harness/run-info';
 import { freePort } from '../../testkit/free-port';
 import { waitUntil } from '../../testkit/wait-until';
-import { liveStreamId } from '../../workflows/live/live-stream-names';
+import { liveStreamId } from '../../workflows/contract/live-stream-names';
 import { startWorkerProcess, type WorkerProcess } from '../../testkit/worker-process';
 
 const bed = agentTestbed();

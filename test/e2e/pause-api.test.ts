@@ -5,7 +5,7 @@
  * HTTP also while its cancelled run is still closing, or closes as the request arrives.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -13,7 +13,7 @@ import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { stripReasoning } from '../../activities/llm/read-completion';
 import { decompressPayload } from '../../temporal/payloads/compression-codec';
-import { WHY_MARKER } from '../../workflows/step/transcript-bounds';
+import { WHY_MARKER } from '../../workflows/contract/transcript-bounds';
 import { stepInteractionRequestSchema } from '../../workflows/contract/messages';
 import type { RecordedRequest, ScriptedLlm } from '../fake-llm/scripted-llm';
 

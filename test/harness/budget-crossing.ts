@@ -7,7 +7,7 @@
 import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import type { ScriptedLlm } from '../fake-llm/scripted-llm';
-import type { Interaction } from '../../workflows/interactions/interaction-types';
+import type { Interaction } from '../../workflows/model/interactions/interaction-types';
 import { startAgent, waitForInteraction, waitForState, type AgentHandle } from './agents';
 import { plan, step } from './plans';
 import { expectNoNewRequests } from './no-new-requests';

@@ -4,7 +4,7 @@
  * step, `<scenario>.thread.json` for a thread. Taken from a recorded history (the continue-as-new event's second argument, decoded
  * with the SDK's payload converter), so a kept carry is exactly what that release's code wrote.
  * The carry tests read every kept carry of every release with the current code
- * (workflows/agent/carry-migration.ts, workflows/step/step-migration.ts).
+ * (workflows/model/agent/carry-migration.ts, workflows/step/step-migration.ts).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -6,21 +6,21 @@
  * not have cannot be set here; test/harness/schema-coverage.ts checks that none the schema has is
  * left out.
  */
-import type { LiveCall, LiveEntry, LiveItem, LivePage, LiveStreamCarry } from '../../workflows/live/live-messages';
-import type { AgentCarry } from '../../workflows/agent/agent-carry';
-import type { AgentInput } from '../../workflows/contract/agent-input';
-import type { AgentState, StepRun } from '../../workflows/agent/agent-state';
-import type { AgentResult } from '../../workflows/contract/agent-contract';
-import type { Answer, Interaction, InteractionSpec } from '../../workflows/interactions/interaction-types';
-import type { LlmCallInput, LlmCallResult } from '../../workflows/llm-call-schema';
-import type { LlmMessage, ModelSettings } from '../../workflows/llm-types';
+import type { LiveCall, LiveEntry, LiveItem, LivePage, LiveStreamCarry } from '../../workflows/contract/live-messages';
+import type { AgentCarry } from '../../workflows/model/agent/agent-carry';
+import type { AgentInput } from '../../workflows/model/agent/agent-input';
+import type { AgentState, StepRun } from '../../workflows/model/agent/agent-state';
+import type { AgentResult } from '../../workflows/model/agent/agent-contract';
+import type { Answer, Interaction, InteractionSpec } from '../../workflows/model/interactions/interaction-types';
+import type { LlmCallInput, LlmCallResult } from '../../workflows/model/llm/llm-call-schema';
+import type { LlmMessage, ModelSettings } from '../../workflows/model/llm/llm-types';
 import type { Actor, StepProgress } from '../../workflows/contract/messages';
-import type { Plan } from '../../workflows/plan/plan-types';
-import type { Graph } from '../../workflows/graph/graph-schema';
+import type { Plan } from '../../workflows/model/plan/plan-types';
+import type { Graph } from '../../workflows/model/graph/graph-schema';
 import type { StepCarry, StepInput, StepOutcome } from '../../workflows/step/step-types';
-import type { TokenUsage } from '../../workflows/state/step-run-schema';
-import type { EarlierApproval } from '../../workflows/tools/approval-reuse';
-import type { ToolCallRecord, ToolInfo } from '../../workflows/tools/tool-types';
+import type { TokenUsage } from '../../workflows/model/state/step-run-schema';
+import type { EarlierApproval } from '../../workflows/model/tools/approval-reuse';
+import type { ToolCallRecord, ToolInfo } from '../../workflows/model/tools/tool-types';
 
 export const fullActor: Actor = {
   id: 'ann',

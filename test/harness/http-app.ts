@@ -7,7 +7,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Client } from '@temporalio/client';
 import { AgentClient } from '../../client/agents/agent-client';
 import { createApp, type AppDeps } from '../../client/http/create-app';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 
 /** The app over `agents` (a real client or a stand-in), Temporal reported healthy; `extra` adds or replaces dependencies. */
 export function appOver(agents: AppDeps['agents'], extra: Partial<AppDeps> = {}): OpenAPIHono {

@@ -4,7 +4,7 @@
  * call to the model. Tests wrap the rejecting call in `expectNothingChanged`, reading the state
  * through whatever path they exercise (the workflow query, the client library, HTTP).
  */
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import type { ScriptedLlm } from '../fake-llm/scripted-llm';
 
 /**

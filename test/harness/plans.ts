@@ -2,7 +2,7 @@
  * What the scripted planner and steps say in agent tests: a plan of steps with defaults, the
  * planner's reply carrying it, and a step's reply that finishes it.
  */
-import type { Plan, PlanStep } from '../../workflows/plan/plan-types';
+import type { Plan, PlanStep } from '../../workflows/model/plan/plan-types';
 import { reply } from '../fake-llm/replies';
 
 /** A step with defaults. */

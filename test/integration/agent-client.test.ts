@@ -8,7 +8,7 @@ import { CancelledFailure } from '@temporalio/common';
 import { AgentClient } from '../../client/agents/agent-client';
 import { ClientError } from '../../client/client-error';
 import { agentWorkflowId } from '../../client/workflow-id';
-import type { AgentEvent } from '../../workflows/agent/agent-state';
+import type { AgentEvent } from '../../workflows/model/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { activitySummaries } from '../harness/activity-attempts';

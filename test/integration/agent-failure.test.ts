@@ -7,7 +7,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import type { ToolDefinition } from '../../activities/tools/define-tool';
-import { isErrorCode } from '../../workflows/contract/error-codes';
+import { isErrorCode } from '../../workflows/base/error-codes';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -9,7 +9,7 @@
  */
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { routerGraph } from '../../examples/graphs/router';
-import type { GraphInput } from '../../workflows/graph/graph-schema';
+import type { GraphInput } from '../../workflows/model/graph/graph-schema';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -19,7 +19,7 @@ import { approvedAtFirstReview, finishVisit, purposesHeard, routeTo, stepsHeard 
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 import { recordHistory } from '../harness/histories';
-import { stepWorkflowId } from '../../workflows/contract/ids';
+import { stepWorkflowId } from '../../workflows/base/ids';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { ApplicationFailure } from '@temporalio/common';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { approvalDigest } from '../../workflows/tools/approval-digest';
+import { approvalDigest } from '../../workflows/step/approval-digest';
 import { reply, said } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { ECHO_DESCRIPTIONS } from '../fixtures/mcp/echo-server';

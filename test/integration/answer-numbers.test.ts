@@ -5,7 +5,7 @@
  * changes; the same answer with a real number then goes through.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

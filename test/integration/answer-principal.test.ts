@@ -8,8 +8,8 @@
  * whatever actor its payload claims.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AgentState } from '../../workflows/agent/agent-state';
-import { stepWorkflowId } from '../../workflows/contract/ids';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
+import { stepWorkflowId } from '../../workflows/base/ids';
 import { answerSignal } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -13,7 +13,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AuditEntry } from '../../client/agents/audit-entries';
 import { createAuthenticator } from '../../client/http/auth/create-authenticator';
 import { sha256Hex } from '../../client/http/auth/token-table';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { answerSignal } from '../../workflows/contract/messages';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

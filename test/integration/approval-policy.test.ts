@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AuditEntry } from '../../client/agents/audit-entries';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { reply, said } from '../fake-llm/replies';
 import { byRoute, routeOf } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
@@ -19,7 +19,7 @@ import { expectNothingChanged } from '../harness/nothing-changed';
 import { withWorker } from '../harness/test-env';
 import { waitUntil } from '../../testkit/wait-until';
 import { recordHistory } from '../harness/histories';
-import { stepWorkflowId } from '../../workflows/contract/ids';
+import { stepWorkflowId } from '../../workflows/base/ids';
 import { tokenApp } from '../harness/token-app';
 import { agentFile } from '../harness/agents';
 

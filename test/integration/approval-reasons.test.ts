@@ -17,7 +17,7 @@ import { approvalReasonProblems } from '../harness/approval-reasons';
 import { stateOverHttp, testApp } from '../harness/http-app';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
-import type { Interaction } from '../../workflows/interactions/interaction-types';
+import type { Interaction } from '../../workflows/model/interactions/interaction-types';
 
 const bed = agentTestbed();
 

@@ -7,7 +7,7 @@
 import OpenAI from 'openai';
 import { ThreadClient } from '../../client/threads/thread-client';
 import { threadTurnWorkflowId } from '../../workflows/contract/thread-contract';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { waitUntil } from '../../testkit/wait-until';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

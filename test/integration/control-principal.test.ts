@@ -9,7 +9,7 @@
 import { recordHistory } from '../harness/histories';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AuditEntry } from '../../client/agents/audit-entries';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { pauseSignal } from '../../workflows/contract/messages';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -5,7 +5,7 @@
 import type { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { defineTool } from '../../activities/tools/define-tool';
-import { stepWorkflowId } from '../../workflows/contract/ids';
+import { stepWorkflowId } from '../../workflows/base/ids';
 import { stateQuery } from '../../workflows/contract/messages';
 import { reply, said } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -13,7 +13,7 @@ import { LiveHub } from '../../client/live/live-hub';
 import type { EventStreamTiming } from '../../client/agents/routes/events';
 import { BUSY_SPELL_MS } from '../../client/agents/timeline-wakes';
 import type { StreamLimits } from '../../config/stream-limits';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { finish, plan, planReply, step } from '../harness/plans';

@@ -8,7 +8,7 @@ import { AgentClient } from '../../client/agents/agent-client';
 import { ClientError } from '../../client/client-error';
 import type { AppDeps } from '../../client/http/create-app';
 import type { AgentSummary } from '../../client/agents/agent-client';
-import type { AgentEvent, AgentState } from '../../workflows/agent/agent-state';
+import type { AgentEvent, AgentState } from '../../workflows/model/agent/agent-state';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

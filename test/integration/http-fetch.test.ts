@@ -8,7 +8,7 @@ import { type AddressInfo, Socket, createServer as createTcpServer } from 'node:
 import { inspect } from 'node:util';
 import { type HttpFetchOptions, createHttpFetchTool } from '../../activities/tools/builtin/http-fetch';
 import { createToolRegistry } from '../../activities/tools/tool-registry';
-import { validateArguments } from '../../workflows/tools/validate-arguments';
+import { validateArguments } from '../../workflows/step/validate-arguments';
 import { toolText } from '../../activities/tools/define-tool';
 
 const hits = new Map<string, number>();

@@ -6,7 +6,7 @@
  */
 import { temporal } from '@temporalio/proto';
 import { createLivePublisher } from '../../activities/live/live-publisher';
-import { liveReadQuery, liveStreamId, type LivePage } from '../../workflows/live/live-messages';
+import { liveReadQuery, liveStreamId, type LivePage } from '../../workflows/contract/live-messages';
 import { waitUntil } from '../../testkit/wait-until';
 import { agentTestbed } from '../harness/agent-testbed';
 import { uniqueId, withWorker } from '../harness/test-env';

@@ -13,7 +13,7 @@ import { createLivePublisher } from '../../activities/live/live-publisher';
 import { LiveHub } from '../../client/live/live-hub';
 import type { LiveEvent } from '../../client/live/live-events';
 import { cairnDataConverter } from '../../temporal/payloads/data-converter';
-import { LIVE_STREAM_WORKFLOW_TYPE, liveEndSignal, liveStreamId } from '../../workflows/live/live-messages';
+import { LIVE_STREAM_WORKFLOW_TYPE, liveEndSignal, liveStreamId } from '../../workflows/contract/live-messages';
 import type { agentStreamWorkflow } from '../../workflows/live/live-stream-workflow';
 import { waitUntil } from '../../testkit/wait-until';
 import { agentTestbed } from '../harness/agent-testbed';

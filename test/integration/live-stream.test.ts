@@ -22,7 +22,7 @@ import { connectSse, serveOnLoopback, type SseClient, type SseFrame } from '../h
 import { dataOf, deltasOf, shownText, type Delta } from '../harness/live-view';
 import { testConfig, withWorker } from '../harness/test-env';
 import { LiveHub } from '../../client/live/live-hub';
-import { liveStreamId } from '../../workflows/live/live-messages';
+import { liveStreamId } from '../../workflows/contract/live-messages';
 import { waitUntil } from '../../testkit/wait-until';
 import { gate } from '../harness/gate';
 

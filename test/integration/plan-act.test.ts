@@ -13,7 +13,7 @@ import { finish, plan, planReply, step } from '../harness/plans';
 import { recordHistory } from '../harness/histories';
 import { withWorker } from '../harness/test-env';
 import { DELIVER_NOTE } from '../../workflows/step/deliver';
-import { stepWorkflowId } from '../../workflows/contract/ids';
+import { stepWorkflowId } from '../../workflows/base/ids';
 
 const bed = agentTestbed();
 const purposes = () => bed.llm.requests.map((r) => r.headers['x-cairn-step'] ?? r.headers['x-cairn-purpose']);

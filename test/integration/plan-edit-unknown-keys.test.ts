@@ -12,7 +12,7 @@ import { AgentClient } from '../../client/agents/agent-client';
 import { ClientError } from '../../client/client-error';
 import { cairnDataConverter } from '../../temporal/payloads/data-converter';
 import { answerSignal } from '../../workflows/contract/messages';
-import { PATCHES } from '../../workflows/patches';
+import { PATCHES } from '../../workflows/base/patches';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';

@@ -15,7 +15,7 @@ import { startAgent, stateOf } from '../harness/agents';
 import { recordHistory } from '../harness/histories';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { withWorker } from '../harness/test-env';
-import { render } from '../../workflows/prompts/templates';
+import { render } from '../../workflows/model/prompts/templates';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-prompts-it-'));
 const promptsFile = join(dir, 'prompts.json');

@@ -12,7 +12,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { withWorker } from '../harness/test-env';
 import { ThreadClient } from '../../client/threads/thread-client';
 import { cairnDataConverter } from '../../temporal/payloads/data-converter';
-import { AGENT_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
+import { AGENT_WORKFLOW_TYPE } from '../../workflows/model/agent/agent-contract';
 
 const bed = agentTestbed();
 

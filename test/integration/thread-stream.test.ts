@@ -24,7 +24,7 @@ import { withWorker } from '../harness/test-env';
 import { LiveHub } from '../../client/live/live-hub';
 import { ThreadClient } from '../../client/threads/thread-client';
 import { sendUpdate } from '../../workflows/contract/thread-contract';
-import { liveStreamId } from '../../workflows/live/live-messages';
+import { liveStreamId } from '../../workflows/contract/live-messages';
 import { waitUntil } from '../../testkit/wait-until';
 import { gate } from '../harness/gate';
 

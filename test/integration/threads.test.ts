@@ -21,7 +21,7 @@ import { waitUntil } from '../../testkit/wait-until';
 import { ThreadClient } from '../../client/threads/thread-client';
 import { AgentClient } from '../../client/agents/agent-client';
 import { ClientError } from '../../client/client-error';
-import { stepWorkflowId } from '../../workflows/contract/ids';
+import { stepWorkflowId } from '../../workflows/base/ids';
 import { stateQuery } from '../../workflows/contract/messages';
 import { steerSignal, threadTurnWorkflowId, type ThreadView } from '../../workflows/contract/thread-contract';
 import type { threadWorkflow } from '../../workflows/thread/thread-workflow';

@@ -1,6 +1,6 @@
 /**
  * No regular expression but Cairn's own runs in workflow code when a call's arguments are
- * checked (workflows/tools/validate-arguments.ts), even in a schema that reaches a step some other
+ * checked (workflows/step/validate-arguments.ts), even in a schema that reaches a step some other
  * way than the tool registry — here a step started by hand (as the Temporal UI or SDK can) whose
  * catalogue gives the built-in `list_files` a `pattern`. Before, the workflow ran it and refused
  * the call there; now it is dropped and the call runs its activity, where the tool's own input
@@ -9,8 +9,8 @@
  */
 import { Worker } from '@temporalio/worker';
 import { cairnDataConverter } from '../../temporal/payloads/data-converter';
-import { stepWorkflowId } from '../../workflows/contract/ids';
-import { PATCHES } from '../../workflows/patches';
+import { stepWorkflowId } from '../../workflows/base/ids';
+import { PATCHES } from '../../workflows/base/patches';
 import type { StepInput } from '../../workflows/step/step-types';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -1,6 +1,6 @@
 /**
  * With encryption keys, a worker refuses what someone without the keys sends
- * (workflows/unencrypted-payload.ts): a client with namespace access but no keys tries to
+ * (workflows/runtime/unencrypted-payload.ts): a client with namespace access but no keys tries to
  * confirm a plan check by update as a named admin, by signal, to pause the agent by signal and
  * update, to record a cancel, to open an interaction as a step would, and to start an agent.
  * Every message is refused — updates by their validator (`NOT_ENCRYPTED`, nothing recorded),

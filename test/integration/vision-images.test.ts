@@ -14,7 +14,7 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { agentFolder, startAgent } from '../harness/agents';
 import { finish } from '../harness/plans';
 import { testConfig, uniqueId, withWorker } from '../harness/test-env';
-import { IMAGE_NOT_SEEN, IMAGE_SHOWN } from '../../workflows/step/tool-images';
+import { IMAGE_NOT_SEEN, IMAGE_SHOWN } from '../../workflows/model/step/tool-images';
 
 const bed = agentTestbed();
 /** A 1×1 PNG. */

@@ -15,8 +15,8 @@ import { savedCarries } from '../harness/carries';
 import { savedHistories } from '../harness/histories';
 import { uniqueId, withWorker } from '../harness/test-env';
 import { lookupTool } from '../../testkit/lookup-tool';
-import type { AgentState } from '../../workflows/agent/agent-state';
-import type { AgentInput } from '../../workflows/contract/agent-input';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
+import type { AgentInput } from '../../workflows/model/agent/agent-input';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
 
 const bed = agentTestbed();

@@ -17,7 +17,7 @@ import { plan, step } from '../harness/plans';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { withWorker } from '../harness/test-env';
 import { recordHistory } from '../harness/histories';
-import { stepWorkflowId } from '../../workflows/contract/ids';
+import { stepWorkflowId } from '../../workflows/base/ids';
 import { gate } from '../harness/gate';
 
 /** Several times what a call takes to reach the fake once a step starts it. */

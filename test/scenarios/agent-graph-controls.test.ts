@@ -13,7 +13,7 @@ import type { ApplicationFailure } from '@temporalio/common';
 import { AgentClient } from '../../client/agents/agent-client';
 import { ClientError } from '../../client/client-error';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
-import type { GraphInput } from '../../workflows/graph/graph-schema';
+import type { GraphInput } from '../../workflows/model/graph/graph-schema';
 import { pauseSignal, resumeSignal } from '../../workflows/contract/messages';
 import { reply, type ScriptedUsage } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

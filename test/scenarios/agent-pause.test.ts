@@ -18,7 +18,7 @@ import { expectNoNewRequests } from '../harness/no-new-requests';
 import { testConfig, withWorker } from '../harness/test-env';
 import { pauseSignal, resumeSignal } from '../../workflows/contract/messages';
 import { recordHistory } from '../harness/histories';
-import { stepWorkflowId } from '../../workflows/contract/ids';
+import { stepWorkflowId } from '../../workflows/base/ids';
 import { listedByTemporalCli } from '../harness/temporal-cli';
 import { waitUntil } from '../../testkit/wait-until';
 

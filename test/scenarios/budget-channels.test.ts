@@ -12,7 +12,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AgentSummary } from '../../client/agents/agent-client';
 import type { AuditEntry } from '../../client/agents/audit-entries';
 import { answerSignal } from '../../workflows/contract/messages';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { agentTestbed } from '../harness/agent-testbed';
 import { stateOf, waitForState } from '../harness/agents';
 import { BUDGET, REQUESTS_WHEN_HELD, startHeldOnBudget } from '../harness/budget-crossing';

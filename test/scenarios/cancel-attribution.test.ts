@@ -15,10 +15,10 @@
 import type { Client } from '@temporalio/client';
 import { AgentClient } from '../../client/agents/agent-client';
 import type { CairnConfig } from '../../config/config';
-import { CARRY_VERSION, type AgentCarry } from '../../workflows/agent/agent-carry';
-import type { AgentInput } from '../../workflows/contract/agent-input';
+import { CARRY_VERSION, type AgentCarry } from '../../workflows/model/agent/agent-carry';
+import type { AgentInput } from '../../workflows/model/agent/agent-input';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { byRoute } from '../fake-llm/routes';
 import { agentTestbed } from '../harness/agent-testbed';
 import { startAgent, stateOf, waitForInteraction } from '../harness/agents';

@@ -15,7 +15,7 @@ import { startAgent } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { lookupTool } from '../../testkit/lookup-tool';
 import { withWorker } from '../harness/test-env';
-import type { LlmCallInput } from '../../workflows/llm-call-schema';
+import type { LlmCallInput } from '../../workflows/model/llm/llm-call-schema';
 import { decompressPayload } from '../../temporal/payloads/compression-codec';
 
 const bed = agentTestbed();

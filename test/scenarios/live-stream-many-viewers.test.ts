@@ -15,7 +15,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { LiveHub } from '../../client/live/live-hub';
 import { decompressPayload } from '../../temporal/payloads/compression-codec';
-import { LIVE_STREAM_WORKFLOW_TYPE, liveStreamId, type LivePoll } from '../../workflows/live/live-messages';
+import { LIVE_STREAM_WORKFLOW_TYPE, liveStreamId, type LivePoll } from '../../workflows/contract/live-messages';
 import { POLLS_PER_RUN, type agentStreamWorkflow } from '../../workflows/live/live-stream-workflow';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -7,7 +7,7 @@
 import { createLivePublisher } from '../../activities/live/live-publisher';
 import { LiveHub } from '../../client/live/live-hub';
 import type { LiveEvent } from '../../client/live/live-events';
-import { LIVE_STREAM_WORKFLOW_TYPE, liveEndSignal, liveStreamId } from '../../workflows/live/live-messages';
+import { LIVE_STREAM_WORKFLOW_TYPE, liveEndSignal, liveStreamId } from '../../workflows/contract/live-messages';
 import type { agentStreamWorkflow } from '../../workflows/live/live-stream-workflow';
 import { waitUntil } from '../../testkit/wait-until';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';

@@ -17,7 +17,7 @@ import { recordHistory } from '../harness/histories';
 import { startAgent, stateOf } from '../harness/agents';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { testConfig, withWorker } from '../harness/test-env';
-import { planJsonSchema, remainingPlanJsonSchema } from '../../workflows/plan/plan-schema';
+import { planJsonSchema, remainingPlanJsonSchema } from '../../workflows/model/plan/plan-schema';
 
 const bed = agentTestbed();
 

@@ -17,13 +17,13 @@ import { recordHistory } from '../harness/histories';
 import { expectReplaysItself } from '../harness/replays-itself';
 import { expectNoNewRequests } from '../harness/no-new-requests';
 import { withWorker } from '../harness/test-env';
-import type { AgentResult } from '../../workflows/contract/agent-contract';
-import { subAgentWorkflowId } from '../../workflows/contract/ids';
+import type { AgentResult } from '../../workflows/model/agent/agent-contract';
+import { subAgentWorkflowId } from '../../workflows/base/ids';
 import { stateQuery } from '../../workflows/contract/messages';
 import { waitUntil } from '../../testkit/wait-until';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { decompressPayload } from '../../temporal/payloads/compression-codec';
-import type { AgentInput } from '../../workflows/contract/agent-input';
+import type { AgentInput } from '../../workflows/model/agent/agent-input';
 
 /** Several times what a call takes to reach the fake once a step starts it. */
 const QUIET_WINDOW_MS = 1000;

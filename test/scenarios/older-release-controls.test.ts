@@ -13,7 +13,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { AgentClient } from '../../client/agents/agent-client';
 import { unknownToRelease } from '../../client/unanswered-query';
-import type { AgentEvent } from '../../workflows/agent/agent-state';
+import type { AgentEvent } from '../../workflows/model/agent/agent-state';
 import { pauseUpdate } from '../../workflows/contract/messages';
 import { PRELOAD_MODULES, WORKFLOW_INTERCEPTOR_MODULES } from '../../worker/workflows-path';
 import { byRoute } from '../fake-llm/routes';

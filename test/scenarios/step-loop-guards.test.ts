@@ -23,7 +23,7 @@ import {
   requestTokens,
   unparsableArguments,
 } from '../fake-llm/step-quirks';
-import { stepWorkflowId } from '../../workflows/contract/ids';
+import { stepWorkflowId } from '../../workflows/base/ids';
 import { agentTestbed } from '../harness/agent-testbed';
 import { answer, startAgent, stateOf, waitForInteraction, type AgentHandle, agentFile } from '../harness/agents';
 import { finish } from '../harness/plans';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { AuditEntry } from '../../client/agents/audit-entries';
 import type { CairnConfig } from '../../config/config';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { lookupTool } from '../../testkit/lookup-tool';
 import { reply } from '../fake-llm/replies';
 import { byRoute } from '../fake-llm/routes';

@@ -20,7 +20,7 @@ import { waitUntil } from '../../testkit/wait-until';
 import { createWorker } from '../../worker/create-worker';
 import { createTracing } from '../../worker/telemetry/tracing';
 import { agentWorkflow } from '../../workflows/agent/agent-workflow';
-import { SPAN_ATTRIBUTES as A } from '../../workflows/telemetry/span-attributes';
+import { SPAN_ATTRIBUTES as A } from '../../workflows/base/span-attributes';
 import { cairnDataConverter } from '../../temporal/payloads/data-converter';
 
 const bed = agentTestbed();

@@ -14,7 +14,7 @@ import {
   MAX_SNAPSHOT_BYTES,
 } from '../../client/definitions/definition-registry';
 import { canonicalJson, definitionVersion } from '../../client/definitions/definition-version';
-import { PROMPT_TEMPLATES } from '../../workflows/prompts/templates';
+import { PROMPT_TEMPLATES } from '../../workflows/model/prompts/templates';
 
 const support = defineAgent({
   name: 'support',

@@ -10,9 +10,9 @@ import {
   recordAnswer,
   stateSince,
   type StepRun,
-} from '../../workflows/agent/agent-state';
-import { addUsage } from '../../workflows/usage';
-import { progressMarkdown } from '../../workflows/agent/progress-markdown';
+} from '../../workflows/model/agent/agent-state';
+import { addUsage } from '../../workflows/model/llm/usage';
+import { progressMarkdown } from '../../workflows/model/agent/progress-markdown';
 
 test('the timeline keeps the last MAX_EVENTS events and the sequence keeps counting', () => {
   const state = createAgentState('t');

@@ -1,12 +1,12 @@
 /**
- * One list of the codes an answer is refused with (workflows/interactions/answer-rejection.ts):
+ * One list of the codes an answer is refused with (workflows/model/interactions/answer-rejection.ts):
  * the failure detail's schema and the client library read it, so a refusal by role reaches a
  * client as ROLE_REQUIRED (the client's own list once lacked it).
  */
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
 import { answerRejected } from '../../client/agents/answer-rejected';
 import { answerRejection, rejectionDetail } from '../../workflows/contract/failures';
-import { ANSWER_REJECTION_CODES } from '../../workflows/interactions/answer-rejection';
+import { ANSWER_REJECTION_CODES } from '../../workflows/model/interactions/answer-rejection';
 
 test('every rejection code round-trips through the failure and reaches the client with its field', () => {
   for (const code of ANSWER_REJECTION_CODES) {

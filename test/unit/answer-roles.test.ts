@@ -1,5 +1,5 @@
-import { answerRolesSchema, missingRole, roleFor, whoAnswers } from '../../workflows/interactions/answer-roles';
-import type { Interaction } from '../../workflows/interactions/interaction-types';
+import { answerRolesSchema, missingRole, roleFor, whoAnswers } from '../../workflows/model/interactions/answer-roles';
+import type { Interaction } from '../../workflows/model/interactions/interaction-types';
 
 const planCheck = (role?: string): Interaction => ({
   kind: 'plan.check',

@@ -4,7 +4,7 @@
  * digest filled in), confirm/cancel for a plan check, retry/skip/abort for a failed step, stop for
  * a budget or deadline; a word the kind has no answer for is refused, naming the ones it has.
  */
-import type { Interaction } from '../../workflows/interactions/interaction-types';
+import type { Interaction } from '../../workflows/model/interactions/interaction-types';
 import { parseAnswerArgument, resolveAnswer } from '../../client/agents/cli/answer-shorthand';
 import { UsageError } from '../../client/cli/cli-exit';
 

@@ -1,8 +1,8 @@
 /** Approval digests (bound to tool + arguments, key order irrelevant) and expiry answers. */
-import { expiryAnswer } from '../../workflows/interactions/expiry-answer';
-import type { InteractionSpec } from '../../workflows/interactions/interaction-types';
-import { approvalDigest, canonicalJson } from '../../workflows/tools/approval-digest';
-import { cutOutput } from '../../workflows/tools/cut-output';
+import { expiryAnswer } from '../../workflows/model/interactions/expiry-answer';
+import type { InteractionSpec } from '../../workflows/model/interactions/interaction-types';
+import { approvalDigest, canonicalJson } from '../../workflows/step/approval-digest';
+import { cutOutput } from '../../workflows/model/tools/cut-output';
 
 test('canonical JSON sorts keys at every level and drops undefined', () => {
   expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: undefined } })).toBe(

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadApprovalPolicy, type ApprovalPolicy } from '../../activities/policy/approval-policy';
 import { ConfigError, loadConfig } from '../../config/config';
-import type { PolicyCallInput } from '../../workflows/tools/policy-decision';
+import type { PolicyCallInput } from '../../workflows/model/tools/policy-decision';
 import { reloadPolicy } from '../../worker/reload-policy';
-import { agentCarrySchema } from '../../workflows/agent/agent-carry';
+import { agentCarrySchema } from '../../workflows/model/agent/agent-carry';
 
 const ROOT = join(__dirname, '..', '..');
 

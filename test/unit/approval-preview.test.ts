@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unifiedDiff } from '../../activities/tools/line-diff';
 import { previewCall } from '../../activities/tools/preview-call';
-import { MAX_PREVIEW_CHARS } from '../../workflows/tools/approval-preview';
+import { MAX_PREVIEW_CHARS } from '../../workflows/model/tools/approval-preview';
 
 let dir = '';
 beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'approval-preview-'))));

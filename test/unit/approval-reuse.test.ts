@@ -3,12 +3,12 @@
  * approved tool approvals, with who approved), which of them stands for a later call (same
  * digest, same role, same number of approvers), and that the thread passes the newest on.
  */
-import { approvalsGiven, matchingApproval, MAX_EARLIER_APPROVALS } from '../../workflows/tools/approval-reuse';
-import { earlierApprovals } from '../../workflows/thread/thread-context';
-import type { Interaction } from '../../workflows/interactions/interaction-types';
+import { approvalsGiven, matchingApproval, MAX_EARLIER_APPROVALS } from '../../workflows/model/tools/approval-reuse';
+import { earlierApprovals } from '../../workflows/model/thread/thread-context';
+import type { Interaction } from '../../workflows/model/interactions/interaction-types';
 import type { Turn } from '../../workflows/contract/thread-contract';
 import { fullActor } from '../harness/full-values';
-import type { Principal } from '../../workflows/principal';
+import type { Principal } from '../../workflows/model/principal';
 
 const approval = (id: string, decision: 'approve' | 'reject', extra: Partial<Interaction> = {}): Interaction =>
   ({

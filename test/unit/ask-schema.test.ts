@@ -1,8 +1,8 @@
 /** The `ask_user` tool: argument rules with `path: message` errors, the derived JSON Schema, the mapping to interactions. */
 import { z } from 'zod';
-import { askArgsSchema, parseAskArgs } from '../../workflows/interactions/ask-schema';
-import { askUserTool, toInteractionSpec } from '../../workflows/interactions/ask-user-tool';
-import type { AskRequest } from '../../workflows/interactions/interaction-types';
+import { askArgsSchema, parseAskArgs } from '../../workflows/model/interactions/ask-schema';
+import { askUserTool, toInteractionSpec } from '../../workflows/model/interactions/ask-user-tool';
+import type { AskRequest } from '../../workflows/model/interactions/interaction-types';
 
 const parse = (args: unknown) => parseAskArgs(JSON.stringify(args));
 const form = (...fields: unknown[]) => ({ kind: 'form', prompt: 'Details?', fields });

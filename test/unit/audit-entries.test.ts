@@ -6,7 +6,7 @@ import {
   createAgentState,
   openInteraction,
   recordAnswer,
-} from '../../workflows/agent/agent-state';
+} from '../../workflows/model/agent/agent-state';
 
 /** What the interaction desk does to each open interaction when the agent ends (closeAll). */
 function closeAtEnd(state: ReturnType<typeof createAgentState>, at: number): void {

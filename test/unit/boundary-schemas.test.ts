@@ -9,20 +9,20 @@
  * `npm run typecheck` below).
  */
 import type { z } from 'zod';
-import { agentCarrySchema, type AgentCarry } from '../../workflows/agent/agent-carry';
-import { agentInputSchema, type AgentInput } from '../../workflows/contract/agent-input';
-import type { AgentState } from '../../workflows/agent/agent-state';
-import { agentResultSchema, type AgentResult, type NestedAgentInput } from '../../workflows/contract/agent-contract';
-import { budgetLeftSchema, type BudgetLeft } from '../../workflows/budget-left';
+import { agentCarrySchema, type AgentCarry } from '../../workflows/model/agent/agent-carry';
+import { agentInputSchema, type AgentInput } from '../../workflows/model/agent/agent-input';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
+import { agentResultSchema, type AgentResult, type NestedAgentInput } from '../../workflows/model/agent/agent-contract';
+import { budgetLeftSchema, type BudgetLeft } from '../../workflows/model/llm/budget-left';
 import {
   rejectionDetailSchema,
   stepFailedDetailSchema,
   type RejectionDetail,
   type StepFailedDetail,
 } from '../../workflows/contract/failures';
-import { answerInputSchema } from '../../workflows/interactions/answer-input-schema';
-import { interactionSpecSchema } from '../../workflows/interactions/interaction-schema';
-import type { AnswerInput } from '../../workflows/interactions/interaction-types';
+import { answerInputSchema } from '../../workflows/model/interactions/answer-input-schema';
+import { interactionSpecSchema } from '../../workflows/model/interactions/interaction-schema';
+import type { AnswerInput } from '../../workflows/model/interactions/interaction-types';
 import {
   llmCheckInputSchema,
   llmCheckResultSchema,
@@ -36,8 +36,13 @@ import {
   type ConversationRef,
   type LlmCallInput,
   type LlmCallResult,
-} from '../../workflows/llm-call-schema';
-import { llmMessageSchema, modelSettingsSchema, type LlmMessage, type ModelSettings } from '../../workflows/llm-types';
+} from '../../workflows/model/llm/llm-call-schema';
+import {
+  llmMessageSchema,
+  modelSettingsSchema,
+  type LlmMessage,
+  type ModelSettings,
+} from '../../workflows/model/llm/llm-types';
 import {
   parseActedRequest,
   parseHoldRequest,
@@ -66,9 +71,9 @@ import {
   type StepInteractionRequest,
   type StepProgress,
 } from '../../workflows/contract/messages';
-import { planSchema, type planStepSchema } from '../../workflows/plan/plan-schema';
-import type { Plan, PlanStep } from '../../workflows/plan/plan-types';
-import { agentStateSchema } from '../../workflows/state/agent-state-schema';
+import { planSchema, type planStepSchema } from '../../workflows/model/plan/plan-schema';
+import type { Plan, PlanStep } from '../../workflows/model/plan/plan-types';
+import { agentStateSchema } from '../../workflows/model/state/agent-state-schema';
 import { migrateStepCarry, migrateStepInput } from '../../workflows/step/step-migration';
 import { stepTranscriptSchema, type StepTranscript } from '../../workflows/contract/step-transcript';
 import {
@@ -84,7 +89,7 @@ import {
   policyDecisionSchema,
   type PolicyCallInput,
   type PolicyDecision,
-} from '../../workflows/tools/policy-decision';
+} from '../../workflows/model/tools/policy-decision';
 import {
   toolCallInputSchema,
   toolCallOutcomeSchema,
@@ -92,7 +97,7 @@ import {
   type ToolCallInput,
   type ToolCallOutcome,
   type ToolInfo,
-} from '../../workflows/tools/tool-types';
+} from '../../workflows/model/tools/tool-types';
 import {
   fullActor,
   fullAgentCarry,
@@ -117,7 +122,7 @@ import {
   fullUsage,
 } from '../harness/full-values';
 import { unsetFields } from '../harness/schema-coverage';
-import { approvalPreviewSchema, previewCallInputSchema } from '../../workflows/tools/approval-preview';
+import { approvalPreviewSchema, previewCallInputSchema } from '../../workflows/model/tools/approval-preview';
 import {
   type liveCallSchema,
   livePageSchema,
@@ -133,7 +138,7 @@ import {
   type LiveRead,
   type LiveStreamCarry,
   type LiveStreamInput,
-} from '../../workflows/live/live-messages';
+} from '../../workflows/contract/live-messages';
 
 /** True only when `A` and `B` are the same type: an optional field one has and the other lacks makes them differ. */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -4,8 +4,8 @@
  */
 import { createHttpFetchTool } from '../../activities/tools/builtin/http-fetch';
 import { createToolRegistry } from '../../activities/tools/tool-registry';
-import { callEffect } from '../../workflows/tools/call-effect';
-import type { ToolInfo } from '../../workflows/tools/tool-types';
+import { callEffect } from '../../workflows/model/tools/call-effect';
+import type { ToolInfo } from '../../workflows/model/tools/tool-types';
 
 const base = { description: 'd', parameters: {} };
 const read: ToolInfo = { ...base, name: 'read_file', effect: 'read', idempotent: true, needsApproval: false };

@@ -2,7 +2,7 @@
  * A recorded cancel request names whoever cancels only while it is fresh: an abandoned one (its
  * client failed before cancelling) does not put a later cancellation in that person's name.
  */
-import { CANCEL_REQUEST_HOLDS_MS, cancelRequester } from '../../workflows/agent/cancel-attribution';
+import { CANCEL_REQUEST_HOLDS_MS, cancelRequester } from '../../workflows/model/agent/cancel-attribution';
 
 const request = { at: 1_700_000_000_000, by: 'alice', reason: 'wrong task' };
 

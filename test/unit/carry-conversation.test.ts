@@ -1,6 +1,6 @@
 /** What of a conversation crosses continue-as-new: all of it when small, else head + note + whole recent rounds. */
-import { CARRY_NOTE, carryConversation } from '../../workflows/rollover/carry-conversation';
-import type { LlmMessage } from '../../workflows/llm-types';
+import { CARRY_NOTE, carryConversation } from '../../workflows/model/rollover/carry-conversation';
+import type { LlmMessage } from '../../workflows/model/llm/llm-types';
 
 const opening: LlmMessage[] = [
   { role: 'system', content: 'you are a step' },

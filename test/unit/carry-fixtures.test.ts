@@ -5,9 +5,9 @@
  * conversation, catalogue, step routes and resume point come out as they went in.
  */
 import { savedCarries } from '../harness/carries';
-import { agentCarrySchema, CARRY_VERSION, type AgentCarry } from '../../workflows/agent/agent-carry';
-import { migrateCarry, readCarry } from '../../workflows/agent/carry-migration';
-import { createAgentState } from '../../workflows/agent/agent-state';
+import { agentCarrySchema, CARRY_VERSION, type AgentCarry } from '../../workflows/model/agent/agent-carry';
+import { migrateCarry, readCarry } from '../../workflows/model/agent/carry-migration';
+import { createAgentState } from '../../workflows/model/agent/agent-state';
 
 const carries = savedCarries().filter((c) => c.workflow === 'agent');
 

@@ -1,9 +1,14 @@
 /** Plan checking (docs/contracts.md#plan): schema and DAG errors, tolerant parsing, replan merge. */
 import fc from 'fast-check';
-import { checkEditedPlanValue, checkPlanValue, mergeReplan, parsePlanOutput } from '../../workflows/plan/check-plan';
-import { NO_CONTENT_ERROR } from '../../workflows/json-reply';
-import { PLAN_REPLY_BOUNDS, planJsonSchema, remainingPlanJsonSchema } from '../../workflows/plan/plan-schema';
-import type { Plan, PlanCheck, PlanStep } from '../../workflows/plan/plan-types';
+import {
+  checkEditedPlanValue,
+  checkPlanValue,
+  mergeReplan,
+  parsePlanOutput,
+} from '../../workflows/model/plan/check-plan';
+import { NO_CONTENT_ERROR } from '../../workflows/model/json-reply';
+import { PLAN_REPLY_BOUNDS, planJsonSchema, remainingPlanJsonSchema } from '../../workflows/model/plan/plan-schema';
+import type { Plan, PlanCheck, PlanStep } from '../../workflows/model/plan/plan-types';
 
 const step = (id: string, depends_on: string[] = [], extra: Partial<PlanStep> = {}): PlanStep => ({
   id,

@@ -1,6 +1,6 @@
 /** Malformed tool arguments are kept in the conversation as `{}`, with what was sent quoted in the tool message. */
 import { cleanCall } from '../../workflows/step/clean-call';
-import type { ToolInfo } from '../../workflows/tools/tool-types';
+import type { ToolInfo } from '../../workflows/model/tools/tool-types';
 
 const readFile: ToolInfo = {
   name: 'read_file',

@@ -16,18 +16,18 @@ import { agentWorkflowId, threadWorkflowId } from '../../client/workflow-id';
 import { DEFAULT_TASK_QUEUE, loadConfig } from '../../config/config';
 import { SEARCH_ATTRIBUTES } from '../../scripts/dev-server';
 import * as workflows from '../../workflows';
-import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
+import { AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE } from '../../workflows/model/agent/agent-contract';
 import { THREAD_WORKFLOW_TYPE } from '../../workflows/contract/thread-contract';
-import { AGENT_PHASES } from '../../workflows/agent/agent-state';
-import { stepWorkflowId, subAgentWorkflowId } from '../../workflows/contract/ids';
-import { llmTaskQueue } from '../../workflows/contract/llm-task-queue';
-import type { LegacyLlmCallInput, LlmCallInput, LlmPurpose } from '../../workflows/llm-call-schema';
+import { AGENT_PHASES } from '../../workflows/model/agent/agent-state';
+import { stepWorkflowId, subAgentWorkflowId } from '../../workflows/base/ids';
+import { llmTaskQueue } from '../../workflows/base/llm-task-queue';
+import type { LegacyLlmCallInput, LlmCallInput, LlmPurpose } from '../../workflows/model/llm/llm-call-schema';
 import * as messages from '../../workflows/contract/messages';
 import * as threadContract from '../../workflows/contract/thread-contract';
 import * as searchAttributes from '../../workflows/contract/search-attributes';
-import * as liveMessages from '../../workflows/live/live-messages';
+import * as liveMessages from '../../workflows/contract/live-messages';
 import * as stepTranscript from '../../workflows/contract/step-transcript';
-import { LIVE_STREAM_WORKFLOW_TYPE, liveStreamId } from '../../workflows/live/live-stream-names';
+import { LIVE_STREAM_WORKFLOW_TYPE, liveStreamId } from '../../workflows/contract/live-stream-names';
 import { eventsOf } from '../../client/live/live-events';
 import { reply } from '../fake-llm/replies';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
@@ -332,7 +332,7 @@ describe('LLM request headers', () => {
   });
 });
 
-test('the workflow type names are spelled once: code outside workflows/contract/agent-contract.ts imports them', () => {
+test('the workflow type names are spelled once: code outside workflows/model/agent/agent-contract.ts imports them', () => {
   const root = join(__dirname, '..', '..');
   const sources = (dir: string): string[] =>
     readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {

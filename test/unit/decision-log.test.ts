@@ -7,9 +7,9 @@ import {
   addToolCall,
   createAgentState,
   type StepRun,
-} from '../../workflows/agent/agent-state';
-import { MAX_DECISION_TEXT, MAX_DECISIONS_KEPT, logPolicyDecision } from '../../workflows/agent/decision-log';
-import type { ToolCallRecord } from '../../workflows/tools/tool-types';
+} from '../../workflows/model/agent/agent-state';
+import { MAX_DECISION_TEXT, MAX_DECISIONS_KEPT, logPolicyDecision } from '../../workflows/model/agent/decision-log';
+import type { ToolCallRecord } from '../../workflows/model/tools/tool-types';
 
 const ops = { id: 'olga', name: 'Olga Ops', roles: ['operator'], method: 'api' as const };
 

@@ -15,7 +15,7 @@ import { withDefinition } from '../../client/definitions/resolve-definition';
 import { formatDefinitions } from '../../client/definitions/cli/definitions-command';
 import { definitionSummary } from '../../client/definitions/definition-summary';
 import { loadConfig } from '../../config/config';
-import { parseAgentInput } from '../../workflows/contract/agent-input';
+import { parseAgentInput } from '../../workflows/model/agent/agent-input';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLES = 'examples/agents/index.ts';

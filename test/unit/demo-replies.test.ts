@@ -11,12 +11,12 @@ import { wordPieces } from '../../llm-servers/chat-completions-stream';
 import { demoReply } from '../../llm-servers/demo-model/demo-replies';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { routerGraph } from '../../examples/graphs/router';
-import { checkMessageRoute, messageRouteRequest } from '../../workflows/thread/message-route';
-import { checkRouteReply, routeTaskMessage } from '../../workflows/graph/route-reply';
-import type { IndexedEdge } from '../../workflows/graph/graph-exits';
-import { finishStepTool, parseFinishStepArgs } from '../../workflows/tools/finish-step';
-import { stepTaskMessage } from '../../workflows/step/step-prompts';
-import type { LlmToolSpec } from '../../workflows/llm-types';
+import { checkMessageRoute, messageRouteRequest } from '../../workflows/model/thread/message-route';
+import { checkRouteReply, routeTaskMessage } from '../../workflows/model/graph/route-reply';
+import type { IndexedEdge } from '../../workflows/model/graph/graph-exits';
+import { finishStepTool, parseFinishStepArgs } from '../../workflows/model/tools/finish-step';
+import { stepTaskMessage } from '../../workflows/model/step/step-prompts';
+import type { LlmToolSpec } from '../../workflows/model/llm/llm-types';
 
 const asTool = (spec: LlmToolSpec) => ({
   type: 'function' as const,

@@ -3,13 +3,13 @@
  * from (checked as Cairn checks a node's output), the same every time, and the demo's choices
  * (booleans, free text) are what it asked for.
  */
-import { outputChecker } from '../../workflows/tools/finish-step';
+import { outputChecker } from '../../workflows/model/tools/finish-step';
 import { schemaInstance, type JsonSchema } from '../../llm-servers/demo-model/schema-instance';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
-import { routeJsonSchema } from '../../workflows/graph/route-reply';
-import { messageRouteJsonSchema } from '../../workflows/thread/message-route';
-import { verifyJsonSchema } from '../../workflows/step/verify-reply';
-import { assessJsonSchema } from '../../workflows/plan/assess-reply';
+import { routeJsonSchema } from '../../workflows/model/graph/route-reply';
+import { messageRouteJsonSchema } from '../../workflows/model/thread/message-route';
+import { verifyJsonSchema } from '../../workflows/model/step/verify-reply';
+import { assessJsonSchema } from '../../workflows/model/plan/assess-reply';
 
 const choices = { yes: true, text: 'demo text' };
 

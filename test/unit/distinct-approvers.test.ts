@@ -1,11 +1,11 @@
 /**
  * Who counts as one more person for an approval several people must give
- * (workflows/agent/distinct-approvers.ts): ids count within one sign-in realm — the tokens file or
+ * (workflows/model/agent/distinct-approvers.ts): ids count within one sign-in realm — the tokens file or
  * the OpenID Connect provider, session and bearer alike — and never across; the shared
  * CAIRN_API_TOKEN, authentication off and an answer straight to Temporal count as nobody.
  */
-import { approvesForSeveral, notAnotherPerson } from '../../workflows/agent/distinct-approvers';
-import type { AnswerInput, Interaction } from '../../workflows/interactions/interaction-types';
+import { approvesForSeveral, notAnotherPerson } from '../../workflows/model/agent/distinct-approvers';
+import type { AnswerInput, Interaction } from '../../workflows/model/interactions/interaction-types';
 import type { Actor } from '../../workflows/contract/messages';
 
 type Approval = Extract<Interaction, { kind: 'tool.approval' }>;

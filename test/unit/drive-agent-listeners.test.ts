@@ -8,8 +8,8 @@
 import { getEventListeners } from 'node:events';
 import type { AnswerRequest, AnswerSource } from '../../client/agents/cli/answer-source';
 import { driveAgent, type AgentPort } from '../../client/agents/cli/drive-agent';
-import { createAgentState, type AgentState } from '../../workflows/agent/agent-state';
-import type { Interaction } from '../../workflows/interactions/interaction-types';
+import { createAgentState, type AgentState } from '../../workflows/model/agent/agent-state';
+import type { Interaction } from '../../workflows/model/interactions/interaction-types';
 
 const LOOKS = 40;
 

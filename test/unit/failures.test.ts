@@ -4,7 +4,7 @@
  * back only when it agrees with the type.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { isErrorCode } from '../../workflows/contract/error-codes';
+import { isErrorCode } from '../../workflows/base/error-codes';
 import { answerRejection, rejectionDetail, workflowFailure } from '../../workflows/contract/failures';
 
 test('workflowFailure: the code is the type; non-retryable; details as given', () => {

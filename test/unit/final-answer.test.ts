@@ -5,7 +5,7 @@
  * `result`: test/e2e/cli-terminal-escapes.test.ts.)
  */
 import type { AgentsPort } from '../../client/agents/agents-port';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { appOver } from '../harness/http-app';
 
 const states: Record<string, Partial<AgentState>> = {

@@ -8,8 +8,8 @@ import {
   DEFAULT_REPLY_TOKENS,
   estimateTokens,
   fitConversation,
-} from '../../workflows/fit-conversation';
-import type { LlmMessage } from '../../workflows/llm-types';
+} from '../../workflows/model/llm/fit-conversation';
+import type { LlmMessage } from '../../workflows/model/llm/llm-types';
 import { DEFAULT_MAX_TOKENS } from '../../activities/llm/max-tokens';
 
 const opening: LlmMessage[] = [

@@ -275,7 +275,7 @@ describe('retirement', () => {
 
   test('a retirement that names a patch the registry does not mark retired is refused', () => {
     expect(checkFixtures(retire({ ...entry, patches: ['cairn-nested-budget'] })).problems).toEqual([
-      'test/fixtures/retired.json: test/fixtures/histories/0.1.0/agent-b@id-2.binpb names patch cairn-nested-budget, which workflows/patches.ts does not mark retired',
+      'test/fixtures/retired.json: test/fixtures/histories/0.1.0/agent-b@id-2.binpb names patch cairn-nested-budget, which workflows/base/patches.ts does not mark retired',
     ]);
   });
 

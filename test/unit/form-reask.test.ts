@@ -3,7 +3,7 @@
  * the coded error's field (`answer.values.<key>`), never from the message; the other entries are
  * kept. A field that is not one form field (the whole answer, `answer.values`) asks every field.
  */
-import type { FormField, Interaction } from '../../workflows/interactions/interaction-types';
+import type { FormField, Interaction } from '../../workflows/model/interactions/interaction-types';
 import { rejectedKeys } from '../../client/agents/cli/form-answers';
 import { PromptingAnswers } from '../../client/agents/cli/prompting-answers';
 import type { Prompter } from '../../client/cli/prompter';

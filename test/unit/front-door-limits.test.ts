@@ -11,7 +11,7 @@ import { createApp } from '../../client/http/create-app';
 import type { ThreadsPort } from '../../client/threads/threads-port';
 import { MAX_QUEUED_FRAMES } from '../../client/http/stream-limiter';
 import type { LiveHub, LiveListener } from '../../client/live/live-hub';
-import type { ThreadView, TurnStatus } from '../../workflows/contract/thread-schemas';
+import type { ThreadView, TurnStatus } from '../../workflows/model/thread/thread-schemas';
 
 /** A threads port whose one message is recorded at once; routed (and settled) only when `settled`. */
 function scriptedThreads() {

@@ -11,8 +11,8 @@ import { UsageError } from '../../client/cli/cli-exit';
 import { graphChoice, isGraphFile, runMode } from '../../client/graphs/cli/graph-option';
 import { formatGraphs } from '../../client/graphs/cli/graphs-command';
 import { loadGraphRegistry } from '../../client/graphs/load-graphs';
-import { parseAgentInput } from '../../workflows/contract/agent-input';
-import { graphSchema } from '../../workflows/graph/graph-schema';
+import { parseAgentInput } from '../../workflows/model/agent/agent-input';
+import { graphSchema } from '../../workflows/model/graph/graph-schema';
 import fileGraph from '../fixtures/graphs/review-loop.json';
 
 const ROOT = join(__dirname, '..', '..');

@@ -14,9 +14,9 @@ import { loadConfig } from '../../config/config';
 import { serveApi } from '../../client/http/serve-api';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { routerGraph } from '../../examples/graphs/router';
-import { parseAgentInput } from '../../workflows/contract/agent-input';
-import { checkGraphRules } from '../../workflows/graph/graph-rules';
-import { DEFAULT_MAX_ITERATIONS, graphSchema, type GraphInput } from '../../workflows/graph/graph-schema';
+import { parseAgentInput } from '../../workflows/model/agent/agent-input';
+import { checkGraphRules } from '../../workflows/model/graph/graph-rules';
+import { DEFAULT_MAX_ITERATIONS, graphSchema, type GraphInput } from '../../workflows/model/graph/graph-schema';
 
 const ROOT = join(__dirname, '..', '..');
 const VALID = 'test/fixtures/graphs/valid-graphs.ts';

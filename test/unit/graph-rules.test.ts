@@ -1,10 +1,10 @@
 /** Agent graphs: the input's shape (graph-schema.ts) and every rule between its parts (graph-rules.ts). */
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { routerGraph } from '../../examples/graphs/router';
-import type { GraphProblem } from '../../workflows/graph/graph-rules';
-import { GRAPH_RULES, checkGraphRules } from '../../workflows/graph/graph-rules';
-import type { Graph, GraphInput } from '../../workflows/graph/graph-schema';
-import { DEFAULT_MAX_ITERATIONS, graphSchema } from '../../workflows/graph/graph-schema';
+import type { GraphProblem } from '../../workflows/model/graph/graph-rules';
+import { GRAPH_RULES, checkGraphRules } from '../../workflows/model/graph/graph-rules';
+import type { Graph, GraphInput } from '../../workflows/model/graph/graph-schema';
+import { DEFAULT_MAX_ITERATIONS, graphSchema } from '../../workflows/model/graph/graph-schema';
 
 const node = (id: string, more: Partial<Graph['nodes'][number]> = {}) => ({ id, systemPrompt: `be ${id}`, ...more });
 const graph = (more: Partial<GraphInput>): Graph =>

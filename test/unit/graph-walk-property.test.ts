@@ -4,15 +4,15 @@
  * orders; and plans turned into graphs (plan-as-graph.ts) walked like the plan scheduler runs them.
  */
 import fc from 'fast-check';
-import { routeChoices } from '../../workflows/graph/graph-exits';
-import { planToGraph, selectStepsToStart } from '../../workflows/plan-as-graph';
-import type { GraphRule } from '../../workflows/graph/graph-rules';
-import { checkGraphRules } from '../../workflows/graph/graph-rules';
-import type { Graph, GraphEdge } from '../../workflows/graph/graph-schema';
-import { graphSchema } from '../../workflows/graph/graph-schema';
-import type { Walk } from '../../workflows/graph/graph-walk';
-import { leaveVisit, readyNodes, startVisits, startWalk, stepIdOf } from '../../workflows/graph/graph-walk';
-import type { Plan, PlanStep, StepStatus } from '../../workflows/plan/plan-types';
+import { routeChoices } from '../../workflows/model/graph/graph-exits';
+import { planToGraph, selectStepsToStart } from '../../workflows/model/plan-as-graph';
+import type { GraphRule } from '../../workflows/model/graph/graph-rules';
+import { checkGraphRules } from '../../workflows/model/graph/graph-rules';
+import type { Graph, GraphEdge } from '../../workflows/model/graph/graph-schema';
+import { graphSchema } from '../../workflows/model/graph/graph-schema';
+import type { Walk } from '../../workflows/model/graph/graph-walk';
+import { leaveVisit, readyNodes, startVisits, startWalk, stepIdOf } from '../../workflows/model/graph/graph-walk';
+import type { Plan, PlanStep, StepStatus } from '../../workflows/model/plan/plan-types';
 
 type Gen = fc.GeneratorValue;
 const pick = <T>(g: Gen, items: T[]): T | undefined => items[g(fc.nat, { max: Math.max(0, items.length - 1) })];

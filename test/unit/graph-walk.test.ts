@@ -1,12 +1,12 @@
 /** Agent graphs: how a node is left (graph-exits.ts) and the walk's transitions (graph-walk.ts). */
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { routerGraph } from '../../examples/graphs/router';
-import type { VisitDecision } from '../../workflows/graph/graph-exits';
-import { chooseExit, exitsOf, jsonEquals, routeChoices, valueAt } from '../../workflows/graph/graph-exits';
-import type { GraphInput } from '../../workflows/graph/graph-schema';
-import { graphSchema } from '../../workflows/graph/graph-schema';
-import type { Walk } from '../../workflows/graph/graph-walk';
-import { leaveVisit, readyNodes, startVisits, startWalk, stepIdOf } from '../../workflows/graph/graph-walk';
+import type { VisitDecision } from '../../workflows/model/graph/graph-exits';
+import { chooseExit, exitsOf, jsonEquals, routeChoices, valueAt } from '../../workflows/model/graph/graph-exits';
+import type { GraphInput } from '../../workflows/model/graph/graph-schema';
+import { graphSchema } from '../../workflows/model/graph/graph-schema';
+import type { Walk } from '../../workflows/model/graph/graph-walk';
+import { leaveVisit, readyNodes, startVisits, startWalk, stepIdOf } from '../../workflows/model/graph/graph-walk';
 
 const node = (id: string, more: object = {}) => ({ id, systemPrompt: `be ${id}`, ...more });
 const parse = (input: GraphInput) => graphSchema.parse(input);

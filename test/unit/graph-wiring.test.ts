@@ -6,13 +6,13 @@
  */
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { routerGraph } from '../../examples/graphs/router';
-import { parseAgentInput } from '../../workflows/contract/agent-input';
-import { progressMarkdown } from '../../workflows/agent/progress-markdown';
-import { createAgentState } from '../../workflows/agent/agent-state';
-import { exitsOf } from '../../workflows/graph/graph-exits';
-import { graphSchema } from '../../workflows/graph/graph-schema';
-import { checkRouteReply } from '../../workflows/graph/route-reply';
-import { finishStepTool, parseFinishStepArgs } from '../../workflows/tools/finish-step';
+import { parseAgentInput } from '../../workflows/model/agent/agent-input';
+import { progressMarkdown } from '../../workflows/model/agent/progress-markdown';
+import { createAgentState } from '../../workflows/model/agent/agent-state';
+import { exitsOf } from '../../workflows/model/graph/graph-exits';
+import { graphSchema } from '../../workflows/model/graph/graph-schema';
+import { checkRouteReply } from '../../workflows/model/graph/route-reply';
+import { finishStepTool, parseFinishStepArgs } from '../../workflows/model/tools/finish-step';
 
 const refusal = (input: unknown) => {
   const parsed = parseAgentInput(input);

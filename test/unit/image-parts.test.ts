@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadImages, MAX_IMAGES_PER_REQUEST, withImageParts } from '../../activities/llm/image-parts';
 import { imageMediaType } from '../../activities/tools/builtin/image-kind';
-import type { LlmMessage } from '../../workflows/llm-types';
+import type { LlmMessage } from '../../workflows/model/llm/llm-types';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 

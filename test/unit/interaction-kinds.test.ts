@@ -1,5 +1,5 @@
 /**
- * The kind modules (workflows/interactions/kinds/) are consistent with what the registry derives
+ * The kind modules (workflows/model/interactions/kinds/) are consistent with what the registry derives
  * from them: each names its own kind, its answer key is a key of both its incoming and its stored
  * answer, and the kinds that share an `answerRoles` family allow the same roles (the family's
  * schema takes one list). The derived tables have one entry per kind, in the registry's order.
@@ -13,9 +13,9 @@ import {
   answerRolesSchema,
   answerSchemas,
   interactionSpecSchema,
-} from '../../workflows/interactions/kinds/registry';
-import { interactionSchema } from '../../workflows/interactions/interaction-schema';
-import { ASK_KINDS } from '../../workflows/interactions/ask-request-schema';
+} from '../../workflows/model/interactions/kinds/registry';
+import { interactionSchema } from '../../workflows/model/interactions/interaction-schema';
+import { ASK_KINDS } from '../../workflows/model/interactions/ask-request-schema';
 
 const objectKeys = (schema: z.ZodType): string[] =>
   'shape' in schema && typeof schema.shape === 'object' && schema.shape !== null ? Object.keys(schema.shape) : [];

@@ -1,6 +1,6 @@
 /** The one `path: message` formatter for zod issues, in both path styles. */
 import { z } from 'zod';
-import { firstIssuePath, issueLines } from '../../workflows/issue-lines';
+import { firstIssuePath, issueLines } from '../../workflows/base/issue-lines';
 
 const servers = z.array(z.object({ name: z.string(), env: z.record(z.string(), z.string()).optional() }));
 

@@ -1,6 +1,6 @@
 /**
  * Every interaction kind the agent knows (the modules listed in
- * workflows/interactions/kinds/registry.ts) has a control on the web page and a prompt in the
+ * workflows/model/interactions/kinds/registry.ts) has a control on the web page and a prompt in the
  * CLI, and neither has one for a kind that does not exist: a kind added without them fails
  * here, before a person meets an interaction nothing can answer. The page's controls are read
  * from its modules as the server serves them (`/web/kind-controls.js` and what it imports), run
@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KIND_PROMPTS } from '../../client/agents/cli/kind-prompts';
-import { INTERACTION_KINDS } from '../../workflows/interactions/kinds/registry';
+import { INTERACTION_KINDS } from '../../workflows/model/interactions/kinds/registry';
 import { unusedAgents } from '../harness/config-errors';
 import { appOver } from '../harness/http-app';
 

@@ -1,5 +1,5 @@
 /**
- * The retained log of an agent's live stream (workflows/live/live-log.ts): offsets that only
+ * The retained log of an agent's live stream (workflows/model/live/live-log.ts): offsets that only
  * grow, duplicate batches ignored, a retry superseding its attempt, a finished call's items kept
  * until every subscriber seen lately has read them and then dropped (a reset for whoever asks
  * for them later), a runaway reply cut to the size limit, the end closing what is open, and a
@@ -11,8 +11,8 @@ import {
   LiveLog,
   MAX_RETAINED_CHARS,
   SUBSCRIBER_TTL_MS,
-} from '../../workflows/live/live-log';
-import type { LiveCall, LiveEntry, LivePublish } from '../../workflows/live/live-messages';
+} from '../../workflows/model/live/live-log';
+import type { LiveCall, LiveEntry, LivePublish } from '../../workflows/contract/live-messages';
 
 const call = (attempt = 1, modelCallId = 'agent-1/step-s1/run/1'): LiveCall => ({
   agentId: 'agent-1',

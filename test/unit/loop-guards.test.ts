@@ -1,5 +1,5 @@
 /** The step's loop guards as pure state: per-reply cap, identical calls, the error budget, approval memory. */
-import { DEFAULT_LOOP_GUARDS } from '../../workflows/contract/loop-guard-limits';
+import { DEFAULT_LOOP_GUARDS } from '../../workflows/base/loop-guard-limits';
 import { callDigest, LoopGuards } from '../../workflows/step/loop-guards';
 
 const call = (name: string, args: string, id = 'c') => ({ id, name, arguments: args });

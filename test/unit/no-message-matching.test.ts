@@ -85,7 +85,7 @@ test('the scan covers the product source', () => {
       'client/agents/agent-client.ts',
       'client/agents/cli/form-answers.ts',
       'client/web/forms.js',
-      'workflows/interactions/validate-answer.ts',
+      'workflows/model/interactions/validate-answer.ts',
     ]),
   );
 });

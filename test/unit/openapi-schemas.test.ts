@@ -3,10 +3,10 @@
  * and the interaction's properties are those of the zod schemas in workflows/, every kind of
  * interaction and answer is in it, and every `$ref` points at a component that exists.
  */
-import { answerSchemas, interactionSchema } from '../../workflows/interactions/interaction-schema';
-import { AGENT_EVENT_TYPES, agentStateSchema } from '../../workflows/state/agent-state-schema';
-import { AGENT_PHASES } from '../../workflows/state/agent-phases';
-import { stepRunSchema } from '../../workflows/state/step-run-schema';
+import { answerSchemas, interactionSchema } from '../../workflows/model/interactions/interaction-schema';
+import { AGENT_EVENT_TYPES, agentStateSchema } from '../../workflows/model/state/agent-state-schema';
+import { AGENT_PHASES } from '../../workflows/model/state/agent-phases';
+import { stepRunSchema } from '../../workflows/model/state/step-run-schema';
 import { stepTranscriptSchema } from '../../workflows/contract/step-transcript';
 import { unusedAgents } from '../harness/config-errors';
 import { appOver } from '../harness/http-app';

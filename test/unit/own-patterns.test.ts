@@ -1,14 +1,14 @@
 /**
  * Workflow code runs only Cairn's own regular expressions when it checks a call's arguments
- * (workflows/tools/own-patterns.ts, validate-arguments.ts): every expression in a built-in
+ * (workflows/model/tools/own-patterns.ts, validate-arguments.ts): every expression in a built-in
  * tool's schema is listed there, any other is dropped (`pattern`, `patternProperties`,
  * `format: "regex"`), and the listed ones still refuse what they refuse.
  */
 import { z } from 'zod';
 import { builtinTools } from '../../activities/create-activities';
-import { OWN_PATTERNS } from '../../workflows/tools/own-patterns';
-import { regexKeywordPaths } from '../../workflows/tools/schema-regex';
-import { validateArguments } from '../../workflows/tools/validate-arguments';
+import { OWN_PATTERNS } from '../../workflows/model/tools/own-patterns';
+import { regexKeywordPaths } from '../../workflows/model/tools/schema-regex';
+import { validateArguments } from '../../workflows/step/validate-arguments';
 
 const schemaOf = (name: string): Record<string, unknown> => {
   const tool = builtinTools().find((t) => t.name === name);

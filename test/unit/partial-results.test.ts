@@ -3,9 +3,9 @@
  * bounded), how a stopped agent's mechanical summary shows it, and the budget arithmetic a
  * step uses to give a nested agent what is left.
  */
-import { asLimits, budgetLeft, isSpent, lessSpent } from '../../workflows/budget-left';
-import { mechanicalSummary } from '../../workflows/agent/prompts';
-import type { LlmMessage } from '../../workflows/llm-types';
+import { asLimits, budgetLeft, isSpent, lessSpent } from '../../workflows/model/llm/budget-left';
+import { mechanicalSummary } from '../../workflows/model/agent/prompts';
+import type { LlmMessage } from '../../workflows/model/llm/llm-types';
 import { MAX_PARTIAL_CHARS } from '../../workflows/contract/messages';
 import { partialResult } from '../../workflows/step/partial-result';
 

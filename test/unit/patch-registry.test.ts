@@ -1,5 +1,5 @@
 /**
- * The patch registry (workflows/patches.ts) is the only place a replay gate's id is written:
+ * The patch registry (workflows/base/patches.ts) is the only place a replay gate's id is written:
  * every `patched()` / `deprecatePatch()` in workflow code passes `PATCHES.<name>`, no workflow
  * file spells a registered id, each patch's stage matches how its call sites use it, and each
  * `since` agrees with the kept histories (no history of an earlier release carries its marker,
@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { git, versionChanges } from '../../scripts/fixture-git';
 import { releaseCommits } from '../../scripts/fixture-freezes';
 import { compareReleases, currentVersion, isRelease } from '../../scripts/fixture-releases';
-import { ALL_PATCHES, PATCH_INFO, type PatchInfo } from '../../workflows/patches';
+import { ALL_PATCHES, PATCH_INFO, type PatchInfo } from '../../workflows/base/patches';
 import { savedHistories } from '../harness/histories';
 
 const ROOT = join(__dirname, '..', '..');

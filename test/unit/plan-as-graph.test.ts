@@ -1,10 +1,10 @@
 /** An LLM plan as an agent graph (plan-as-graph.ts): the random-plan property is in graph-walk-property.test.ts. */
 import fc from 'fast-check';
-import { planToGraph, planWalk, selectStepsToStart } from '../../workflows/plan-as-graph';
-import { readyNodes } from '../../workflows/graph/graph-walk';
-import { STEP_STATUSES } from '../../workflows/state/step-run-schema';
-import { checkGraphRules } from '../../workflows/graph/graph-rules';
-import type { Plan, StepStatus } from '../../workflows/plan/plan-types';
+import { planToGraph, planWalk, selectStepsToStart } from '../../workflows/model/plan-as-graph';
+import { readyNodes } from '../../workflows/model/graph/graph-walk';
+import { STEP_STATUSES } from '../../workflows/model/state/step-run-schema';
+import { checkGraphRules } from '../../workflows/model/graph/graph-rules';
+import type { Plan, StepStatus } from '../../workflows/model/plan/plan-types';
 
 const plan: Plan = {
   task: 'compare two libraries',

@@ -4,8 +4,8 @@
  */
 import { promptFor, type PromptContext } from '../../client/agents/cli/kind-prompts';
 import type { Prompter } from '../../client/cli/prompter';
-import type { Interaction } from '../../workflows/interactions/interaction-types';
-import { describeChanges, planChanges } from '../../workflows/plan/plan-changes';
+import type { Interaction } from '../../workflows/model/interactions/interaction-types';
+import { describeChanges, planChanges } from '../../workflows/model/plan/plan-changes';
 import { plan, step } from '../harness/plans';
 
 const before = plan([step('s1'), step('s2', ['s1']), step('s3', ['s2'])]);

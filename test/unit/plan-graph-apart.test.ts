@@ -1,6 +1,6 @@
 /**
- * `workflows/plan/` and `workflows/graph/` import nothing of each other, directly or through any
- * other module: a plan is walked as a graph through `workflows/plan-as-graph.ts`, which sits
+ * `workflows/model/plan/` and `workflows/model/graph/` import nothing of each other, directly or through any
+ * other module: a plan is walked as a graph through `workflows/model/plan-as-graph.ts`, which sits
  * beside both, and what both use (the step id, reachability, reading a model's JSON reply) sits
  * beside them too. Every import form counts, type-only ones included.
  */
@@ -55,11 +55,11 @@ function crossings(from: string, to: string): string[] {
   );
 }
 
-test('no file of workflows/plan/ imports workflows/graph/, directly or through another module', () => {
+test('no file of workflows/model/plan/ imports workflows/model/graph/, directly or through another module', () => {
   expect(crossings('plan', 'graph')).toEqual([]);
 });
 
-test('no file of workflows/graph/ imports workflows/plan/, directly or through another module', () => {
+test('no file of workflows/model/graph/ imports workflows/model/plan/, directly or through another module', () => {
   expect(crossings('graph', 'plan')).toEqual([]);
 });
 

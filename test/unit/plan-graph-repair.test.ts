@@ -1,10 +1,10 @@
 /** The last resorts for a planner that cannot get a plan right: repairing its graph, salvaging a reply cut at its token limit. */
 import fc from 'fast-check';
-import { checkPlanValue, salvageCutPlan } from '../../workflows/plan/check-plan';
-import { closedPrefixes } from '../../workflows/json-reply';
-import { checkGraph } from '../../workflows/plan/plan-graph-rules';
-import { repairGraph } from '../../workflows/plan/plan-graph-repair';
-import type { Plan, PlanStep } from '../../workflows/plan/plan-types';
+import { checkPlanValue, salvageCutPlan } from '../../workflows/model/plan/check-plan';
+import { closedPrefixes } from '../../workflows/model/json-reply';
+import { checkGraph } from '../../workflows/model/plan/plan-graph-rules';
+import { repairGraph } from '../../workflows/model/plan/plan-graph-repair';
+import type { Plan, PlanStep } from '../../workflows/model/plan/plan-types';
 
 const step = (id: string, depends_on: string[] = []): PlanStep => ({
   id,

@@ -5,10 +5,15 @@
  * thread offers each finished step of its earlier task turns, bounded; the planner's message
  * lists them.
  */
-import { checkEditedPlanValue, checkPlanValue, mergeReplan, parsePlanOutput } from '../../workflows/plan/check-plan';
-import { MAX_REUSABLE_STEPS, REUSE_UNKNOWN, type ReusableStep } from '../../workflows/plan/plan-reuse';
-import { plannerTurnMessage, plannerTaskMessage } from '../../workflows/agent/prompts';
-import { reusableSteps } from '../../workflows/thread/thread-context';
+import {
+  checkEditedPlanValue,
+  checkPlanValue,
+  mergeReplan,
+  parsePlanOutput,
+} from '../../workflows/model/plan/check-plan';
+import { MAX_REUSABLE_STEPS, REUSE_UNKNOWN, type ReusableStep } from '../../workflows/model/plan/plan-reuse';
+import { plannerTurnMessage, plannerTaskMessage } from '../../workflows/model/agent/prompts';
+import { reusableSteps } from '../../workflows/model/thread/thread-context';
 import type { Turn } from '../../workflows/contract/thread-contract';
 import { plan, step } from '../harness/plans';
 import { formatPlan } from '../../client/agents/cli/render';

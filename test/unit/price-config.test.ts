@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../config/config';
 import { costOf, loadPriceTable } from '../../config/price-config';
-import { addUsage, zeroUsage } from '../../workflows/usage';
+import { addUsage, zeroUsage } from '../../workflows/model/llm/usage';
 
 function file(content: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'prices-')), 'prices.json');

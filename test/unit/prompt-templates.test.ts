@@ -4,12 +4,12 @@
  * each template declares exactly the variables its text uses; overrides are checked.
  */
 import * as legacy from './data/legacy-prompts';
-import { plannerSystemPrompt, plannerTaskMessage, summaryPrompt } from '../../workflows/agent/prompts';
-import { stepSystemPrompt, stepTaskMessage } from '../../workflows/step/step-prompts';
-import { ROUTER_SYSTEM_PROMPT } from '../../workflows/graph/route-reply';
-import { placeholders, PROMPT_TEMPLATES, render } from '../../workflows/prompts/templates';
-import { promptOverrideProblem } from '../../workflows/prompts/check-overrides';
-import type { ToolInfo } from '../../workflows/tools/tool-types';
+import { plannerSystemPrompt, plannerTaskMessage, summaryPrompt } from '../../workflows/model/agent/prompts';
+import { stepSystemPrompt, stepTaskMessage } from '../../workflows/model/step/step-prompts';
+import { ROUTER_SYSTEM_PROMPT } from '../../workflows/model/graph/route-reply';
+import { placeholders, PROMPT_TEMPLATES, render } from '../../workflows/model/prompts/templates';
+import { promptOverrideProblem } from '../../workflows/model/prompts/check-overrides';
+import type { ToolInfo } from '../../workflows/model/tools/tool-types';
 
 const tool = (name: string, effect: 'read' | 'write'): ToolInfo => ({
   name,

@@ -7,11 +7,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPromptsFile } from '../../config/prompts-config';
-import { plannerSystemPrompt, summaryPrompt } from '../../workflows/agent/prompts';
-import { stepSystemPrompt } from '../../workflows/step/step-prompts';
-import { render } from '../../workflows/prompts/templates';
-import { toolCatalogue } from '../../workflows/tools/tool-catalogue';
-import type { ToolInfo } from '../../workflows/tools/tool-types';
+import { plannerSystemPrompt, summaryPrompt } from '../../workflows/model/agent/prompts';
+import { stepSystemPrompt } from '../../workflows/model/step/step-prompts';
+import { render } from '../../workflows/model/prompts/templates';
+import { toolCatalogue } from '../../workflows/model/tools/tool-catalogue';
+import type { ToolInfo } from '../../workflows/model/tools/tool-types';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-prompts-'));
 const file = (name: string, text: string): string => {

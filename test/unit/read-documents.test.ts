@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAGE_CHARS, readFileTool } from '../../activities/tools/builtin/read-file';
 import { documentText, PARSE_LIMITS, zipInflatedSize } from '../../activities/tools/builtin/document-text';
-import { cutOutput } from '../../workflows/tools/cut-output';
+import { cutOutput } from '../../workflows/model/tools/cut-output';
 import { makeDocx, makeDocxBomb, makePdf, makeXlsx, makeZip } from '../harness/documents';
 import { toolText } from '../../activities/tools/define-tool';
 

@@ -5,7 +5,7 @@
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { readReasoning } from '../../activities/llm/read-completion';
-import { REASONING_CHARS } from '../../workflows/step/transcript-bounds';
+import { REASONING_CHARS } from '../../workflows/contract/transcript-bounds';
 
 const message = (content: string | null, extra: Record<string, unknown> = {}) =>
   ({ role: 'assistant', content, refusal: null, ...extra }) as ChatCompletion.Choice['message'];

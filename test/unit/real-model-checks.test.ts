@@ -12,8 +12,8 @@ import {
 } from '../../real-model/checks';
 import type { Exchange } from '../../real-model/recording-proxy';
 import type { AgentRun } from '../../real-model/stand-in';
-import { createAgentState } from '../../workflows/agent/agent-state';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import { createAgentState } from '../../workflows/model/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 
 const caseNamed = (name: string): AgentCase => {
   const found = AGENT_CASES.find((a) => a.name === name);

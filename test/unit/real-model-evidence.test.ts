@@ -15,7 +15,7 @@ import { mechanisms, verdict } from '../../real-model/evidence';
 import type { Exchange } from '../../real-model/recording-proxy';
 import type { AgentRun } from '../../real-model/stand-in';
 import { canonical, stepToolRuns } from '../../real-model/tool-runs';
-import { createAgentState, type AgentEvent, type AgentState } from '../../workflows/agent/agent-state';
+import { createAgentState, type AgentEvent, type AgentState } from '../../workflows/model/agent/agent-state';
 
 const caseNamed = (name: string): AgentCase => {
   const found = AGENT_CASES.find((a) => a.name === name);

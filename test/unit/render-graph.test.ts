@@ -8,8 +8,8 @@
 import { formatGraph, formatGraphPath, formatPath } from '../../client/graphs/cli/render-graph';
 import { formatState } from '../../client/agents/cli/render';
 import { loopEdges, nodeStates, nodeVisits, takenEdges, visitOfStep } from '../../client/graphs/graph-display';
-import { graphSchema, type Graph, type GraphEdge } from '../../workflows/graph/graph-schema';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import { graphSchema, type Graph, type GraphEdge } from '../../workflows/model/graph/graph-schema';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 import { reviewLoopGraph } from '../../examples/graphs/review-loop';
 import { routerGraph } from '../../examples/graphs/router';
 

@@ -14,7 +14,7 @@ import {
 } from '../../client/agents/cli/agent-options';
 import { UsageError } from '../../client/cli/cli-exit';
 import { runMode } from '../../client/graphs/cli/graph-option';
-import { parseAgentInput } from '../../workflows/contract/agent-input';
+import { parseAgentInput } from '../../workflows/model/agent/agent-input';
 
 /** The input `cairn run` would send for these flags (as run-command.ts builds it). */
 function inputFor(flags: AgentOptionFlags & { plan?: boolean }, graph?: Record<string, unknown>) {

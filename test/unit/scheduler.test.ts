@@ -1,8 +1,8 @@
 /** DAG scheduling (docs/architecture/steps.md#scheduling-and-failures): readiness, cap, priority, skipping, settling. */
 import fc from 'fast-check';
-import type { Plan, PlanStep, StepStatus } from '../../workflows/plan/plan-types';
-import { allSettled, isSettled, remainingPathLengths, stepsToSkip } from '../../workflows/plan/scheduler';
-import { selectStepsToStart } from '../../workflows/plan-as-graph';
+import type { Plan, PlanStep, StepStatus } from '../../workflows/model/plan/plan-types';
+import { allSettled, isSettled, remainingPathLengths, stepsToSkip } from '../../workflows/model/plan/scheduler';
+import { selectStepsToStart } from '../../workflows/model/plan-as-graph';
 
 const step = (id: string, depends_on: string[] = []): PlanStep => ({ id, title: id, description: '', depends_on });
 const plan = (steps: PlanStep[]): Plan => ({ task: 't', language: 'en', steps, replan: [] });

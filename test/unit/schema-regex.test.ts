@@ -3,8 +3,8 @@
  * (schema-regex.ts), the copy without them, and a node output check that neither runs a
  * schema's pattern nor walks a string past OUTPUT_STRING_MAX characters (finish-step.ts).
  */
-import { OUTPUT_STRING_MAX, outputChecker, parseFinishStepArgs } from '../../workflows/tools/finish-step';
-import { regexKeywordPaths, withoutRegexKeywords } from '../../workflows/tools/schema-regex';
+import { OUTPUT_STRING_MAX, outputChecker, parseFinishStepArgs } from '../../workflows/model/tools/finish-step';
+import { regexKeywordPaths, withoutRegexKeywords } from '../../workflows/model/tools/schema-regex';
 
 /** Backtracks exponentially on `aaa…ab`: ~2^n steps, seconds at n = 30. */
 const EVIL = '^(a+)+$';

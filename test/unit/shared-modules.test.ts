@@ -11,8 +11,8 @@ import ts from 'typescript';
 import { z } from 'zod';
 import { sharedModules, sharedSchemas } from '../../workflows/shared-modules';
 import { shareablePattern } from '../../workflows/warm-schemas';
-import { agentInputSchema } from '../../workflows/contract/agent-input';
-import { planJsonSchema, planSchema } from '../../workflows/plan/plan-schema';
+import { agentInputSchema } from '../../workflows/model/agent/agent-input';
+import { planJsonSchema, planSchema } from '../../workflows/model/plan/plan-schema';
 
 const WORKFLOWS = resolve(__dirname, '..', '..', 'workflows');
 const LISTS = ['shared-modules-1.ts', 'shared-modules-2.ts'].map((f) => join(WORKFLOWS, f));

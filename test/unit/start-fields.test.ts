@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
 import { createApp } from '../../client/http/create-app';
-import type { AgentInput } from '../../workflows/contract/agent-input';
-import { approvalDigest } from '../../workflows/tools/approval-digest';
+import type { AgentInput } from '../../workflows/model/agent/agent-input';
+import { approvalDigest } from '../../workflows/step/approval-digest';
 import { unusedAgents } from '../harness/config-errors';
 import { startForm } from '../harness/multipart';
 

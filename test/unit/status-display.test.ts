@@ -8,9 +8,9 @@
 import type { AgentsPort } from '../../client/agents/agents-port';
 import { formatState } from '../../client/agents/cli/render';
 import { noAnswerText, showsWaitingBadge, stepDisplayStatus, stepHasWorkflow } from '../../client/status-display';
-import type { AgentState } from '../../workflows/agent/agent-state';
-import { AGENT_PHASES, TERMINAL_PHASES } from '../../workflows/state/agent-phases';
-import { STEP_STATUSES } from '../../workflows/state/step-run-schema';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
+import { AGENT_PHASES, TERMINAL_PHASES } from '../../workflows/model/state/agent-phases';
+import { STEP_STATUSES } from '../../workflows/model/state/step-run-schema';
 import { appOver } from '../harness/http-app';
 
 const held = { phase: 'paused', hold: { reasons: ['pause'] } };

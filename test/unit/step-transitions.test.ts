@@ -1,6 +1,6 @@
 /** The one table of step status changes: every pair judged, final statuses final, all reachable. */
-import { STEP_TRANSITIONS, canMoveStep, isActiveStep } from '../../workflows/plan/step-transitions';
-import type { StepStatus } from '../../workflows/plan/plan-types';
+import { STEP_TRANSITIONS, canMoveStep, isActiveStep } from '../../workflows/model/plan/step-transitions';
+import type { StepStatus } from '../../workflows/model/plan/plan-types';
 
 const ALL: StepStatus[] = ['pending', 'running', 'waiting', 'completed', 'failed', 'skipped', 'cancelled'];
 

@@ -7,7 +7,7 @@
 import { SharedStateReads } from '../../client/agents/stream-state-reads';
 import { StreamLimiter } from '../../client/http/stream-limiter';
 import type { Principal } from '../../client/http/auth/principal';
-import type { AgentState } from '../../workflows/agent/agent-state';
+import type { AgentState } from '../../workflows/model/agent/agent-state';
 
 /** A state with events 1..`last` (the streams read only `phase` and `events`). */
 function stateWith(last: number): AgentState {

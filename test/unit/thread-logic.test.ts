@@ -5,11 +5,11 @@
  */
 import { ApplicationFailure, CancelledFailure, ChildWorkflowFailure, RetryState } from '@temporalio/common';
 import { sendInputSchema, type Turn } from '../../workflows/contract/thread-contract';
-import { checkMessageRoute, messageRouteRequest } from '../../workflows/thread/message-route';
-import { chatMessages, MAX_CONTEXT_CHARS, turnTask, turnText } from '../../workflows/thread/thread-context';
+import { checkMessageRoute, messageRouteRequest } from '../../workflows/model/thread/message-route';
+import { chatMessages, MAX_CONTEXT_CHARS, turnTask, turnText } from '../../workflows/model/thread/thread-context';
 import { endOfFailure, endOfResult, senderPrincipal } from '../../workflows/thread/thread-task';
 import { describeMs } from '../../workflows/thread/thread-workflow';
-import { ThreadBudget } from '../../workflows/thread/thread-budget';
+import { ThreadBudget } from '../../workflows/model/thread/thread-budget';
 
 const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
 const taskTurn = (n: number, result: string): Turn => ({

@@ -11,9 +11,9 @@ import {
   mechanicalSummary,
   turnChars,
 } from '../../workflows/thread/thread-compress';
-import { chatMessages, turnTask, withSummary } from '../../workflows/thread/thread-context';
+import { chatMessages, turnTask, withSummary } from '../../workflows/model/thread/thread-context';
 import { cleanTitle } from '../../workflows/thread/thread-title';
-import { mechanicalTitle, threadView, TITLE_CHARS } from '../../workflows/thread/thread-view';
+import { mechanicalTitle, threadView, TITLE_CHARS } from '../../workflows/model/thread/thread-view';
 
 /** A settled chat turn of `size` characters: half message, half reply. */
 const turn = (n: number, size = 200, status: Turn['status'] = 'completed'): Turn => ({

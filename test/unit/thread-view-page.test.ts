@@ -1,9 +1,9 @@
 /**
- * The `thread` query's bounds (workflows/thread/thread-view.ts, docs/contracts.md#threads): a
+ * The `thread` query's bounds (workflows/model/thread/thread-view.ts, docs/contracts.md#threads): a
  * page of turns — the newest DEFAULT_VIEW_TURNS, or `limit` before a message — and each
  * message's text cut past VIEW_TEXT_CHARS with its whole length beside it.
  */
-import { pageOf, threadView, turnView } from '../../workflows/thread/thread-view';
+import { pageOf, threadView, turnView } from '../../workflows/model/thread/thread-view';
 import type { Turn } from '../../workflows/contract/thread-contract';
 
 const turns: Turn[] = Array.from({ length: 120 }, (_, i) => ({

@@ -3,8 +3,8 @@
  * optional ones included, survives the carry's schema (zod strips what a schema does not name,
  * which is how `autoApproved` was once lost and auto-approved writes went unaudited).
  */
-import { agentCarrySchema } from '../../workflows/agent/agent-carry';
-import { toolInfoSchema, type ToolInfo } from '../../workflows/tools/tool-types';
+import { agentCarrySchema } from '../../workflows/model/agent/agent-carry';
+import { toolInfoSchema, type ToolInfo } from '../../workflows/model/tools/tool-types';
 
 /** A tool with every field set. */
 const full: Required<ToolInfo> = {

@@ -1,5 +1,5 @@
 /**
- * The pure rules of a step's transcript (workflows/step/transcript-bounds.ts): fields cut in the
+ * The pure rules of a step's transcript (workflows/contract/transcript-bounds.ts): fields cut in the
  * middle with a marker, the whole within its byte bound with the oldest rounds dropped and
  * counted, a lone huge round squeezed, and an approval's `why` (the end of the model's text).
  */
@@ -17,7 +17,7 @@ import {
   utf8Bytes,
   WHY_CHARS,
   WHY_MARKER,
-} from '../../workflows/step/transcript-bounds';
+} from '../../workflows/contract/transcript-bounds';
 
 const round = (n: number, text: string, calls = 0, result = 'ok'): TranscriptRound => ({
   round: n,

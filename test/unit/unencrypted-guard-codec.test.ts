@@ -10,7 +10,7 @@ import { defaultPayloadConverter, type Payload, type PayloadCodec } from '@tempo
 import { COMPRESSED_ENCODING } from '../../temporal/payloads/compression-codec';
 import { cairnDataConverter, workerDataConverter } from '../../temporal/payloads/data-converter';
 import type { PayloadSettings } from '../../config/payload-config';
-import { UNENCRYPTED_MARK } from '../../workflows/unencrypted-payload';
+import { UNENCRYPTED_MARK } from '../../workflows/runtime/unencrypted-payload';
 
 const keyed: PayloadSettings = { compression: true, keys: [{ id: 'k1', key: randomBytes(32) }] };
 const message = { interactionId: 'i1', answer: { decision: 'approve' }, note: 'x'.repeat(400) };

@@ -2,10 +2,10 @@
  * Answer validation: every rule accepts a good answer and rejects a bad one with a code (`NOT_OPEN`
  * or `INVALID_ANSWER`), the offending field and a message naming the rule.
  */
-import type { AnswerRejection } from '../../workflows/interactions/answer-rejection';
-import type { Answer, Interaction, InteractionSpec } from '../../workflows/interactions/interaction-types';
-import { validateAnswer } from '../../workflows/interactions/validate-answer';
-import type { Plan, PlanCheck } from '../../workflows/plan/plan-types';
+import type { AnswerRejection } from '../../workflows/model/interactions/answer-rejection';
+import type { Answer, Interaction, InteractionSpec } from '../../workflows/model/interactions/interaction-types';
+import { validateAnswer } from '../../workflows/model/interactions/validate-answer';
+import type { Plan, PlanCheck } from '../../workflows/model/plan/plan-types';
 
 const plan: Plan = {
   task: 'Write a report',

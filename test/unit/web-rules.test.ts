@@ -1,16 +1,16 @@
 /**
  * The web page's form checks are the agent's form rules: `/web/rules.js`, as the server serves
  * it, is run in a separate Node process (a browser ES module, imported as such) on a table of
- * fields and values, and must give what workflows/interactions/validate-form.ts gives — the
+ * fields and values, and must give what workflows/model/interactions/validate-form.ts gives — the
  * same verdict, the same normalised value, the same message. Its terminal phases are the list.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FormField } from '../../workflows/interactions/interaction-types';
-import { validateFormValues } from '../../workflows/interactions/validate-form';
-import { TERMINAL_PHASES } from '../../workflows/state/agent-phases';
+import type { FormField } from '../../workflows/model/interactions/interaction-types';
+import { validateFormValues } from '../../workflows/model/interactions/validate-form';
+import { TERMINAL_PHASES } from '../../workflows/model/state/agent-phases';
 import { unusedAgents } from '../harness/config-errors';
 import { appOver } from '../harness/http-app';
 

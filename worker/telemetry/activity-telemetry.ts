@@ -14,10 +14,10 @@ import type {
   Next,
 } from '@temporalio/worker';
 import { z } from 'zod';
-import { ownerAttributes, SPAN_ATTRIBUTES } from '../../workflows/telemetry/span-attributes';
+import { ownerAttributes, SPAN_ATTRIBUTES } from '../../workflows/base/span-attributes';
 import type { CairnMetrics } from './cairn-metrics';
 
-/** The fields of the `callLlm` input this reads (workflows/llm-types.ts). */
+/** The fields of the `callLlm` input this reads (workflows/model/llm/llm-types.ts). */
 const llmInputSchema = z.object({
   purpose: z.string(),
   agentId: z.string(),
@@ -37,7 +37,7 @@ const llmResultSchema = z.object({
   }),
 });
 
-/** The fields of the `runTool` input and outcome this reads (workflows/tools/tool-types.ts). */
+/** The fields of the `runTool` input and outcome this reads (workflows/model/tools/tool-types.ts). */
 const toolInputSchema = z.object({ agentId: z.string(), stepId: z.string(), name: z.string() });
 const toolOutcomeSchema = z.object({ ok: z.boolean() });
 

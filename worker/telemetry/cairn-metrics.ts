@@ -46,7 +46,7 @@ export interface CairnMetrics {
   llmCost: MetricHistogram;
   /** Calls by `model` and `outcome` (ok, error). */
   llmCalls: MetricCounter;
-  /** Failed calls by `model` and `code` (workflows/contract/error-codes.ts). */
+  /** Failed calls by `model` and `code` (workflows/base/error-codes.ts). */
   llmErrors: MetricCounter;
   /** Seconds per call by `model` and `outcome`. */
   llmLatency: MetricHistogram;

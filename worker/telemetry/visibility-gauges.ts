@@ -10,11 +10,11 @@
  */
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import { TERMINAL_PHASES, AGENT_PHASES } from '../../workflows/state/agent-phases';
-import { interactionSpecSchema } from '../../workflows/interactions/interaction-schema';
+import { TERMINAL_PHASES, AGENT_PHASES } from '../../workflows/model/state/agent-phases';
+import { interactionSpecSchema } from '../../workflows/model/interactions/interaction-schema';
 import { stateQuery } from '../../workflows/contract/messages';
 import type { CairnMetrics } from './cairn-metrics';
-import { AGENT_WORKFLOW_TYPE } from '../../workflows/contract/agent-contract';
+import { AGENT_WORKFLOW_TYPE } from '../../workflows/model/agent/agent-contract';
 
 /** The most waiting agents one poll reads the state of. */
 export const WAITING_AGENTS_READ = 200;

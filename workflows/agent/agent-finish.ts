@@ -5,16 +5,16 @@
  * records what that ending records, adds one `agent.finished` event and sets the final phase.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { AgentResult } from '../contract/agent-contract';
-import { describeFailure } from '../describe-failure';
+import type { AgentResult } from '../model/agent/agent-contract';
+import { describeFailure } from '../runtime/describe-failure';
 import { stepFailedDetail, workflowFailure } from '../contract/failures';
 import type { Actor } from '../contract/messages';
-import { workflowTime } from '../workflow-time';
+import { workflowTime } from '../base/workflow-time';
 import type { AgentRun } from './agent-run';
-import type { AgentPhase } from './agent-state';
-import { cancelRequester } from './cancel-attribution';
-import { mechanicalSummary } from './prompts';
-import { approvalsGiven } from '../tools/approval-reuse';
+import type { AgentPhase } from '../model/agent/agent-state';
+import { cancelRequester } from '../model/agent/cancel-attribution';
+import { mechanicalSummary } from '../model/agent/prompts';
+import { approvalsGiven } from '../model/tools/approval-reuse';
 
 /** Every way an agent ends. */
 export type AgentOutcome =

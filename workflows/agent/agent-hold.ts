@@ -9,7 +9,7 @@
  * goes back to the phase the agent was in when the last reason lifts.
  */
 import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
-import { stepWorkflowId } from '../contract/ids';
+import { stepWorkflowId } from '../base/ids';
 import { workflowFailure } from '../contract/failures';
 import { parseActedRequest, parseHoldRequest } from '../contract/message-payloads';
 import {
@@ -21,12 +21,12 @@ import {
   type HoldRequest,
   type StepHold,
 } from '../contract/messages';
-import { isActiveStep } from '../plan/step-transitions';
-import type { HOLD_REASONS } from '../state/agent-state-schema';
-import type { AgentContext } from './agent-context';
-import { isTerminalPhase, type AgentState } from './agent-state';
+import { isActiveStep } from '../model/plan/step-transitions';
+import type { HOLD_REASONS } from '../model/state/agent-state-schema';
+import type { AgentContext } from '../model/agent/agent-context';
+import { isTerminalPhase, type AgentState } from '../model/agent/agent-state';
 import { treeBudgetLeft } from './budget-in-force';
-import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../runtime/unencrypted-payload';
 
 /** Why the agent is held. */
 export type HoldReason = (typeof HOLD_REASONS)[number];

@@ -6,17 +6,17 @@
  * need. Phases change here, so visibility follows; how the agent ends is agent-ending.ts's.
  */
 import { CancellationScope, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import { Conversations } from '../conversation';
+import { Conversations } from '../runtime/conversation';
 import { workflowFailure } from '../contract/failures';
 import { parseActedRequest, parseStepProgress } from '../contract/message-payloads';
 import { recordCancelUpdate, stateQuery, stepProgressSignal, type StepProgress } from '../contract/messages';
-import { carryConversation } from '../rollover/carry-conversation';
-import type { ToolInfo } from '../tools/tool-types';
-import { overriddenNames } from '../prompts/prompt-overrides';
-import type { PromptTexts } from '../prompts/templates';
-import { workflowTime } from '../workflow-time';
-import { CARRY_VERSION, PLANNER, type AgentCarry, type ResumePoint } from './agent-carry';
-import type { AgentSettings } from '../contract/agent-input';
+import { carryConversation } from '../model/rollover/carry-conversation';
+import type { ToolInfo } from '../model/tools/tool-types';
+import { overriddenNames } from '../model/prompts/prompt-overrides';
+import type { PromptTexts } from '../model/prompts/templates';
+import { workflowTime } from '../base/workflow-time';
+import { CARRY_VERSION, PLANNER, type AgentCarry, type ResumePoint } from '../model/agent/agent-carry';
+import type { AgentSettings } from '../model/agent/agent-input';
 import {
   addEvent,
   isTerminalPhase,
@@ -25,18 +25,18 @@ import {
   type AgentEvent,
   type AgentPhase,
   type AgentState,
-} from './agent-state';
+} from '../model/agent/agent-state';
 import { AgentHold } from './agent-hold';
 import { AgentVisibility } from './agent-visibility';
-import type { AgentContext } from './agent-context';
-import { AgentEnding } from './agent-ending';
+import type { AgentContext } from '../model/agent/agent-context';
+import { AgentEnding } from '../model/agent/agent-ending';
 import { BudgetMeter } from './budget-meter';
 import { Deadline } from './deadline';
 import { InteractionDesk } from './interaction-desk';
 import { StepBoard } from './step-board';
 import { closeSteering, noteHeard, serveSteering } from './agent-steer';
-import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
-import { PATCHES } from '../patches';
+import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../runtime/unencrypted-payload';
+import { PATCHES } from '../base/patches';
 
 export class AgentRun {
   readonly state: AgentState;

@@ -11,11 +11,11 @@
  * used the built-in templates; they replay that path.
  */
 import { patched } from '@temporalio/workflow';
-import { listTools, listToolsLocally, readPromptsLocally } from '../activity-proxies';
-import { PATCHES } from '../patches';
-import { promptTextsSchema } from '../prompts/prompt-texts';
-import type { PromptTexts } from '../prompts/templates';
-import type { ToolInfo } from '../tools/tool-types';
+import { listTools, listToolsLocally, readPromptsLocally } from '../runtime/activity-proxies';
+import { PATCHES } from '../base/patches';
+import { promptTextsSchema } from '../model/prompts/prompt-texts';
+import type { PromptTexts } from '../model/prompts/templates';
+import type { ToolInfo } from '../model/tools/tool-types';
 
 /** The agent's tools (narrowed to its allow list) and prompt texts (undefined: the built-ins). */
 export interface AgentSetup {

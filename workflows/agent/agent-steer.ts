@@ -14,13 +14,13 @@
  * A payload that does not parse changes nothing but the timeline (`signal.rejected`).
  */
 import { getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
-import { stepWorkflowId } from '../contract/ids';
+import { stepWorkflowId } from '../base/ids';
 import { steerMessageSchema, steerSignal, type SteerMessage } from '../contract/thread-contract';
-import { issueLines } from '../issue-lines';
-import { isActiveStep } from '../plan/step-transitions';
-import { isTerminalPhase } from '../state/agent-phases';
-import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
-import { openInteractions, type AgentEvent, type AgentState } from './agent-state';
+import { issueLines } from '../base/issue-lines';
+import { isActiveStep } from '../model/plan/step-transitions';
+import { isTerminalPhase } from '../model/state/agent-phases';
+import { received, UNENCRYPTED_REFUSAL } from '../runtime/unencrypted-payload';
+import { openInteractions, type AgentEvent, type AgentState } from '../model/agent/agent-state';
 
 /** What steering needs of an agent run (not the run itself: agent-run.ts registers this). */
 export interface SteeredAgent {

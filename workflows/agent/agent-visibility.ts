@@ -5,10 +5,10 @@
  */
 import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { AgentAwaitingInputKey, AgentCostUsdKey, AgentPhaseKey, AgentTokensKey } from '../contract/search-attributes';
-import { knownCost } from '../usage';
-import { openInteractions, type AgentState } from './agent-state';
-import { progressMarkdown } from './progress-markdown';
-import { PATCHES } from '../patches';
+import { knownCost } from '../model/llm/usage';
+import { openInteractions, type AgentState } from '../model/agent/agent-state';
+import { progressMarkdown } from '../model/agent/progress-markdown';
+import { PATCHES } from '../base/patches';
 
 export class AgentVisibility {
   private shown = '';

@@ -11,13 +11,13 @@
  * interactions and timeline cursor over: clients see one agent going on.
  */
 import { allHandlersFinished, condition, isCancellation, makeContinueAsNewFunc, patched } from '@temporalio/workflow';
-import type { AgentResult } from '../contract/agent-contract';
+import type { AgentResult } from '../model/agent/agent-contract';
 import { stepFailed, workflowFailure } from '../contract/failures';
-import type { AgentCarry } from './agent-carry';
+import type { AgentCarry } from '../model/agent/agent-carry';
 import { finish } from './agent-finish';
-import { parseAgentInput, type AgentInput } from '../contract/agent-input';
+import { parseAgentInput, type AgentInput } from '../model/agent/agent-input';
 import { AgentRun } from './agent-run';
-import { readCarry, type CarriedAgent } from './carry-migration';
+import { readCarry, type CarriedAgent } from '../model/agent/carry-migration';
 import { executePlan } from './plan-walk';
 import { planTask, replan } from './planning/plan-phase';
 import { summarize } from './summary';
@@ -25,8 +25,8 @@ import { runGraph } from './graph/graph-phase';
 import { recheckReplan } from './planning/replan-check';
 import { readAgentSetup, type AgentSetup } from './agent-setup';
 import { fromItsThread } from './thread-trust';
-import { PATCHES } from '../patches';
-import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+import { PATCHES } from '../base/patches';
+import { received, UNENCRYPTED_REFUSAL } from '../runtime/unencrypted-payload';
 import { endingLiveStream } from '../live/end-live-stream';
 
 /** A run's end: the agent's result, or the carry for the next run. */

@@ -5,15 +5,15 @@
  * validator, update handler and signal handler all decide with it.
  */
 import { patched } from '@temporalio/workflow';
-import { missingRole } from '../interactions/answer-roles';
-import type { AnswerCheck, AnswerInput, Interaction } from '../interactions/interaction-types';
-import { validateAnswer } from '../interactions/validate-answer';
-import { PATCHES } from '../patches';
-import { checkEditedPlanValue, checkPlanValue } from '../plan/check-plan';
-import type { PlanCheck } from '../plan/plan-types';
-import type { ReusableStep } from '../plan/plan-reuse';
-import type { AgentState } from './agent-state';
-import { approvesForSeveral, notAnotherPerson } from './distinct-approvers';
+import { missingRole } from '../model/interactions/answer-roles';
+import type { AnswerCheck, AnswerInput, Interaction } from '../model/interactions/interaction-types';
+import { validateAnswer } from '../model/interactions/validate-answer';
+import { PATCHES } from '../base/patches';
+import { checkEditedPlanValue, checkPlanValue } from '../model/plan/check-plan';
+import type { PlanCheck } from '../model/plan/plan-types';
+import type { ReusableStep } from '../model/plan/plan-reuse';
+import type { AgentState } from '../model/agent/agent-state';
+import { approvesForSeveral, notAnotherPerson } from '../model/agent/distinct-approvers';
 
 /** Checks an edited plan, which may adopt the agent's reusable steps (plan-reuse.ts). */
 export type PlanChecker = (value: unknown, reusable?: readonly ReusableStep[]) => PlanCheck;

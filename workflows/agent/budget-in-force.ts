@@ -4,9 +4,9 @@
  * and asks) read the same figures without reaching each other.
  */
 import { patched } from '@temporalio/workflow';
-import { budgetLeft, type BudgetLeft } from '../budget-left';
-import { PATCHES } from '../patches';
-import type { AgentState } from './agent-state';
+import { budgetLeft, type BudgetLeft } from '../model/llm/budget-left';
+import { PATCHES } from '../base/patches';
+import type { AgentState } from '../model/agent/agent-state';
 
 /** `limits.tokenBudget` and `limits.costBudgetUsd` from the agent input. */
 export interface BudgetLimits {

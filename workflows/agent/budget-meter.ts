@@ -22,18 +22,18 @@
  * are each given all that is left, so the overshoot is still bounded by what runs in parallel.
  */
 import { patched, setHandler } from '@temporalio/workflow';
-import { asLimits, type BudgetLeft } from '../budget-left';
-import type { InteractionOf } from '../interactions/answer-types';
-import type { TokenUsage } from '../llm-types';
+import { asLimits, type BudgetLeft } from '../model/llm/budget-left';
+import type { InteractionOf } from '../model/interactions/answer-types';
+import type { TokenUsage } from '../model/llm/llm-types';
 import { parseNestedBudget } from '../contract/message-payloads';
 import { nestedBudgetSignal, type StepProgress } from '../contract/messages';
-import { addUsage, knownCost } from '../usage';
+import { addUsage, knownCost } from '../model/llm/usage';
 import type { AgentHold } from './agent-hold';
-import type { AgentContext } from './agent-context';
+import type { AgentContext } from '../model/agent/agent-context';
 import { atCeiling, costBudgetInForce, isMetered, tokenBudgetInForce, treeBudgetLeft } from './budget-in-force';
 import type { InteractionDesk } from './interaction-desk';
-import { PATCHES } from '../patches';
-import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+import { PATCHES } from '../base/patches';
+import { received, UNENCRYPTED_REFUSAL } from '../runtime/unencrypted-payload';
 
 export class BudgetMeter {
   constructor(

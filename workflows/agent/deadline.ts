@@ -8,11 +8,11 @@
  * `stop` stops. The moment is kept in the state (`deadlineAt`).
  */
 import { sleep, workflowInfo } from '@temporalio/workflow';
-import type { AnswerOf } from '../interactions/answer-types';
-import type { AgentContext } from './agent-context';
-import { isTerminalPhase } from './agent-state';
+import type { AnswerOf } from '../model/interactions/answer-types';
+import type { AgentContext } from '../model/agent/agent-context';
+import { isTerminalPhase } from '../model/agent/agent-state';
 import type { InteractionDesk } from './interaction-desk';
-import { workflowTime } from '../workflow-time';
+import { workflowTime } from '../base/workflow-time';
 
 export class Deadline {
   constructor(

@@ -5,23 +5,29 @@
  */
 import { condition, getExternalWorkflowHandle, patched, setHandler } from '@temporalio/workflow';
 import { answerRejection, workflowFailure } from '../contract/failures';
-import { stepWorkflowId } from '../contract/ids';
-import type { AnswerOf, InteractionOf, SpecOf } from '../interactions/answer-types';
-import { whoAnswers } from '../interactions/answer-roles';
-import type { Answer, AnswerCheck, AnswerInput, Interaction, InteractionKind } from '../interactions/interaction-types';
+import { stepWorkflowId } from '../base/ids';
+import type { AnswerOf, InteractionOf, SpecOf } from '../model/interactions/answer-types';
+import { whoAnswers } from '../model/interactions/answer-roles';
+import type {
+  Answer,
+  AnswerCheck,
+  AnswerInput,
+  Interaction,
+  InteractionKind,
+} from '../model/interactions/interaction-types';
 import { parseAnswerInput, parseStepInteraction } from '../contract/message-payloads';
 import { untrustedActor } from './signal-actor';
 import { answerSignal, answerUpdate, stepAnswerSignal, stepInteractionSignal } from '../contract/messages';
 import type { AnswerAccepted } from '../contract/messages';
-import { checkEditedPlanValue, checkPlanValue } from '../plan/check-plan';
-import { PATCHES } from '../patches';
-import { workflowTime } from '../workflow-time';
+import { checkEditedPlanValue, checkPlanValue } from '../model/plan/check-plan';
+import { PATCHES } from '../base/patches';
+import { workflowTime } from '../base/workflow-time';
 import { armExpiry, type Forward } from './interaction-expiry';
-import type { StepRequestRoute } from './agent-carry';
-import { openInteraction, openInteractions, recordAnswer } from './agent-state';
-import type { AgentContext } from './agent-context';
+import type { StepRequestRoute } from '../model/agent/agent-carry';
+import { openInteraction, openInteractions, recordAnswer } from '../model/agent/agent-state';
+import type { AgentContext } from '../model/agent/agent-context';
 import type { StepBoard } from './step-board';
-import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+import { isUnencrypted, received, UNENCRYPTED_REFUSAL } from '../runtime/unencrypted-payload';
 import { checkAnswer, refusedAsPerson, signalPlanCheck, type PlanChecker } from './answer-check';
 
 export class InteractionDesk {

@@ -4,11 +4,11 @@
  * interaction's creation, so a run that inherits an open interaction waits only what is left.
  */
 import { condition } from '@temporalio/workflow';
-import { expiryAnswer } from '../interactions/expiry-answer';
-import type { Answer, Interaction } from '../interactions/interaction-types';
-import { workflowTime } from '../workflow-time';
-import type { AgentContext } from './agent-context';
-import type { AgentSettings } from '../contract/agent-input';
+import { expiryAnswer } from '../model/interactions/expiry-answer';
+import type { Answer, Interaction } from '../model/interactions/interaction-types';
+import { workflowTime } from '../base/workflow-time';
+import type { AgentContext } from '../model/agent/agent-context';
+import type { AgentSettings } from '../model/agent/agent-input';
 
 type ExpiryPolicy = NonNullable<AgentSettings['interactionTimeout']>['onExpiry'];
 

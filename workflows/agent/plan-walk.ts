@@ -7,12 +7,12 @@
  * running steps settle, asks for a replan) — and each step's input: its own description and the
  * results of the steps it depends on.
  */
-import type { AgentSettings } from '../contract/agent-input';
-import { planToGraph, planWalk } from '../plan-as-graph';
-import type { Plan } from '../plan/plan-types';
-import { longestPathFirst } from '../plan/scheduler';
+import type { AgentSettings } from '../model/agent/agent-input';
+import { planToGraph, planWalk } from '../model/plan-as-graph';
+import type { Plan } from '../model/plan/plan-types';
+import { longestPathFirst } from '../model/plan/scheduler';
 import type { StepInput } from '../step/step-types';
-import type { ToolInfo } from '../tools/tool-types';
+import type { ToolInfo } from '../model/tools/tool-types';
 import type { AgentRun } from './agent-run';
 import { stepInputOf } from './run-step';
 import { runWalk, type StepFailure, type WalkRules } from './walk-loop';

@@ -4,11 +4,11 @@
  * contract id; a failure or cancellation comes back as an outcome, never thrown.
  */
 import { ApplicationFailure, ChildWorkflowFailure, executeChild, isCancellation } from '@temporalio/workflow';
-import { isErrorCode, type ErrorCode } from '../contract/error-codes';
-import { stepWorkflowId } from '../contract/ids';
+import { isErrorCode, type ErrorCode } from '../base/error-codes';
+import { stepWorkflowId } from '../base/ids';
 import { stepWorkflow } from '../step/step-workflow';
 import { STEP_INPUT_VERSION, type StepInput, type StepOutcome } from '../step/step-types';
-import type { ToolInfo } from '../tools/tool-types';
+import type { ToolInfo } from '../model/tools/tool-types';
 import type { SteerMessage } from '../contract/thread-contract';
 import type { AgentRun } from './agent-run';
 

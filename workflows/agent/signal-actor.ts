@@ -6,7 +6,7 @@
  * approval needs cannot be claimed this way (docs/operations.md#who-answered-the-audit-record).
  */
 import { patched } from '@temporalio/workflow';
-import { PATCHES } from '../patches';
+import { PATCHES } from '../base/patches';
 
 /**
  * A signal's payload without the `actor` it claims. Cairn's HTTP server answers by update; a

@@ -1,18 +1,25 @@
 /**
  * The step board: the one place a step run's status changes. Every change is checked against
- * the transition table (plan/step-transitions.ts) and announced on the timeline; a change the
+ * the transition table (model/plan/step-transitions.ts) and announced on the timeline; a change the
  * table forbids is ignored and logged, never thrown (a throw would fail the workflow task).
  */
-import { logPolicyDecision } from './decision-log';
+import { logPolicyDecision } from '../model/agent/decision-log';
 import { log } from '@temporalio/workflow';
-import type { Plan, StepStatus } from '../plan/plan-types';
-import { canMoveStep, isActiveStep } from '../plan/step-transitions';
-import { stepsToSkip, type Dependencies } from '../plan/scheduler';
-import { addUsage, zeroUsage } from '../usage';
-import { findReusable, type ReusableStep } from '../plan/plan-reuse';
+import type { Plan, StepStatus } from '../model/plan/plan-types';
+import { canMoveStep, isActiveStep } from '../model/plan/step-transitions';
+import { stepsToSkip, type Dependencies } from '../model/plan/scheduler';
+import { addUsage, zeroUsage } from '../model/llm/usage';
+import { findReusable, type ReusableStep } from '../model/plan/plan-reuse';
 import type { StepProgress } from '../contract/messages';
-import { workflowTime } from '../workflow-time';
-import { addToolCall, noteModel, noteStreaming, type AgentEvent, type AgentState, type StepRun } from './agent-state';
+import { workflowTime } from '../base/workflow-time';
+import {
+  addToolCall,
+  noteModel,
+  noteStreaming,
+  type AgentEvent,
+  type AgentState,
+  type StepRun,
+} from '../model/agent/agent-state';
 
 /** How a step completed, beside its result. */
 type CompletedHow = { goalCheck?: string; delivered?: boolean; verified?: boolean; sentBack?: number };

@@ -4,9 +4,9 @@
  * used instead, so a finished agent always has an answer.
  */
 import { ActivityFailure } from '@temporalio/workflow';
-import { llmCall } from '../activity-proxies';
+import { llmCall } from '../runtime/activity-proxies';
 import type { AgentRun } from './agent-run';
-import { mechanicalSummary, summaryPrompt } from './prompts';
+import { mechanicalSummary, summaryPrompt } from '../model/agent/prompts';
 
 export async function summarize(run: AgentRun): Promise<string> {
   const { state, settings } = run;

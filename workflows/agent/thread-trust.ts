@@ -7,7 +7,7 @@
  * must not be signalled by an agent it never started. Reads only the run's own workflow info.
  */
 import { workflowInfo } from '@temporalio/workflow';
-import type { AgentSettings } from '../contract/agent-input';
+import type { AgentSettings } from '../model/agent/agent-input';
 import { threadTurnWorkflowId } from '../contract/thread-contract';
 
 /** The settings to run with, and why a thread turn's fields were dropped, when they were. */

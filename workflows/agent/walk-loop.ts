@@ -1,6 +1,6 @@
 /**
  * The walk: the one loop that runs an agent's steps as child workflows, for graphs and plans
- * alike — a plan enters as its graph (plan-as-graph.ts). The graph walk (graph/graph-walk.ts)
+ * alike — a plan enters as its graph (plan-as-graph.ts). The graph walk (model/graph/graph-walk.ts)
  * says which nodes are ready; the rules order them (a graph's own order, a plan's longest
  * remaining path first) and each visit runs as a step child workflow, up to `maxParallelSteps`
  * at once. A finished visit leaves by its edges (an `llm` condition asks the router first), which
@@ -13,11 +13,18 @@
  * the walk returns how it ended.
  */
 import { CancellationScope, isCancellation } from '@temporalio/workflow';
-import type { ErrorCode } from '../contract/error-codes';
+import type { ErrorCode } from '../base/error-codes';
 import type { SteerMessage } from '../contract/thread-contract';
-import { routeChoices } from '../graph/graph-exits';
-import type { Graph } from '../graph/graph-schema';
-import { abandonVisit, leaveVisit, readyNodes, startVisits, type Walk, type WalkVisit } from '../graph/graph-walk';
+import { routeChoices } from '../model/graph/graph-exits';
+import type { Graph } from '../model/graph/graph-schema';
+import {
+  abandonVisit,
+  leaveVisit,
+  readyNodes,
+  startVisits,
+  type Walk,
+  type WalkVisit,
+} from '../model/graph/graph-walk';
 import type { StepInput, StepOutcome } from '../step/step-types';
 import type { AgentRun } from './agent-run';
 import { startWithHeldSteers } from './agent-steer';

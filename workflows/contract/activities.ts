@@ -3,11 +3,11 @@
  * (activity-proxies.ts) types its stubs with. activities/create-activities.ts builds an object of
  * this shape, so workflow code needs no import of the activities' implementation.
  */
-import type { LlmCallInput, LlmCallResult } from '../llm-call-schema';
-import type { PromptTexts } from '../prompts/templates';
-import type { ApprovalPreview, PreviewCallInput } from '../tools/approval-preview';
-import type { PolicyCallInput, PolicyDecision } from '../tools/policy-decision';
-import type { ToolCallInput, ToolCallOutcome, ToolInfo } from '../tools/tool-types';
+import type { LlmCallInput, LlmCallResult } from '../model/llm/llm-call-schema';
+import type { PromptTexts } from '../model/prompts/templates';
+import type { ApprovalPreview, PreviewCallInput } from '../model/tools/approval-preview';
+import type { PolicyCallInput, PolicyDecision } from '../model/tools/policy-decision';
+import type { ToolCallInput, ToolCallOutcome, ToolInfo } from '../model/tools/tool-types';
 
 /** Function properties, not methods: the worker registers them detached from the object. */
 export interface Activities {

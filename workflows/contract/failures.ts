@@ -7,9 +7,9 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { ERROR_CODES, type ErrorCode } from './error-codes';
-import { ANSWER_REJECTION_CODES, type AnswerRejection } from '../interactions/answer-rejection';
-import { tokenUsageSchema, type TokenUsage } from '../state/step-run-schema';
+import { ERROR_CODES, type ErrorCode } from '../base/error-codes';
+import { ANSWER_REJECTION_CODES, type AnswerRejection } from '../model/interactions/answer-rejection';
+import { tokenUsageSchema, type TokenUsage } from '../model/state/step-run-schema';
 
 /**
  * A non-retryable failure with a code from the list.

@@ -6,8 +6,8 @@
  * steer hands the running steps text). Pure: safe in
  * workflow and client code.
  */
-import { parseAgentInput } from './agent-input';
-import type { SendInput } from './thread-schemas';
+import { parseAgentInput } from '../model/agent/agent-input';
+import type { SendInput } from '../model/thread/thread-schemas';
 
 /** Why a well-formed message is refused (INVALID_INPUT), naming the field when there is one; undefined when it is fine. */
 export function messageProblem(sent: SendInput): { message: string; field?: string } | undefined {

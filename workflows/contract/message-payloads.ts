@@ -6,14 +6,14 @@
  * on every retry and wedge the agent).
  */
 import { z } from 'zod';
-import { answerInputSchema } from '../interactions/answer-input-schema';
-import { parseAskRequest } from '../interactions/ask-schema';
-import { toInteractionSpec } from '../interactions/ask-user-tool';
-import { STEP_KINDS, findModule } from '../interactions/kinds/registry';
-import { budgetLeftSchema, type BudgetLeft } from '../budget-left';
-import type { AnswerRejection } from '../interactions/answer-rejection';
-import type { AnswerInput, InteractionSpec } from '../interactions/interaction-types';
-import { firstIssuePath, issueLines } from '../issue-lines';
+import { answerInputSchema } from '../model/interactions/answer-input-schema';
+import { parseAskRequest } from '../model/interactions/ask-schema';
+import { toInteractionSpec } from '../model/interactions/ask-user-tool';
+import { STEP_KINDS, findModule } from '../model/interactions/kinds/registry';
+import { budgetLeftSchema, type BudgetLeft } from '../model/llm/budget-left';
+import type { AnswerRejection } from '../model/interactions/answer-rejection';
+import type { AnswerInput, InteractionSpec } from '../model/interactions/interaction-types';
+import { firstIssuePath, issueLines } from '../base/issue-lines';
 import {
   actedRequestSchema,
   holdRequestSchema,

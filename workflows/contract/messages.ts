@@ -15,15 +15,15 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import type { agentStateSchema } from '../state/agent-state-schema';
-import { budgetLeftSchema, type BudgetLeft } from '../budget-left';
-import type { IncomingMessage } from './incoming-messages';
-import { actorSchema } from '../interactions/answer-input-schema';
-import type { AnswerInput, Answer, InteractionSpec } from '../interactions/interaction-types';
-import type { LlmMessage } from '../llm-types';
-import { tokenUsageSchema, toolCallRecordSchema } from '../state/step-run-schema';
+import type { agentStateSchema } from '../model/state/agent-state-schema';
+import { budgetLeftSchema, type BudgetLeft } from '../model/llm/budget-left';
+import type { IncomingMessage } from '../model/incoming-messages';
+import { actorSchema } from '../model/interactions/answer-input-schema';
+import type { AnswerInput, Answer, InteractionSpec } from '../model/interactions/interaction-types';
+import type { LlmMessage } from '../model/llm/llm-types';
+import { tokenUsageSchema, toolCallRecordSchema } from '../model/state/step-run-schema';
 
-/** What the `state` query returns (state/agent-state-schema.ts). */
+/** What the `state` query returns (model/state/agent-state-schema.ts). */
 type AgentState = z.infer<typeof agentStateSchema>;
 
 /** The longest partial result a cancelled step reports (step/partial-result.ts cuts it to this). */
@@ -33,7 +33,7 @@ export const MAX_PARTIAL_CHARS = 2000;
 const MAX_ID = 200;
 const id = z.string().min(1, 'must not be empty').max(MAX_ID, `must be at most ${MAX_ID} characters`);
 const count = z.number().int('must be a whole number').nonnegative('must not be negative');
-/** An object: an answer or an interaction spec, whose shape its kind decides (interactions/interaction-schema.ts). */
+/** An object: an answer or an interaction spec, whose shape its kind decides (model/interactions/interaction-schema.ts). */
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What the `answer` update returns: the interaction answered and its answer as recorded. */
@@ -45,7 +45,7 @@ export type AnswerAccepted = z.infer<typeof answerAcceptedSchema>;
 
 /**
  * Answer an open interaction; fire-and-forget (what the Temporal UI can send). Payload:
- * answerInputSchema (interactions/answer-input-schema.ts, also the HTTP API's answer body).
+ * answerInputSchema (model/interactions/answer-input-schema.ts, also the HTTP API's answer body).
  */
 export const answerSignal = defineSignal<[AnswerInput]>('answer');
 /** Answer an open interaction and learn at once whether it was accepted. */
@@ -55,7 +55,7 @@ export const answerUpdate = defineUpdate<AnswerAccepted, [AnswerInput]>('answer'
 export const stateQueryArgsSchema = z.object({ afterSeq: z.number().optional() });
 export type StateQueryArgs = z.infer<typeof stateQueryArgsSchema>;
 
-/** The whole agent state (state/agent-state-schema.ts); pass `afterSeq` to get only newer timeline events. */
+/** The whole agent state (model/state/agent-state-schema.ts); pass `afterSeq` to get only newer timeline events. */
 export const stateQuery = defineQuery<AgentState, [StateQueryArgs?]>('state');
 
 /** Who acted, as Cairn's HTTP API authenticated them (id, name, roles, method). */

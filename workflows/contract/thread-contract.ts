@@ -8,12 +8,12 @@
  * schemas in thread-schemas.ts (shared by all workflows, see workflows/shared-modules.ts).
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { IncomingMessage } from './incoming-messages';
+import type { IncomingMessage } from '../model/incoming-messages';
 import { incomingMessageSignal } from './messages';
-import type { SendInput, SendResult, ThreadPage, ThreadView, Turn } from './thread-schemas';
+import type { SendInput, SendResult, ThreadPage, ThreadView, Turn } from '../model/thread/thread-schemas';
 
-export * from './thread-schemas';
-export { incomingMessageSchema as steerMessageSchema } from './incoming-messages';
+export * from '../model/thread/thread-schemas';
+export { incomingMessageSchema as steerMessageSchema } from '../model/incoming-messages';
 
 /** A message steered into a running turn: the text its running steps hear at their next model call. */
 export type SteerMessage = IncomingMessage;

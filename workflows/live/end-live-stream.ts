@@ -5,7 +5,7 @@
  * awaited — one workflow task more at the end, as the server does not deliver a signal whose
  * sender closed in the task that sent it — outside any cancelled scope, and a stream that was
  * never started (no model call streamed) is no error. Behind the `liveStreamEnd` patch
- * (workflows/patches.ts): runs recorded before it end as they did.
+ * (workflows/base/patches.ts): runs recorded before it end as they did.
  */
 import {
   CancellationScope,
@@ -14,8 +14,8 @@ import {
   patched,
   workflowInfo,
 } from '@temporalio/workflow';
-import { PATCHES } from '../patches';
-import { liveEndSignal, liveStreamId } from './live-stream-names';
+import { PATCHES } from '../base/patches';
+import { liveEndSignal, liveStreamId } from '../contract/live-stream-names';
 
 /** Runs an agent's run, ending its live stream when the run ends other than by continuing as new. */
 export async function endingLiveStream<T>(run: () => Promise<T>): Promise<T> {

@@ -19,9 +19,9 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import { isUnencrypted } from '../unencrypted-payload';
-import { workflowTime } from '../workflow-time';
-import { LiveLog } from './live-log';
+import { isUnencrypted } from '../runtime/unencrypted-payload';
+import { workflowTime } from '../base/workflow-time';
+import { LiveLog } from '../model/live/live-log';
 import {
   LIVE_DRAINING,
   liveEndSignal,
@@ -35,7 +35,7 @@ import {
   type LivePage,
   type LiveStreamCarry,
   type LiveStreamInput,
-} from './live-messages';
+} from '../contract/live-messages';
 
 /** How long an open call may keep the stream from ending once the agent has ended (ms). */
 export const END_GRACE_MS = 30_000;

@@ -5,10 +5,10 @@
  * the namespace can send one) is logged and changes nothing — throwing here would wedge the step.
  */
 import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
-import { lessSpent, type BudgetLeft } from '../budget-left';
+import { lessSpent, type BudgetLeft } from '../model/llm/budget-left';
 import { workflowFailure } from '../contract/failures';
-import type { AnswerOf, SpecOf } from '../interactions/answer-types';
-import type { InteractionKind } from '../interactions/interaction-types';
+import type { AnswerOf, SpecOf } from '../model/interactions/answer-types';
+import type { InteractionKind } from '../model/interactions/interaction-types';
 import { parseStepAnswer, parseStepHold } from '../contract/message-payloads';
 import {
   nestedBudgetSignal,
@@ -21,9 +21,9 @@ import {
   type StepAnswer,
   type StepProgress,
 } from '../contract/messages';
-import type { RoundLedger } from './round-ledger';
+import type { RoundLedger } from '../model/step/round-ledger';
 import { StepProgressReporter } from './step-progress';
-import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+import { received, UNENCRYPTED_REFUSAL } from '../runtime/unencrypted-payload';
 
 /** Where the link starts: the hold and the budget a previous run (or the agent's input) handed over. */
 export interface LinkStart {

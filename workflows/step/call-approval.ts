@@ -5,16 +5,16 @@
  * loop guards remember a decision). Deciding only: running the call is step-tools.ts's.
  */
 import { isCancellation, patched } from '@temporalio/workflow';
-import { decideToolCall, previewToolCall } from '../activity-proxies';
-import type { LlmToolCall } from '../llm-types';
-import { PATCHES } from '../patches';
-import { approvalDigest } from '../tools/approval-digest';
-import type { ApprovalPreview } from '../tools/approval-preview';
-import type { CallEffect } from '../tools/call-effect';
-import { AUTO_APPROVE_RULE, type PolicyDecision } from '../tools/policy-decision';
-import type { ToolInfo } from '../tools/tool-types';
+import { decideToolCall, previewToolCall } from '../runtime/activity-proxies';
+import type { LlmToolCall } from '../model/llm/llm-types';
+import { PATCHES } from '../base/patches';
+import { approvalDigest } from './approval-digest';
+import type { ApprovalPreview } from '../model/tools/approval-preview';
+import type { CallEffect } from '../model/tools/call-effect';
+import { AUTO_APPROVE_RULE, type PolicyDecision } from '../model/tools/policy-decision';
+import type { ToolInfo } from '../model/tools/tool-types';
 import type { StepToolsContext, ToolOutcome } from './step-tool-types';
-import { matchingApproval, type EarlierApproval } from '../tools/approval-reuse';
+import { matchingApproval, type EarlierApproval } from '../model/tools/approval-reuse';
 
 /**
  * The call may run (with the policy decision to record, if one decided, and the earlier approval

@@ -5,12 +5,12 @@
  * such arguments make some servers refuse every later request of the step (llama.cpp answers
  * 500 "Failed to parse tool call arguments" while rendering the conversation). Pure.
  */
-import { parseAskArgs } from '../interactions/ask-schema';
-import { regexToRun } from '../tools/argument-regex-gate';
-import type { LlmToolCall } from '../llm-types';
-import { parseFinishStepArgs } from '../tools/finish-step';
-import { ASK_USER, FINISH_STEP, type ToolInfo } from '../tools/tool-types';
-import { validateArguments } from '../tools/validate-arguments';
+import { parseAskArgs } from '../model/interactions/ask-schema';
+import { regexToRun } from './argument-regex-gate';
+import type { LlmToolCall } from '../model/llm/llm-types';
+import { parseFinishStepArgs } from '../model/tools/finish-step';
+import { ASK_USER, FINISH_STEP, type ToolInfo } from '../model/tools/tool-types';
+import { validateArguments } from './validate-arguments';
 
 /** How much of the arguments as sent the tool error quotes. */
 const QUOTED_CHARS = 200;

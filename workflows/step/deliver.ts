@@ -5,9 +5,9 @@
  * last round's report goes first, so a budget crossed by it holds the call like any other.
  */
 import { isCancellation } from '@temporalio/workflow';
-import { llmCall } from '../activity-proxies';
+import { llmCall } from '../runtime/activity-proxies';
 import type { StepProgress } from '../contract/messages';
-import { describeFailure } from '../describe-failure';
+import { describeFailure } from '../runtime/describe-failure';
 import type { AgentLink } from './agent-link';
 import { conversationToSend, STEP_CONVERSATION, type RoundContext } from './step-round';
 import type { StepOutcome } from './step-types';

@@ -8,10 +8,10 @@
  * (JSON, carried across continue-as-new); the step decides whether a guard may act (`patched`).
  */
 import { z } from 'zod';
-import { approvalDigest } from '../tools/approval-digest';
-import type { LlmToolCall } from '../llm-types';
-import { FINISH_STEP } from '../tools/tool-types';
-import { DEFAULT_LOOP_GUARDS, type LoopGuardLimits } from '../contract/loop-guard-limits';
+import { approvalDigest } from './approval-digest';
+import type { LlmToolCall } from '../model/llm/llm-types';
+import { FINISH_STEP } from '../model/tools/tool-types';
+import { DEFAULT_LOOP_GUARDS, type LoopGuardLimits } from '../base/loop-guard-limits';
 
 const count = z.number().int().nonnegative();
 

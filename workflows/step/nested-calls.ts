@@ -4,14 +4,14 @@
  * spend from the tree's budget, so neither starts once the budget the agent told the step is spent.
  */
 import { CancelledFailure, executeChild, isCancellation, patched } from '@temporalio/workflow';
-import { llmCall } from '../activity-proxies';
-import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../contract/agent-contract';
-import { asLimits, isSpent, type BudgetLeft } from '../budget-left';
-import { subAgentWorkflowId } from '../contract/ids';
-import type { LlmToolCall } from '../llm-types';
-import { PATCHES } from '../patches';
-import { modelArgsSchema, subAgentArgsSchema } from '../tools/builtin-tools';
-import { cutOutput } from '../tools/cut-output';
+import { llmCall } from '../runtime/activity-proxies';
+import { AGENT_WORKFLOW_TYPE, type NestedAgentWorkflow } from '../model/agent/agent-contract';
+import { asLimits, isSpent, type BudgetLeft } from '../model/llm/budget-left';
+import { subAgentWorkflowId } from '../base/ids';
+import type { LlmToolCall } from '../model/llm/llm-types';
+import { PATCHES } from '../base/patches';
+import { modelArgsSchema, subAgentArgsSchema } from '../model/tools/builtin-tools';
+import { cutOutput } from '../model/tools/cut-output';
 import type { StepToolsContext, ToolOutcome } from './step-tool-types';
 
 /** The tools this module runs. */

@@ -5,8 +5,8 @@
  * sends with it. Pure.
  */
 import { MAX_PARTIAL_CHARS, type StepProgress } from '../contract/messages';
-import type { LlmMessage } from '../llm-types';
-import type { Unreported } from './round-ledger';
+import type { LlmMessage } from '../model/llm/llm-types';
+import type { Unreported } from '../model/step/round-ledger';
 import type { StepInput } from './step-types';
 
 /** How much of one message a partial result quotes. */

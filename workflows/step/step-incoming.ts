@@ -1,5 +1,5 @@
 /**
- * Messages for the step's model that come while it works (contract/incoming-messages.ts): its
+ * Messages for the step's model that come while it works (model/incoming-messages.ts): its
  * agent passes them on by signal, they wait here and join the conversation as user messages just
  * before the step's next model call — never between a reply's tool calls and their results.
  * Those its agent held while no step ran come in the step's input (`incoming`) and join before
@@ -10,10 +10,10 @@
  * A payload that does not parse is dropped.
  */
 import { setHandler } from '@temporalio/workflow';
-import type { Conversations } from '../conversation';
+import type { Conversations } from '../runtime/conversation';
 import { incomingMessageSignal } from '../contract/messages';
-import { incomingMessageSchema, type IncomingMessage } from '../contract/incoming-messages';
-import { received } from '../unencrypted-payload';
+import { incomingMessageSchema, type IncomingMessage } from '../model/incoming-messages';
+import { received } from '../runtime/unencrypted-payload';
 
 /** What the model hears of an incoming message. */
 export function incomingText(message: IncomingMessage): string {

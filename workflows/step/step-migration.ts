@@ -1,12 +1,12 @@
 /**
  * Reads the input and the carry a step run receives, whichever release wrote them, through the
- * versioned reader (rollover/versioned-reader.ts, docs/operations.md#the-carry-is-a-versioned-contract):
+ * versioned reader (model/rollover/versioned-reader.ts, docs/operations.md#the-carry-is-a-versioned-contract):
  * an agent on an older release may start a step that this code runs, and a step run may continue
  * as new onto this code. Both are at version 1, so there is no step up yet: one is added here,
  * with a frozen schema of the version it steps up from, when a version is raised.
  */
 import type { z } from 'zod';
-import { readVersioned, type VersionedContract, type VersionedRead } from '../rollover/versioned-reader';
+import { readVersioned, type VersionedContract, type VersionedRead } from '../model/rollover/versioned-reader';
 import {
   STEP_CARRY_VERSION,
   STEP_INPUT_VERSION,

@@ -5,22 +5,22 @@
  * nothing yet; a failed model call ends the step.
  */
 import { isCancellation, patched } from '@temporalio/workflow';
-import { llmCall } from '../activity-proxies';
-import type { Conversations } from '../conversation';
-import { describeFailure } from '../describe-failure';
-import type { ErrorCode } from '../contract/error-codes';
-import { conversationBudget, estimateTextTokens, fitConversation } from '../fit-conversation';
-import type { LlmCallInput } from '../llm-call-schema';
-import type { LlmToolCall } from '../llm-types';
+import { llmCall } from '../runtime/activity-proxies';
+import type { Conversations } from '../runtime/conversation';
+import { describeFailure } from '../runtime/describe-failure';
+import type { ErrorCode } from '../base/error-codes';
+import { conversationBudget, estimateTextTokens, fitConversation } from '../model/llm/fit-conversation';
+import type { LlmCallInput } from '../model/llm/llm-call-schema';
+import type { LlmToolCall } from '../model/llm/llm-types';
 import type { StepNotice, StepProgress } from '../contract/messages';
-import type { ToolInfo } from '../tools/tool-types';
+import type { ToolInfo } from '../model/tools/tool-types';
 import { cleanCall } from './clean-call';
 import { type LoopGuards } from './loop-guards';
 import type { CallResult, StepToolsContext } from './step-tool-types';
 import { runToolCall, toolMessage } from './step-tools';
 import type { StepTranscript } from './step-transcript';
-import { approvalWhy, outcomeOf } from './transcript-bounds';
-import { PATCHES } from '../patches';
+import { approvalWhy, outcomeOf } from '../contract/transcript-bounds';
+import { PATCHES } from '../base/patches';
 
 /** What a step's model hears when its text reply was cut at its token limit. */
 export function cutReplyNote(tokens: number): string {

@@ -2,17 +2,17 @@
  * What a step's tool calls share: the context they run in and what a call gives back
  * (step-tools.ts runs calls; call-approval.ts and nested-calls.ts decide and run parts of them).
  */
-import type { EarlierApproval } from '../tools/approval-reuse';
-import type { AnswerOf, SpecOf } from '../interactions/answer-types';
-import type { InteractionKind } from '../interactions/interaction-types';
-import type { PolicyDecision } from '../tools/policy-decision';
-import type { ToolCallRecord } from '../tools/tool-types';
-import type { FinishExtras } from '../tools/finish-step';
+import type { EarlierApproval } from '../model/tools/approval-reuse';
+import type { AnswerOf, SpecOf } from '../model/interactions/answer-types';
+import type { InteractionKind } from '../model/interactions/interaction-types';
+import type { PolicyDecision } from '../model/tools/policy-decision';
+import type { ToolCallRecord } from '../model/tools/tool-types';
+import type { FinishExtras } from '../model/tools/finish-step';
 import type { AgentLink } from './agent-link';
 import type { LoopGuards } from './loop-guards';
-import type { RoundLedger } from './round-ledger';
+import type { RoundLedger } from '../model/step/round-ledger';
 import type { StepInput } from './step-types';
-import type { ImageRef } from '../llm-types';
+import type { ImageRef } from '../model/llm/llm-types';
 
 /** What one tool call gave back: the tool message, a record, and the result if it finished. */
 export interface CallResult {

@@ -6,22 +6,22 @@
  * idempotent. Both are decided per call (`callEffect`): http_fetch with GET reads, with POST writes.
  */
 import { ActivityFailure, isCancellation } from '@temporalio/workflow';
-import { runTool } from '../activity-proxies';
-import { parseAskArgs } from '../interactions/ask-schema';
-import { toInteractionSpec } from '../interactions/ask-user-tool';
-import type { ImageRef, LlmMessage, LlmToolCall } from '../llm-types';
-import { regexToRun } from '../tools/argument-regex-gate';
-import { callEffect } from '../tools/call-effect';
-import { parseFinishStepArgs } from '../tools/finish-step';
-import { ASK_USER, FINISH_STEP, type ToolCallRecord, type ToolInfo } from '../tools/tool-types';
-import { validateArguments } from '../tools/validate-arguments';
-import { workflowTime } from '../workflow-time';
+import { runTool } from '../runtime/activity-proxies';
+import { parseAskArgs } from '../model/interactions/ask-schema';
+import { toInteractionSpec } from '../model/interactions/ask-user-tool';
+import type { ImageRef, LlmMessage, LlmToolCall } from '../model/llm/llm-types';
+import { regexToRun } from './argument-regex-gate';
+import { callEffect } from '../model/tools/call-effect';
+import { parseFinishStepArgs } from '../model/tools/finish-step';
+import { ASK_USER, FINISH_STEP, type ToolCallRecord, type ToolInfo } from '../model/tools/tool-types';
+import { validateArguments } from './validate-arguments';
+import { workflowTime } from '../base/workflow-time';
 import { approveCall } from './call-approval';
 import { NESTED_TOOLS, runNestedCall } from './nested-calls';
 import type { StepInput } from './step-types';
-import type { EarlierApproval } from '../tools/approval-reuse';
+import type { EarlierApproval } from '../model/tools/approval-reuse';
 import type { CallResult, StepToolsContext, ToolOutcome } from './step-tool-types';
-import { withImage } from './tool-images';
+import { withImage } from '../model/step/tool-images';
 
 const MAX_RECORDED_ARGUMENTS = 500;
 

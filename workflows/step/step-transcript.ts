@@ -9,8 +9,8 @@
  */
 import { setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { transcriptQuery, type TranscriptLog, type TranscriptRound } from '../contract/step-transcript';
-import type { LlmToolCall } from '../llm-types';
-import { boundTranscript, cutRound, type SettledOutcome } from './transcript-bounds';
+import type { LlmToolCall } from '../model/llm/llm-types';
+import { boundTranscript, cutRound, type SettledOutcome } from '../contract/transcript-bounds';
 
 export class StepTranscript {
   private log: TranscriptLog;

@@ -10,18 +10,18 @@
  * releases up to 0.3.0 wrote, without a `version` field.
  */
 import { z } from 'zod';
-import { budgetLeftSchema } from '../budget-left';
-import { ERROR_CODES } from '../contract/error-codes';
-import { llmMessageSchema, modelSettingsSchema } from '../llm-types';
+import { budgetLeftSchema } from '../model/llm/budget-left';
+import { ERROR_CODES } from '../base/error-codes';
+import { llmMessageSchema, modelSettingsSchema } from '../model/llm/llm-types';
 import { stepProgressSchema } from '../contract/messages';
-import { planStepSchema } from '../plan/plan-schema';
-import { principalSchema } from '../principal';
-import { earlierApprovalSchema } from '../tools/approval-reuse';
-import { toolInfoSchema } from '../tools/tool-types';
-import { promptTextsSchema } from '../prompts/prompt-texts';
-import { loopGuardLimitsSchema } from '../contract/loop-guard-limits';
+import { planStepSchema } from '../model/plan/plan-schema';
+import { principalSchema } from '../model/principal';
+import { earlierApprovalSchema } from '../model/tools/approval-reuse';
+import { toolInfoSchema } from '../model/tools/tool-types';
+import { promptTextsSchema } from '../model/prompts/prompt-texts';
+import { loopGuardLimitsSchema } from '../base/loop-guard-limits';
 import { transcriptLogSchema } from '../contract/step-transcript';
-import { incomingMessageSchema } from '../contract/incoming-messages';
+import { incomingMessageSchema } from '../model/incoming-messages';
 import { loopGuardStateSchema } from './loop-guards';
 
 /**

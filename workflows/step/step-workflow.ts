@@ -22,23 +22,23 @@ import {
   patched,
   workflowInfo,
 } from '@temporalio/workflow';
-import { Conversations } from '../conversation';
+import { Conversations } from '../runtime/conversation';
 import type { StepProgress } from '../contract/messages';
-import { carryConversation } from '../rollover/carry-conversation';
+import { carryConversation } from '../model/rollover/carry-conversation';
 import { AgentLink } from './agent-link';
 import { LoopGuards } from './loop-guards';
 import { cancelledReport } from './partial-result';
 import { deliver } from './deliver';
 import { verifyStep } from './verify-step';
-import { MAX_SEND_BACKS, sendBackMessage } from './verify-reply';
-import { RoundLedger } from './round-ledger';
-import { stepSystemPrompt, stepTaskMessage } from './step-prompts';
+import { MAX_SEND_BACKS, sendBackMessage } from '../model/step/verify-reply';
+import { RoundLedger } from '../model/step/round-ledger';
+import { stepSystemPrompt, stepTaskMessage } from '../model/step/step-prompts';
 import { runRound, STEP_CONVERSATION, type RoundContext, type RoundEnd } from './step-round';
 import { offeredTools } from './step-tools';
 import { StepTranscript } from './step-transcript';
 import { STEP_CARRY_VERSION, type StepCarry, type StepInput, type StepOutcome } from './step-types';
 import { readStepCarry, readStepInput, type ReceivedStepCarry, type ReceivedStepInput } from './step-migration';
-import { PATCHES } from '../patches';
+import { PATCHES } from '../base/patches';
 import { IncomingMessages } from './step-incoming';
 
 export async function stepWorkflow(received: ReceivedStepInput, carried?: ReceivedStepCarry): Promise<StepOutcome> {

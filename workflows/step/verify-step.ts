@@ -2,11 +2,16 @@
  * `mode.verifySteps`: after a step's model finished, one `verify` call judges the result. Its
  * usage rides on the round's report; an unreadable reply leaves the result standing, unverified.
  */
-import { llmCall } from '../activity-proxies';
+import { llmCall } from '../runtime/activity-proxies';
 import type { StepProgress } from '../contract/messages';
-import { addUsage } from '../usage';
+import { addUsage } from '../model/llm/usage';
 import type { RoundContext } from './step-round';
-import { readVerifyReply, VERIFIER_SYSTEM_PROMPT, verifyTaskMessage, type VerifyReply } from './verify-reply';
+import {
+  readVerifyReply,
+  VERIFIER_SYSTEM_PROMPT,
+  verifyTaskMessage,
+  type VerifyReply,
+} from '../model/step/verify-reply';
 
 /** The checker's verdict on `result`, its usage added to `report`. */
 export async function verifyStep(

@@ -7,9 +7,9 @@
 import type * as OtelApi from '@opentelemetry/api';
 import type * as OtelWorkflow from '@temporalio/interceptors-opentelemetry/lib/workflow';
 import { patched, workflowInfo, type WorkflowExecuteInput } from '@temporalio/workflow';
-import { STEP_WORKFLOW_TYPE } from '../contract/agent-contract';
-import { PATCHES } from '../patches';
-import { ownerAttributes, type SpanOwner } from './span-attributes';
+import { STEP_WORKFLOW_TYPE } from '../model/agent/agent-contract';
+import { PATCHES } from '../base/patches';
+import { ownerAttributes, type SpanOwner } from '../base/span-attributes';
 
 /**
  * The header Temporal's OpenTelemetry interceptors carry a span context in (`TRACE_HEADER` of

@@ -17,8 +17,8 @@ import {
   type WorkflowInboundCallsInterceptor,
   type WorkflowInterceptors,
 } from '@temporalio/workflow';
-import { workflowTime } from '../workflow-time';
-import { STEP_WORKFLOW_TYPE } from '../contract/agent-contract';
+import { workflowTime } from '../base/workflow-time';
+import { STEP_WORKFLOW_TYPE } from '../model/agent/agent-contract';
 
 /** The histogram's name (worker/telemetry/cairn-metrics.ts lists every metric). */
 export const STEP_DURATION_METRIC = 'cairn_step_duration_seconds';

@@ -6,7 +6,7 @@
  * run under their own principal. Pure: runs in the workflow sandbox.
  */
 import type { SendInput } from '../contract/thread-contract';
-import { sameSender, type Sender } from '../tools/approval-reuse';
+import { sameSender, type Sender } from '../model/tools/approval-reuse';
 
 /** The sender of a message as Cairn's HTTP API vouched for it: its actor's id and sign-in; none without an actor. */
 export function senderOfMessage(sent: Pick<SendInput, 'actor'>): Sender | undefined {

@@ -3,12 +3,17 @@
  * of every decision call, and the `chat` reply. Both are recorded as activity results, so a
  * replay routes and answers the same way.
  */
-import { llmCall } from '../activity-proxies';
-import type { LlmMessage, ModelSettings, TokenUsage } from '../llm-types';
+import { llmCall } from '../runtime/activity-proxies';
+import type { LlmMessage, ModelSettings, TokenUsage } from '../model/llm/llm-types';
 import type { ThreadSettings, Turn } from '../contract/thread-contract';
-import type { ThreadBudget } from './thread-budget';
-import { checkMessageRoute, messageRouteCorrection, messageRouteRequest, type MessageRoute } from './message-route';
-import { chatMessages } from './thread-context';
+import type { ThreadBudget } from '../model/thread/thread-budget';
+import {
+  checkMessageRoute,
+  messageRouteCorrection,
+  messageRouteRequest,
+  type MessageRoute,
+} from '../model/thread/message-route';
+import { chatMessages } from '../model/thread/thread-context';
 
 /** Bad router replies in a row before the message is answered as chat. */
 export const MAX_BAD_ROUTES = 3;

@@ -2,14 +2,14 @@
  * What a thread run hands the next when it continues as new between turns: its turns not yet
  * folded into the summary, the summary, the title and the number of the next message. Nothing
  * runs then (no task turn, no queue, no message being routed), so nothing else is carried. A
- * contract between releases, versioned like the agent's (agent/agent-carry.ts,
+ * contract between releases, versioned like the agent's (model/agent/agent-carry.ts,
  * carry-migration.ts): a carry of a newer version than this code reads is refused, so the thread
  * waits for code that can read it.
  */
 import { z } from 'zod';
 import { turnSchema, turnsSummarySchema } from '../contract/thread-contract';
-import { tokenUsageSchema } from '../state/step-run-schema';
-import { readVersioned, versionStep, type VersionedContract } from '../rollover/versioned-reader';
+import { tokenUsageSchema } from '../model/state/step-run-schema';
+import { readVersioned, versionStep, type VersionedContract } from '../model/rollover/versioned-reader';
 
 /** The version of the carry this code writes (raise it with a frozen schema and a step up). */
 export const THREAD_CARRY_VERSION = 2;

@@ -5,8 +5,8 @@
 import { workflowFailure } from '../contract/failures';
 import { messageProblem } from '../contract/message-check';
 import { sendInputSchema, type Turn } from '../contract/thread-contract';
-import { issueLines } from '../issue-lines';
-import { isUnencrypted, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+import { issueLines } from '../base/issue-lines';
+import { isUnencrypted, UNENCRYPTED_REFUSAL } from '../runtime/unencrypted-payload';
 import { checkQueueRoom } from './thread-queue-limits';
 
 /**

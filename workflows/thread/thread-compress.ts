@@ -10,12 +10,12 @@
  * (and so the carry and the `thread` query); later chat replies and task turns get the summary
  * first, then the turns kept (thread-context.ts).
  */
-import { llmCall } from '../activity-proxies';
+import { llmCall } from '../runtime/activity-proxies';
 import type { Turn, TurnsSummary } from '../contract/thread-contract';
-import type { LlmMessage } from '../llm-types';
-import { render } from '../prompts/templates';
+import type { LlmMessage } from '../model/llm/llm-types';
+import { render } from '../model/prompts/templates';
 import type { ThreadCalls } from './thread-calls';
-import { turnText } from './thread-context';
+import { turnText } from '../model/thread/thread-context';
 
 /** The most characters of a summary: older lines of a mechanical one go first. */
 export const MAX_SUMMARY_CHARS = 4_000;

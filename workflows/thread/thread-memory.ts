@@ -8,9 +8,9 @@ import { setCurrentDetails, upsertMemo } from '@temporalio/workflow';
 import type { Turn, TurnsSummary } from '../contract/thread-contract';
 import type { ThreadCalls } from './thread-calls';
 import { compressTurns, foldCount } from './thread-compress';
-import { withSummary } from './thread-context';
+import { withSummary } from '../model/thread/thread-context';
 import { writeTitle } from './thread-title';
-import { mechanicalTitle } from './thread-view';
+import { mechanicalTitle } from '../model/thread/thread-view';
 
 export class ThreadMemory {
   constructor(

@@ -9,8 +9,8 @@
  * when the turn ends, its result names the messages a step's model heard, and the others are
  * queued again, in message order, for the turns that follow (told `steered`, as their senders were).
  */
-import { threadMessageId, type Disposition, type SendInput } from '../contract/thread-schemas';
-import type { Sender } from '../tools/approval-reuse';
+import { threadMessageId, type Disposition, type SendInput } from '../model/thread/thread-schemas';
+import type { Sender } from '../model/tools/approval-reuse';
 import { maySteer } from './steer-owner';
 import type { TurnEnd } from './thread-task';
 

@@ -11,7 +11,7 @@
 import { steerSignal, type SendResult, type Turn } from '../contract/thread-contract';
 import { policyOutcome, type QueuedSend } from './thread-phase';
 import type { TurnAgent } from './thread-task';
-import type { Sender } from '../tools/approval-reuse';
+import type { Sender } from '../model/tools/approval-reuse';
 
 /** What meeting a message's policy did: whether it waits in the queue, and its sender's answer. */
 export interface Met {

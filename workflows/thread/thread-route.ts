@@ -5,7 +5,7 @@
  */
 import type { SendInput } from '../contract/thread-contract';
 import { routeMessage, type ThreadCalls } from './thread-calls';
-import type { MessageRoute } from './message-route';
+import type { MessageRoute } from '../model/thread/message-route';
 
 /** The route of message `messageId`: given, implied by its files, or the router's. */
 export async function routeOf(

@@ -24,7 +24,7 @@ import {
   type ThreadSettings,
   type Turn,
 } from '../contract/thread-contract';
-import { describeFailure } from '../describe-failure';
+import { describeFailure } from '../runtime/describe-failure';
 import { chatReply, threadCalls, type ThreadCalls } from './thread-calls';
 import { routeOf } from './thread-route';
 import {
@@ -37,8 +37,8 @@ import {
   type TurnAgent,
 } from './thread-task';
 import { threadCarry, type ThreadCarry } from './thread-carry';
-import { ThreadBudget } from './thread-budget';
-import { threadView } from './thread-view';
+import { ThreadBudget } from '../model/thread/thread-budget';
+import { threadView } from '../model/thread/thread-view';
 import { checkSend } from './thread-check';
 import { backInQueue, meetPolicy, settle } from './thread-policy';
 import { ThreadMemory } from './thread-memory';

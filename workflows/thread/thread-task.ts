@@ -11,16 +11,16 @@
  */
 import { ChildWorkflowFailure, ParentClosePolicy, startChild, type ChildWorkflowHandle } from '@temporalio/workflow';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { AGENT_WORKFLOW_TYPE, type AgentResult } from '../contract/agent-contract';
-import type { AgentInput } from '../contract/agent-input';
+import { AGENT_WORKFLOW_TYPE, type AgentResult } from '../model/agent/agent-contract';
+import type { AgentInput } from '../model/agent/agent-input';
 import type { ThreadAgent } from '../contract/definition-snapshot';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../contract/search-attributes';
 import { threadTurnWorkflowId, type SendInput, type Turn } from '../contract/thread-contract';
 import { spentDetail } from '../contract/failures';
-import { describeFailure } from '../describe-failure';
-import { principalOf, type Principal } from '../principal';
-import type { ThreadBudget } from './thread-budget';
-import { earlierApprovals, reusableSteps, turnTask } from './thread-context';
+import { describeFailure } from '../runtime/describe-failure';
+import { principalOf, type Principal } from '../model/principal';
+import type { ThreadBudget } from '../model/thread/thread-budget';
+import { earlierApprovals, reusableSteps, turnTask } from '../model/thread/thread-context';
 
 /**
  * A message's limits under its thread's definition: each the lower of the two where both set it

@@ -5,10 +5,10 @@
  * is shown by the `thread` query and written to the workflow's memo (`title`, which
  * `GET /api/threads` lists) and its current details (the Temporal UI).
  */
-import { llmCall } from '../activity-proxies';
-import { render } from '../prompts/templates';
+import { llmCall } from '../runtime/activity-proxies';
+import { render } from '../model/prompts/templates';
 import type { ThreadCalls } from './thread-calls';
-import { cutTitle, mechanicalTitle } from './thread-view';
+import { cutTitle, mechanicalTitle } from '../model/thread/thread-view';
 
 /** A model's reply as a title: its first line, without a `Title:` label, quotes or Markdown marks; '' when nothing is left. */
 export function cleanTitle(content: string | null): string {

@@ -24,11 +24,11 @@ import {
   type ThreadResult,
   type ThreadSettings,
 } from '../contract/thread-contract';
-import { issueLines } from '../issue-lines';
+import { issueLines } from '../base/issue-lines';
 import { tellLiveStreamEnded } from '../live/end-live-stream';
 import { readThreadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadRun } from './thread-run';
-import { received, UNENCRYPTED_REFUSAL } from '../unencrypted-payload';
+import { received, UNENCRYPTED_REFUSAL } from '../runtime/unencrypted-payload';
 
 export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry): Promise<ThreadResult> {
   // Started by someone without the encryption keys: refused, as an agent is.

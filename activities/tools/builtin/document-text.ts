@@ -6,7 +6,7 @@
  * parsers take. Past the memory bound a parse is a tool error starting with DOCUMENT_TOO_LARGE.
  */
 import { extname } from 'node:path';
-import type { ErrorCode } from '../../../workflows/contract/error-codes';
+import type { ErrorCode } from '../../../workflows/base/error-codes';
 import { ChildFailed, type ChildFailure, runParserChild } from './parser-child';
 import { memoryBound } from './parser-memory';
 import { zipRefusal } from './zip-check';

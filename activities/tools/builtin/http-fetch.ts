@@ -17,7 +17,7 @@ import { type IncomingHttpHeaders, type IncomingMessage, request as httpRequest 
 import { request as httpsRequest } from 'node:https';
 import { type LookupFunction, isIP } from 'node:net';
 import { z } from 'zod';
-import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN } from '../../../workflows/tools/own-patterns';
+import { HEADER_NAME_PATTERN, HEADER_VALUE_PATTERN } from '../../../workflows/model/tools/own-patterns';
 import { type ToolContext, type ToolDefinition, defineTool } from '../define-tool';
 import { type AllowableClass, classifyAddress, isAllowed } from './address-policy';
 

@@ -2,7 +2,7 @@
  * Which image a file is, told by its first bytes (never by its name alone): PNG, JPEG, GIF or
  * WebP — the formats vision models take as image parts.
  */
-import type { ImageMediaType } from '../../../workflows/llm-types';
+import type { ImageMediaType } from '../../../workflows/model/llm/llm-types';
 
 /** Images larger than this are not sent to a model (a base64 image part grows by a third). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

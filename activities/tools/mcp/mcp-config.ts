@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from '../../../config/config';
-import { issueLines } from '../../../workflows/issue-lines';
+import { issueLines } from '../../../workflows/base/issue-lines';
 
 /** The environment variable holding the server list. */
 export const MCP_SERVERS_VARIABLE = 'CAIRN_MCP_SERVERS';

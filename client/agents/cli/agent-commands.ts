@@ -4,8 +4,8 @@
  * (cairn-api.ts). Each resolves with its exit code (see cli-exit.ts).
  */
 import { loadConfigOrExit } from '../../../config/load-config-or-exit';
-import type { AgentPhase, AgentState } from '../../../workflows/agent/agent-state';
-import { AGENT_PHASES, isTerminalPhase } from '../../../workflows/state/agent-phases';
+import type { AgentPhase, AgentState } from '../../../workflows/model/agent/agent-state';
+import { AGENT_PHASES, isTerminalPhase } from '../../../workflows/model/state/agent-phases';
 import { AgentClient, type AgentVersion } from '../agent-client';
 import { auditOf, type AuditEntry } from '../audit-entries';
 import { ClientError } from '../../client-error';

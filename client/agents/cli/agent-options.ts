@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseAgentInput, type AgentInput } from '../../../workflows/contract/agent-input';
+import { parseAgentInput, type AgentInput } from '../../../workflows/model/agent/agent-input';
 import { UsageError } from '../../cli/cli-exit';
 
 /** The agent-option flags as commander parses them: every value still text. */

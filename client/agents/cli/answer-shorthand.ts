@@ -4,8 +4,8 @@
  * by the open interaction's kind, so it always becomes that kind's own answer shape; a word
  * that kind has no answer for is refused, naming the ones it has. Pure.
  */
-import type { Interaction, InteractionKind } from '../../../workflows/interactions/interaction-types';
-import type { AnswerOf } from '../../../workflows/interactions/answer-types';
+import type { Interaction, InteractionKind } from '../../../workflows/model/interactions/interaction-types';
+import type { AnswerOf } from '../../../workflows/model/interactions/answer-types';
 import { completeAnswer } from '../complete-answer';
 import { UsageError } from '../../cli/cli-exit';
 

@@ -2,7 +2,7 @@
  * Where `cairn run` gets answers: a person at the prompt (`prompting-answers.ts`) or scripted
  * lines on stdin (`scripted-answers.ts`). The driver only sees this interface.
  */
-import type { Interaction } from '../../../workflows/interactions/interaction-types';
+import type { Interaction } from '../../../workflows/model/interactions/interaction-types';
 
 /** What the driver passes with each request for an answer. */
 export interface AnswerRequest {

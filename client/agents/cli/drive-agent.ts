@@ -7,11 +7,11 @@
 import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import type { AgentClient } from '../agent-client';
 import { ClientError } from '../../client-error';
-import type { AgentEvent, AgentState } from '../../../workflows/agent/agent-state';
-import { isTerminalPhase, type TerminalPhase } from '../../../workflows/state/agent-phases';
-import type { AgentResult } from '../../../workflows/contract/agent-contract';
-import type { Interaction } from '../../../workflows/interactions/interaction-types';
-import type { TokenUsage } from '../../../workflows/llm-types';
+import type { AgentEvent, AgentState } from '../../../workflows/model/agent/agent-state';
+import { isTerminalPhase, type TerminalPhase } from '../../../workflows/model/state/agent-phases';
+import type { AgentResult } from '../../../workflows/model/agent/agent-contract';
+import type { Interaction } from '../../../workflows/model/interactions/interaction-types';
+import type { TokenUsage } from '../../../workflows/model/llm/llm-types';
 import { followTimeline, pause } from '../follow-timeline';
 import { InputEndedError, type AnswerRequest, type AnswerSource } from './answer-source';
 

@@ -4,8 +4,8 @@
  * field the validator named (the coded error's `answer.values.<key>`) is asked again, the other
  * entries kept.
  */
-import { checkFieldValue } from '../../../workflows/interactions/validate-form';
-import type { FormField, Interaction } from '../../../workflows/interactions/interaction-types';
+import { checkFieldValue } from '../../../workflows/model/interactions/validate-form';
+import type { FormField, Interaction } from '../../../workflows/model/interactions/interaction-types';
 import type { Check, Choice, Prompter } from '../../cli/prompter';
 
 type FormInteraction = Extract<Interaction, { kind: 'ask.form' }>;

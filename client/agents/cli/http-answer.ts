@@ -3,7 +3,7 @@
  * and the audit record names it with method `cli`. Straight to Temporal, an answer is recorded
  * as `temporal-signal`.
  */
-import type { AgentState } from '../../../workflows/agent/agent-state';
+import type { AgentState } from '../../../workflows/model/agent/agent-state';
 import { resolveAnswer, type AnswerArgument } from './answer-shorthand';
 import { ApiRefusal, CairnApi, type ApiTarget } from '../../cli/cairn-api';
 import { EXIT } from '../../cli/cli-exit';

@@ -4,16 +4,16 @@
  * edit / cancel, a tool call with approve / reject, a failed step with retry / skip / abort, a
  * spent budget with raise / stop, a reached deadline with extend / stop. The table is typed by
  * kind, so a kind without its prompt does not compile; a unit test also compares it with the
- * kinds' modules (workflows/interactions/kinds/) and the web page's controls.
+ * kinds' modules (workflows/model/interactions/kinds/) and the web page's controls.
  */
-import type { Interaction, InteractionKind } from '../../../workflows/interactions/interaction-types';
+import type { Interaction, InteractionKind } from '../../../workflows/model/interactions/interaction-types';
 import type { AnswerRequest } from './answer-source';
 import { askForm } from './form-answers';
 import type { Prompter } from '../../cli/prompter';
 import { formatApproval, formatPlan } from './render';
 import { formatGraph } from '../../graphs/cli/render-graph';
-import { describeChanges } from '../../../workflows/plan/plan-changes';
-import type { Graph } from '../../../workflows/graph/graph-schema';
+import { describeChanges } from '../../../workflows/model/plan/plan-changes';
+import type { Graph } from '../../../workflows/model/graph/graph-schema';
 
 type Of<K extends InteractionKind> = Extract<Interaction, { kind: K }>;
 

@@ -4,7 +4,7 @@
  * asked again (a form: only the field the rejection named).
  */
 import { readFile } from 'node:fs/promises';
-import type { Interaction } from '../../../workflows/interactions/interaction-types';
+import type { Interaction } from '../../../workflows/model/interactions/interaction-types';
 import type { AnswerRequest, AnswerSource } from './answer-source';
 import { promptFor } from './kind-prompts';
 import { withSignal, type Prompter } from '../../cli/prompter';

@@ -3,11 +3,11 @@
  * agent's state, the list of agents, token usage and an approval request. Pure functions.
  */
 import type { AgentSummary } from '../agent-client';
-import type { AgentEvent, AgentState } from '../../../workflows/agent/agent-state';
-import type { TokenUsage } from '../../../workflows/llm-types';
-import type { Interaction } from '../../../workflows/interactions/interaction-types';
-import type { Plan } from '../../../workflows/plan/plan-types';
-import type { ApprovalPreview } from '../../../workflows/tools/approval-preview';
+import type { AgentEvent, AgentState } from '../../../workflows/model/agent/agent-state';
+import type { TokenUsage } from '../../../workflows/model/llm/llm-types';
+import type { Interaction } from '../../../workflows/model/interactions/interaction-types';
+import type { Plan } from '../../../workflows/model/plan/plan-types';
+import type { ApprovalPreview } from '../../../workflows/model/tools/approval-preview';
 import { stepDisplayStatus } from '../../status-display';
 import { formatGraphPath } from '../../graphs/cli/render-graph';
 

@@ -5,7 +5,7 @@
  * is tried for the same interaction; a line that is not JSON is reported and skipped likewise.
  */
 import { createInterface } from 'node:readline';
-import type { Interaction } from '../../../workflows/interactions/interaction-types';
+import type { Interaction } from '../../../workflows/model/interactions/interaction-types';
 import { completeAnswer, type AnswerRequest, type AnswerSource } from './answer-source';
 
 /** Lines of a stream, taken one at a time; `undefined` once the stream has ended. */

@@ -5,8 +5,8 @@
 import { builtinTools } from '../../../activities/create-activities';
 import { createToolRegistry } from '../../../activities/tools/tool-registry';
 import type { CairnConfig } from '../../../config/config';
-import { workflowBuiltins } from '../../../workflows/tools/builtin-tools';
-import type { ToolInfo } from '../../../workflows/tools/tool-types';
+import { workflowBuiltins } from '../../../workflows/model/tools/builtin-tools';
+import type { ToolInfo } from '../../../workflows/model/tools/tool-types';
 import { loadConfiguredTools } from '../../../activities/tools/load-configured-tools';
 
 /** The catalogue as a worker would build it. */

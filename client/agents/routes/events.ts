@@ -11,7 +11,7 @@
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import type { AgentEvent } from '../../../workflows/agent/agent-state';
+import type { AgentEvent } from '../../../workflows/model/agent/agent-state';
 import { ClientError } from '../../client-error';
 import { followTimeline, pause } from '../follow-timeline';
 import type { AgentsPort } from '../agents-port';

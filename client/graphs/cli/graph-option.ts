@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { AgentInput } from '../../../workflows/contract/agent-input';
+import type { AgentInput } from '../../../workflows/model/agent/agent-input';
 import { checkGraph, issueText } from '../check-graph';
 import { UsageError } from '../../cli/cli-exit';
 

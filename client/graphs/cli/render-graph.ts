@@ -3,8 +3,8 @@
  * bounds, each edge with its condition) and the path a graph agent took. Pure functions; the
  * words are client/graphs/graph-display.ts's, which the web page shows too.
  */
-import type { Graph, GraphEdge } from '../../../workflows/graph/graph-schema';
-import type { AgentState } from '../../../workflows/agent/agent-state';
+import type { Graph, GraphEdge } from '../../../workflows/model/graph/graph-schema';
+import type { AgentState } from '../../../workflows/model/agent/agent-state';
 import { conditionText, droppedLine, graphBounds, nodeMarks, pathLine } from '../graph-display';
 
 /** An edge's condition in words: `if "…"` (router), `if output.x = v`, or nothing for a plain edge. */

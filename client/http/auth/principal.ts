@@ -5,7 +5,7 @@
  * holder read (`viewer`).
  */
 import { z } from 'zod';
-import { AUTHENTICATED_BY } from '../../../workflows/interactions/answer-input-schema';
+import { AUTHENTICATED_BY } from '../../../workflows/model/interactions/answer-input-schema';
 
 /** The roles, from least to most. */
 export const ROLES = ['viewer', 'operator', 'approver', 'admin'] as const;

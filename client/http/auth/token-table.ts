@@ -7,7 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { issueLines } from '../../../workflows/issue-lines';
+import { issueLines } from '../../../workflows/base/issue-lines';
 import { roleSchema, type Principal } from './principal';
 
 const entrySchema = z.object({

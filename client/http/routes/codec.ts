@@ -16,7 +16,7 @@ import { KEY_ID_METADATA, KEY_ID_REFUSED } from '../../../temporal/payloads/encr
 import { PayloadCodecError } from '../../../temporal/payloads/payload-codec-error';
 import { isKeyId, type PayloadSettings } from '../../../config/payload-config';
 import { metadataText } from '../../../temporal/payloads/payload-envelope';
-import { issueLines } from '../../../workflows/issue-lines';
+import { issueLines } from '../../../workflows/base/issue-lines';
 import { sendError } from '../errors';
 
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64');

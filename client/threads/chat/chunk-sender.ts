@@ -7,7 +7,7 @@
  * out after what waits — its last chunk saying why (`cairn.failure` CLIENT_TOO_SLOW), then `[DONE]`.
  */
 import type { SSEStreamingApi } from 'hono/streaming';
-import type { ErrorCode } from '../../../workflows/contract/error-codes';
+import type { ErrorCode } from '../../../workflows/base/error-codes';
 import { MAX_QUEUED_FRAMES } from '../../http/stream-limiter';
 import type { ChatCompletionChunk } from './completion-objects';
 

@@ -5,7 +5,7 @@
  * events of the turn's model calls (docs/contracts.md#openai-compatible-front-door).
  */
 import type { SendResult } from '../../../workflows/contract/thread-contract';
-import type { Interaction } from '../../../workflows/interactions/interaction-types';
+import type { Interaction } from '../../../workflows/model/interactions/interaction-types';
 import type { LiveEvent } from '../../live/live-events';
 import { FRONT_DOOR_MODEL } from './chat-request';
 

@@ -18,7 +18,7 @@ import { firstMessageText, type ChatCompletionBody, type ChatTurnRequest } from 
 import type { CairnExtension } from './completion-objects';
 import { queuedMessages, type QueuedMessage } from './follow-queued';
 import type { SendInput } from '../../../workflows/contract/thread-contract';
-import { principalOf } from '../../../workflows/principal';
+import { principalOf } from '../../../workflows/model/principal';
 
 /** A message as the front door sends it (the actor is set from the principal). */
 type Message = Omit<SendInput, 'actor'>;

@@ -9,7 +9,7 @@
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { CairnConfig } from '../../../config/config';
-import type { AgentInput } from '../../../workflows/contract/agent-input';
+import type { AgentInput } from '../../../workflows/model/agent/agent-input';
 import type { AgentClient } from '../../agents/agent-client';
 import {
   checkUploads,

@@ -8,7 +8,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { randomUUID } from 'node:crypto';
-import { issueLines, firstIssuePath } from '../../../workflows/issue-lines';
+import { issueLines, firstIssuePath } from '../../../workflows/base/issue-lines';
 import { agentWorkflowId } from '../../workflow-id';
 import { inputPaths, storeThenStart } from '../store-uploads';
 import type { AgentsPort } from '../../agents/agents-port';

@@ -10,7 +10,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { firstIssuePath, issueLines } from '../../../workflows/issue-lines';
+import { firstIssuePath, issueLines } from '../../../workflows/base/issue-lines';
 import { existingInputs, inputPaths, storeThenStart } from '../store-uploads';
 import { ApiFailure } from '../../http/errors';
 import { boundOf, fromSender, MessageBody, OpenBody, openerOf, sendWhen, waitOf } from '../../threads/thread-requests';

@@ -3,9 +3,9 @@
  * the reference that every built-in template must render to exactly, so kept histories replay.
  * Never edit these to make a test pass.
  */
-import type { PlanStep } from '../../../workflows/plan/plan-types';
-import { toolCatalogue } from '../../../workflows/tools/tool-catalogue';
-import type { ToolInfo } from '../../../workflows/tools/tool-types';
+import type { PlanStep } from '../../../workflows/model/plan/plan-types';
+import { toolCatalogue } from '../../../workflows/model/tools/tool-catalogue';
+import type { ToolInfo } from '../../../workflows/model/tools/tool-types';
 import type { StepInput } from '../../../workflows/step/step-types';
 
 type StepNode = NonNullable<StepInput['node']>;

@@ -5,7 +5,7 @@
  * its newest MAX_SETTLED_VISITS settled visits, besides every running one and each node's latest
  * visit (the next visits read its result).
  */
-import { stepIdOf, type Walk } from '../../graph/graph-walk';
+import { stepIdOf, type Walk } from '../../model/graph/graph-walk';
 import type { AgentRun } from '../agent-run';
 
 /** Newest path entries kept in `state.path`. */

@@ -4,12 +4,12 @@
  * (walk-loop.ts, as a plan is) until an end node is reached; the agent's answer is that end visit's
  * result. A long walk rolls over with its position and counters carried; the next run goes on.
  */
-import type { AgentResult } from '../../contract/agent-contract';
+import type { AgentResult } from '../../model/agent/agent-contract';
 import { stepFailed, workflowFailure } from '../../contract/failures';
-import type { Graph } from '../../graph/graph-schema';
-import { startWalk, type Walk } from '../../graph/graph-walk';
-import type { ToolInfo } from '../../tools/tool-types';
-import type { AgentCarry } from '../agent-carry';
+import type { Graph } from '../../model/graph/graph-schema';
+import { startWalk, type Walk } from '../../model/graph/graph-walk';
+import type { ToolInfo } from '../../model/tools/tool-types';
+import type { AgentCarry } from '../../model/agent/agent-carry';
 import { finish } from '../agent-finish';
 import { askPlanCheck } from '../planning/plan-check';
 import type { AgentRun } from '../agent-run';

@@ -5,21 +5,21 @@
  * no candidate gets a correction naming what is wrong; after three bad replies the agent fails
  * `ROUTE_INVALID`. Its usage counts against the agent's budget like any call.
  */
-import { llmCall } from '../../activity-proxies';
+import { llmCall } from '../../runtime/activity-proxies';
 import { workflowFailure } from '../../contract/failures';
-import type { IndexedEdge } from '../../graph/graph-exits';
-import type { GraphNode } from '../../graph/graph-schema';
-import type { WalkVisit } from '../../graph/graph-walk';
+import type { IndexedEdge } from '../../model/graph/graph-exits';
+import type { GraphNode } from '../../model/graph/graph-schema';
+import type { WalkVisit } from '../../model/graph/graph-walk';
 import {
   checkRouteReply,
   routerSystemPrompt,
   routeCorrectionMessage,
   routeTaskMessage,
   type RouteReply,
-} from '../../graph/route-reply';
-import type { LlmMessage } from '../../llm-types';
+} from '../../model/graph/route-reply';
+import type { LlmMessage } from '../../model/llm/llm-types';
 import type { AgentRun } from '../agent-run';
-import { noteModel, noteStreaming } from '../agent-state';
+import { noteModel, noteStreaming } from '../../model/agent/agent-state';
 
 /** Bad router replies in a row before the agent fails. */
 export const MAX_BAD_ROUTES = 3;

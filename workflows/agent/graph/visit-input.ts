@@ -4,10 +4,10 @@
  * here — nothing else. Pure over the run's state.
  */
 import { workflowFailure } from '../../contract/failures';
-import { ENTRY_EDGE, stepIdOf, type Walk, type WalkVisit } from '../../graph/graph-walk';
-import type { Graph, GraphNode } from '../../graph/graph-schema';
+import { ENTRY_EDGE, stepIdOf, type Walk, type WalkVisit } from '../../model/graph/graph-walk';
+import type { Graph, GraphNode } from '../../model/graph/graph-schema';
 import type { StepInput } from '../../step/step-types';
-import type { ToolInfo } from '../../tools/tool-types';
+import type { ToolInfo } from '../../model/tools/tool-types';
 import type { AgentRun } from '../agent-run';
 import { stepInputOf } from '../run-step';
 

@@ -4,12 +4,12 @@
  * moderate (plan as usual). The planner of a complex task thinks harder (`reasoning_effort:
  * high` where the endpoint takes it).
  */
-import { llmCall } from '../../activity-proxies';
-import type { ModelSettings } from '../../llm-types';
-import { ASSESSOR_SYSTEM_PROMPT, readAssessReply, type Complexity } from '../../plan/assess-reply';
+import { llmCall } from '../../runtime/activity-proxies';
+import type { ModelSettings } from '../../model/llm/llm-types';
+import { ASSESSOR_SYSTEM_PROMPT, readAssessReply, type Complexity } from '../../model/plan/assess-reply';
 import type { AgentRun } from '../agent-run';
-import { noteModel, noteStreaming } from '../agent-state';
-import { plannerTaskMessage } from '../prompts';
+import { noteModel, noteStreaming } from '../../model/agent/agent-state';
+import { plannerTaskMessage } from '../../model/agent/prompts';
 
 /** The task's complexity, assessed once and recorded. */
 export async function assessTask(run: AgentRun): Promise<Complexity> {

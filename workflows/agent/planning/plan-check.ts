@@ -5,7 +5,7 @@
  * open is the one waited on; with the server suggesting continue-as-new while it is open, the
  * answer is `'roll-over'` and the next run waits on.
  */
-import type { AnswerOf, SpecOf } from '../../interactions/answer-types';
+import type { AnswerOf, SpecOf } from '../../model/interactions/answer-types';
 import type { AgentRun } from '../agent-run';
 
 /** Waits at the plan check, opening it as `spec` unless a previous run left it open. */

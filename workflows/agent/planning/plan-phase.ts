@@ -5,15 +5,15 @@
  * through `adoptPlan`: the revision grows and settled step runs are kept.
  */
 import { ApplicationFailure, patched } from '@temporalio/workflow';
-import type { Plan } from '../../plan/plan-types';
-import type { ToolInfo } from '../../tools/tool-types';
-import { PLANNER } from '../agent-carry';
+import type { Plan } from '../../model/plan/plan-types';
+import type { ToolInfo } from '../../model/tools/tool-types';
+import { PLANNER } from '../../model/agent/agent-carry';
 import type { AgentRun } from '../agent-run';
-import { plannerSystemPrompt, plannerTurnMessage, planRevisionMessage, replanMessage } from '../prompts';
-import { parsePlanOutput, parseReplanOutput } from '../../plan/check-plan';
+import { plannerSystemPrompt, plannerTurnMessage, planRevisionMessage, replanMessage } from '../../model/agent/prompts';
+import { parsePlanOutput, parseReplanOutput } from '../../model/plan/check-plan';
 import { MAX_BAD_PLANS, obtainPlan } from './planner-calls';
-import { PATCHES } from '../../patches';
-import { describeChanges, planChanges } from '../../plan/plan-changes';
+import { PATCHES } from '../../base/patches';
+import { describeChanges, planChanges } from '../../model/plan/plan-changes';
 import { assessTask } from './assess-task';
 import { askPlanCheck } from './plan-check';
 

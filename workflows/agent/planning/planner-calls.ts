@@ -10,20 +10,20 @@
  */
 import { patched } from '@temporalio/workflow';
 import { workflowFailure } from '../../contract/failures';
-import { llmCall } from '../../activity-proxies';
-import { parseAskArgs } from '../../interactions/ask-schema';
-import { toInteractionSpec } from '../../interactions/ask-user-tool';
-import type { LlmToolCall } from '../../llm-types';
-import { salvageCutPlan } from '../../plan/check-plan';
-import type { PlanCheck, Plan } from '../../plan/plan-types';
-import { ASK_USER } from '../../tools/tool-types';
-import { PLANNER } from '../agent-carry';
+import { llmCall } from '../../runtime/activity-proxies';
+import { parseAskArgs } from '../../model/interactions/ask-schema';
+import { toInteractionSpec } from '../../model/interactions/ask-user-tool';
+import type { LlmToolCall } from '../../model/llm/llm-types';
+import { salvageCutPlan } from '../../model/plan/check-plan';
+import type { PlanCheck, Plan } from '../../model/plan/plan-types';
+import { ASK_USER } from '../../model/tools/tool-types';
+import { PLANNER } from '../../model/agent/agent-carry';
 import type { AgentRun } from '../agent-run';
-import { noteModel, noteStreaming } from '../agent-state';
-import { cutReplyError, planCorrectionMessage, rejectedReplyNote } from '../prompts';
-import { PATCHES } from '../../patches';
+import { noteModel, noteStreaming } from '../../model/agent/agent-state';
+import { cutReplyError, planCorrectionMessage, rejectedReplyNote } from '../../model/agent/prompts';
+import { PATCHES } from '../../base/patches';
 import { plannerModel } from './assess-task';
-import type { ModelSettings } from '../../llm-types';
+import type { ModelSettings } from '../../model/llm/llm-types';
 
 const withModel = (model: ModelSettings | undefined) => (model ? { model } : {});
 

@@ -6,9 +6,9 @@
  * (the patch).
  */
 import { patched } from '@temporalio/workflow';
-import { PATCHES } from '../../patches';
-import { describeChanges, planChanges } from '../../plan/plan-changes';
-import type { Plan } from '../../plan/plan-types';
+import { PATCHES } from '../../base/patches';
+import { describeChanges, planChanges } from '../../model/plan/plan-changes';
+import type { Plan } from '../../model/plan/plan-types';
 import type { AgentRun } from '../agent-run';
 import { adoptPlan, replan, type PlanPhaseEnd } from './plan-phase';
 import { askPlanCheck } from './plan-check';
