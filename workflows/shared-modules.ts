@@ -10,17 +10,18 @@
  * `@temporalio/*`, whose state is per workflow) and which keeps no state between calls — its
  * schemas, constants and pure functions. The SDK deep-freezes these modules after loading them,
  * so zod is set up first (workflows/zod-setup.ts) and every schema's lazily computed parts are
- * computed before the freeze (workflows/warm-schemas.ts). The modules are listed in
- * shared-modules-1.ts and -2.ts; test/unit/shared-modules.test.ts checks the rule for each and
- * that everything they import is listed.
+ * computed before the freeze (workflows/warm-schemas.ts). The folders say which: every module
+ * under workflows/base/ and workflows/model/ is shared, and no other (shared-list.ts spells them
+ * out for the bundler, written by scripts/shared-list.ts); test/unit/shared-modules.test.ts checks
+ * the list against the folders, the rule for each module, and that everything they import is
+ * shared.
  */
 import { zod } from './zod-setup';
 import { warmSchemas } from './warm-schemas';
-import { sharedModules1 } from './shared-modules-1';
-import { sharedModules2 } from './shared-modules-2';
+import { sharedList } from './shared-list';
 
 /** Every module shared: zod, then Cairn's. */
-export const sharedModules: readonly unknown[] = [zod, ...sharedModules1, ...sharedModules2];
+export const sharedModules: readonly unknown[] = [zod, ...sharedList];
 
 /** How many schemas were readied for sharing. */
-export const sharedSchemas = warmSchemas([...sharedModules1, ...sharedModules2]);
+export const sharedSchemas = warmSchemas(sharedList);

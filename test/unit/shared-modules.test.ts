@@ -1,9 +1,10 @@
 /**
  * The workflow modules the worker shares between all workflows (workflows/shared-modules.ts):
- * each listed module, and so everything it loads, must be safe to share — it imports only zod
- * and other listed modules (never `@temporalio/*`, whose state is per workflow, nor anything
- * else), keeps no module-level state (`let`, `var`, a global RegExp), and its schemas must keep
- * working once the SDK has deep-frozen them.
+ * every module under workflows/base/ and workflows/model/, as workflows/shared-list.ts spells
+ * them out. Each must be safe to share — it imports only zod and other shared modules (never
+ * `@temporalio/*`, whose state is per workflow, nor anything else), keeps no module-level state
+ * (`let`, `var`, a global RegExp), and its schemas must keep working once the SDK has
+ * deep-frozen them.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -13,9 +14,10 @@ import { sharedModules, sharedSchemas } from '../../workflows/shared-modules';
 import { shareablePattern } from '../../workflows/warm-schemas';
 import { agentInputSchema } from '../../workflows/model/agent/agent-input';
 import { planJsonSchema, planSchema } from '../../workflows/model/plan/plan-schema';
+import { renderSharedList, sharedModulePaths, SHARED_LIST } from '../../scripts/shared-list';
 
 const WORKFLOWS = resolve(__dirname, '..', '..', 'workflows');
-const LISTS = ['shared-modules-1.ts', 'shared-modules-2.ts'].map((f) => join(WORKFLOWS, f));
+const LISTS = [SHARED_LIST];
 
 /** A module's runtime imports (type-only ones are erased) as written. */
 function runtimeImports(file: string): string[] {
@@ -79,6 +81,14 @@ test('the shared list is not empty and every module it lists exists', () => {
   for (const file of listed) expect(ts.sys.fileExists(file)).toBe(true);
 });
 
+test('the shared list is every module of workflows/base/ and workflows/model/, and no other', () => {
+  // Written by scripts/shared-list.ts: a module added to or moved out of those folders fails here until it is run.
+  expect(readFileSync(SHARED_LIST, 'utf8')).toBe(renderSharedList());
+  const fromFolders = sharedModulePaths().map((p) => join(WORKFLOWS, `${p}.ts`));
+  expect([...listed].sort()).toEqual(fromFolders.sort());
+  expect(fromFolders.every((f) => /\/workflows\/(base|model)\//.test(f))).toBe(true);
+});
+
 test('every shared module imports only zod and other shared modules, and keeps no module-level state', () => {
   const problems: string[] = [];
   for (const file of listed) {
@@ -97,9 +107,9 @@ test('the scan sees what it must refuse: a Temporal import, module-level let, a 
   // Negative control: the rules above, on modules that break them.
   const threadRun = join(WORKFLOWS, 'thread', 'thread-run.ts');
   expect(runtimeImports(threadRun)).toContain('@temporalio/workflow');
-  const validate = join(WORKFLOWS, 'tools', 'validate-arguments.ts');
+  const validate = join(WORKFLOWS, 'step', 'validate-arguments.ts');
   expect(listed.has(validate)).toBe(false); // it keeps a per-workflow cache
-  const templates = join(WORKFLOWS, 'prompts', 'templates.ts');
+  const templates = join(WORKFLOWS, 'model', 'prompts', 'templates.ts');
   expect(listed.has(templates)).toBe(true);
   expect(moduleState('x.ts', 'let n = 0;\nconst R = /a/g;\nconst ok = /a/;\n')).toHaveLength(2);
 });
