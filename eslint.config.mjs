@@ -1,5 +1,5 @@
 // ESLint flat config. The override for workflows/** keeps the deterministic sandbox honest:
-// no Node built-ins, no openai, no activity implementations (type imports only).
+// no Node built-ins, no openai, nothing of activities/ (the layer zones below).
 import js from '@eslint/js';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
@@ -47,13 +47,17 @@ export default tseslint.config(
     },
   },
   {
-    // The layers, type imports included:
-    // - steps are below agents: the agent workflow runs steps, never the other way round;
-    // - workflows/contract (messages, ids, codes, search attributes, the input and result other
-    //   programs rely on) is below both: it imports neither;
+    // The layers, type imports included (CONTRIBUTING.md, "The layers"). Inside workflows/:
+    //   base/ (codes, ids, names, gates) → model/ (the pure shared modules) → contract/ (the
+    //   Temporal definitions other programs rely on) → runtime/ (what the orchestrators share
+    //   that touches Temporal) → the orchestrators: agent/ runs step/; agent/ and thread/ use live/.
+    // Each imports only the layers below it; scripts/check-cycles.ts also refuses any loop between
+    // two folders of workflows/. Around it:
+    // - workflows/ imports nothing of activities/, client/ or worker/;
+    // - activities/ imports only workflows/{base,model,contract};
     // - the client (library, CLI, HTTP API) and the worker are apart: what both need lives in
     //   config/, temporal/ (connection, payload codecs, deployments, tracing) or workflows/contract.
-    files: ['workflows/**/*.ts', 'client/**/*.ts', 'worker/**/*.ts'],
+    files: ['workflows/**/*.ts', 'activities/**/*.ts', 'client/**/*.ts', 'worker/**/*.ts'],
     rules: {
       'import-x/no-restricted-paths': [
         'error',
@@ -61,14 +65,51 @@ export default tseslint.config(
           basePath: import.meta.dirname,
           zones: [
             {
-              target: './workflows/step',
-              from: './workflows/agent',
-              message: 'step/ must not import agent/: move what both need to a neutral module in workflows/.',
+              target: './workflows/base',
+              from: './workflows',
+              except: ['./base'],
+              message: 'base/ (codes, ids, names) imports nothing of workflows/ but base/.',
+            },
+            {
+              target: './workflows/model',
+              from: './workflows',
+              except: ['./base', './model'],
+              message: 'model/ (the pure shared modules) imports only base/ and model/: move what it needs down.',
             },
             {
               target: './workflows/contract',
-              from: ['./workflows/agent', './workflows/step'],
-              message: 'contract/ is what other programs rely on: it imports neither agent/ nor step/.',
+              from: './workflows',
+              except: ['./base', './model', './contract'],
+              message:
+                'contract/ imports only base/, model/ and contract/: the orchestrators build on it, not under it.',
+            },
+            {
+              target: './workflows/runtime',
+              from: './workflows',
+              except: ['./base', './model', './contract', './runtime'],
+              message: 'runtime/ serves the orchestrators: it imports only base/, model/, contract/ and runtime/.',
+            },
+            {
+              target: './workflows/step',
+              from: ['./workflows/agent', './workflows/thread', './workflows/live'],
+              message: 'step/ must not import agent/, thread/ or live/: move what both need down a layer.',
+            },
+            {
+              target: './workflows/live',
+              from: ['./workflows/agent', './workflows/step', './workflows/thread'],
+              message: 'live/ must not import the agent, step or thread workflows: move what both need down a layer.',
+            },
+            {
+              target: './workflows',
+              from: ['./activities', './client', './worker'],
+              message:
+                'workflows/ imports nothing of activities/, client/ or worker/ (activity types: workflows/contract/activities.ts).',
+            },
+            {
+              target: './activities',
+              from: './workflows',
+              except: ['./base', './model', './contract'],
+              message: 'activities/ imports only workflows/{base,model,contract}: move the helper down a layer.',
             },
             // A feature's routes are its own: no file of one feature imports another feature's
             // routes/, and no route imports a route (what routes share is a non-route module of
@@ -105,14 +146,7 @@ export default tseslint.config(
             ...nodeBuiltins.map((name) => ({ name, message: 'Workflow code is deterministic: no Node built-ins.' })),
             { name: 'openai', message: 'LLM calls are activities; workflows import types from llm-types.ts.' },
           ],
-          patterns: [
-            { group: ['openai/*'], message: 'LLM calls are activities.' },
-            {
-              group: ['../activities/*', '../activities/**'],
-              allowTypeImports: true,
-              message: 'Workflows may import activity types only (import type).',
-            },
-          ],
+          patterns: [{ group: ['openai/*'], message: 'LLM calls are activities.' }],
         },
       ],
       'no-restricted-globals': [
