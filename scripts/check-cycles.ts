@@ -11,8 +11,14 @@
  * specifier TypeScript resolves to another file of the project (packages are not followed).
  * Each strongly connected component of that graph is reported once, with one concrete cycle
  * through it and the line of each import on the way.
+ *
+ * Then the same at folder level inside workflows/: each folder of workflows/ (and each file at
+ * its root) is one node, with an edge where any file of one imports any file of another. Two
+ * folders that import each other, directly or round a longer loop, fail even when no file cycle
+ * closes: the folders are the layers (base/ → model/ → contract/ → runtime/ → the orchestrators,
+ * CONTRIBUTING.md), and a loop between them means one of them is in the wrong place.
  */
-import { dirname, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import ts from 'typescript';
 
 /** One import of a project file by another. */
@@ -138,21 +144,69 @@ function shortestCycle(graph: Map<string, Edge[]>, component: string[], start: s
   throw new Error(`no cycle through ${start}`);
 }
 
+/** The folder (or root file) of `layer` that holds `file`, or undefined outside it. */
+function unitOf(file: string, layer: string): string | undefined {
+  const path = relative(layer, file);
+  if (path.startsWith('..')) return undefined;
+  return path.split(sep)[0];
+}
+
+/**
+ * The graph between the folders of `layer`: an edge per pair of folders, through the first
+ * import found (its file and line stand for the rest).
+ */
+function folderGraph(
+  graph: Map<string, Edge[]>,
+  layer: string,
+): { units: Map<string, Edge[]>; via: Map<string, string> } {
+  const units = new Map<string, Edge[]>();
+  const via = new Map<string, string>();
+  for (const [file, edges] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
+    const from = unitOf(file, layer);
+    if (from === undefined) continue;
+    if (!units.has(from)) units.set(from, []);
+    for (const edge of edges) {
+      const to = unitOf(edge.to, layer);
+      if (to === undefined || to === from || units.get(from)!.some((e) => e.to === to)) continue;
+      units.get(from)!.push({ to, line: edge.line });
+      via.set(`${from}\0${to}`, `${relative(ROOT, file)}:${edge.line} imports ${relative(ROOT, edge.to)}`);
+    }
+  }
+  return { units, via };
+}
+
 function main(): void {
   const { files, options } = loadProject();
   const graph = importGraph(files, options);
   const components = cyclicComponents(graph);
   const rel = (file: string): string => relative(ROOT, file);
-  if (components.length === 0) {
-    console.log(`check-cycles: no import cycles among ${graph.size} files (type imports included).`);
-    return;
-  }
   for (const component of components) {
     const cycle = shortestCycle(graph, component, component[0]!);
     console.error(`Import cycle (${component.length} files: ${component.map(rel).join(', ')}):`);
     for (const { from, edge } of cycle) console.error(`  ${rel(from)}:${edge.line} imports ${rel(edge.to)}`);
   }
-  console.error(`check-cycles: ${components.length} import cycle(s); move what both sides share to a neutral module.`);
+  const layer = join(ROOT, 'workflows');
+  const { units, via } = folderGraph(graph, layer);
+  const folderCycles = cyclicComponents(units);
+  for (const component of folderCycles) {
+    const cycle = shortestCycle(units, component, component[0]!);
+    console.error(`Folder cycle in workflows/ (${component.join(', ')}):`);
+    for (const { from, edge } of cycle) console.error(`  ${from} → ${edge.to}: ${via.get(`${from}\0${edge.to}`)}`);
+  }
+  if (components.length === 0 && folderCycles.length === 0) {
+    console.log(
+      `check-cycles: no import cycles among ${graph.size} files, nor among the ${units.size} folders and root files of workflows/ (type imports included).`,
+    );
+    return;
+  }
+  if (components.length > 0)
+    console.error(
+      `check-cycles: ${components.length} import cycle(s); move what both sides share to a neutral module.`,
+    );
+  if (folderCycles.length > 0)
+    console.error(
+      `check-cycles: ${folderCycles.length} folder cycle(s) in workflows/; move the module that points up to the layer it belongs to.`,
+    );
   process.exit(1);
 }
 
