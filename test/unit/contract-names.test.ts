@@ -342,7 +342,7 @@ test('the workflow type names are spelled once: code outside workflows/model/age
     });
   const spelled = ['activities', 'client', 'config', 'scripts', 'worker', 'workflows']
     .flatMap(sources)
-    .filter((path) => path !== join('workflows', 'contract', 'agent-contract.ts'))
+    .filter((path) => path !== join('workflows', 'model', 'agent', 'agent-contract.ts'))
     .filter((path) => {
       const code = readFileSync(join(root, path), 'utf8')
         .replace(/\/\*[\s\S]*?\*\//g, '')

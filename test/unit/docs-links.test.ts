@@ -182,6 +182,6 @@ test('a drawn tree is read as the paths it draws', () => {
     '│   └── patches.ts',
     '└── docs/',
   ];
-  expect(treePaths(tree.join('\n'))).toEqual(['workflows', 'workflows/agent', 'workflows/base/patches.ts', 'docs']);
+  expect(treePaths(tree.join('\n'))).toEqual(['workflows', 'workflows/agent', 'workflows/patches.ts', 'docs']);
   expect(treePaths(['client/', '└── http/'].join('\n'))).toEqual(['client/http']);
 });
