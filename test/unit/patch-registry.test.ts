@@ -23,7 +23,7 @@ const WORKFLOWS = join(ROOT, 'workflows');
  */
 const PATCHED_CALL_SITES = 29;
 /** The registry's files: the only place ids are written. */
-const REGISTRY = ['patches.ts', 'patches-0.3.ts', 'patches-retired.ts'].map((f) => join(WORKFLOWS, f));
+const REGISTRY = ['patches.ts', 'patches-0.3.ts', 'patches-retired.ts'].map((f) => join(WORKFLOWS, 'base', f));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -9,7 +9,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 const ROOT = resolve(__dirname, '../..');
-const WORKFLOWS = join(ROOT, 'workflows');
+/** Where plan/ and graph/ live, and plan-as-graph.ts beside both. */
+const WORKFLOWS = join(ROOT, 'workflows', 'model');
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
