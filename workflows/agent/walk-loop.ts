@@ -17,14 +17,8 @@ import type { ErrorCode } from '../base/error-codes';
 import type { SteerMessage } from '../contract/thread-contract';
 import { routeChoices } from '../model/graph/graph-exits';
 import type { Graph } from '../model/graph/graph-schema';
-import {
-  abandonVisit,
-  leaveVisit,
-  readyNodes,
-  startVisits,
-  type Walk,
-  type WalkVisit,
-} from '../model/graph/graph-walk';
+import { abandonVisit, leaveVisit, readyNodes, startVisits } from '../model/graph/graph-walk';
+import type { Walk, WalkVisit } from '../model/graph/graph-walk';
 import type { StepInput, StepOutcome } from '../step/step-types';
 import type { AgentRun } from './agent-run';
 import { startWithHeldSteers } from './agent-steer';
