@@ -24,6 +24,7 @@ import * as modelAgentAgentState from './model/agent/agent-state';
 import * as modelAgentCancelAttribution from './model/agent/cancel-attribution';
 import * as modelAgentCarryMigration from './model/agent/carry-migration';
 import * as modelAgentDecisionLog from './model/agent/decision-log';
+import * as modelAgentDefinitionSnapshot from './model/agent/definition-snapshot';
 import * as modelAgentDistinctApprovers from './model/agent/distinct-approvers';
 import * as modelAgentProgressMarkdown from './model/agent/progress-markdown';
 import * as modelAgentPrompts from './model/agent/prompts';
@@ -135,6 +136,7 @@ export const sharedList: readonly unknown[] = [
   modelAgentCancelAttribution,
   modelAgentCarryMigration,
   modelAgentDecisionLog,
+  modelAgentDefinitionSnapshot,
   modelAgentDistinctApprovers,
   modelAgentProgressMarkdown,
   modelAgentPrompts,

@@ -4,7 +4,7 @@
  * UI and the agent list show it without reading the input. Agents started without a definition
  * have neither.
  */
-import type { DefinitionSnapshot } from '../../workflows/contract/definition-snapshot';
+import type { DefinitionSnapshot } from '../../workflows/model/agent/definition-snapshot';
 
 /** The memo fields of a start with `snapshot`; none without one. */
 export function definitionMemo(snapshot: DefinitionSnapshot | undefined): Record<string, string> {

@@ -4,7 +4,7 @@
  * self-contained — the definitions it names as tools (`agent:<name>`) are resolved into it,
  * transitively — so a running agent never changes when a definition does. Built once at start.
  */
-import type { DefinitionSnapshot } from '../../workflows/contract/definition-snapshot';
+import type { DefinitionSnapshot } from '../../workflows/model/agent/definition-snapshot';
 import { PROMPT_TEMPLATES } from '../../workflows/model/prompts/templates';
 import type { AgentDefinition } from './definition-schema';
 import { canonicalJson, definitionVersion } from './definition-version';

@@ -4,7 +4,7 @@
  * its limits only lower the definition's, its files come after the definition's. An unbound
  * thread's turns are as before (no definition field at all).
  */
-import type { ThreadAgent } from '../../workflows/contract/definition-snapshot';
+import type { ThreadAgent } from '../../workflows/model/agent/definition-snapshot';
 import { boundLimits, turnInput } from '../../workflows/thread/thread-task';
 
 const agent: ThreadAgent = {

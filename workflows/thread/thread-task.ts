@@ -13,7 +13,7 @@ import { ChildWorkflowFailure, ParentClosePolicy, startChild, type ChildWorkflow
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { AGENT_WORKFLOW_TYPE, type AgentResult } from '../model/agent/agent-contract';
 import type { AgentInput } from '../model/agent/agent-input';
-import type { ThreadAgent } from '../contract/definition-snapshot';
+import type { ThreadAgent } from '../model/agent/definition-snapshot';
 import { AgentAwaitingInputKey, AgentPhaseKey } from '../contract/search-attributes';
 import { threadTurnWorkflowId, type SendInput, type Turn } from '../contract/thread-contract';
 import { spentDetail } from '../contract/failures';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { answerRolesSchema } from '../interactions/answer-roles';
 import { modelSettingsSchema } from '../llm/llm-types';
 import { principalSchema } from '../principal';
-import { definitionSnapshotSchema } from '../../contract/definition-snapshot';
+import { definitionSnapshotSchema } from './definition-snapshot';
 import { DEFAULT_LOOP_GUARDS } from '../../base/loop-guard-limits';
 import { graphSchema } from '../graph/graph-schema';
 import { checkGraphRules } from '../graph/graph-rules';

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ErrorCode } from '../../base/error-codes';
 import { actorSchema } from '../interactions/answer-input-schema';
 import { modelSettingsSchema } from '../llm/llm-types';
-import { threadAgentSchema } from '../../contract/definition-snapshot';
+import { threadAgentSchema } from '../agent/definition-snapshot';
 import { principalSchema } from '../principal';
 import { tokenUsageSchema } from '../state/step-run-schema';
 import { earlierApprovalSchema } from '../tools/approval-reuse';

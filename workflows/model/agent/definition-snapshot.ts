@@ -6,7 +6,7 @@
  * never changes when its definition does. Absent: the agent was started without a definition.
  */
 import { z } from 'zod';
-import { modelSettingsSchema } from '../model/llm/llm-types';
+import { modelSettingsSchema } from '../llm/llm-types';
 
 /** An agent's definition snapshot. */
 export const definitionSnapshotSchema = z.object({
