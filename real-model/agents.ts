@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentInput } from '../workflows/model/agent/agent-input';
 import type { AgentRun } from './stand-in';
+import { loopGuardNotes } from './loop-guard-notes';
 
 /** One agent of the suite. */
 export interface AgentCase {
@@ -83,16 +84,18 @@ export const AGENT_CASES: AgentCase[] = [
       // Both calls spelled out (see write-approval): a tool call that surely runs, and the
       // finish_step that ends the step — the model rarely stops on its own, so without it the step
       // runs out of rounds and no agent of the run completes. The model tends to repeat the calls
-      // it was shown, read_file more often than the identical-call limit allows: a loop guard acts.
+      // it was shown; the read is shown twice and the identical-call limit is 1, so the second
+      // read is refused: a loop guard acts on every run that copies the calls (the verdict needs one).
       task:
-        'Read the file notes.txt and say in one sentence who owns the changelog. Reply with only these two calls:\n' +
+        'Read the file notes.txt and say in one sentence who owns the changelog. Reply with only these three calls:\n' +
+        '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.txt"}}\n</tool_call>\n' +
         '<tool_call>\n{"name": "read_file", "arguments": {"path": "notes.txt"}}\n</tool_call>\n' +
         '<tool_call>\n{"name": "finish_step", "arguments": {"result": "Alice owns the changelog."}}\n</tool_call>',
       mode: { plan: false },
       tools: ['read_file'],
-      limits: { maxStepRounds: STEP_ROUNDS },
+      limits: { maxStepRounds: STEP_ROUNDS, maxIdenticalCalls: 1 },
     },
-    exercises: { done: (run) => run.outcome === 'completed', attempts: 2 },
+    exercises: { done: (run) => run.outcome === 'completed' && loopGuardNotes(run).length > 0, attempts: 2 },
   },
   {
     name: 'parallel-plan',

@@ -8,7 +8,7 @@
 import { plans } from './agents';
 import type { AgentEvidence } from './checks';
 import type { Exchange } from './recording-proxy';
-import type { AgentRun } from './stand-in';
+import { loopGuardNotes } from './loop-guard-notes';
 
 /** One mechanism the suite claims to check, and what this run showed of it. */
 export interface Mechanism {
@@ -21,21 +21,6 @@ export interface Mechanism {
 export type Verdict = 'PASS' | 'FAIL' | 'INCONCLUSIVE';
 
 const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
-
-/**
- * What a loop guard says on the timeline (a `step.guard` event) when it acts — the texts of
- * workflows/step/loop-guards.ts and call-approval.ts: a call refused (over the per-reply cap, or
- * an identical call made too often), a step ended for its failed calls, an approval not asked
- * again. A step's other notes (a tool call written as text) are not a loop guard acting.
- */
-const LOOP_GUARD_ACTED = /not run: |failed tool calls \(the limit is|, not asked again/;
-
-/** The loop-guard decisions on an agent's timeline. */
-export function loopGuardNotes(run: AgentRun): string[] {
-  return (run.state?.events ?? [])
-    .filter((e) => e.type === 'step.guard' && LOOP_GUARD_ACTED.test(e.message))
-    .map((e) => e.message);
-}
 
 /**
  * Whether a planning agent's plan came from a planner's reply, parsed: a `plan.created` (or
