@@ -22,7 +22,7 @@ const bed = agentTestbed();
 /** The doc's one ```js block. */
 function jsExample(): string {
   const doc = readFileSync(join(ROOT, 'docs', 'openai-api.md'), 'utf8');
-  const block = /```js\n([\s\S]*?)```/.exec(doc)?.[1];
+  const block = /```js[^\n]*\n([\s\S]*?)```/.exec(doc)?.[1];
   if (block === undefined) throw new Error('docs/openai-api.md has no js example');
   return block;
 }
