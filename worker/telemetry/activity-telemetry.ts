@@ -17,13 +17,27 @@ import { z } from 'zod';
 import { ownerAttributes, SPAN_ATTRIBUTES } from '../../workflows/base/span-attributes';
 import type { CairnMetrics } from './cairn-metrics';
 
-/** The fields of the `callLlm` input this reads (workflows/model/llm/llm-types.ts). */
-const llmInputSchema = z.object({
-  purpose: z.string(),
-  agentId: z.string(),
-  stepId: z.string().optional(),
-  model: z.object({ name: z.string().optional() }).optional(),
-});
+/**
+ * The fields of the `callLlm` input this reads (workflows/model/llm/llm-types.ts): its owner is
+ * `ownerId`, or `agentId` in a call an older worker scheduled. The span's attribute keeps its
+ * public name, `cairn.agent.id`.
+ */
+const llmInputSchema = z
+  .object({
+    purpose: z.string(),
+    ownerId: z.string().optional(),
+    agentId: z.string().optional(),
+    stepId: z.string().optional(),
+    model: z.object({ name: z.string().optional() }).optional(),
+  })
+  .transform(({ ownerId, agentId, ...rest }, ctx) => {
+    const owner = ownerId ?? agentId;
+    if (owner === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'a callLlm input names its owner' });
+      return z.NEVER;
+    }
+    return { ...rest, agentId: owner };
+  });
 
 /**
  * The fields of the `callLlm` result this reads. `costUsd` is null when the price table does not
