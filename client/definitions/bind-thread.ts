@@ -9,6 +9,7 @@ import type { ThreadInput } from '../../workflows/contract/thread-contract';
 import { ClientError } from '../client-error';
 import { applyDefinition } from './apply-definition';
 import type { DefinitionRegistry } from './definition-registry';
+import { registeredDefinition } from './resolve-definition';
 
 /**
  * The thread settings binding definition `name` (over `settings`; the definition's model is the
@@ -17,15 +18,7 @@ import type { DefinitionRegistry } from './definition-registry';
  *   that walks a graph (a thread's turns plan).
  */
 export function boundThreadSettings(registry: DefinitionRegistry, name: string, settings: ThreadInput): ThreadInput {
-  const registered = registry.get(name.trim());
-  if (!registered) {
-    const known = registry.list().map((d) => d.definition.name);
-    throw new ClientError(
-      'INVALID_INPUT',
-      `definition: no agent definition "${name}" (known: ${known.join(', ')}; set CAIRN_AGENTS)`,
-      'definition',
-    );
-  }
+  const registered = registeredDefinition(registry, name);
   const applied = applyDefinition(registered, {});
   if (!applied.ok || applied.fields.graphName !== undefined)
     throw new ClientError('INVALID_INPUT', `definition: "${name}" walks a graph; a thread's turns plan`, 'definition');

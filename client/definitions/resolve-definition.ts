@@ -22,15 +22,7 @@ export type AgentStart =
 export function withDefinition(sent: AgentStart, registry: DefinitionRegistry): AgentInput {
   if (typeof sent.definition !== 'string') return sent as AgentInput;
   const { definition: name, definitionVersion, ...start } = sent as Extract<AgentStart, { definition: string }>;
-  const registered = registry.get(name.trim());
-  if (!registered) {
-    const known = registry.list().map((d) => d.definition.name);
-    throw new ClientError(
-      'INVALID_INPUT',
-      `definition: no agent definition "${name}" (known: ${known.join(', ')}; set CAIRN_AGENTS)`,
-      'definition',
-    );
-  }
+  const registered = registeredDefinition(registry, name);
   if (definitionVersion !== undefined && definitionVersion !== registered.snapshot.version)
     throw new ClientError(
       'INVALID_INPUT',
@@ -43,4 +35,21 @@ export function withDefinition(sent: AgentStart, registry: DefinitionRegistry): 
     throw new ClientError('INVALID_INPUT', lines.join('; '), applied.problems[0]?.field);
   }
   return applied.fields as AgentInput;
+}
+
+/**
+ * The definition named `name` in `registry`.
+ * @throws ClientError `INVALID_INPUT` (field `definition`) naming the known ones, when none is.
+ */
+export function registeredDefinition(registry: DefinitionRegistry, name: string) {
+  const registered = registry.get(name.trim());
+  if (!registered) {
+    const known = registry.list().map((d) => d.definition.name);
+    throw new ClientError(
+      'INVALID_INPUT',
+      `definition: no agent definition "${name}" (known: ${known.join(', ')}; set CAIRN_AGENTS)`,
+      'definition',
+    );
+  }
+  return registered;
 }
