@@ -15,16 +15,17 @@ import { agentTestbed } from '../harness/agent-testbed';
 import { testApp } from '../harness/http-app';
 import { serveOnLoopback } from '../harness/sse-client';
 import { withWorker } from '../harness/test-env';
+import { blocksOf } from '../harness/doc-blocks';
 
 const ROOT = join(__dirname, '..', '..');
 const bed = agentTestbed();
 
-/** The doc's one ```js block. */
+/** The doc's one `js` block, as the docs-as-tests reader finds it. */
 function jsExample(): string {
   const doc = readFileSync(join(ROOT, 'docs', 'openai-api.md'), 'utf8');
-  const block = /```js[^\n]*\n([\s\S]*?)```/.exec(doc)?.[1];
+  const block = blocksOf('docs/openai-api.md', doc).find((b) => b.language === 'js');
   if (block === undefined) throw new Error('docs/openai-api.md has no js example');
-  return block;
+  return block.text;
 }
 
 /** Runs ES module `code` with node in the repository (so `openai` resolves), with no key in its environment. */
