@@ -15,6 +15,7 @@ export type ClientErrorCode = Extract<
   | 'CONFLICT'
   | 'AGENT_FINISHED'
   | 'THREAD_CLOSED'
+  | 'THREAD_DEFINITION'
   | 'QUEUE_FULL'
   | 'AGENT_UNAVAILABLE'
   | 'SAME_APPROVER'

@@ -9,8 +9,9 @@ import { PROMPT_TEMPLATES } from '../../workflows/model/prompts/templates';
 import type { AgentDefinition } from './definition-schema';
 import { canonicalJson, definitionVersion } from './definition-version';
 
-/** The name of the built-in default definition (what a start without one runs, and the door's `cairn` model). */
-export const DEFAULT_DEFINITION = 'cairn';
+import { DEFAULT_DEFINITION } from '../../workflows/model/agent/definition-snapshot';
+
+export { DEFAULT_DEFINITION };
 /** How deep `agent:<name>` references may nest. */
 export const MAX_DEFINITION_DEPTH = 3;
 /** The most a start's definition snapshot may hold, as canonical JSON. */

@@ -55,6 +55,7 @@ const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   CONFLICT: 409,
   AGENT_FINISHED: 409,
   THREAD_CLOSED: 409,
+  THREAD_DEFINITION: 409,
   QUEUE_FULL: 409,
   AGENT_UNAVAILABLE: 503,
   // The model behind Cairn failed a thread's message for good (the turn is recorded failed).

@@ -305,6 +305,10 @@ function refused(err: unknown): ClientError | undefined {
   return updateRefusal(
     err,
     (type): type is ClientErrorCode =>
-      type === 'INVALID_INPUT' || type === 'THREAD_CLOSED' || type === 'QUEUE_FULL' || isLlmErrorCode(type),
+      type === 'INVALID_INPUT' ||
+      type === 'THREAD_CLOSED' ||
+      type === 'THREAD_DEFINITION' ||
+      type === 'QUEUE_FULL' ||
+      isLlmErrorCode(type),
   );
 }

@@ -225,11 +225,14 @@ test('POST /api/threads with an unknown definition is a 400 naming the field, an
   expect(await listed()).toEqual([]);
 });
 
-test('the door: model "support" opens a thread bound to it; a model no definition has is 404 model_not_found', async () => {
+test('the door: model "support" opens a thread bound to it; a model no definition has is 404 model_not_found; another definition on it is 409', async () => {
   bed.llm.respondWith(
     byRoute({
-      'route-message': [reply.json({ kind: 'chat', reason: 'a greeting' })],
-      chat: [reply.text('Hello from support.')],
+      'route-message': [
+        reply.json({ kind: 'chat', reason: 'a greeting' }),
+        reply.json({ kind: 'chat', reason: 'thanks' }),
+      ],
+      chat: [reply.text('Hello from support.'), reply.text('You are welcome.')],
     }),
   );
   const { app } = threadApp();
@@ -249,6 +252,31 @@ test('the door: model "support" opens a thread bound to it; a model no definitio
       expect(refused).toBeInstanceOf(OpenAI.NotFoundError);
       expect(refused).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
       expect(bed.llm.requests.filter((r) => r.headers['x-cairn-purpose'] === 'route-message')).toHaveLength(1);
+
+      // The thread is bound to support for life: the built-in model, or another definition, on it is 409.
+      const thread = (answer as unknown as { cairn: { thread: string } }).cairn.thread;
+      const onThread = { headers: { 'X-Cairn-Thread': thread } };
+      for (const model of ['cairn', 'research']) {
+        const other = await openai.chat.completions
+          .create({ model, messages: [{ role: 'user', content: 'thanks' }] }, onThread)
+          .catch((err: unknown) => err);
+        expect(other).toBeInstanceOf(OpenAI.ConflictError);
+        expect(other).toMatchObject({ status: 409, code: 'THREAD_DEFINITION' });
+      }
+      const messages = `/api/threads/${encodeURIComponent(thread)}/messages`;
+      const sent = await postJson(app, messages, { text: 'thanks', definition: 'research' });
+      expect(sent.status).toBe(409);
+      expect(await sent.json()).toMatchObject({ error: { code: 'THREAD_DEFINITION' } });
+      // None of them reached the thread's router; the thread's own definition still goes through.
+      expect(bed.llm.requests.filter((r) => r.headers['x-cairn-purpose'] === 'route-message')).toHaveLength(1);
+      const again = await openai.chat.completions.create(
+        { model: 'support', messages: [{ role: 'user', content: 'thanks' }] },
+        onThread,
+      );
+      expect(again.choices[0]?.message.content).toContain('You are welcome.');
+      const view = await bed.client.workflow.getHandle(thread).query<{ definition?: { name: string } }>('thread');
+      expect(view.definition).toMatchObject({ name: 'support', version: registry.get('support')?.snapshot.version });
+      await bed.client.workflow.getHandle(thread).terminate('door definition test over');
     });
   } finally {
     await server.close();

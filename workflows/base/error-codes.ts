@@ -56,6 +56,11 @@ export const ERROR_CODES = [
   /** The thread has closed (its idle timeout, or it was ended): it takes no message (HTTP 409). */
   'THREAD_CLOSED',
   /**
+   * HTTP 409: a message (or a front-door request's `model`) names an agent definition other than
+   * the one its thread is bound to for life.
+   */
+  'THREAD_DEFINITION',
+  /**
    * HTTP 503: no worker answered the agent's state query in time (the workers are down, or too
    * busy); nothing changed, try again.
    */

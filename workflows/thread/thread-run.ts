@@ -39,6 +39,7 @@ import {
 import { threadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadBudget } from '../model/thread/thread-budget';
 import { threadView } from '../model/thread/thread-view';
+import { threadDefinitionName } from '../model/agent/definition-snapshot';
 import { checkSend } from './thread-check';
 import { backInQueue, meetPolicy, settle } from './thread-policy';
 import { ThreadMemory } from './thread-memory';
@@ -82,12 +83,20 @@ export class ThreadRun {
   /** Every handler of the thread, in one place: they read, validate and enqueue; the main loop does the work. */
   serve(): this {
     setHandler(threadQuery, (page) =>
-      threadView(this.threadId, this.turns, this.budget.usage, this.closedReason(), this.memory, page),
+      threadView(
+        this.threadId,
+        this.turns,
+        this.budget.usage,
+        this.closedReason(),
+        this.memory,
+        page,
+        this.settings.agent,
+      ),
     );
     setHandler(messageQuery, (messageId) => this.turns.find((t) => t.messageId === messageId) ?? null);
     setHandler(messageOfUpdateQuery, (updateId) => this.byUpdate.get(updateId) ?? null);
     setHandler(sendUpdate, (sent) => this.enqueue(sent), {
-      validator: (sent) => checkSend(sent, this.closedReason(), this.turns),
+      validator: (sent) => checkSend(sent, this.closedReason(), this.turns, threadDefinitionName(this.settings.agent)),
     });
     return this;
   }

@@ -3,11 +3,13 @@
  * to the running turn's open `ask.query` when it has one (the agent client's answer path, under
  * the sender, noting the messages queued behind that turn), else as the thread's next message;
  * without the header, as the first message of a new thread carrying the earlier messages as
- * context. `accepted` hears the thread and message as soon as the thread has recorded it (before
+ * context. A thread bound to another definition than the request's `model` refuses it
+ * (THREAD_DEFINITION). `accepted` hears the thread and message as soon as the thread has recorded it (before
  * it is routed and a chat reply written): a streamed answer opens then, to pass the reply on as
  * it streams.
  */
 import { definitionOfModel } from '../../definitions/door-model';
+import { DEFAULT_DEFINITION } from '../../definitions/definition-registry';
 import type { Context } from 'hono';
 import { ClientError } from '../../client-error';
 import { runningTurn } from '../follow-turn';
@@ -56,8 +58,8 @@ export async function deliverMessage(
     if (messageId === undefined) throw new Error(`thread ${id} opened without its first message`);
     return { thread: id, messageId, cairn: { thread: id, messageId } };
   }
-  const message = fromSender<Message>(c, { text: request.text, ...options });
-  const answered = await answerOpenQuestion(c, ports, threadId, request.text, message.by);
+  const message = fromSender<Message>(c, { text: request.text, ...options, definition: body.model });
+  const answered = await answerOpenQuestion(c, ports, threadId, request.text, message.by, body.model);
   if (answered) return answered;
   const { messageId, disposition } = await ports.threads.send(threadId, message, accepted ? { accepted } : {});
   return { thread: threadId, messageId, cairn: { thread: threadId, messageId, disposition } };
@@ -73,8 +75,17 @@ async function answerOpenQuestion(
   threadId: string,
   text: string,
   by: string | undefined,
+  model: string,
 ): Promise<Delivered | undefined> {
-  const { turns } = await ports.threads.get(threadId);
+  const { turns, definition } = await ports.threads.get(threadId);
+  // An answer is the thread's too: one naming another definition is refused as a message would be.
+  const bound = definition?.name ?? DEFAULT_DEFINITION;
+  if (model !== bound)
+    throw new ClientError(
+      'THREAD_DEFINITION',
+      `thread "${threadId}" runs definition "${bound}", not "${model}"`,
+      'model',
+    );
   const turn = runningTurn(turns);
   if (turn?.agentId === undefined) return undefined;
   const agentId = turn.agentId;

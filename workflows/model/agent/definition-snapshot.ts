@@ -8,6 +8,9 @@
 import { z } from 'zod';
 import { modelSettingsSchema } from '../llm/llm-types';
 
+/** The name of the built-in default definition (what a start without one runs, and the door's `cairn` model). */
+export const DEFAULT_DEFINITION = 'cairn';
+
 /** An agent's definition snapshot. */
 export const definitionSnapshotSchema = z.object({
   name: z.string().min(1).max(64),
@@ -36,3 +39,8 @@ export const threadAgentSchema = z.object({
 });
 /** A thread's bound definition. */
 export type ThreadAgent = z.infer<typeof threadAgentSchema>;
+
+/** The definition a thread runs by name: its bound definition's, else the built-in default's. */
+export function threadDefinitionName(agent: ThreadAgent | undefined): string {
+  return agent?.definition.name ?? DEFAULT_DEFINITION;
+}

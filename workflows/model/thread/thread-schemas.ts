@@ -55,6 +55,12 @@ export const sendInputSchema = z.object({
   limits: z.record(z.string(), z.unknown()).optional(),
   by: z.string().min(1).max(200).optional(),
   actor: actorSchema.optional(),
+  /**
+   * The agent definition the sender means (the front door's `model`): a thread bound to another
+   * (or, naming one, a thread bound to none — the built-in `cairn`) refuses the message with
+   * THREAD_DEFINITION. Left out, the message runs on whatever the thread is bound to.
+   */
+  definition: z.string().trim().min(1).max(64).optional(),
 });
 /** The `send` update's body. */
 export type SendInput = z.infer<typeof sendInputSchema>;
@@ -175,6 +181,8 @@ export const threadViewSchema = z.object({
   summary: turnsSummarySchema.optional(),
   /** What the thread spent: its own calls and its turns' agents, whatever way they ended. */
   usage: tokenUsageSchema,
+  /** The agent definition it is bound to for life (its name and version); absent: the built-in default. */
+  definition: z.object({ name: z.string(), version: z.string() }).optional(),
 });
 /** The `thread` query's answer. */
 export type ThreadView = z.infer<typeof threadViewSchema>;

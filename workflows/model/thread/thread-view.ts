@@ -15,6 +15,7 @@ import {
   type TurnView,
 } from './thread-schemas';
 import type { TokenUsage } from '../llm/llm-types';
+import type { ThreadAgent } from '../agent/definition-snapshot';
 
 /** The longest title. */
 export const TITLE_CHARS = 80;
@@ -61,6 +62,7 @@ export function threadView(
   closedReason?: string,
   memory: { title?: string | undefined; summary?: TurnsSummary | undefined } = {},
   page?: unknown,
+  agent?: ThreadAgent,
 ): ThreadView {
   const { title, summary } = memory;
   const { shown, older } = pageOf(turns, page);
@@ -73,5 +75,6 @@ export function threadView(
     ...(older > 0 ? { olderTurns: older } : {}),
     ...(summary ? { summary } : {}),
     usage,
+    ...(agent ? { definition: { name: agent.definition.name, version: agent.definition.version } } : {}),
   };
 }
