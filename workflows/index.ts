@@ -12,6 +12,7 @@ import type * as LlmCheckModule from './llm-check-workflow';
 import type * as LiveStreamModule from './live/live-stream-workflow';
 import type * as StepModule from './step/step-workflow';
 import type * as ThreadModule from './thread/thread-workflow';
+import type * as ToolCatalogueModule from './tool-catalogue-workflow';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- a require evaluates the module when called, an import at load */
 
@@ -48,6 +49,13 @@ export function threadWorkflow(
   ...args: Parameters<typeof ThreadModule.threadWorkflow>
 ): ReturnType<typeof ThreadModule.threadWorkflow> {
   return (require('./thread/thread-workflow') as typeof ThreadModule).threadWorkflow(...args);
+}
+
+/** The task queue's tools, as its workers' `listTools` answers (tool-catalogue-workflow.ts). */
+export function toolCatalogueWorkflow(
+  ...args: Parameters<typeof ToolCatalogueModule.toolCatalogueWorkflow>
+): ReturnType<typeof ToolCatalogueModule.toolCatalogueWorkflow> {
+  return (require('./tool-catalogue-workflow') as typeof ToolCatalogueModule).toolCatalogueWorkflow(...args);
 }
 
 /* eslint-enable @typescript-eslint/no-require-imports */

@@ -4,6 +4,8 @@
  * for results, and watch the timeline. The CLI, the HTTP API and the web app are built on it.
  * Typed from the workflow's own types and message definitions — never string literals.
  */
+import type { ToolInfo } from '../../workflows/model/tools/tool-types';
+import { workerTools } from '../tools/worker-tools';
 import { randomUUID } from 'node:crypto';
 import {
   Client,
@@ -147,6 +149,11 @@ export class AgentClient {
       options.graphs,
       options.definitions,
     );
+  }
+
+  /** The tools this task queue's workers offer (tools/worker-tools.ts); `AGENT_UNAVAILABLE` when none answers in 5 s. */
+  tools(): Promise<ToolInfo[]> {
+    return workerTools(this.temporal, this.taskQueue);
   }
 
   /** Closes the connection. */

@@ -24,6 +24,7 @@ import { pause } from '../agents/follow-timeline';
 import { threadViewSchema, type SendInput, type ThreadView } from '../../workflows/contract/thread-contract';
 import type { RegisteredGraph } from '../graphs/graph-registry';
 import type { DefinitionSummary } from '../definitions/definition-summary';
+import { toolInfoSchema, type ToolInfo } from '../../workflows/model/tools/tool-types';
 import type { ApiTarget } from './api-target';
 
 export { cliApi, type ApiTarget } from './api-target';
@@ -92,6 +93,7 @@ const graphsBody = z.object({
   ),
 });
 
+const toolsBody = z.object({ tools: z.array(toolInfoSchema) });
 const definitionsBody = z.object({
   definitions: z.array(
     z.looseObject({
@@ -143,6 +145,11 @@ export class CairnApi {
   /** The agent definitions the server knows (`cairn` and `CAIRN_AGENTS` there), by name. */
   async definitions(): Promise<DefinitionSummary[]> {
     return (await this.call('GET', '/api/agent-definitions', definitionsBody)).definitions;
+  }
+
+  /** The tools the server's workers offer (`GET /api/tools`). */
+  async tools(): Promise<ToolInfo[]> {
+    return (await this.call('GET', '/api/tools', toolsBody)).tools;
   }
 
   /**

@@ -209,17 +209,11 @@ program
 
 program
   .command('tools')
-  .description('list the tools a worker with this configuration offers')
+  .description("list the tools a worker with this configuration offers (with CAIRN_API_URL, the server's workers')")
   .option('--json', 'print JSON for scripts')
-  .action(async (options: { json?: boolean }) => {
-    const [{ formatTools, listConfiguredTools }, { loadConfigOrExit }, { printLine }] = await Promise.all([
-      import('../agents/cli/tools-command'),
-      import('../../config/load-config-or-exit'),
-      import('./terminal'),
-    ]);
-    const tools = await listConfiguredTools(loadConfigOrExit());
-    printLine(options.json ? JSON.stringify(tools, null, 2) : formatTools(tools));
-  });
+  .action((options: { json?: boolean }) =>
+    exitWith(import('../tools/cli/tools-command').then((m) => m.toolsCommand(options))),
+  );
 
 const deploy = program
   .command('deploy')

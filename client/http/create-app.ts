@@ -34,6 +34,7 @@ import { registerChatCompletionsRoute } from '../threads/routes/chat-completions
 import { registerGraphRoutes } from '../graphs/routes/graphs';
 import { createDefinitionRegistry } from '../definitions/definition-registry';
 import { registerDefinitionRoutes } from '../definitions/routes/definition-routes';
+import { registerToolsRoute } from '../tools/routes/tools-route';
 import { registerModelsRoute } from '../definitions/routes/models-route';
 import { defaultEventTiming, registerEventRoutes, type EventStreamTiming } from '../agents/routes/events';
 import { registerStreamRoute } from '../live/routes/stream';
@@ -219,6 +220,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   }
   registerGraphRoutes(app, deps.agents.graphs);
   registerDefinitionRoutes(app, definitions);
+  registerToolsRoute(app, deps.agents.tools?.bind(deps.agents));
   registerAuditRoute(app, deps.agents);
   registerTranscriptRoute(app, deps.agents);
   // Files are listed from where uploads are stored: one workspace root, however it was given.

@@ -29,11 +29,12 @@ import * as liveMessages from '../../workflows/contract/live-messages';
 import * as stepTranscript from '../../workflows/contract/step-transcript';
 import { LIVE_STREAM_WORKFLOW_TYPE, liveStreamId } from '../../workflows/contract/live-stream-names';
 import { eventsOf } from '../../client/live/live-events';
+import { TOOL_CATALOGUE_WORKFLOW_TYPE } from '../../workflows/tool-catalogue-workflow';
 import { reply } from '../fake-llm/replies';
 import { ScriptedLlm } from '../fake-llm/scripted-llm';
 import { unusedAgents, unusedThreads } from '../harness/config-errors';
 
-test('workflow types: agentWorkflow, stepWorkflow, agentStreamWorkflow, threadWorkflow (and the llmCheckWorkflow probe)', () => {
+test('workflow types: agentWorkflow, stepWorkflow, agentStreamWorkflow, threadWorkflow (and the llmCheckWorkflow probe and toolCatalogueWorkflow)', () => {
   // The bundle registers each workflow under its export name; clients start it by function name.
   const registered = Object.entries(workflows).map(([exported, fn]) => [exported, fn.name]);
   expect(registered.sort()).toEqual([
@@ -42,7 +43,9 @@ test('workflow types: agentWorkflow, stepWorkflow, agentStreamWorkflow, threadWo
     ['llmCheckWorkflow', 'llmCheckWorkflow'],
     ['stepWorkflow', 'stepWorkflow'],
     ['threadWorkflow', 'threadWorkflow'],
+    ['toolCatalogueWorkflow', 'toolCatalogueWorkflow'],
   ]);
+  expect(TOOL_CATALOGUE_WORKFLOW_TYPE).toBe('toolCatalogueWorkflow');
   expect(THREAD_WORKFLOW_TYPE).toBe('threadWorkflow');
   // The names the client and a step use to start agents and steps without importing them.
   expect([AGENT_WORKFLOW_TYPE, STEP_WORKFLOW_TYPE]).toEqual(['agentWorkflow', 'stepWorkflow']);
@@ -216,6 +219,7 @@ describe('HTTP routes', () => {
     'GET /api/agents/:id/files/:path',
     'GET /api/graphs',
     'GET /api/agent-definitions',
+    'GET /api/tools',
     'GET /api/agent-definitions/:name',
     'POST /api/threads',
     'GET /api/threads',

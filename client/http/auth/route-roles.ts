@@ -21,6 +21,8 @@ export const ROUTE_ROLES: Readonly<Record<string, Role | readonly Role[]>> = {
   'GET /api/graphs': 'viewer',
   'GET /api/agent-definitions': 'viewer',
   'GET /api/agent-definitions/:name': 'viewer',
+  // What the workers offer: every registered tool, its schema, whether it needs approval.
+  'GET /api/tools': 'viewer',
   // The door's model list: the definitions, as the catalogue lists them.
   'GET /v1/models': 'viewer',
   'GET /api/threads': 'viewer',
