@@ -14,7 +14,9 @@ import { CairnApi } from '../../client/cli/cairn-api';
 import { loadUserTools } from '../../activities/tools/load-user-tools';
 import { loadMcpTools } from '../../activities/tools/mcp/load-mcp-tools';
 import type { ToolInfo } from '../../workflows/model/tools/tool-types';
+import { toolCatalogueWorkflow } from '../../workflows/tool-catalogue-workflow';
 import { agentTestbed } from '../harness/agent-testbed';
+import { recordHistory } from '../harness/histories';
 import { serveOnLoopback } from '../harness/sse-client';
 import { uniqueId, withWorker } from '../harness/test-env';
 
@@ -59,6 +61,14 @@ test('a worker with a user module and an MCP server: the library, GET /api/tools
         const body = (await response.json()) as { tools: ToolInfo[] };
         expect(brief(body.tools)).toEqual(brief(tools));
         expect(brief(await new CairnApi({ url: server.url }).tools())).toEqual(brief(tools));
+
+        // The workflow run alone, as the client starts it: its history is kept for replay.
+        const handle = await bed.client.workflow.start(toolCatalogueWorkflow, {
+          taskQueue: bed.config.taskQueue,
+          workflowId: uniqueId('tool-catalogue'),
+        });
+        expect(brief(await handle.result())).toEqual(brief(tools));
+        await recordHistory('tool-catalogue', handle);
       },
       [...user, ...mcp.tools],
     );
