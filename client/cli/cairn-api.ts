@@ -9,7 +9,6 @@
  */
 import { openAsBlob } from 'node:fs';
 import { z } from 'zod';
-import type { AgentInput } from '../../workflows/model/agent/agent-input';
 import type { AgentState } from '../../workflows/model/agent/agent-state';
 import type { AgentResult } from '../../workflows/model/agent/agent-contract';
 import type { AnswerInput } from '../../workflows/model/interactions/interaction-types';
@@ -24,6 +23,7 @@ import { pause } from '../agents/follow-timeline';
 import { threadViewSchema, type SendInput, type ThreadView } from '../../workflows/contract/thread-contract';
 import type { RegisteredGraph } from '../graphs/graph-registry';
 import type { DefinitionSummary } from '../definitions/definition-summary';
+import type { AgentStart } from '../definitions/resolve-definition';
 import { toolInfoSchema, type ToolInfo } from '../../workflows/model/tools/tool-types';
 import type { ApiTarget } from './api-target';
 
@@ -157,7 +157,7 @@ export class CairnApi {
    * the start is a multipart upload: the input as the `input` part, each file as a part with its
    * name, stored by the server as `inputs/<name>` in the agent's folder.
    */
-  async start(input: AgentInput, files: readonly { path: string; name: string }[] = []): Promise<string> {
+  async start(input: AgentStart, files: readonly { path: string; name: string }[] = []): Promise<string> {
     return (await this.call('POST', '/api/agents', idBody, await withFiles(input, files))).id;
   }
 

@@ -58,6 +58,10 @@ program
     'give the agent a file, stored as inputs/<name> in its folder (repeatable; through CAIRN_API_URL it is uploaded, else copied into CAIRN_WORKSPACE)',
     (path: string, paths: string[] = []) => [...paths, path],
   )
+  .option(
+    '--definition <name>',
+    "run an agent definition: its instructions, tools, model, mode and limits (CAIRN_AGENTS, or the server's; see `cairn definitions`)",
+  )
   .option('--model <name>', "the model's name (default: the configured model)")
   .option('--temperature <t>', 'sampling temperature, 0 to 2')
   .option('--system-prompt <text>', "the agent's system prompt")

@@ -3,6 +3,7 @@
  * turned into its field of the agent input, then the whole input checked with the contract's own
  * parser, so a bad value is a usage error naming the flag and the field before anything starts.
  */
+import type { AgentStart } from '../../definitions/resolve-definition';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseAgentInput, type AgentInput } from '../../../workflows/model/agent/agent-input';
@@ -123,15 +124,19 @@ export function agentOptions(
 
 /**
  * Checks an input the CLI is about to send with the contract's parser and returns it as sent (not
- * with defaults filled in: a graph agent refuses the planning modes they would add). A graph
- * still to be resolved by name is left out of the check: its resolution is checked at start.
+ * with defaults filled in: a graph agent refuses the planning modes they would add). A graph or
+ * an agent definition still to be resolved by name is left out of the check: its resolution
+ * (and what the definition lets a start change) is checked at start.
  * @throws UsageError naming the flag and field of the first problem.
  */
-export function checkRunInput(input: Record<string, unknown>): AgentInput {
-  const { graphName, ...rest } = input;
+export function checkRunInput(input: Record<string, unknown>): AgentStart {
+  const { graphName, definition, ...rest } = input;
   const checked = parseAgentInput(rest);
-  // Checked by the schema just now (the name by the client that resolves it).
-  if (checked.ok) return { ...(rest as AgentInput), ...(typeof graphName === 'string' ? { graphName } : {}) };
+  // Checked by the schema just now (the names by the client that resolves them).
+  if (checked.ok) {
+    const sent = { ...(rest as AgentInput), ...(typeof graphName === 'string' ? { graphName } : {}) };
+    return typeof definition === 'string' ? { ...sent, definition } : sent;
+  }
   const flag = FLAG_OF_FIELD[checked.field];
   const first = checked.errors[0] ?? checked.field;
   throw new UsageError(flag === undefined ? `invalid input: ${first}` : `${flag}: ${first}`);

@@ -22,6 +22,7 @@ import { TtyPrompter } from '../../cli/tty-prompter';
 import { graphChoice, runMode } from '../../graphs/cli/graph-option';
 import { agentOptions, checkRunInput, type AgentOptionFlags } from './agent-options';
 import { loadGraphRegistry } from '../../graphs/load-graphs';
+import { loadDefinitionRegistry } from '../../definitions/load-definitions';
 import { printError, printLine, promptStream, write, type Channel } from '../../cli/terminal';
 import { localFiles, startWithLocalFiles } from '../../uploads/cli/run-files';
 
@@ -40,6 +41,19 @@ export interface RunOptions extends AgentOptionFlags {
   graph?: string;
   /** `--file <path>`, repeatable: files the agent is given, stored as `inputs/<name>` (run-files.ts). */
   file?: string[];
+  /** `--definition <name>`: an agent definition of CAIRN_AGENTS (or the server's) fills the input. */
+  definition?: string;
+}
+
+/**
+ * The mode the flags ask for. With a definition, none unless a planning flag was given: the
+ * definition's mode applies, and a start may change it only where the definition allows.
+ */
+function modeOf(options: RunOptions, replanAfter: string | undefined): Record<string, unknown> | undefined {
+  const flags = { ...options, ...(replanAfter !== undefined ? { replanAfter } : {}) };
+  const asked = !options.plan || !!options.ask || !!options.confirmPlan || replanAfter !== undefined;
+  if (options.definition !== undefined && !asked) return undefined;
+  return runMode(flags, options.graph !== undefined);
 }
 
 /**
@@ -49,17 +63,15 @@ export interface RunOptions extends AgentOptionFlags {
  */
 export async function runCommand(task: string, options: RunOptions): Promise<number> {
   const { fields, replanAfter } = agentOptions(options, process.cwd());
-  const mode = runMode(
-    { ...options, ...(replanAfter !== undefined ? { replanAfter } : {}) },
-    options.graph !== undefined,
-  );
+  const mode = modeOf(options, replanAfter);
   const chosen = options.graph === undefined ? {} : await graphChoice(options.graph, process.cwd());
-  const input = checkRunInput({ task, mode, ...fields, ...chosen });
+  const definition = options.definition !== undefined ? { definition: options.definition } : {};
+  const input = checkRunInput({ task, ...(mode ? { mode } : {}), ...fields, ...chosen, ...definition });
   // A file that is not there stops the run here, before anything starts.
   const files = localFiles(options.file ?? [], process.cwd());
   const target = cliApi();
   if (target) {
-    // A graph's name is the server's to resolve, from its own CAIRN_GRAPHS.
+    // A graph's or definition's name is the server's to resolve, from its own CAIRN_GRAPHS and CAIRN_AGENTS.
     const api = new CairnApi(target);
     const id = await api.start(input, files);
     return follow(api, id, options, options.by, (agent, listener, notice) =>
@@ -67,10 +79,14 @@ export async function runCommand(task: string, options: RunOptions): Promise<num
     );
   }
   const config = loadConfigOrExit();
-  // The graph module is loaded only when a name must resolve: a plain run never depends on it.
+  // The graph and definition modules are loaded only when a name must resolve: a plain run never depends on them.
   const graphs =
     chosen.graphName === undefined ? {} : { graphs: await loadGraphRegistry(config.graphs.module, process.cwd()) };
-  const client = await AgentClient.connect(config, graphs);
+  const definitions =
+    options.definition === undefined
+      ? {}
+      : { definitions: await loadDefinitionRegistry(config.definitions.module, process.cwd()) };
+  const client = await AgentClient.connect(config, { ...graphs, ...definitions });
   try {
     const id = await startWithLocalFiles(client, config, input, files);
     return await follow(client, id, options, options.by ?? defaultAnswerer(), liveFromTemporal(client));

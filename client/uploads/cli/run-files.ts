@@ -6,10 +6,10 @@
  * CAIRN_WORKSPACE, which must then be set and reachable from here — the workers' workspace on
  * this machine or on storage shared with them — else the run refuses before anything starts.
  */
+import type { AgentStart } from '../../definitions/resolve-definition';
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { CairnConfig } from '../../../config/config';
-import type { AgentInput } from '../../../workflows/model/agent/agent-input';
 import type { AgentClient } from '../../agents/agent-client';
 import {
   checkUploads,
@@ -108,7 +108,7 @@ export async function sendWithLocalFiles<T>(
 export async function startWithLocalFiles(
   client: AgentClient,
   config: CairnConfig,
-  input: AgentInput,
+  input: AgentStart,
   files: readonly LocalFile[],
   env: Record<string, string | undefined> = process.env,
 ): Promise<string> {
