@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { AgentClient } from '../../client/agents/agent-client';
-import type { DefinitionRegistry } from '../../client/definitions/definition-registry';
+import { createDefinitionRegistry, type DefinitionRegistry } from '../../client/definitions/definition-registry';
 import { loadDefinitionRegistry } from '../../client/definitions/load-definitions';
 import { ThreadClient } from '../../client/threads/thread-client';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '../../client/unanswered-query';
@@ -36,14 +36,14 @@ beforeAll(async () => {
   registry = await loadDefinitionRegistry('examples/agents/index.ts', ROOT);
 });
 
-function agents(): AgentClient {
+function agents(definitions: DefinitionRegistry = registry): AgentClient {
   return new AgentClient(
     bed.client,
     bed.config.taskQueue,
     true,
     DEFAULT_QUERY_TIMEOUT_MS,
     EMPTY_GRAPH_REGISTRY,
-    registry,
+    definitions,
   );
 }
 
@@ -105,6 +105,48 @@ test('POST /api/agents { definition }: its instructions and tools reach the mode
     const memo = (await handle.describe()).memo;
     expect(memo).toMatchObject({ definition: 'support', definitionVersion: support.snapshot.version });
   });
+});
+
+test('a definition changed while an agent of it waits: that agent keeps its snapshot (input and state), a new one gets the new version', async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')])), planReply(plan([step('s1')]))],
+      'step:s1': [finish('30 days'), finish('30 days')],
+      summary: [reply.text('Within 30 days.'), reply.text('Within 30 days.')],
+    }),
+  );
+  const support = registry.get('support');
+  if (!support) throw new Error('examples/agents has no support definition');
+  const changedInstructions = 'You are the support agent, second edition: answer in one sentence.';
+  const changed = createDefinitionRegistry([{ ...support.definition, instructions: changedInstructions }]).get(
+    'support',
+  );
+  if (!changed) throw new Error('the changed registry lost support');
+  expect(changed.snapshot.version).not.toBe(support.snapshot.version);
+  const task = { task: 'How long do I have to return a parcel?' };
+  // Started before the change, run after it: no worker takes it until both have started.
+  const before = await agents().start({ ...task, definition: 'support' });
+  const after = await agents(createDefinitionRegistry([changed.definition])).start({ ...task, definition: 'support' });
+  await withWorker(bed.config, async () => {
+    for (const id of [before, after])
+      expect(await bed.client.workflow.getHandle(id).result()).toMatchObject({ status: 'completed' });
+    const stateOf = (id: string) => agents().state(id, 0);
+    expect((await stateOf(before)).definition).toEqual({
+      name: 'support',
+      version: support.snapshot.version,
+      label: 'handbook v1',
+    });
+    expect((await stateOf(after)).definition).toMatchObject({ name: 'support', version: changed.snapshot.version });
+  });
+  expect(((await startedInput(bed.client, before)) as Record<string, unknown>).definition).toEqual(support.snapshot);
+  expect(((await startedInput(bed.client, after)) as Record<string, unknown>).definition).toEqual(changed.snapshot);
+  // Each agent's planner had its own version's instructions.
+  const planSystem = (id: string) =>
+    bed.llm.requests.find((r) => r.headers['x-cairn-purpose'] === 'plan' && r.headers['x-cairn-agent'] === id)?.body
+      .messages[0]?.content;
+  expect(planSystem(before)).toContain(support.definition.instructions ?? 'missing');
+  expect(planSystem(before)).not.toContain(changedInstructions);
+  expect(planSystem(after)).toContain(changedInstructions);
 });
 
 test('a start the definition does not allow is a 400 naming the field, and nothing starts', async () => {

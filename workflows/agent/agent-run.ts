@@ -5,6 +5,7 @@
  * deadline — each built once with the one context they share (agent-context.ts), in order of
  * need. Phases change here, so visibility follows; how the agent ends is agent-ending.ts's.
  */
+import { definitionOfSnapshot } from '../model/agent/definition-snapshot';
 import { CancellationScope, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { Conversations } from '../runtime/conversation';
 import { workflowFailure } from '../contract/failures';
@@ -66,6 +67,8 @@ export class AgentRun {
     // Decided once, at the first run, and carried: the agent's own folder (runs before used the
     // root; a nested agent of such a run shares it, as its parent's steps do).
     if (!carry && !settings.sharedWorkspace && patched(PATCHES.agentWorkspace)) this.state.workspace = 'agent';
+    // Which definition it runs, shown with its state (set again after a roll-over, whose state is carried).
+    if (settings.definition) this.state.definition = definitionOfSnapshot(settings.definition);
     this.visibility = new AgentVisibility(this.state);
     // Step changes show in the current details at once (plan progress in the Temporal UI).
     this.board = new StepBoard(this.state, (event) => {

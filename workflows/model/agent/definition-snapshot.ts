@@ -21,6 +21,16 @@ export const definitionSnapshotSchema = z.object({
 /** An agent's definition snapshot. */
 export type DefinitionSnapshot = z.infer<typeof definitionSnapshotSchema>;
 
+/** What the agent state and a thread's view say of a definition: its name, version and label. */
+export const definitionRefSchema = definitionSnapshotSchema.pick({ name: true, version: true, label: true });
+/** What the agent state and a thread's view say of a definition. */
+export type DefinitionRef = z.infer<typeof definitionRefSchema>;
+
+/** The name, version and label of `snapshot`. */
+export function definitionOfSnapshot({ name, version, label }: DefinitionSnapshot): DefinitionRef {
+  return { name, version, ...(label !== undefined ? { label } : {}) };
+}
+
 /**
  * A thread bound to a definition at open (`POST /api/threads { definition }`): the snapshot and
  * the flat fields the client filled from it, which every task turn's agent starts with (a

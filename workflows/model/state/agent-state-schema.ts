@@ -4,6 +4,7 @@
  * description: workflows/model/agent/agent-state.ts takes its types from here and the HTTP API's
  * OpenAPI document is built from these schemas. Pure zod: safe in the workflow sandbox.
  */
+import { definitionRefSchema } from '../agent/definition-snapshot';
 import { z } from 'zod';
 import { actorSchema } from '../interactions/answer-input-schema';
 import { interactionSchema } from '../interactions/interaction-schema';
@@ -164,6 +165,8 @@ export const agentStateSchema = z.object({
   asks: count,
   /** Replans done after steps that asked for one. */
   replans: count,
+  /** The agent definition it was started from (its name, version and label); absent: none. */
+  definition: definitionRefSchema.optional(),
   /** The model that answered (as the endpoint names it). */
   model: z.string().optional(),
   /** True when that model is the offline demo model: the answers are canned. */

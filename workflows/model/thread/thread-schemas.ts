@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ErrorCode } from '../../base/error-codes';
 import { actorSchema } from '../interactions/answer-input-schema';
 import { modelSettingsSchema } from '../llm/llm-types';
-import { threadAgentSchema } from '../agent/definition-snapshot';
+import { definitionRefSchema, threadAgentSchema } from '../agent/definition-snapshot';
 import { principalSchema } from '../principal';
 import { tokenUsageSchema } from '../state/step-run-schema';
 import { earlierApprovalSchema } from '../tools/approval-reuse';
@@ -182,7 +182,7 @@ export const threadViewSchema = z.object({
   /** What the thread spent: its own calls and its turns' agents, whatever way they ended. */
   usage: tokenUsageSchema,
   /** The agent definition it is bound to for life (its name and version); absent: the built-in default. */
-  definition: z.object({ name: z.string(), version: z.string() }).optional(),
+  definition: definitionRefSchema.optional(),
 });
 /** The `thread` query's answer. */
 export type ThreadView = z.infer<typeof threadViewSchema>;

@@ -15,7 +15,7 @@ import {
   type TurnView,
 } from './thread-schemas';
 import type { TokenUsage } from '../llm/llm-types';
-import type { ThreadAgent } from '../agent/definition-snapshot';
+import { definitionOfSnapshot, type ThreadAgent } from '../agent/definition-snapshot';
 
 /** The longest title. */
 export const TITLE_CHARS = 80;
@@ -75,6 +75,6 @@ export function threadView(
     ...(older > 0 ? { olderTurns: older } : {}),
     ...(summary ? { summary } : {}),
     usage,
-    ...(agent ? { definition: { name: agent.definition.name, version: agent.definition.version } } : {}),
+    ...(agent ? { definition: definitionOfSnapshot(agent.definition) } : {}),
   };
 }
