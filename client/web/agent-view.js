@@ -234,6 +234,7 @@ function renderHeader(header, id, state, cancel, pauseOrResume) {
       // Beside another phase only: "awaiting input" already says it.
       showsWaitingBadge(state.phase, waiting) ? h('span', { class: 'badge waiting', text: 'waiting for input' }) : null,
       state.demo ? h('span', { class: 'badge demo', text: 'offline demo model' }) : null,
+      state.definition ? definitionBadge(state.definition) : null,
       state.model ? h('span', { class: 'muted', text: `model ${state.model}` }) : null,
       state.revision ? h('span', { class: 'muted', text: `plan r${state.revision}` }) : null,
       h('code', { class: 'agent-id', text: id }),
@@ -244,6 +245,20 @@ function renderHeader(header, id, state, cancel, pauseOrResume) {
       isTerminalPhase(state.phase) ? null : cancel,
     ]),
   );
+}
+
+/**
+ * The agent definition the agent runs: its name, its version's first 12 hex digits (whole in the
+ * title) and its label.
+ * @param {{ name: string, version: string, label?: string }} definition
+ */
+function definitionBadge(definition) {
+  const label = definition.label ? ` (${definition.label})` : '';
+  return h('span', {
+    class: 'muted definition',
+    title: `definition ${definition.name}, version ${definition.version}`,
+    text: `definition ${definition.name} ${definition.version.slice(0, 12)}${label}`,
+  });
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { api, apiForm, dropAddressToken } from './api.js';
 import { renderAgentPage } from './agent-view.js';
+import { definitionPick } from './definition-pick.js';
 import { clock, h } from './dom.js';
 import { startOptions } from './start-options.js';
 import { startFiles, startForm } from './start-files.js';
@@ -55,9 +56,13 @@ function renderHome(root) {
   const graphs = h('div', { class: 'graph-pick' });
   const options = startOptions();
   const files = startFiles();
-  const form = h('form', { id: 'new-agent' }, [
+  const form = h('form', { id: 'new-agent' });
+  // Filled with a picker once the server lists definitions beside the built-in one.
+  const definitions = definitionPick(form);
+  form.replaceChildren(
     h('label', { for: 'task', text: 'Task' }),
     task,
+    definitions.element,
     graphs,
     files.element,
     h('div', { class: 'checks' }, [
@@ -69,7 +74,7 @@ function renderHome(root) {
     options.element,
     h('button', { type: 'submit', class: 'primary', text: 'Start agent' }),
     error,
-  ]);
+  );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const flag = (/** @type {string} */ name) =>
@@ -81,6 +86,7 @@ function renderHome(root) {
       ? { task: task.value, graphName, mode: { confirmPlan: flag('confirmPlan') } }
       : { task: task.value, mode: { plan: flag('plan'), ask: flag('ask'), confirmPlan: flag('confirmPlan') } };
     options.addTo(body, Boolean(graphName));
+    definitions.addTo(body);
     error.textContent = '';
     options.clearErrors();
     // With files the start is a multipart form: the input as its `input` part, each file a part.
@@ -106,6 +112,12 @@ function renderHome(root) {
       if (registered.length > 0) graphs.replaceChildren(...graphPicker(registered, form, options.setGraph));
       graphs.dataset.graphs = String(registered.length);
     });
+
+  // `data-definitions` says how many were offered beside the built-in one (0 when the list failed).
+  api('/api/agent-definitions')
+    .then(({ definitions: listed }) => (Array.isArray(listed) ? listed : []))
+    .catch(() => [])
+    .then(definitions.offer);
 
   const list = h('div', { id: 'agents' }, [h('p', { class: 'muted', text: 'Loading…' })]);
   root.replaceChildren(

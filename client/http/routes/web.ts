@@ -44,6 +44,7 @@ const PAGE_FILES: Record<string, string> = {
   'live-view.js': 'text/javascript',
   'transcript-panel.js': 'text/javascript',
   'start-options.js': 'text/javascript',
+  'definition-pick.js': 'text/javascript',
   'start-files.js': 'text/javascript',
   'files-panel.js': 'text/javascript',
   'thread-list.js': 'text/javascript',
