@@ -68,6 +68,7 @@ import * as modelLlmBudgetLeft from './model/llm/budget-left';
 import * as modelLlmFitConversation from './model/llm/fit-conversation';
 import * as modelLlmLlmCallSchema from './model/llm/llm-call-schema';
 import * as modelLlmLlmTypes from './model/llm/llm-types';
+import * as modelLlmModelStages from './model/llm/model-stages';
 import * as modelLlmUsage from './model/llm/usage';
 import * as modelPlanAsGraph from './model/plan-as-graph';
 import * as modelPlanAssessReply from './model/plan/assess-reply';
@@ -180,6 +181,7 @@ export const sharedList: readonly unknown[] = [
   modelLlmFitConversation,
   modelLlmLlmCallSchema,
   modelLlmLlmTypes,
+  modelLlmModelStages,
   modelLlmUsage,
   modelPlanAsGraph,
   modelPlanAssessReply,

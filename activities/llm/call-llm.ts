@@ -154,7 +154,10 @@ export function buildRequest(
       ? { reasoning_effort: m.reasoningEffort }
       : {}),
     max_tokens: maxTokensFor(input.purpose, model, m.maxTokens, context.models),
+    ...(m.stop ? { stop: m.stop } : {}),
     ...(tools.length ? { tools: tools.map((tool) => toOpenAiTool(tool, caps.strict)) } : {}),
+    // Only beside tools: an endpoint refuses a tool_choice without them.
+    ...(tools.length && m.toolChoice ? { tool_choice: m.toolChoice } : {}),
     ...(responseFormat ? { response_format: responseFormat } : {}),
   };
 }

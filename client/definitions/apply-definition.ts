@@ -12,7 +12,10 @@ import type { RegisteredDefinition } from './definition-registry';
 
 /** What a start brings of its own (the agent input as sent, before defaults). */
 export type StartFields = Partial<
-  Pick<AgentInput, 'systemPrompt' | 'tools' | 'limits' | 'model' | 'mode' | 'files' | 'graph' | 'graphName'>
+  Pick<
+    AgentInput,
+    'systemPrompt' | 'tools' | 'limits' | 'model' | 'modelStages' | 'mode' | 'files' | 'graph' | 'graphName'
+  >
 > &
   Record<string, unknown>;
 
@@ -22,11 +25,17 @@ export interface DefinitionProblem {
   message: string;
 }
 
-/** The model settings the agent input takes from a definition's model (its endpoint and stages stay in the snapshot). */
+/** The model settings the agent input takes from a definition's model (its endpoint stays in the snapshot). */
 function inputModel(model: AgentDefinition['model']): AgentInput['model'] | undefined {
   if (!model) return undefined;
-  const { endpoint: _endpoint, stages: _stages, stop: _stop, toolChoice: _toolChoice, ...settings } = model;
+  const { endpoint: _endpoint, stages: _stages, ...settings } = model;
   return Object.keys(settings).length > 0 ? settings : undefined;
+}
+
+/** The per-stage settings the agent input takes from a definition's model (`chat` is a thread's: bind-thread.ts). */
+function inputStages(model: AgentDefinition['model']): AgentInput['modelStages'] | undefined {
+  const { chat: _chat, ...stages } = model?.stages ?? {};
+  return Object.keys(stages).length > 0 ? stages : undefined;
 }
 
 function limitProblems(definition: AgentDefinition, start: StartFields): DefinitionProblem[] {
@@ -59,6 +68,11 @@ export function applyDefinition(
     if (start[key] !== undefined && !overridable.has(key))
       problems.push({ field: key, message: `definition ${definition.name} does not let a start change its ${key}` });
   }
+  if (start.modelStages !== undefined && !overridable.has('model'))
+    problems.push({
+      field: 'modelStages',
+      message: `definition ${definition.name} does not let a start change its model`,
+    });
   const graphMode = definition.mode && 'graph' in definition.mode ? definition.mode.graph : undefined;
   if (graphMode !== undefined && (start.graph !== undefined || start.graphName !== undefined))
     problems.push({ field: 'graph', message: `definition ${definition.name} walks the graph ${graphMode}` });
@@ -66,6 +80,7 @@ export function applyDefinition(
 
   const instructions = [definition.instructions, start.systemPrompt].filter((t): t is string => !!t?.trim());
   const model = start.model ?? inputModel(definition.model);
+  const modelStages = start.modelStages ?? inputStages(definition.model);
   const mode = start.mode ?? (definition.mode && !('graph' in definition.mode) ? definition.mode : undefined);
   const tools = start.tools ?? definition.tools?.filter((t) => !t.startsWith('agent:'));
   const files = [...(definition.files ?? []), ...(start.files ?? [])];
@@ -76,6 +91,7 @@ export function applyDefinition(
       ...start,
       ...(instructions.length > 0 ? { systemPrompt: instructions.join('\n\n') } : {}),
       ...(model ? { model } : {}),
+      ...(modelStages ? { modelStages } : {}),
       ...(mode ? { mode: mode } : {}),
       ...(tools ? { tools } : {}),
       ...(files.length > 0 ? { files } : {}),

@@ -5,6 +5,7 @@
  * own calls (router, chat, title) its model. Resolved here, by the client that opens the thread,
  * so workflow code reads no registry.
  */
+import { stageModel } from '../../workflows/model/llm/model-stages';
 import type { ThreadInput } from '../../workflows/contract/thread-contract';
 import { ClientError } from '../client-error';
 import { applyDefinition } from './apply-definition';
@@ -22,15 +23,18 @@ export function boundThreadSettings(registry: DefinitionRegistry, name: string, 
   const applied = applyDefinition(registered, {});
   if (!applied.ok || applied.fields.graphName !== undefined)
     throw new ClientError('INVALID_INPUT', `definition: "${name}" walks a graph; a thread's turns plan`, 'definition');
-  const { systemPrompt, tools, model, mode, limits, files, definition } = applied.fields;
+  const { systemPrompt, tools, model, modelStages, mode, limits, files, definition } = applied.fields;
   const agent = {
     definition,
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
     ...(tools ? { tools } : {}),
     ...(model ? { model } : {}),
+    ...(modelStages ? { modelStages } : {}),
     ...(mode ? { mode: mode as Record<string, unknown> } : {}),
     ...(limits ? { limits: limits as Record<string, unknown> } : {}),
     ...(files ? { files } : {}),
   };
-  return { ...(model ? { model } : {}), ...settings, agent };
+  // The thread's own calls (router, chat, title) use the definition's chat stage over its model.
+  const own = stageModel(model, registered.definition.model?.stages, 'chat');
+  return { ...(own ? { model: own } : {}), ...settings, agent };
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { agentInputSchema } from '../../workflows/model/agent/agent-input';
 import { modelSettingsSchema } from '../../workflows/model/llm/llm-types';
+import { MODEL_STAGES } from '../../workflows/model/llm/model-stages';
 import { PROMPT_TEMPLATES } from '../../workflows/model/prompts/templates';
 
 /** A definition's name: lower-case letters, digits and `-`, at most 64 (it appears in ids, queues and URLs). */
@@ -16,14 +17,10 @@ const nameSchema = z
   .string()
   .regex(DEFINITION_NAME, 'lower-case letters, digits and -, 1 to 64, not starting or ending with -');
 
-/** The stages whose model calls a definition may tune apart. */
-export const MODEL_STAGES = ['plan', 'step', 'summary', 'route', 'chat', 'verify'] as const;
+export { MODEL_STAGES };
 
-/** A model call's parameters: the agent input's model settings, and stop sequences and tool choice. */
-const callParamsSchema = modelSettingsSchema.extend({
-  stop: z.array(z.string().min(1).max(100)).min(1).max(4).optional(),
-  toolChoice: z.enum(['auto', 'none', 'required']).optional(),
-});
+/** A model call's parameters: the agent input's model settings (stop sequences and tool choice among them). */
+const callParamsSchema = modelSettingsSchema;
 
 const modelSchema = callParamsSchema.extend({
   /** The endpoint by name (`default`: today's OPENAI_BASE_URL / OPENAI_API_KEY). */

@@ -16,6 +16,7 @@ import OpenAI from 'openai';
 import { AgentClient } from '../../client/agents/agent-client';
 import { createDefinitionRegistry, type DefinitionRegistry } from '../../client/definitions/definition-registry';
 import { loadDefinitionRegistry } from '../../client/definitions/load-definitions';
+import { agentDefinitionSchema } from '../../client/definitions/definition-schema';
 import { ThreadClient } from '../../client/threads/thread-client';
 import { DEFAULT_QUERY_TIMEOUT_MS } from '../../client/unanswered-query';
 import { EMPTY_GRAPH_REGISTRY } from '../../client/graphs/graph-registry';
@@ -147,6 +148,58 @@ test('a definition changed while an agent of it waits: that agent keeps its snap
   expect(planSystem(before)).toContain(support.definition.instructions ?? 'missing');
   expect(planSystem(before)).not.toContain(changedInstructions);
   expect(planSystem(after)).toContain(changedInstructions);
+});
+
+test("a definition's model and per-stage parameters reach each stage's requests: temperature, top_p, stop and tool_choice", async () => {
+  bed.llm.respondWith(
+    byRoute({
+      plan: [planReply(plan([step('s1')]))],
+      'step:s1': [finish('done')],
+      summary: [reply.text('Done.')],
+    }),
+  );
+  const tuned = createDefinitionRegistry([
+    agentDefinitionSchema.parse({
+      name: 'tuned',
+      description: 'A definition whose stages are tuned apart.',
+      model: {
+        name: 'base-model',
+        temperature: 0.7,
+        stop: ['<END>'],
+        stages: {
+          plan: { name: 'planner-model', temperature: 0.1 },
+          step: { toolChoice: 'required', topP: 0.5 },
+          summary: { stop: ['###'], maxTokens: 300 },
+        },
+      },
+    }),
+  ]);
+  const id = await agents(tuned).start({ task: 'Tune the stages', definition: 'tuned' });
+  await withWorker(bed.config, async () => {
+    expect(await bed.client.workflow.getHandle(id).result()).toMatchObject({ status: 'completed' });
+  });
+  const body = (caller: string) => {
+    const request = bed.llm.requests.find(
+      (r) =>
+        (r.headers['x-cairn-step'] ? `step:${r.headers['x-cairn-step']}` : r.headers['x-cairn-purpose']) === caller,
+    );
+    if (!request) throw new Error(`no ${caller} request`);
+    return request.body as unknown as Record<string, unknown>;
+  };
+  // The planner: its stage's model and temperature over the definition's, the shared stop; no tools, no tool_choice.
+  expect(body('plan')).toMatchObject({ model: 'planner-model', temperature: 0.1, stop: ['<END>'] });
+  expect(body('plan').tool_choice).toBeUndefined();
+  // A step: the definition's model and temperature, its stage's top_p and tool_choice beside its tools.
+  expect(body('step:s1')).toMatchObject({
+    model: 'base-model',
+    temperature: 0.7,
+    top_p: 0.5,
+    stop: ['<END>'],
+    tool_choice: 'required',
+  });
+  expect(body('step:s1').tools).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'function' })]));
+  // The summary: its own stop sequences and reply budget.
+  expect(body('summary')).toMatchObject({ model: 'base-model', temperature: 0.7, stop: ['###'], max_tokens: 300 });
 });
 
 test('a start the definition does not allow is a 400 naming the field, and nothing starts', async () => {

@@ -6,6 +6,7 @@
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { maxTokensFor } from '../../activities/llm/max-tokens';
 import { buildRequest } from '../../activities/llm/call-llm';
+import { stageModel } from '../../workflows/model/llm/model-stages';
 import { createCapabilityStore } from '../../activities/llm/model-capabilities';
 import { readToolCalls, readUsage, stripReasoning } from '../../activities/llm/read-completion';
 import { ConfigError, loadConfig } from '../../config/config';
@@ -84,6 +85,31 @@ test('reasoning_effort is sent when asked for, and dropped for good once the end
   });
   expect(after.reasoning_effort).toBeUndefined();
   expect(after.max_tokens).toBe(sent.max_tokens);
+});
+
+test('stop is sent as set; tool_choice only beside tools (an endpoint refuses it without them)', () => {
+  const input = { purpose: 'step' as const, ownerId: 'a', model: { stop: ['<END>'], toolChoice: 'required' as const } };
+  const tool = { name: 'read_file', description: 'Reads a file.', parameters: { type: 'object', properties: {} } };
+  const withTools = buildRequest(input, [{ role: 'user', content: 'hi' }], [tool], { defaultModel: 'm' });
+  expect(withTools).toMatchObject({ stop: ['<END>'], tool_choice: 'required' });
+  const without = buildRequest(input, [{ role: 'user', content: 'hi' }], [], { defaultModel: 'm' });
+  expect(without.stop).toEqual(['<END>']);
+  expect(without.tool_choice).toBeUndefined();
+  const plain = buildRequest({ purpose: 'step', ownerId: 'a' }, [{ role: 'user', content: 'hi' }], [tool], {
+    defaultModel: 'm',
+  });
+  expect(plain.stop).toBeUndefined();
+  expect(plain.tool_choice).toBeUndefined();
+});
+
+test("stageModel: a stage's settings over the agent's model, the model alone for a stage without any", () => {
+  const model = { name: 'base', temperature: 0.7 };
+  const stages = { plan: { temperature: 0.1 }, summary: { name: 'small' } };
+  expect(stageModel(model, stages, 'plan')).toEqual({ name: 'base', temperature: 0.1 });
+  expect(stageModel(model, stages, 'summary')).toEqual({ name: 'small', temperature: 0.7 });
+  expect(stageModel(model, stages, 'step')).toBe(model);
+  expect(stageModel(undefined, stages, 'plan')).toEqual({ temperature: 0.1 });
+  expect(stageModel(undefined, undefined, 'plan')).toBeUndefined();
 });
 
 test('CAIRN_LLM_MODELS is checked, one line per problem', () => {

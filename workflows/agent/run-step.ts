@@ -3,6 +3,7 @@
  * step, what it builds on, and the agent's tools and settings), started under the step's
  * contract id; a failure or cancellation comes back as an outcome, never thrown.
  */
+import { stageModel, withModel } from '../model/llm/model-stages';
 import { ApplicationFailure, ChildWorkflowFailure, executeChild, isCancellation } from '@temporalio/workflow';
 import { isErrorCode, type ErrorCode } from '../base/error-codes';
 import { stepWorkflowId } from '../base/ids';
@@ -50,7 +51,10 @@ export function stepInputOf(
     ...(settings.files?.length ? { files: settings.files } : {}),
     ...(settings.systemPrompt ? { systemPrompt: settings.systemPrompt } : {}),
     ...(run.prompts ? { prompts: run.prompts } : {}),
-    ...(settings.model ? { model: settings.model } : {}),
+    ...withModel(stageModel(settings.model, settings.modelStages, 'step')),
+    ...(settings.modelStages?.verify
+      ? { verifyModel: stageModel(settings.model, settings.modelStages, 'verify') }
+      : {}),
     ...(settings.principal ? { principal: settings.principal } : {}),
     ...(run.state.workspace ? { workspace: run.state.workspace } : {}),
     ...(settings.context?.approvals.length ? { approvals: settings.context.approvals } : {}),

@@ -3,6 +3,7 @@
  * plan's language; if that call fails, a mechanical summary (each step, status, result) is
  * used instead, so a finished agent always has an answer.
  */
+import { stageModel, withModel } from '../model/llm/model-stages';
 import { ActivityFailure } from '@temporalio/workflow';
 import { llmCall } from '../runtime/activity-proxies';
 import type { AgentRun } from './agent-run';
@@ -28,7 +29,7 @@ export async function summarize(run: AgentRun): Promise<string> {
       purpose: 'summary',
       ownerId: run.agentId,
       ...run.conversations.input('summary'),
-      ...(settings.model ? { model: settings.model } : {}),
+      ...withModel(stageModel(settings.model, settings.modelStages, 'summary')),
     });
     run.meter.add(reply.usage);
     for (const notice of reply.notices ?? []) run.event({ type: 'llm.notice', message: `summary: ${notice}` });

@@ -56,6 +56,8 @@ export const stepInputSchema = z.object({
   /** The agent's prompt texts (the operator's overrides of built-in templates); absent: the built-ins. */
   prompts: promptTextsSchema.optional(),
   model: modelSettingsSchema.optional(),
+  /** The model settings of its `verify` call, when they differ from `model`'s (the agent's verify stage). */
+  verifyModel: modelSettingsSchema.optional(),
   maxStepRounds: z.number().int().min(1),
   /** Loop guard limits (the agent's `limits`); absent, as in steps started before they existed: the defaults. */
   guards: loopGuardLimitsSchema.optional(),

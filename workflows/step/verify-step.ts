@@ -2,6 +2,7 @@
  * `mode.verifySteps`: after a step's model finished, one `verify` call judges the result. Its
  * usage rides on the round's report; an unreadable reply leaves the result standing, unverified.
  */
+import { withModel } from '../model/llm/model-stages';
 import { llmCall } from '../runtime/activity-proxies';
 import type { StepProgress } from '../contract/messages';
 import { addUsage } from '../model/llm/usage';
@@ -31,7 +32,7 @@ export async function verifyStep(
     ],
     json: true,
     schema: 'verify',
-    ...(input.model ? { model: input.model } : {}),
+    ...withModel(input.verifyModel ?? input.model),
   });
   addUsage(report.usage, reply.usage);
   return readVerifyReply(reply.content);

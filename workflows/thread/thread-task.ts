@@ -47,6 +47,7 @@ function boundFields(agent: ThreadAgent | undefined): Partial<AgentInput> {
     ...(agent.systemPrompt !== undefined ? { systemPrompt: agent.systemPrompt } : {}),
     ...(agent.tools ? { tools: agent.tools } : {}),
     ...(agent.model ? { model: agent.model } : {}),
+    ...(agent.modelStages ? { modelStages: agent.modelStages } : {}),
     definition: agent.definition,
   };
 }

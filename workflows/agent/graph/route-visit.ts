@@ -5,6 +5,7 @@
  * no candidate gets a correction naming what is wrong; after three bad replies the agent fails
  * `ROUTE_INVALID`. Its usage counts against the agent's budget like any call.
  */
+import { stageModel } from '../../model/llm/model-stages';
 import { llmCall } from '../../runtime/activity-proxies';
 import { workflowFailure } from '../../contract/failures';
 import type { IndexedEdge } from '../../model/graph/graph-exits';
@@ -36,7 +37,7 @@ export async function routeVisit(
     { role: 'system', content: routerSystemPrompt(run.prompts) },
     { role: 'user', content: routeTaskMessage(visit.node, done.result, done.output, candidates) },
   ];
-  const model = node.model ?? run.settings.model;
+  const model = node.model ?? stageModel(run.settings.model, run.settings.modelStages, 'route');
   for (let strikes = 1; ; strikes++) {
     // Paused or over budget: no new model call (no await at all when free).
     if (run.hold.held()) await run.hold.whenFree();

@@ -3,6 +3,7 @@
  * agent's catalogue), model and output schema, and the results of the visits whose edges led
  * here — nothing else. Pure over the run's state.
  */
+import { stageModel } from '../../model/llm/model-stages';
 import { workflowFailure } from '../../contract/failures';
 import { ENTRY_EDGE, stepIdOf, type Walk, type WalkVisit } from '../../model/graph/graph-walk';
 import type { Graph, GraphNode } from '../../model/graph/graph-schema';
@@ -59,7 +60,7 @@ export function visitInput(
     depends_on: [],
   };
   const input = stepInputOf(run, run.settings.task, step, dependencies, nodeTools(node, tools));
-  const model = node.model ?? run.settings.model;
+  const model = node.model ?? stageModel(run.settings.model, run.settings.modelStages, 'step');
   return {
     ...input,
     ...(model ? { model } : {}),

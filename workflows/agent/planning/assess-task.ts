@@ -4,6 +4,7 @@
  * moderate (plan as usual). The planner of a complex task thinks harder (`reasoning_effort:
  * high` where the endpoint takes it).
  */
+import { stageModel } from '../../model/llm/model-stages';
 import { llmCall } from '../../runtime/activity-proxies';
 import type { ModelSettings } from '../../model/llm/llm-types';
 import { ASSESSOR_SYSTEM_PROMPT, readAssessReply, type Complexity } from '../../model/plan/assess-reply';
@@ -42,7 +43,7 @@ export async function assessTask(run: AgentRun): Promise<Complexity> {
 
 /** The planner's model settings: the agent's, with reasoning turned up for a complex task. */
 export function plannerModel(run: AgentRun): ModelSettings | undefined {
-  const model = run.settings.model;
+  const model = stageModel(run.settings.model, run.settings.modelStages, 'plan');
   if (run.state.assessment?.complexity !== 'complex') return model;
   return { ...model, reasoningEffort: model?.reasoningEffort ?? 'high' };
 }

@@ -8,6 +8,7 @@
  * a reply cut at its token limit keeps its complete steps — saying so in the timeline. When
  * none can, `PLAN_INVALID`.
  */
+import { withModel } from '../../model/llm/model-stages';
 import { patched } from '@temporalio/workflow';
 import { workflowFailure } from '../../contract/failures';
 import { llmCall } from '../../runtime/activity-proxies';
@@ -23,9 +24,6 @@ import { noteModel, noteStreaming } from '../../model/agent/agent-state';
 import { cutReplyError, planCorrectionMessage, rejectedReplyNote } from '../../model/agent/prompts';
 import { PATCHES } from '../../base/patches';
 import { plannerModel } from './assess-task';
-import type { ModelSettings } from '../../model/llm/llm-types';
-
-const withModel = (model: ModelSettings | undefined) => (model ? { model } : {});
 
 /** Bad plans in a row before the planner gives up. */
 export const MAX_BAD_PLANS = 3;

@@ -3,6 +3,7 @@
  * defaults, shared by the workflow (which validates again, so the Temporal UI and the CLI
  * cannot start a broken agent) and every client.
  */
+import { modelStagesSchema } from '../llm/model-stages';
 import { z } from 'zod';
 import { answerRolesSchema } from '../interactions/answer-roles';
 import { modelSettingsSchema } from '../llm/llm-types';
@@ -46,6 +47,8 @@ export const agentInputSchema = z.object({
   systemPrompt: z.string().max(20_000).optional(),
   files: z.array(z.string().min(1)).max(50).optional(),
   model: modelSettingsSchema.optional(),
+  /** Settings of one stage's calls over `model` (plan, step, summary, route, verify), e.g. from a definition. */
+  modelStages: modelStagesSchema.optional(),
   mode: z
     .object({
       plan: z.boolean().default(true),

@@ -5,6 +5,7 @@
  * fills the input's flat fields from it; workflow code reads no registry, so a running agent
  * never changes when its definition does. Absent: the agent was started without a definition.
  */
+import { modelStagesSchema } from '../llm/model-stages';
 import { z } from 'zod';
 import { modelSettingsSchema } from '../llm/llm-types';
 
@@ -43,6 +44,7 @@ export const threadAgentSchema = z.object({
   systemPrompt: z.string().max(20_000).optional(),
   tools: z.array(z.string().min(1)).max(100).optional(),
   model: modelSettingsSchema.optional(),
+  modelStages: modelStagesSchema.optional(),
   mode: z.record(z.string(), z.unknown()).optional(),
   limits: z.record(z.string(), z.unknown()).optional(),
   files: z.array(z.string().min(1)).max(50).optional(),

@@ -24,6 +24,10 @@ export const modelSettingsSchema = z.object({
   reasoningEffort: z.enum(['low', 'medium', 'high']).optional(),
   /** The model sees images: an image `read_file` reads goes to it as an image part (loaded by the LLM activity). */
   vision: z.boolean().optional(),
+  /** Stop sequences (`stop`): the reply ends before any of them. */
+  stop: z.array(z.string().min(1).max(100)).min(1).max(4).optional(),
+  /** `tool_choice` of calls that offer tools: `required` makes the model call one, `none` none. */
+  toolChoice: z.enum(['auto', 'none', 'required']).optional(),
 });
 /** Per-agent model settings (the agent input's `model`). */
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
