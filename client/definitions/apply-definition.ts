@@ -1,7 +1,7 @@
 /**
  * How a definition meets a start: the client merges, and workflow code reads only the input's
  * flat fields (`systemPrompt`, `model`, `tools`, `mode`, `limits`, `files`, `graphName`), which
- * the definition fills; `definition` carries the snapshot for display and audit. A start may
+ * the definition fills (its `language` as a last line of the system prompt); `definition` carries the snapshot for display and audit. A start may
  * only narrow: its `systemPrompt` is appended to the instructions, its `tools` must be among the
  * definition's, its limits may only be lower, and it changes `model` or `mode` only where the
  * definition lists them as `overridable`. Anything else is a problem naming its field.
@@ -36,6 +36,11 @@ function inputModel(model: AgentDefinition['model']): AgentInput['model'] | unde
 function inputStages(model: AgentDefinition['model']): AgentInput['modelStages'] | undefined {
   const { chat: _chat, ...stages } = model?.stages ?? {};
   return Object.keys(stages).length > 0 ? stages : undefined;
+}
+
+/** What the planner, the steps and a bound thread's chat are told of a definition's `language`. */
+export function languageLine(language: string | undefined): string | undefined {
+  return language === undefined ? undefined : `Write every answer in this language: ${language}.`;
 }
 
 function limitProblems(definition: AgentDefinition, start: StartFields): DefinitionProblem[] {
@@ -78,7 +83,9 @@ export function applyDefinition(
     problems.push({ field: 'graph', message: `definition ${definition.name} walks the graph ${graphMode}` });
   if (problems.length > 0) return { ok: false, problems };
 
-  const instructions = [definition.instructions, start.systemPrompt].filter((t): t is string => !!t?.trim());
+  const instructions = [definition.instructions, start.systemPrompt, languageLine(definition.language)].filter(
+    (t): t is string => !!t?.trim(),
+  );
   const model = start.model ?? inputModel(definition.model);
   const modelStages = start.modelStages ?? inputStages(definition.model);
   const mode = start.mode ?? (definition.mode && !('graph' in definition.mode) ? definition.mode : undefined);

@@ -54,7 +54,8 @@ test('cairn run --definition support: the input is filled from the definition an
   run.input();
   const input = (await startedInput(client, await startedBy(run))) as Record<string, unknown>;
   expect(input.definition).toEqual(support?.snapshot);
-  expect(input.systemPrompt).toBe(support?.definition.instructions);
+  // The instructions, then the language it answers in (support: en).
+  expect(input.systemPrompt).toBe(`${support?.definition.instructions}\n\nWrite every answer in this language: en.`);
   expect(input.tools).toEqual(['read_file', 'list_files']);
   expect(input.mode).toEqual({ ask: true });
   expect(input.limits).toMatchObject({ maxReplans: 1, maxParallelSteps: 2 });

@@ -91,6 +91,9 @@ test('POST /api/agents { definition }: its instructions and tools reach the mode
     // The definition's instructions, then the start's own prompt, in the planner's and the step's system prompts.
     expect(systemOf('plan')).toContain(`${instructions}\n\nThe customer is called Ada.`);
     expect(systemOf('step:s1')).toContain(instructions);
+    // The language it answers in, told to the planner and the step (support: en).
+    expect(systemOf('plan')).toContain('Write every answer in this language: en.');
+    expect(systemOf('step:s1')).toContain('Write every answer in this language: en.');
     // Only the definition's tools (and the step's own built-ins), never the others the worker has.
     const offered = stepTools('s1');
     expect(offered).toEqual(expect.arrayContaining(['read_file', 'list_files']));
