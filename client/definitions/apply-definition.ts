@@ -6,6 +6,7 @@
  * definition's, its limits may only be lower, and it changes `model` or `mode` only where the
  * definition lists them as `overridable`. Anything else is a problem naming its field.
  */
+import { DEFAULT_DEFINITION } from '../../workflows/model/agent/definition-snapshot';
 import type { AgentInput } from '../../workflows/model/agent/agent-input';
 import type { AgentDefinition } from './definition-schema';
 import type { RegisteredDefinition } from './definition-registry';
@@ -88,6 +89,8 @@ export function applyDefinition(
   );
   const model = start.model ?? inputModel(definition.model);
   const modelStages = start.modelStages ?? inputStages(definition.model);
+  // The built-in definition's templates are the built-ins (there for its version): the operator's file stays in force.
+  const prompts = definition.name === DEFAULT_DEFINITION ? undefined : definition.prompts?.templates;
   const mode = start.mode ?? (definition.mode && !('graph' in definition.mode) ? definition.mode : undefined);
   const tools = start.tools ?? definition.tools?.filter((t) => !t.startsWith('agent:'));
   const files = [...(definition.files ?? []), ...(start.files ?? [])];
@@ -99,6 +102,7 @@ export function applyDefinition(
       ...(instructions.length > 0 ? { systemPrompt: instructions.join('\n\n') } : {}),
       ...(model ? { model } : {}),
       ...(modelStages ? { modelStages } : {}),
+      ...(prompts && Object.keys(prompts).length > 0 ? { prompts } : {}),
       ...(mode ? { mode: mode } : {}),
       ...(tools ? { tools } : {}),
       ...(files.length > 0 ? { files } : {}),

@@ -23,13 +23,14 @@ export function boundThreadSettings(registry: DefinitionRegistry, name: string, 
   const applied = applyDefinition(registered, {});
   if (!applied.ok || applied.fields.graphName !== undefined)
     throw new ClientError('INVALID_INPUT', `definition: "${name}" walks a graph; a thread's turns plan`, 'definition');
-  const { systemPrompt, tools, model, modelStages, mode, limits, files, definition } = applied.fields;
+  const { systemPrompt, tools, model, modelStages, prompts, mode, limits, files, definition } = applied.fields;
   const agent = {
     definition,
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
     ...(tools ? { tools } : {}),
     ...(model ? { model } : {}),
     ...(modelStages ? { modelStages } : {}),
+    ...(prompts ? { prompts } : {}),
     ...(mode ? { mode: mode as Record<string, unknown> } : {}),
     ...(limits ? { limits: limits as Record<string, unknown> } : {}),
     ...(files ? { files } : {}),

@@ -4,6 +4,7 @@
  * files, and which of `model` and `mode` a start may change. One zod schema checks it where it is
  * defined (`defineAgent`) and where it is loaded, each problem naming its field.
  */
+import { promptOverrideProblem } from '../../workflows/model/prompts/check-overrides';
 import { z } from 'zod';
 import { agentInputSchema } from '../../workflows/model/agent/agent-input';
 import { modelSettingsSchema } from '../../workflows/model/llm/llm-types';
@@ -79,7 +80,14 @@ export const agentDefinitionSchema = z.strictObject({
   /** Built-in prompt texts replaced for this definition, and the locale they are written in. */
   prompts: z
     .strictObject({
-      templates: z.partialRecord(z.enum(templateNames), z.string().min(1).max(20_000)).optional(),
+      templates: z
+        .partialRecord(z.enum(templateNames), z.string().min(1).max(20_000))
+        .superRefine((templates, ctx) => {
+          // As the operator's CAIRN_PROMPTS_FILE is checked: each text uses exactly its template's variables.
+          const problem = promptOverrideProblem(templates);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .optional(),
       locale: z.string().min(2).max(35).optional(),
     })
     .optional(),

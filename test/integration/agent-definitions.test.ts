@@ -153,7 +153,7 @@ test('a definition changed while an agent of it waits: that agent keeps its snap
   expect(planSystem(after)).toContain(changedInstructions);
 });
 
-test("a definition's model and per-stage parameters reach each stage's requests: temperature, top_p, stop and tool_choice", async () => {
+test("a definition's model, per-stage parameters and templates reach each stage's requests: temperature, top_p, stop, tool_choice, its step prompt", async () => {
   bed.llm.respondWith(
     byRoute({
       plan: [planReply(plan([step('s1')]))],
@@ -175,11 +175,14 @@ test("a definition's model and per-stage parameters reach each stage's requests:
           summary: { stop: ['###'], maxTokens: 300 },
         },
       },
+      prompts: { templates: { 'step.system': 'TUNED STEP RULES. Your tools: {{tools}}' } },
     }),
   ]);
   const id = await agents(tuned).start({ task: 'Tune the stages', definition: 'tuned' });
   await withWorker(bed.config, async () => {
     expect(await bed.client.workflow.getHandle(id).result()).toMatchObject({ status: 'completed' });
+    // The state names the template its definition replaced.
+    expect((await agents(tuned).state(id, 0)).prompts).toEqual({ overridden: ['step.system'] });
   });
   const body = (caller: string) => {
     const request = bed.llm.requests.find(
@@ -203,6 +206,8 @@ test("a definition's model and per-stage parameters reach each stage's requests:
   expect(body('step:s1').tools).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'function' })]));
   // The summary: its own stop sequences and reply budget.
   expect(body('summary')).toMatchObject({ model: 'base-model', temperature: 0.7, stop: ['###'], max_tokens: 300 });
+  // Its template replaced the built-in step prompt.
+  expect(systemOf('step:s1')).toMatch(/^TUNED STEP RULES\. Your tools: /);
 });
 
 test('a start the definition does not allow is a 400 naming the field, and nothing starts', async () => {

@@ -35,6 +35,7 @@ test('each invalid field is refused with its path', () => {
     mode: { graph: '' },
     overridable: ['tools'],
     colour: 'blue',
+    prompts: { templates: { 'step.system': 'Work carefully with {{tool_list}}.' } },
   });
   expect(checked.ok).toBe(false);
   const paths = checked.ok ? [] : checked.issues.map((i) => i.path);
@@ -48,8 +49,12 @@ test('each invalid field is refused with its path', () => {
       'mode',
       'overridable.0',
       '(definition)',
+      'prompts.templates',
     ]),
   );
+  // Checked as the operator's prompt file is: the template's variables, exactly.
+  const message = checked.ok ? '' : checked.issues.find((i) => i.path === 'prompts.templates')?.message;
+  expect(message).toContain('has no variable {{tool_list}}');
   expect(() => defineAgent({ name: 'x-', description: 'd' })).toThrow(DefinitionError);
   expect(() => defineAgent({ name: 'a'.repeat(65), description: 'd' })).toThrow(/name: lower-case letters/);
   expect(checkDefinition({ name: 'a'.repeat(64), description: 'd' }).ok).toBe(true);

@@ -74,7 +74,8 @@ async function runAgent(run: AgentRun, carry: AgentCarry | undefined): Promise<R
   const setup: AgentSetup = carry
     ? { tools: carry.tools, prompts: carry.prompts }
     : await readAgentSetup(settings.tools);
-  run.usePrompts(setup.prompts);
+  // The agent's own templates (its definition's) over the operator's; a carry holds them merged.
+  run.usePrompts(carry || !settings.prompts ? setup.prompts : { ...setup.prompts, ...settings.prompts });
   const { tools } = setup;
   if (settings.graph) return runGraph(run, settings.graph, tools, carry);
 

@@ -48,6 +48,7 @@ function boundFields(agent: ThreadAgent | undefined): Partial<AgentInput> {
     ...(agent.tools ? { tools: agent.tools } : {}),
     ...(agent.model ? { model: agent.model } : {}),
     ...(agent.modelStages ? { modelStages: agent.modelStages } : {}),
+    ...(agent.prompts ? { prompts: agent.prompts } : {}),
     definition: agent.definition,
   };
 }

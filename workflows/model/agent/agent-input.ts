@@ -3,6 +3,7 @@
  * defaults, shared by the workflow (which validates again, so the Temporal UI and the CLI
  * cannot start a broken agent) and every client.
  */
+import { promptTextsSchema } from '../prompts/prompt-texts';
 import { modelStagesSchema } from '../llm/model-stages';
 import { z } from 'zod';
 import { answerRolesSchema } from '../interactions/answer-roles';
@@ -49,6 +50,11 @@ export const agentInputSchema = z.object({
   model: modelSettingsSchema.optional(),
   /** Settings of one stage's calls over `model` (plan, step, summary, route, verify), e.g. from a definition. */
   modelStages: modelStagesSchema.optional(),
+  /**
+   * Built-in prompt templates replaced for this agent (a definition's `prompts.templates`), over
+   * the operator's CAIRN_PROMPTS_FILE; checked where they are written, as that file is.
+   */
+  prompts: promptTextsSchema.optional(),
   mode: z
     .object({
       plan: z.boolean().default(true),

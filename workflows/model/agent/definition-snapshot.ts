@@ -5,6 +5,7 @@
  * fills the input's flat fields from it; workflow code reads no registry, so a running agent
  * never changes when its definition does. Absent: the agent was started without a definition.
  */
+import { promptTextsSchema } from '../prompts/prompt-texts';
 import { modelStagesSchema } from '../llm/model-stages';
 import { z } from 'zod';
 import { modelSettingsSchema } from '../llm/llm-types';
@@ -45,6 +46,7 @@ export const threadAgentSchema = z.object({
   tools: z.array(z.string().min(1)).max(100).optional(),
   model: modelSettingsSchema.optional(),
   modelStages: modelStagesSchema.optional(),
+  prompts: promptTextsSchema.optional(),
   mode: z.record(z.string(), z.unknown()).optional(),
   limits: z.record(z.string(), z.unknown()).optional(),
   files: z.array(z.string().min(1)).max(50).optional(),
