@@ -18,7 +18,8 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { followTurn, turnSettled, type TurnOutcome } from '../follow-turn';
+import { turnSettled, type TurnOutcome } from '../follow-turn';
+import { SharedFollowers } from '../shared-followers';
 import type { Turn } from '../../../workflows/contract/thread-contract';
 import type { AgentsPort } from '../../agents/agents-port';
 import { answerOf, followOptions, pendingText, queuedAnswer } from '../chat/answer-parts';
@@ -99,6 +100,7 @@ const route = createRoute({
 
 /** Registers the route on `app`. */
 export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatCompletionDeps): void {
+  const followers = new SharedFollowers(deps, deps.pollMs);
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
     const definitions = deps.definitions ?? BUILT_IN;
@@ -110,7 +112,7 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
     // Not streamed, the request is held (and its turn polled) as long as a stream: it counts as one.
     const lease = openStreamLease(c, deps.limiter);
     try {
-      return await answered(c, deps, body, request, header);
+      return await answered(c, deps, followers, body, request, header);
     } finally {
       lease.release();
     }
@@ -121,6 +123,7 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
 async function answered(
   c: Context,
   deps: ChatCompletionDeps,
+  followers: SharedFollowers,
   body: ChatCompletionBody,
   request: ChatTurnRequest,
   header: string | undefined,
@@ -132,7 +135,8 @@ async function answered(
   c.header(THREAD_HEADER, delivered.thread);
   const id = completionId(delivered.thread, delivered.messageId, Date.now());
   const follow = followOptions(deps, ends);
-  const followed = await followTurn(deps, delivered.thread, delivered.messageId, follow);
+  // However many requests wait on this message, its thread is polled once.
+  const followed = await followers.follow(delivered.thread, delivered.messageId, ends);
   // At the deadline the follower's last poll may be up to a poll old: one last look tells what is so now.
   const outcome = followed.kind === 'aborted' ? await lastLook(deps, delivered, followed.turn) : followed;
   const { content, cairn } = answerOf(delivered, outcome);
