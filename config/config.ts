@@ -11,6 +11,7 @@ import { loadPolicyFile, policyEnvShape } from './policy-config';
 import { promptOverridesFrom, promptsEnvShape } from './prompts-config';
 import type { PromptTexts } from '../workflows/model/prompts/templates';
 import { llmModelsEnvShape, loadLlmModels, type LlmModelTable } from './llm-models-config';
+import { llmEndpointsEnvShape, loadLlmEndpoints, type LlmEndpoint } from './llm-endpoints-config';
 import type { ApprovalPolicy } from '../activities/policy/approval-policy';
 import { telemetryEnvShape, telemetrySettings, type TelemetryConfig } from './telemetry-config';
 import { versioningEnvShape, versioningSettings, type VersioningSettings } from './versioning-config';
@@ -130,6 +131,7 @@ export const envSchema = z.object({
   ...authEnvShape,
   ...priceEnvShape,
   ...llmModelsEnvShape,
+  ...llmEndpointsEnvShape,
   ...policyEnvShape,
   ...promptsEnvShape,
   ...telemetryEnvShape,
@@ -166,6 +168,8 @@ export interface CairnConfig {
     models: LlmModelTable;
     /** Whether model calls stream where the endpoint can (CAIRN_LLM_STREAM, on by default). */
     stream: boolean;
+    /** Named endpoints beside this one (CAIRN_LLM_ENDPOINTS), each served on its own LLM task queue. */
+    endpoints: LlmEndpoint[];
   };
   /**
    * Most workflows (agents, steps, threads) one worker keeps in memory between their tasks
@@ -314,6 +318,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
   if ('problems' in priced) throw new ConfigError(priced.problems);
   const models = loadLlmModels(e.CAIRN_LLM_MODELS);
   if ('problems' in models) throw new ConfigError(models.problems);
+  const endpoints = loadLlmEndpoints(e.CAIRN_LLM_ENDPOINTS, env);
+  if ('problems' in endpoints) throw new ConfigError(endpoints.problems);
   const policy = loadPolicyFile(e.CAIRN_POLICY_FILE, listOf(e.CAIRN_AUTO_APPROVE));
   if ('problems' in policy) throw new ConfigError(policy.problems);
   const payloads = payloadSettings(e);
@@ -340,6 +346,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       concurrency: e.CAIRN_LLM_CONCURRENCY ?? 20,
       models: models.models,
       stream: e.CAIRN_LLM_STREAM !== 'off',
+      endpoints: endpoints.endpoints,
     },
     ...(e.CAIRN_WORKER_CACHED_WORKFLOWS ? { cachedWorkflows: e.CAIRN_WORKER_CACHED_WORKFLOWS } : {}),
     ...(e.CAIRN_WORKER_WORKFLOW_THREADS ? { workflowThreads: e.CAIRN_WORKER_WORKFLOW_THREADS } : {}),

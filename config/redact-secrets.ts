@@ -109,7 +109,7 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
 
 /** The secret values of a configuration: every one of them is redacted from recorded errors. */
 export function configuredSecrets(config: {
-  llm: { apiKey?: string };
+  llm: { apiKey?: string; endpoints?: readonly { apiKey?: string }[] };
   temporal: { apiKey?: string };
   http?: { apiToken?: string };
   auth?: AuthConfig;
@@ -118,7 +118,13 @@ export function configuredSecrets(config: {
   const clientSecret = config.auth?.mode === 'oidc' ? config.auth.oidc.clientSecret : undefined;
   // Encryption keys as they are written in the configuration (base64), should one reach a message.
   const keys = (config.payloads?.keys ?? []).map((k) => k.key.toString('base64'));
-  return [config.llm.apiKey, config.temporal.apiKey, config.http?.apiToken, clientSecret, ...keys].filter(
-    (s): s is string => s !== undefined,
-  );
+  const endpointKeys = (config.llm.endpoints ?? []).map((endpoint) => endpoint.apiKey);
+  return [
+    config.llm.apiKey,
+    ...endpointKeys,
+    config.temporal.apiKey,
+    config.http?.apiToken,
+    clientSecret,
+    ...keys,
+  ].filter((s): s is string => s !== undefined);
 }

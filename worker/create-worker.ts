@@ -63,15 +63,16 @@ export interface CreateWorkerOptions {
 }
 
 /**
- * A Cairn worker: one Temporal worker for workflows and tool activities on the task queue, and
- * one for LLM activities on `<task queue>-llm` (rate-limited across all workers).
+ * A Cairn worker: one Temporal worker for workflows and tool activities on the task queue, one
+ * for LLM activities on `<task queue>-llm` (rate-limited across all workers), and one for each
+ * named endpoint's on `<task queue>-llm-<endpoint>` (CAIRN_LLM_ENDPOINTS).
  */
 export interface CairnWorker {
   worker: Worker;
   llmWorker: Worker;
-  /** Runs both until they are shut down (SIGINT / SIGTERM). */
+  /** Runs them all until they are shut down (SIGINT / SIGTERM). */
   run: () => Promise<void>;
-  /** Runs both until `body` settles, then shuts them down. */
+  /** Runs them all until `body` settles, then shuts them down. */
   runUntil: <T>(body: () => Promise<T>) => Promise<T>;
   /** Closes the connections this function opened. */
   close: () => Promise<void>;
@@ -116,7 +117,7 @@ export async function createWorker({
   // No endpoint configured: the labelled offline demo model, served on loopback.
   const demo = config.llm.demo ? await startDemoServer() : undefined;
   const llm = demo ? { ...config.llm, baseUrl: demo.baseUrl, model: DEMO_MODEL } : config.llm;
-  const activities = createActivities({
+  const activityDeps = {
     openai: createOpenAiClient(llm),
     defaultModel: llm.model,
     conversations,
@@ -139,8 +140,8 @@ export async function createWorker({
         Runtime.instance().logger.warn(message);
       },
     }),
-  });
-  const { callLlm, ...otherActivities } = activities;
+  };
+  const { callLlm, ...otherActivities } = createActivities(activityDeps);
   const telemetry = createWorkerTelemetry({
     telemetry: config.telemetry,
     defaultModel: llm.model,
@@ -185,6 +186,23 @@ export async function createWorker({
     activityTaskPollerBehavior: { type: 'simple-maximum', maximum: Math.min(config.llm.concurrency, MAX_LLM_POLLERS) },
     ...(config.llm.ratePerSecond ? { maxTaskQueueActivitiesPerSecond: config.llm.ratePerSecond } : {}),
   });
+  // Each named endpoint (CAIRN_LLM_ENDPOINTS): its calls on a task queue of their own, with its client and limits.
+  const endpointWorkers = await Promise.all(
+    config.llm.endpoints.map((endpoint) => {
+      const concurrency = endpoint.concurrency ?? config.llm.concurrency;
+      const openai = createOpenAiClient({ ...endpoint, timeoutMs: config.llm.timeoutMs });
+      return Worker.create({
+        ...common,
+        taskQueue: llmTaskQueue(config.taskQueue, endpoint.name),
+        activities: { callLlm: createActivities({ ...activityDeps, openai, defaultModel: endpoint.model }).callLlm },
+        interceptors: { activity: telemetry.activityInterceptors },
+        maxConcurrentActivityTaskExecutions: concurrency,
+        activityTaskPollerBehavior: { type: 'simple-maximum', maximum: Math.min(concurrency, MAX_LLM_POLLERS) },
+        ...(endpoint.ratePerSecond ? { maxTaskQueueActivitiesPerSecond: endpoint.ratePerSecond } : {}),
+      });
+    }),
+  );
+  const workers = [worker, llmWorker, ...endpointWorkers];
   // Finished agents' folders older than the retention: swept now and daily, outside any workflow.
   const retention = config.workspaceRetentionDays
     ? startWorkspaceRetention(
@@ -206,12 +224,12 @@ export async function createWorker({
       ...regexToolNotes([...configured.tools, ...(tools ?? [])]),
     ],
     run: async () => {
-      await Promise.all([worker.run(), llmWorker.run()]);
+      await Promise.all(workers.map((w) => w.run()));
     },
     runUntil: async <T>(body: () => Promise<T>) => {
       const done = body();
       // Both workers must have stopped before anyone closes their connection, whatever failed.
-      const stopped = await Promise.allSettled([worker.runUntil(done), llmWorker.runUntil(done)]);
+      const stopped = await Promise.allSettled(workers.map((w) => w.runUntil(done)));
       const result = await done; // the body's own failure first: it says what went wrong
       for (const outcome of stopped) if (outcome.status === 'rejected') throw outcome.reason;
       return result;

@@ -3,6 +3,7 @@
  * on the same task queue to scale out; SIGINT / SIGTERM drain it gracefully; SIGHUP reloads the
  * approval policy file.
  */
+import { llmTaskQueue } from '../workflows/base/llm-task-queue';
 import { loadConfigOrExit } from '../config/load-config-or-exit';
 import { reloadPolicyOnHangUp } from './reload-policy';
 import { inspect } from 'node:util';
@@ -38,6 +39,14 @@ async function main(): Promise<void> {
   console.log(`Document parsers: ${memoryBound().describe(PARSE_LIMITS.memoryMb)}`);
   for (const note of cairn.notes) console.warn(note);
   if (!config.llm.demo) for (const line of await probeLlmServer(config.llm)) console.log(line);
+  // Each named endpoint is checked as the default one is, and said where its calls are served.
+  for (const endpoint of config.llm.endpoints) {
+    console.log(
+      `Model endpoint "${endpoint.name}": ${endpoint.baseUrl}, model ${endpoint.model}, on task queue ${llmTaskQueue(config.taskQueue, endpoint.name)}`,
+    );
+    for (const line of await probeLlmServer({ ...config.llm, baseUrl: endpoint.baseUrl, model: endpoint.model }))
+      console.log(line);
+  }
   reloadPolicyOnHangUp(config);
   const running = cairn.run();
   // The version registers once the worker polls; a deployment's first version becomes current.

@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import type { CairnConfig } from '../../config/config';
 
 /** An OpenAI client for `config.llm`. The key never leaves the worker process. */
-export function createOpenAiClient(llm: CairnConfig['llm']): OpenAI {
+export function createOpenAiClient(llm: Pick<CairnConfig['llm'], 'baseUrl' | 'apiKey' | 'timeoutMs'>): OpenAI {
   return new OpenAI({
     baseURL: llm.baseUrl,
     // Local servers (Ollama, vLLM, llama.cpp) take no key; the client insists on a string.

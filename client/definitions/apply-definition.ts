@@ -6,6 +6,7 @@
  * definition's, its limits may only be lower, and it changes `model` or `mode` only where the
  * definition lists them as `overridable`. Anything else is a problem naming its field.
  */
+import { DEFAULT_ENDPOINT } from '../../workflows/base/llm-task-queue';
 import { DEFAULT_DEFINITION } from '../../workflows/model/agent/definition-snapshot';
 import type { AgentInput } from '../../workflows/model/agent/agent-input';
 import type { AgentDefinition } from './definition-schema';
@@ -26,11 +27,12 @@ export interface DefinitionProblem {
   message: string;
 }
 
-/** The model settings the agent input takes from a definition's model (its endpoint stays in the snapshot). */
+/** The model settings the agent input takes from a definition's model (a named endpoint among them). */
 function inputModel(model: AgentDefinition['model']): AgentInput['model'] | undefined {
   if (!model) return undefined;
-  const { endpoint: _endpoint, stages: _stages, ...settings } = model;
-  return Object.keys(settings).length > 0 ? settings : undefined;
+  const { endpoint, stages: _stages, ...settings } = model;
+  const named = endpoint === DEFAULT_ENDPOINT ? {} : { endpoint };
+  return Object.keys(settings).length > 0 || 'endpoint' in named ? { ...named, ...settings } : undefined;
 }
 
 /** The per-stage settings the agent input takes from a definition's model (`chat` is a thread's: bind-thread.ts). */

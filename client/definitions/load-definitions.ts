@@ -6,13 +6,19 @@
  * definition naming a model endpoint this process does not know, a reference to no definition, a
  * cycle, nesting too deep, or a name defined twice. No module: the built-in default alone.
  */
+import { DEFAULT_ENDPOINT } from '../../workflows/base/llm-task-queue';
 import { loadDefaultArray } from '../user-modules/load-default-array';
 import { checkDefinition, definitionLabel } from './define-agent';
 import { createDefinitionRegistry, type DefinitionRegistry } from './definition-registry';
 import type { AgentDefinition } from './definition-schema';
 
-/** The model endpoints a process knows: `default` (OPENAI_BASE_URL, OPENAI_API_KEY) until named ones are. */
-export const KNOWN_ENDPOINTS: readonly string[] = ['default'];
+/** The model endpoints a process knows without CAIRN_LLM_ENDPOINTS: `default` (OPENAI_BASE_URL, OPENAI_API_KEY). */
+export const KNOWN_ENDPOINTS: readonly string[] = [DEFAULT_ENDPOINT];
+
+/** The model endpoints a process with `config` knows: `default` and those CAIRN_LLM_ENDPOINTS names. */
+export function knownEndpoints(config: { llm: { endpoints: readonly { name: string }[] } }): string[] {
+  return [DEFAULT_ENDPOINT, ...config.llm.endpoints.map((endpoint) => endpoint.name)];
+}
 
 /** A module or definition that cannot be loaded; the message says which and why. */
 export class DefinitionModuleError extends Error {
@@ -24,9 +30,18 @@ export class DefinitionModuleError extends Error {
 
 /** The problems of a checked definition against what this process serves (its endpoints). */
 function servedProblems(definition: AgentDefinition, endpoints: readonly string[]): string[] {
-  const endpoint = definition.model?.endpoint ?? 'default';
-  if (endpoints.includes(endpoint)) return [];
-  return [`model.endpoint: no model endpoint "${endpoint}" is known here (known: ${endpoints.join(', ')})`];
+  const named: [string, string | undefined][] = [
+    ['model.endpoint', definition.model?.endpoint],
+    ...Object.entries(definition.model?.stages ?? {}).map(([stage, settings]): [string, string | undefined] => [
+      `model.stages.${stage}.endpoint`,
+      settings.endpoint,
+    ]),
+  ];
+  return named.flatMap(([field, endpoint]) =>
+    endpoint === undefined || endpoints.includes(endpoint)
+      ? []
+      : [`${field}: no model endpoint "${endpoint}" is known here (known: ${endpoints.join(', ')})`],
+  );
 }
 
 /**

@@ -15,7 +15,7 @@ import { createLog, type Log } from '../redacted-log';
 import type { GraphRegistry } from '../graphs/graph-registry';
 import { loadGraphRegistry } from '../graphs/load-graphs';
 import type { DefinitionRegistry } from '../definitions/definition-registry';
-import { loadDefinitionRegistry } from '../definitions/load-definitions';
+import { knownEndpoints, loadDefinitionRegistry } from '../definitions/load-definitions';
 import type { CodecAuditRecord } from './routes/codec';
 
 /** How long `/healthz` waits for Temporal to answer before it reports it down. */
@@ -55,7 +55,9 @@ export async function serveApi(
   options: ServeOptions = {},
 ): Promise<ApiServer> {
   const graphs = options.graphs ?? (await loadGraphRegistry(config.graphs.module, process.cwd()));
-  const definitions = options.definitions ?? (await loadDefinitionRegistry(config.definitions.module, process.cwd()));
+  const definitions =
+    options.definitions ??
+    (await loadDefinitionRegistry(config.definitions.module, process.cwd(), knownEndpoints(config)));
   const auth = await createAuthenticator(config.auth, config.http.host, log);
   const agents = await AgentClient.connect(config, { graphs, definitions });
   const app = createApp({

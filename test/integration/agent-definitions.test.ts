@@ -27,7 +27,8 @@ import { appOver, postJson } from '../harness/http-app';
 import { finish, plan, planReply, step } from '../harness/plans';
 import { serveOnLoopback } from '../harness/sse-client';
 import { startedInput } from '../harness/started-input';
-import { uniqueId, withWorker } from '../harness/test-env';
+import { testConfig, uniqueId, withWorker } from '../harness/test-env';
+import { ScriptedLlm } from '../fake-llm/scripted-llm';
 
 const bed = agentTestbed();
 const ROOT = join(__dirname, '..', '..');
@@ -208,6 +209,71 @@ test("a definition's model, per-stage parameters and templates reach each stage'
   expect(body('summary')).toMatchObject({ model: 'base-model', temperature: 0.7, stop: ['###'], max_tokens: 300 });
   // Its template replaced the built-in step prompt.
   expect(systemOf('step:s1')).toMatch(/^TUNED STEP RULES\. Your tools: /);
+});
+
+test("two definitions on one worker, two named endpoints: each fake sees only its own agent's calls, with its model, key, instructions and tools", async () => {
+  const second = await ScriptedLlm.start();
+  try {
+    const script = () =>
+      byRoute({
+        plan: [planReply(plan([step('s1')]))],
+        'step:s1': [finish('done')],
+        summary: [reply.text('Done.')],
+      });
+    bed.llm.respondWith(script());
+    second.respondWith(script());
+    const config = testConfig(bed.llm, {
+      CAIRN_TASK_QUEUE: bed.config.taskQueue,
+      CAIRN_LLM_ENDPOINTS: JSON.stringify([
+        { name: 'second', baseUrl: second.baseUrl, model: 'second-default', apiKeyEnv: 'SECOND_LLM_KEY' },
+      ]),
+      SECOND_LLM_KEY: 'sk-second-endpoint',
+    });
+    const both = createDefinitionRegistry([
+      agentDefinitionSchema.parse({
+        name: 'alpha',
+        description: 'On the default endpoint.',
+        instructions: 'You are ALPHA.',
+        tools: ['read_file'],
+      }),
+      agentDefinitionSchema.parse({
+        name: 'beta',
+        description: 'On the second endpoint.',
+        instructions: 'You are BETA.',
+        tools: ['list_files'],
+        model: { endpoint: 'second', name: 'beta-model' },
+      }),
+    ]);
+    const alpha = await agents(both).start({ task: 'Work as alpha', definition: 'alpha' });
+    const beta = await agents(both).start({ task: 'Work as beta', definition: 'beta' });
+    await withWorker(config, async () => {
+      for (const id of [alpha, beta])
+        expect(await bed.client.workflow.getHandle(id).result()).toMatchObject({ status: 'completed' });
+    });
+    // Each endpoint's fake heard only its own agent, all three stages of it.
+    const callers = (llm: ScriptedLlm) => [...new Set(llm.requests.map((r) => r.headers['x-cairn-agent']))];
+    expect(callers(bed.llm)).toEqual([alpha]);
+    expect(callers(second)).toEqual([beta]);
+    const purposes = (llm: ScriptedLlm) => llm.requests.map((r) => r.headers['x-cairn-purpose']).sort();
+    expect(purposes(second)).toEqual(['plan', 'step', 'summary']);
+    // Its model, its key; its instructions and only its tools.
+    expect(second.requests.map((r) => r.body.model)).toEqual(['beta-model', 'beta-model', 'beta-model']);
+    expect(second.requests.every((r) => r.headers.authorization === 'Bearer sk-second-endpoint')).toBe(true);
+    expect(bed.llm.requests.every((r) => r.body.model === 'scripted-model')).toBe(true);
+    const firstSystem = (llm: ScriptedLlm) => JSON.stringify(llm.requests[0]?.body.messages[0]);
+    expect(firstSystem(second)).toContain('You are BETA.');
+    expect(firstSystem(bed.llm)).toContain('You are ALPHA.');
+    const stepTools = (llm: ScriptedLlm) =>
+      (llm.requests.find((r) => r.headers['x-cairn-step'] === 's1')?.body.tools ?? []).map((t) =>
+        t.type === 'function' ? t.function.name : t.type,
+      );
+    expect(stepTools(second)).toContain('list_files');
+    expect(stepTools(second)).not.toContain('read_file');
+    expect(stepTools(bed.llm)).toContain('read_file');
+    expect(stepTools(bed.llm)).not.toContain('list_files');
+  } finally {
+    await second.close();
+  }
 });
 
 test('a start the definition does not allow is a 400 naming the field, and nothing starts', async () => {

@@ -7,6 +7,7 @@ import { DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, loadConfig } from '../../
 import { configProblems, errorLines } from '../harness/config-errors';
 import { DEFAULT_STREAM_LIMITS } from '../../config/stream-limits';
 import { DEFAULT_UPLOAD_LIMITS } from '../../config/upload-config';
+import { llmTaskQueue } from '../../workflows/base/llm-task-queue';
 
 test('an empty environment gives the embedded defaults and the demo model', () => {
   const config = loadConfig({}, '/srv/cairn');
@@ -41,6 +42,7 @@ test('every variable is read', () => {
     CAIRN_LLM_TIMEOUT_MS: '30000',
     CAIRN_LLM_RATE_LIMIT: '2.5',
     CAIRN_LLM_CONCURRENCY: '4',
+    CAIRN_LLM_ENDPOINTS: '[{ "name": "local", "baseUrl": "http://127.0.0.1:8080/v1", "model": "qwen" }]',
     CAIRN_WORKER_CACHED_WORKFLOWS: '500',
     CAIRN_WORKER_WORKFLOW_THREADS: '2',
     CAIRN_LLM_STREAM: 'off',
@@ -90,6 +92,7 @@ test('every variable is read', () => {
       concurrency: 4,
       models: {},
       stream: false,
+      endpoints: [{ name: 'local', baseUrl: 'http://127.0.0.1:8080/v1', model: 'qwen' }],
     },
     cachedWorkflows: 500,
     workflowThreads: 2,
@@ -380,4 +383,40 @@ test('upload limits: the defaults, each variable, type lists, and a file never a
     expect(errorLines({ CAIRN_UPLOAD_MAX_REQUEST_BYTES: bad })).toEqual([
       expect.stringMatching(/^CAIRN_UPLOAD_MAX_REQUEST_BYTES: expected /),
     ]);
+});
+
+test('CAIRN_LLM_ENDPOINTS: named endpoints with their keys read from their variables; bad ones refused, one line each', () => {
+  const endpoints = [
+    { name: 'local', baseUrl: 'http://127.0.0.1:8080/v1', model: 'qwen' },
+    { name: 'hosted', baseUrl: 'https://llm.example.com/v1', apiKeyEnv: 'HOSTED_KEY', model: 'big', ratePerSecond: 5 },
+  ];
+  const config = loadConfig({ CAIRN_LLM_ENDPOINTS: JSON.stringify(endpoints), HOSTED_KEY: 'sk-hosted' });
+  expect(config.llm.endpoints).toEqual([
+    { name: 'local', baseUrl: 'http://127.0.0.1:8080/v1', model: 'qwen' },
+    { name: 'hosted', baseUrl: 'https://llm.example.com/v1', apiKey: 'sk-hosted', model: 'big', ratePerSecond: 5 },
+  ]);
+  expect(loadConfig({}).llm.endpoints).toEqual([]);
+  // A key variable named but not set stops the process at start, naming the endpoint and the variable.
+  expect(configProblems({ CAIRN_LLM_ENDPOINTS: JSON.stringify(endpoints) })).toEqual([
+    'CAIRN_LLM_ENDPOINTS: 1.apiKeyEnv: endpoint "hosted" needs HOSTED_KEY, which is not set',
+  ]);
+  const bad = [
+    { name: 'default', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' },
+    { name: 'two', baseUrl: 'not a url', model: 'm' },
+  ];
+  const lines = configProblems({ CAIRN_LLM_ENDPOINTS: JSON.stringify(bad) });
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toMatch(/^CAIRN_LLM_ENDPOINTS: 0\.name: .*OPENAI_BASE_URL's/);
+  expect(lines[1]).toMatch(/^CAIRN_LLM_ENDPOINTS: 1\.baseUrl: /);
+  const twice = [endpoints[0], endpoints[0]];
+  expect(configProblems({ CAIRN_LLM_ENDPOINTS: JSON.stringify(twice) })).toEqual([
+    'CAIRN_LLM_ENDPOINTS: 1.name: "local" is named twice',
+  ]);
+  expect(configProblems({ CAIRN_LLM_ENDPOINTS: '[{' })[0]).toMatch(/^CAIRN_LLM_ENDPOINTS: expected JSON/);
+});
+
+test("each endpoint's calls have a task queue of their own; the default keeps <task queue>-llm", () => {
+  expect(llmTaskQueue('cairn')).toBe('cairn-llm');
+  expect(llmTaskQueue('cairn', 'default')).toBe('cairn-llm');
+  expect(llmTaskQueue('cairn', 'hosted')).toBe('cairn-llm-hosted');
 });

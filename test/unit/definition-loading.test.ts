@@ -10,7 +10,11 @@ import { serveApi } from '../../client/http/serve-api';
 import { ClientError } from '../../client/client-error';
 import { createDefinitionRegistry, DEFAULT_DEFINITION } from '../../client/definitions/definition-registry';
 import { defineAgent } from '../../cairn';
-import { DefinitionModuleError, loadDefinitionRegistry } from '../../client/definitions/load-definitions';
+import {
+  DefinitionModuleError,
+  knownEndpoints,
+  loadDefinitionRegistry,
+} from '../../client/definitions/load-definitions';
 import { withDefinition } from '../../client/definitions/resolve-definition';
 import { formatDefinitions } from '../../client/definitions/cli/definitions-command';
 import { definitionSummary } from '../../client/definitions/definition-summary';
@@ -71,8 +75,11 @@ describe('loadDefinitionRegistry', () => {
     const err = await rejectionOf(loadDefinitionRegistry(path, ROOT));
     expect(err.message).toContain('definition "far" (default[0])');
     expect(err.message).toContain('model.endpoint: no model endpoint "elsewhere" is known here (known: default)');
-    // A process that serves it loads it.
-    const registry = await loadDefinitionRegistry(path, ROOT, ['default', 'elsewhere']);
+    // A process that serves it loads it: one whose CAIRN_LLM_ENDPOINTS names it.
+    const endpoints = JSON.stringify([{ name: 'elsewhere', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }]);
+    const config = loadConfig({ CAIRN_LLM_ENDPOINTS: endpoints });
+    expect(knownEndpoints(config)).toEqual(['default', 'elsewhere']);
+    const registry = await loadDefinitionRegistry(path, ROOT, knownEndpoints(config));
     expect(registry.get('far')).toBeDefined();
   });
 

@@ -19,5 +19,6 @@ export const { listTools: listToolsLocally, readPrompts: readPromptsLocally } =
 
 /** One model call on the LLM task queue, with a summary for the Temporal UI. */
 export function llmCall(summary: string, input: LlmCallInput): Promise<LlmCallResult> {
-  return callLlm.executeWithOptions({ summary, taskQueue: llmTaskQueue(workflowInfo().taskQueue) }, [input]);
+  const taskQueue = llmTaskQueue(workflowInfo().taskQueue, input.model?.endpoint);
+  return callLlm.executeWithOptions({ summary, taskQueue }, [input]);
 }

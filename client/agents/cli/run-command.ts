@@ -22,7 +22,7 @@ import { TtyPrompter } from '../../cli/tty-prompter';
 import { graphChoice, runMode } from '../../graphs/cli/graph-option';
 import { agentOptions, checkRunInput, type AgentOptionFlags } from './agent-options';
 import { loadGraphRegistry } from '../../graphs/load-graphs';
-import { loadDefinitionRegistry } from '../../definitions/load-definitions';
+import { knownEndpoints, loadDefinitionRegistry } from '../../definitions/load-definitions';
 import { printError, printLine, promptStream, write, type Channel } from '../../cli/terminal';
 import { localFiles, startWithLocalFiles } from '../../uploads/cli/run-files';
 
@@ -85,7 +85,7 @@ export async function runCommand(task: string, options: RunOptions): Promise<num
   const definitions =
     options.definition === undefined
       ? {}
-      : { definitions: await loadDefinitionRegistry(config.definitions.module, process.cwd()) };
+      : { definitions: await loadDefinitionRegistry(config.definitions.module, process.cwd(), knownEndpoints(config)) };
   const client = await AgentClient.connect(config, { ...graphs, ...definitions });
   try {
     const id = await startWithLocalFiles(client, config, input, files);

@@ -6,7 +6,7 @@
  */
 import { loadConfigOrExit } from '../../../config/load-config-or-exit';
 import { definitionSummary } from '../definition-summary';
-import { loadDefinitionRegistry } from '../load-definitions';
+import { knownEndpoints, loadDefinitionRegistry } from '../load-definitions';
 import { CairnApi, cliApi } from '../../cli/cairn-api';
 import type { DefinitionSummary } from '../definition-summary';
 import { EXIT } from '../../cli/cli-exit';
@@ -17,11 +17,15 @@ export async function definitionsCommand(options: { json?: boolean }): Promise<n
   const target = cliApi();
   const definitions = target
     ? await new CairnApi(target).definitions()
-    : (await loadDefinitionRegistry(loadConfigOrExit().definitions.module, process.cwd()))
-        .list()
-        .map(definitionSummary);
+    : (await loadedRegistry()).list().map(definitionSummary);
   printLine(options.json ? JSON.stringify(definitions, null, 2) : formatDefinitions(definitions));
   return EXIT.ok;
+}
+
+/** The registry of this configuration's CAIRN_AGENTS, checked against its endpoints. */
+function loadedRegistry() {
+  const config = loadConfigOrExit();
+  return loadDefinitionRegistry(config.definitions.module, process.cwd(), knownEndpoints(config));
 }
 
 /** One line per definition for people: name, short version, label, description. */

@@ -6,6 +6,7 @@
  * their types reach workflow code, so no run builds those schemas). Pure zod — the openai
  * package never reaches workflow code.
  */
+import { ENDPOINT_NAME } from '../../base/llm-task-queue';
 import { z } from 'zod';
 import type { TokenUsage } from '../state/step-run-schema';
 
@@ -14,6 +15,8 @@ export const DEMO_MODEL = 'cairn-offline-demo';
 
 /** Per-agent model settings (the agent input's `model`), with the bounds the agent input takes. */
 export const modelSettingsSchema = z.object({
+  /** The model endpoint by name (CAIRN_LLM_ENDPOINTS; absent or `default`: OPENAI_BASE_URL's), served on its own LLM task queue. */
+  endpoint: z.string().regex(ENDPOINT_NAME).optional(),
   name: z.string().trim().min(1).max(200).optional(),
   temperature: z.number().min(0).max(2).optional(),
   topP: z.number().gt(0).max(1).optional(),
