@@ -40,6 +40,7 @@ export const fullUsage: TokenUsage = {
 };
 
 export const fullModel: ModelSettings = {
+  endpoint: 'hosted',
   name: 'gpt-test',
   temperature: 0.5,
   topP: 0.9,
@@ -47,6 +48,8 @@ export const fullModel: ModelSettings = {
   contextTokens: 8192,
   reasoningEffort: 'high',
   vision: true,
+  stop: ['<END>'],
+  toolChoice: 'required',
 };
 
 /** One message of each role, the assistant's with tool calls. */
@@ -291,6 +294,7 @@ export const fullState: AgentState = {
   graph: fullGraph,
   assessment: { complexity: 'complex' },
   prompts: { overridden: ['planner.system'] },
+  definition: { name: 'support', version: 'a'.repeat(64), label: 'handbook v1' },
   workspace: 'agent',
   path: [
     { node: 'review', visit: 1, stepId: 'review', edge: { to: 'revise', reason: 'output.approved equals false' } },
@@ -361,6 +365,8 @@ export const fullAgentInput: AgentInput = {
   systemPrompt: 'Be brief.',
   files: ['notes.txt'],
   model: fullModel,
+  modelStages: { plan: { ...fullModel, temperature: 0.1 }, summary: { name: 'small', stop: ['###'] } },
+  prompts: { 'step.system': 'STEP. {{tools}}' },
   mode: { plan: true, ask: true, confirmPlan: true, replanAfter: 'each', verifySteps: true, assess: true },
   tools: ['read_file'],
   limits: {
@@ -438,6 +444,7 @@ export const fullStepInput: StepInput = {
   systemPrompt: 'Be brief.',
   prompts: { 'step.system': 'STEP. {{tools}}' },
   model: fullModel,
+  verifyModel: { ...fullModel, temperature: 0 },
   maxStepRounds: 20,
   guards: { maxToolCallsPerReply: 4, maxIdenticalCalls: 2, maxToolErrors: 5 },
   canAsk: true,

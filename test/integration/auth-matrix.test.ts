@@ -39,6 +39,7 @@ const ALLOWED: Record<string, Role[]> = {
   'GET /api/graphs': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/agent-definitions': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/agent-definitions/:name': ['viewer', 'operator', 'approver', 'admin'],
+  'GET /api/tools': ['viewer', 'operator', 'approver', 'admin'],
   'GET /v1/models': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/threads': ['viewer', 'operator', 'approver', 'admin'],
   'GET /api/threads/:id': ['viewer', 'operator', 'approver', 'admin'],
@@ -72,6 +73,7 @@ const PASSED: Record<string, number> = {
   'GET /api/agent-definitions': 200,
   // The definition `nobody` does not exist.
   'GET /api/agent-definitions/:name': 404,
+  'GET /api/tools': 200,
   'GET /v1/models': 200,
   'GET /api/threads': 200,
   'GET /api/threads/:id': 404,
@@ -133,6 +135,8 @@ beforeAll(async () => {
     startedTasks.push(input.task);
     return start(input, options);
   };
+  // No worker answers with its tools here: the catalogue is an empty one, at once (not a 5 s wait per call).
+  agents.tools = () => Promise.resolve([]);
   app = createApp({
     version: 'test',
     temporalHealthy: () => Promise.resolve(true),

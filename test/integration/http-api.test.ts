@@ -373,6 +373,7 @@ test('the OpenAPI document lists every route with its schemas', async () => {
       'get /api/graphs',
       'get /api/agent-definitions',
       'get /api/agent-definitions/{name}',
+      'get /api/tools',
     ].sort(),
   );
   expect(Object.keys(doc.components.schemas.AgentInput?.properties ?? {})).toEqual(
