@@ -100,6 +100,7 @@ import * as modelStepVerifyReply from './model/step/verify-reply';
 import * as modelThreadMessageRoute from './model/thread/message-route';
 import * as modelThreadThreadBudget from './model/thread/thread-budget';
 import * as modelThreadThreadContext from './model/thread/thread-context';
+import * as modelThreadThreadDetails from './model/thread/thread-details';
 import * as modelThreadThreadSchemas from './model/thread/thread-schemas';
 import * as modelThreadThreadView from './model/thread/thread-view';
 import * as modelToolsApprovalPreview from './model/tools/approval-preview';
@@ -213,6 +214,7 @@ export const sharedList: readonly unknown[] = [
   modelThreadMessageRoute,
   modelThreadThreadBudget,
   modelThreadThreadContext,
+  modelThreadThreadDetails,
   modelThreadThreadSchemas,
   modelThreadThreadView,
   modelToolsApprovalPreview,

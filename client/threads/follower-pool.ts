@@ -13,7 +13,7 @@ interface Shared {
   waiting: number;
 }
 
-export class SharedFollowers {
+export class FollowerPool {
   private readonly followers = new Map<string, Shared>();
 
   /** @param pollMs the followers' poll interval (follow-turn.ts's default when absent). */

@@ -61,7 +61,7 @@ test('activity summaries name step and tool; current details follow the plan fro
     expect(atCheck).toMatch(/^\*\*awaiting_input\*\* · plan r1 · \d+ tokens/);
     expect(atCheck).toContain('- ○ `s1` Step s1');
     expect(atCheck).toContain('- ○ `s2` Step s2 ← s1');
-    expect(atCheck).toContain(`Waiting for input: ${check.id} (plan.check)`);
+    expect(atCheck).toContain(`Waiting for input:\n- ${check.id} plan.check: `);
 
     await answer(handle, check.id, { decision: 'confirm' });
     const question = await waitForInteraction(handle, 'ask.query', 's2');
@@ -69,7 +69,7 @@ test('activity summaries name step and tool; current details follow the plan fro
     expect(midway).toMatch(/^\*\*executing\*\* · plan r1/);
     expect(midway).toContain('- ● `s1` Step s1');
     expect(midway).toContain('- ⏸ `s2` Step s2 ← s1');
-    expect(midway).toContain(`Waiting for input: ${question.id} (ask.query)`);
+    expect(midway).toContain(`Waiting for input:\n- ${question.id} ask.query in \`s2\`: Go on?`);
 
     await answer(handle, question.id, { text: 'yes' });
     await handle.result();

@@ -102,7 +102,8 @@ test('the first message gets one title call (memo, list and query); past the thr
     const metadata = await bed.client.workflow
       .getHandle(id)
       .query<temporal.api.sdk.v1.IWorkflowMetadata>('__temporal_workflow_metadata');
-    expect(metadata.currentDetails).toBe('**Lorem ipsum, at length**');
+    expect(metadata.currentDetails).toMatch(/^\*\*Lorem ipsum, at length\*\* · \d+ turns\n/);
+    expect(metadata.currentDetails).toContain('Waiting on: ');
 
     // One fold, after the third turn, of the two oldest: the request names them, not the third.
     const compressed = bed.llm.requestsFor('compress');

@@ -93,13 +93,27 @@ test('progress markdown shows phase, revision, each step with its dependencies, 
     { id: 's2', title: 'Two', status: 'waiting', usage, toolCalls: [], rounds: 1, attempts: 1 },
   ];
   openInteraction(state, 1, { kind: 'ask.query', prompt: 'Region?' }, 's2');
+  const write = { path: 'notes/brief.md', content: 'A long brief.' };
+  const digest = 'd';
+  openInteraction(
+    state,
+    2,
+    { kind: 'tool.approval', prompt: 'Allow?', tool: 'write_file', arguments: write, digest },
+    's2',
+  );
+  const command = { command: `echo ${'x'.repeat(100)}` };
+  openInteraction(state, 3, { kind: 'tool.approval', prompt: 'Allow?', tool: 'shell', arguments: command, digest });
+  // What each waits for: the question, or the tool and the file or command it waits to act on (cut).
   expect(progressMarkdown(state)).toBe(
     [
       '**executing** · plan r2 · 0 tokens',
       '- ● `s1` One',
       '- ⏸ `s2` Two ← s1',
       '',
-      'Waiting for input: i1 (ask.query)',
+      'Waiting for input:',
+      '- i1 ask.query in `s2`: Region?',
+      '- i2 tool.approval in `s2`: write_file notes/brief.md',
+      `- i3 tool.approval: shell echo ${'x'.repeat(74)}…`,
     ].join('\n'),
   );
 });

@@ -1,10 +1,10 @@
 /**
- * One follower per (thread, message) (client/threads/shared-followers.ts): requests waiting on
+ * One follower per (thread, message) (client/threads/follower-pool.ts): requests waiting on
  * the same message share its polls — as many thread reads as one follower makes, not one per
  * request —, each request goes when its own signal aborts while the others go on, and the polls
  * stop once the last one has gone. Against ports that count their reads.
  */
-import { SharedFollowers } from '../../client/threads/shared-followers';
+import { FollowerPool } from '../../client/threads/follower-pool';
 import type { TurnPorts } from '../../client/threads/follow-turn';
 import type { ThreadView, Turn } from '../../workflows/contract/thread-contract';
 import { waitUntil } from '../../testkit/wait-until';
@@ -44,7 +44,7 @@ test('five requests on one message share one follower: the reads of one, one out
   // The turn settles at the 10th read: one follower reads exactly 10 times; five of their own
   // would each need a read that sees it settled, 14 at least.
   const thread = countingThread(10);
-  const followers = new SharedFollowers(thread.ports, 5);
+  const followers = new FollowerPool(thread.ports, 5);
   const waiting = Array.from({ length: 5 }, () => followers.follow('t', 'msg-1', new AbortController().signal));
   expect(followers.size).toBe(1);
   const outcomes = await Promise.all(waiting);
@@ -56,7 +56,7 @@ test('five requests on one message share one follower: the reads of one, one out
 
 test('one request that goes leaves the others following; the polls stop once the last has gone', async () => {
   const thread = countingThread();
-  const followers = new SharedFollowers(thread.ports, 5);
+  const followers = new FollowerPool(thread.ports, 5);
   const first = new AbortController();
   const second = new AbortController();
   const a = followers.follow('t', 'msg-1', first.signal);

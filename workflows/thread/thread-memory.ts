@@ -4,7 +4,7 @@
  * loop (thread-workflow.ts) asks for a title once the first routed message is handled, and folds turns
  * only between turns, with no message waiting (those that come meanwhile wait in the queue).
  */
-import { setCurrentDetails, upsertMemo } from '@temporalio/workflow';
+import { upsertMemo } from '@temporalio/workflow';
 import type { Turn, TurnsSummary } from '../contract/thread-contract';
 import type { ThreadCalls } from './thread-calls';
 import { compressTurns, foldCount } from './thread-compress';
@@ -18,9 +18,7 @@ export class ThreadMemory {
     private readonly compressAtChars: number,
     public title: string | undefined,
     public summary: TurnsSummary | undefined,
-  ) {
-    if (title !== undefined) details(title);
-  }
+  ) {}
 
   /** The first routed message, while the thread has no title yet. */
   private untitled(): Turn | undefined {
@@ -40,7 +38,6 @@ export class ThreadMemory {
     this.title = mechanicalTitle(first.text);
     this.title = await writeTitle(calls, first.messageId, first.text);
     upsertMemo({ title: this.title });
-    details(this.title);
   }
 
   /** The oldest turns hold more than the threshold: a fold is due. */
@@ -67,9 +64,4 @@ export class ThreadMemory {
   context(turn: Turn): Turn[] {
     return withSummary(this.summary, this.turns.slice(0, this.turns.indexOf(turn)));
   }
-}
-
-/** The title as the Temporal UI shows a running workflow's current details. */
-function details(title: string): void {
-  setCurrentDetails(`**${title}**`);
 }

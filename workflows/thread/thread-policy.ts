@@ -53,3 +53,14 @@ export function backInQueue(turn: Turn): void {
   Object.assign(turn, { status: 'queued' });
   delete turn.agentId;
 }
+
+/** A message as its `send` handler put it in the queue, with the answer that handler waits for. */
+export interface Arrival extends QueuedSend {
+  answer?: { result: SendResult } | { failure: unknown };
+}
+
+/** Gives a waiting `send` its answer, once. */
+export function answer(message: QueuedSend, given: NonNullable<Arrival['answer']>): void {
+  const arrival: Arrival = message;
+  if (arrival.answer === undefined) arrival.answer = given;
+}

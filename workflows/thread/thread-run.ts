@@ -39,17 +39,13 @@ import {
 import { threadCarry, type ThreadCarry } from './thread-carry';
 import { ThreadBudget } from '../model/thread/thread-budget';
 import { threadView } from '../model/thread/thread-view';
+import { showThreadDetails } from './thread-ui';
 import { threadDefinitionName } from '../model/agent/definition-snapshot';
 import { checkSend } from './thread-check';
-import { backInQueue, meetPolicy, settle } from './thread-policy';
+import { answer, backInQueue, meetPolicy, settle, type Arrival } from './thread-policy';
 import { ThreadMemory } from './thread-memory';
 import { senderOfMessage } from './steer-owner';
 import { nextPhase, requeue, unheard, type PhaseEvent, type QueuedSend, type ThreadPhase } from './thread-phase';
-
-/** A message as its `send` handler put it in the queue, with the answer that handler waits for. */
-interface Arrival extends QueuedSend {
-  answer?: { result: SendResult } | { failure: unknown };
-}
 
 export class ThreadRun {
   readonly threadId = workflowInfo().workflowId;
@@ -99,6 +95,11 @@ export class ThreadRun {
       validator: (sent) => checkSend(sent, this.closedReason(), this.turns, threadDefinitionName(this.settings.agent)),
     });
     return this;
+  }
+
+  /** Shows the thread in the Temporal UI: its newest turns and what it waits on (thread-ui.ts). */
+  showDetails(): void {
+    showThreadDetails(this.phase, this.turns, this.memory.title);
   }
 
   /** Why the thread closed; undefined while it is open. */
@@ -245,10 +246,4 @@ export class ThreadRun {
     if (!turn) throw new Error(`thread: no turn for message ${n}`);
     return turn;
   }
-}
-
-/** Gives a waiting `send` its answer, once. */
-function answer(message: QueuedSend, given: NonNullable<Arrival['answer']>): void {
-  const arrival: Arrival = message;
-  if (arrival.answer === undefined) arrival.answer = given;
 }

@@ -68,6 +68,7 @@ export async function threadWorkflow(input: ThreadInput, carried?: ThreadCarry):
  */
 async function loop(run: ThreadRun, input: ThreadInput, settings: ThreadSettings): Promise<ThreadResult> {
   for (;;) {
+    run.showDetails();
     if (run.settleTurn() || run.meetArrivals()) continue;
     // After the first answer (the loop routes one message at a time): the reply never waits for the title.
     if (run.memory.titleDue()) {
@@ -99,6 +100,7 @@ async function loop(run: ThreadRun, input: ThreadInput, settings: ThreadSettings
     if (!woke && run.idle()) {
       const reason = `idle for ${describeMs(settings.idleTimeoutMs)}`;
       run.close(reason);
+      run.showDetails();
       return { status: 'closed', reason };
     }
   }

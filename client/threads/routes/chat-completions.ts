@@ -19,7 +19,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { turnSettled, type TurnOutcome } from '../follow-turn';
-import { SharedFollowers } from '../shared-followers';
+import { FollowerPool } from '../follower-pool';
 import type { Turn } from '../../../workflows/contract/thread-contract';
 import type { AgentsPort } from '../../agents/agents-port';
 import { answerOf, followOptions, pendingText, queuedAnswer } from '../chat/answer-parts';
@@ -100,7 +100,7 @@ const route = createRoute({
 
 /** Registers the route on `app`. */
 export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatCompletionDeps): void {
-  const followers = new SharedFollowers(deps, deps.pollMs);
+  const followers = new FollowerPool(deps, deps.pollMs);
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
     const definitions = deps.definitions ?? BUILT_IN;
@@ -123,7 +123,7 @@ export function registerChatCompletionsRoute(app: OpenAPIHono, deps: ChatComplet
 async function answered(
   c: Context,
   deps: ChatCompletionDeps,
-  followers: SharedFollowers,
+  followers: FollowerPool,
   body: ChatCompletionBody,
   request: ChatTurnRequest,
   header: string | undefined,
