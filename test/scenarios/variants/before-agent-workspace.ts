@@ -13,5 +13,6 @@ export function agentWorkflow(...[input, carried]: Parameters<typeof current>): 
 }
 
 export { llmCheckWorkflow } from '../../../workflows/llm-check-workflow';
+export { toolCatalogueWorkflow } from '../../../workflows/tool-catalogue-workflow';
 export { stepWorkflow } from '../../../workflows/step/step-workflow';
 export { agentStreamWorkflow } from '../../../workflows/live/live-stream-workflow';

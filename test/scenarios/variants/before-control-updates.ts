@@ -19,5 +19,6 @@ export function agentWorkflow(...args: Parameters<typeof current>): ReturnType<t
 }
 
 export { llmCheckWorkflow } from '../../../workflows/llm-check-workflow';
+export { toolCatalogueWorkflow } from '../../../workflows/tool-catalogue-workflow';
 export { stepWorkflow } from '../../../workflows/step/step-workflow';
 export { agentStreamWorkflow } from '../../../workflows/live/live-stream-workflow';

@@ -12,6 +12,7 @@ export async function agentWorkflow(...args: Parameters<typeof current>): Return
 }
 
 export { llmCheckWorkflow } from '../../../workflows/llm-check-workflow';
+export { toolCatalogueWorkflow } from '../../../workflows/tool-catalogue-workflow';
 export { stepWorkflow } from '../../../workflows/step/step-workflow';
 export { agentStreamWorkflow } from '../../../workflows/live/live-stream-workflow';
 export { threadWorkflow } from '../../../workflows/thread/thread-workflow';
