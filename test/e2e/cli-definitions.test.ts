@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { DefinitionRegistry } from '../../client/definitions/definition-registry';
 import { loadDefinitionRegistry } from '../../client/definitions/load-definitions';
-import { runCairn, spawnCairn, type CliRun } from '../harness/cairn-cli';
+import { agentStartedBy, runCairn, spawnCairn } from '../harness/cairn-cli';
 import { startedInput } from '../harness/started-input';
 import { closeClient, connectClient, uniqueId } from '../harness/test-env';
-import { waitUntil } from '../../testkit/wait-until';
 
 const ROOT = join(__dirname, '..', '..');
 const EXAMPLES = 'examples/agents/index.ts';
@@ -32,18 +31,6 @@ afterAll(async () => {
   await closeClient(client);
 });
 
-/** The id of the agent a running `cairn run` started, once it says so; the process is then stopped. */
-async function startedBy(run: CliRun): Promise<string> {
-  const id = await waitUntil('cairn run prints the agent it started', () => {
-    const text = run.output.stdout + run.output.stderr;
-    return /agent (\S+) started/.exec(text)?.[1];
-  });
-  started.push(id);
-  run.stop();
-  await run.done;
-  return id;
-}
-
 test('cairn run --definition support: the input is filled from the definition and carries its snapshot', async () => {
   const support = registry.get('support');
   const run = spawnCairn(
@@ -52,7 +39,7 @@ test('cairn run --definition support: the input is filled from the definition an
     { ownGroup: true },
   );
   run.input();
-  const input = (await startedInput(client, await startedBy(run))) as Record<string, unknown>;
+  const input = (await startedInput(client, await agentStartedBy(run, started))) as Record<string, unknown>;
   expect(input.definition).toEqual(support?.snapshot);
   // The instructions, then the language it answers in (support: en).
   expect(input.systemPrompt).toBe(`${support?.definition.instructions}\n\nWrite every answer in this language: en.`);

@@ -11,10 +11,9 @@ import type { Client } from '@temporalio/client';
 import { loadGraphRegistry } from '../../client/graphs/load-graphs';
 import type { GraphRegistry } from '../../client/graphs/graph-registry';
 import { graphSchema } from '../../workflows/model/graph/graph-schema';
-import { runCairn, spawnCairn, type CliRun } from '../harness/cairn-cli';
+import { agentStartedBy, runCairn, spawnCairn } from '../harness/cairn-cli';
 import { startedInput } from '../harness/started-input';
 import { closeClient, connectClient, uniqueId } from '../harness/test-env';
-import { waitUntil } from '../../testkit/wait-until';
 import fileGraph from '../fixtures/graphs/review-loop.json';
 
 const ROOT = join(__dirname, '..', '..');
@@ -34,18 +33,6 @@ afterAll(async () => {
   for (const id of started) await client.workflow.getHandle(id).terminate('cli graph test over');
   await closeClient(client);
 });
-
-/** The id of the agent a running `cairn run` started, once it says so; the process is then stopped. */
-async function startedBy(run: CliRun): Promise<string> {
-  const id = await waitUntil('cairn run prints the agent it started', () => {
-    const text = run.output.stdout + run.output.stderr;
-    return /agent (\S+) started/.exec(text)?.[1];
-  });
-  started.push(id);
-  run.stop();
-  await run.done;
-  return id;
-}
 
 test('cairn graphs: name, node count and description of each registered graph', async () => {
   const { code, stdout, stderr } = await runCairn(['graphs'], { CAIRN_GRAPHS: EXAMPLES });
@@ -83,7 +70,7 @@ test('cairn run --graph <name>: the agent starts with the registered graph and n
     { ownGroup: true },
   );
   run.input();
-  const input = (await startedInput(client, await startedBy(run))) as Record<string, unknown>;
+  const input = (await startedInput(client, await agentStartedBy(run, started))) as Record<string, unknown>;
   expect(input.graph).toEqual(registry.get('review-loop')?.graph);
   expect(input.graphName).toBe('review-loop');
   expect(input.mode).toEqual({ confirmPlan: false });
@@ -98,7 +85,7 @@ test('cairn run --graph <file.json>: the agent starts with the checked graph of 
     { ownGroup: true },
   );
   run.input();
-  const input = (await startedInput(client, await startedBy(run))) as Record<string, unknown>;
+  const input = (await startedInput(client, await agentStartedBy(run, started))) as Record<string, unknown>;
   expect(input.graph).toEqual(graphSchema.parse(fileGraph));
   expect(input.graphName).toBeUndefined();
 });

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { runInfo } from './run-info';
+import { waitUntil } from '../../testkit/wait-until';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -63,4 +64,19 @@ export function runCairn(args: string[], env: Record<string, string>, stdin = ''
   run.input(stdin);
   run.input();
   return run.done;
+}
+
+/**
+ * The id of the agent a running `cairn run` started, once it says so; the process is then
+ * stopped and the id added to `started` (the caller ends those agents).
+ */
+export async function agentStartedBy(run: CliRun, started: string[]): Promise<string> {
+  const id = await waitUntil('cairn run prints the agent it started', () => {
+    const text = run.output.stdout + run.output.stderr;
+    return /agent (\S+) started/.exec(text)?.[1];
+  });
+  started.push(id);
+  run.stop();
+  await run.done;
+  return id;
 }
